@@ -1,0 +1,96 @@
+"""Players that choose a card: random, lowest, highest and heuristic."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+from rulesdsl.cards import Card
+from rulesdsl.engine.driver import Player
+from rulesdsl.engine.hand import Hand, beats
+from rulesdsl.hints import did_you_mean
+
+
+class RandomBot:
+    """Plays a legal card chosen by its own seeded generator."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, hand: Hand, legal: Sequence[Card]) -> Card:
+        return legal[self.rng.randrange(len(legal))]
+
+
+class LowestBot:
+    """Plays the legal card smallest by (rank, suit): replayable by anyone."""
+
+    name = "lowest"
+
+    def __init__(self, seed: int = 0) -> None:
+        del seed
+
+    def choose(self, hand: Hand, legal: Sequence[Card]) -> Card:
+        return min(legal)
+
+
+class HighestBot:
+    """Plays the legal card largest by (rank, suit): replayable by anyone."""
+
+    name = "highest"
+
+    def __init__(self, seed: int = 0) -> None:
+        del seed
+
+    def choose(self, hand: Hand, legal: Sequence[Card]) -> Card:
+        return max(legal)
+
+
+class HeuristicBot:
+    """A sensible player: wins tricks cheaply and saves its trumps.
+
+    Winning a trick keeps a hand's size and losing shrinks it, so the bot wins every
+    trick it can with a side-suit card; it trumps only where a trump is sure to win
+    (it plays last) or it has nothing else; otherwise it throws its lowest side card,
+    keeping trumps for when the side suits are gone. It leads its highest side card.
+    """
+
+    name = "heuristic"
+
+    def __init__(self, seed: int = 0) -> None:
+        del seed
+
+    def choose(self, hand: Hand, legal: Sequence[Card]) -> Card:
+        if len(legal) == 1:
+            return legal[0]
+        trump = hand.trump
+        side = [c for c in legal if c.suit != trump]
+        best = hand.best_so_far()
+        if best is None:
+            return max(side, key=lambda c: c.rank) if side else max(legal)
+        led = hand.trick[0][1].suit
+        winners = [c for c in legal if beats(c, best[1], led, trump)]
+        side_winners = [c for c in winners if c.suit != trump]
+        plays_last = len(hand.trick) == len(hand.trick_seats) - 1
+        if side_winners:
+            return min(side_winners) if plays_last else max(side_winners)
+        if winners and (plays_last or not side):
+            return min(winners)
+        return min(side or legal)
+
+
+BOTS: dict[str, Callable[[int], Player]] = {
+    bot.name: bot for bot in (RandomBot, LowestBot, HighestBot, HeuristicBot)
+}
+
+
+class UnknownBot(ValueError):
+    pass
+
+
+def make_bot(name: str, seed: int = 0) -> Player:
+    if name not in BOTS:
+        hint = did_you_mean(name, BOTS)
+        raise UnknownBot(f"unknown bot '{name}': expected one of {', '.join(BOTS)}{hint}")
+    return BOTS[name](seed)

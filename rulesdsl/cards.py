@@ -1,0 +1,134 @@
+"""Cards, suits, ranks, decks and the card text of RULES.md section 4."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from enum import IntEnum
+from typing import NamedTuple
+
+
+class Suit(IntEnum):
+    """Suits in tie-break order: C < D < H < S."""
+
+    CLUBS = 0
+    DIAMONDS = 1
+    HEARTS = 2
+    SPADES = 3
+
+    @property
+    def letter(self) -> str:
+        return "CDHS"[self]
+
+    @property
+    def symbol(self) -> str:
+        return "♣♦♥♠"[self]
+
+    @property
+    def word(self) -> str:
+        return self.name.lower()
+
+    @classmethod
+    def from_word(cls, word: str) -> Suit:
+        return cls[word.upper()]
+
+
+RANK_NAMES = {11: "J", 12: "Q", 13: "K", 14: "A"}
+RANKS_HIGH_TO_LOW: tuple[int, ...] = tuple(range(14, 1, -1))
+_RANK_READ = {"J": 11, "Q": 12, "K": 13, "A": 14, "T": 10, "10": 10}
+_SUIT_READ = {"C": Suit.CLUBS, "D": Suit.DIAMONDS, "H": Suit.HEARTS, "S": Suit.SPADES}
+_SUIT_READ.update({s.symbol: s for s in Suit})
+_SUIT_READ.update({"♧": Suit.CLUBS, "♢": Suit.DIAMONDS, "♡": Suit.HEARTS, "♤": Suit.SPADES})
+
+
+class CardError(ValueError):
+    """A card or deck text that cannot be read."""
+
+
+def rank_text(rank: int) -> str:
+    return RANK_NAMES.get(rank, str(rank))
+
+
+def parse_rank(text: str) -> int:
+    word = text.strip().upper()
+    if word in _RANK_READ:
+        return _RANK_READ[word]
+    if word.isdigit() and 2 <= int(word) <= 9:
+        return int(word)
+    raise CardError(f"'{text}' is not a rank; expected 2-9, 10 (or T), J, Q, K or A")
+
+
+class Card(NamedTuple):
+    """A card; tuples order it by (rank, suit) as the `lowest`/`highest` bots need."""
+
+    rank: int
+    suit: Suit
+
+    def __str__(self) -> str:
+        return rank_text(self.rank) + self.suit.letter
+
+    @property
+    def pretty(self) -> str:
+        return rank_text(self.rank) + self.suit.symbol
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        word = text.strip().upper()
+        if len(word) < 2:
+            raise CardError(f"'{text}' is not a card; write rank then suit, e.g. 10H, KC, A♠")
+        rank_part, suit_part = word[:-1], word[-1]
+        if suit_part not in _SUIT_READ:
+            raise CardError(
+                f"'{text}' is not a card: '{text.strip()[-1]}' is not a suit; "
+                "expected C, D, H or S (or ♣ ♦ ♥ ♠)"
+            )
+        try:
+            rank = parse_rank(rank_part)
+        except CardError:
+            raise CardError(
+                f"'{text}' is not a card: '{rank_part}' is not a rank; "
+                "expected 2-9, 10 (or T), J, Q, K or A"
+            ) from None
+        return cls(rank, _SUIT_READ[suit_part])
+
+
+def make_deck(ranks: Iterable[int] = RANKS_HIGH_TO_LOW) -> tuple[Card, ...]:
+    """The cards in play, in the canonical order: by suit, then rank low to high."""
+    rank_set = sorted(set(ranks))
+    return tuple(Card(r, s) for s in Suit for r in rank_set)
+
+
+FULL_DECK = make_deck()
+
+
+def parse_cards(text: str) -> list[Card]:
+    """Read cards separated by spaces or commas."""
+    return [Card.parse(word) for word in text.replace(",", " ").split()]
+
+
+def parse_deck(text: str, deck: Sequence[Card] = FULL_DECK) -> list[Card]:
+    """Read a deck order and check it is a permutation of `deck`."""
+    order = parse_cards(text)
+    check_permutation(order, deck)
+    return order
+
+
+def check_permutation(order: Sequence[Card], deck: Sequence[Card] = FULL_DECK) -> None:
+    seen: set[Card] = set()
+    duplicates = [c for c in order if c in seen or seen.add(c)]
+    if duplicates:
+        raise CardError(f"the deck lists {cards_text(duplicates)} more than once")
+    foreign = [c for c in order if c not in set(deck)]
+    if foreign:
+        raise CardError(f"the deck holds {cards_text(foreign)}, which is not in the deck in play")
+    missing = [c for c in deck if c not in seen]
+    if missing:
+        raise CardError(
+            f"the deck has {len(order)} cards, not {len(deck)}: missing {cards_text(missing)}"
+        )
+
+
+def cards_text(cards: Iterable[Card], most: int = 10) -> str:
+    """Cards as text; a long list is cut after `most` cards."""
+    listed = list(cards)
+    text = " ".join(str(c) for c in listed[:most])
+    return text + (f" and {len(listed) - most} more" if len(listed) > most else "")

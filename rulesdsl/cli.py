@@ -1,0 +1,209 @@
+"""The `rulesdsl` command: arguments in, a library call, output formatted."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import IO
+
+import click
+
+from rulesdsl.bots import UnknownBot, make_bot
+from rulesdsl.cards import Card, CardError, parse_deck
+from rulesdsl.engine import Hand, Match, Player, play_hand
+from rulesdsl.engine.driver import Listener
+from rulesdsl.options import OptionError
+from rulesdsl.rules import DEFAULT_RULES, Rules, RulesError, parse_assignments
+from rulesdsl.seeds import derive
+from rulesdsl.terminal import HumanPlayer, prompt_reader
+from rulesdsl.transcript import Style, Trace, Transcript
+
+USER_ERRORS = (OptionError, CardError, RulesError, UnknownBot)
+
+
+class UsageProblem(Exception):
+    """A problem with what the user asked for: reported in one line, exit status 2."""
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="rulesdsl")
+def cli() -> None:
+    """Write, check and play the rules of Linger Longer."""
+
+
+def build_rules(settings: Sequence[str]) -> Rules:
+    """The default rules with each `--set NAME=VALUE` applied."""
+    rules = DEFAULT_RULES
+    for item in settings:
+        try:
+            rules = rules.with_options(parse_assignments([item]))
+        except OptionError as error:
+            raise UsageProblem(f"--set {item}: {error}") from None
+    return rules
+
+
+def read_decks(path: Path, rules: Rules) -> list[list[Card]]:
+    """One deck order per line; blank lines and lines starting with # are skipped."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        raise UsageProblem(f"cannot read {path}: {error}") from None
+    decks = []
+    for number, line in enumerate(lines, 1):
+        if line.strip() and not line.lstrip().startswith("#"):
+            try:
+                decks.append(parse_deck(line, rules.cards))
+            except CardError as error:
+                raise UsageProblem(f"{path}:{number}: {error}") from None
+    if not decks:
+        raise UsageProblem(f"{path} holds no deck order")
+    return decks
+
+
+def seat_players(
+    spec: str, players: int, seed: int, style: Style
+) -> tuple[list[Player], list[int]]:
+    """Players from `--bots`: one name for every seat, or one per seat; `human` is a person."""
+    names = [n.strip() for n in spec.split(",")]
+    if len(names) == 1:
+        names *= players
+    if len(names) != players:
+        raise UsageProblem(f"--bots names {len(names)} seats, but there are {players} players")
+    seats: list[Player] = []
+    humans = []
+    for seat, name in enumerate(names):
+        if name == "human":
+            humans.append(seat)
+            seats.append(HumanPlayer(style, prompt_reader, click.echo))
+        else:
+            seats.append(make_bot(name, derive(seed, "bot", seat)))
+    return seats, humans
+
+
+def choose_players(rules: Rules, players: int | None) -> int:
+    low, high = rules.players
+    count = players if players is not None else min(max(4, low), high)
+    rules.check_players(count)
+    return count
+
+
+@cli.command()
+@click.option("--players", "-n", type=int, help="Number of players (default 4).")
+@click.option(
+    "--bots",
+    help="Bot for every seat, or one per seat: random, lowest, highest, heuristic, "
+    "or human for a person (default: you at seat 0 against heuristic bots).",
+)
+@click.option("--seed", type=int, help="Seed for the shuffle, the first dealer and the bots.")
+@click.option("--dealer", type=int, help="The dealer's seat (default: from the seed).")
+@click.option("--deck", help='One deck order, top card first: "AS 10H 2C ...".')
+@click.option(
+    "--decks",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="A file of deck orders, one per line: plays one hand per line.",
+)
+@click.option("--set", "settings", multiple=True, metavar="NAME=VALUE", help="Set an option.")
+@click.option(
+    "--trace",
+    type=click.File("w", encoding="utf-8"),
+    help="Write every event as a JSON line to this file.",
+)
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per hand on stdout.")
+@click.option("--color/--no-color", default=None, help="Colour the transcript.")
+def play(
+    players: int | None,
+    bots: str | None,
+    seed: int | None,
+    dealer: int | None,
+    deck: str | None,
+    decks: Path | None,
+    settings: tuple[str, ...],
+    trace: IO[str] | None,
+    as_json: bool,
+    color: bool | None,
+) -> None:
+    """Play a match, or one hand per deck order, with bots or yourself at a seat."""
+    rules = build_rules(settings)
+    count = choose_players(rules, players)
+    if deck is not None and decks is not None:
+        raise UsageProblem("give --deck or --decks, not both")
+    orders = [parse_deck(deck, rules.cards)] if deck is not None else None
+    if decks is not None:
+        orders = read_decks(decks, rules)
+    if dealer is not None and not 0 <= dealer < count:
+        raise UsageProblem(f"--dealer {dealer}: seats are 0 to {count - 1}")
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**32)
+    use_color = sys.stdout.isatty() if color is None else color
+    spec = bots or ("human," + ",".join(["heuristic"] * (count - 1)))
+    style = Style(use_color, [])
+    seats, humans = seat_players(spec, count, seed, style)
+    style.names = [p.name for p in seats]
+    if humans and as_json:
+        raise UsageProblem("--json needs bots at every seat")
+    hidden = [s for s in range(count) if s not in humans] if humans else []
+    listeners: list[Listener] = []
+    if not as_json:
+        listeners.append(Transcript(style, click.echo, hidden))
+        if not humans:
+            click.echo(f"Seed {seed}")
+    if trace is not None:
+        listeners.append(Trace(trace))
+
+    def listener(event) -> None:
+        for each in listeners:
+            each(event)
+
+    if orders is not None:
+        play_decks(rules, count, orders, dealer or 0, seed, seats, listener, as_json)
+    else:
+        play_one_match(rules, count, seed, dealer, seats, listener, as_json)
+
+
+def play_decks(rules, count, orders, dealer, seed, seats, listener, as_json) -> None:
+    for number, order in enumerate(orders, 1):
+        hand = Hand.deal(rules, count, dealer, order, derive(seed, "hand", number - 1))
+        outcome = play_hand(hand, seats, listener)
+        if as_json:
+            click.echo(json.dumps({"hand": number, "dealer": dealer, **outcome.to_json()}))
+
+
+def play_one_match(rules, count, seed, dealer, seats, listener, as_json) -> None:
+    match = Match(rules, count, seed, dealer)
+    while not match.over:
+        hand_dealer = match.dealer
+        outcome = play_hand(match.deal(), seats, listener)
+        for event in match.record(outcome):
+            listener(event)
+        if as_json:
+            line = {"hand": match.hands_played, "dealer": hand_dealer, **outcome.to_json()}
+            line["points"] = list(match.points)
+            line["match_winners"] = list(match.winners) if match.winners else None
+            click.echo(json.dumps(line))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command; user mistakes become one line on stderr and exit status 2."""
+    args = list(sys.argv[1:] if argv is None else argv) or ["--help"]
+    try:
+        cli.main(args=args, prog_name="rulesdsl", standalone_mode=False)
+    except click.UsageError as error:
+        click.echo(f"rulesdsl: error: {error.format_message()}", err=True)
+        return 2
+    except click.FileError as error:
+        click.echo(f"rulesdsl: error: {error.format_message()}", err=True)
+        return 2
+    except (UsageProblem, *USER_ERRORS) as error:
+        click.echo(f"rulesdsl: error: {error}", err=True)
+        return 2
+    except click.Abort:
+        click.echo("", err=True)
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

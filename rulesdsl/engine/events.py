@@ -1,0 +1,110 @@
+"""The event stream of a hand and a match, read by the trace writer and the terminal UI."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from rulesdsl.cards import Card, Suit
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Card):
+        return str(value)
+    if isinstance(value, Suit):
+        return value.letter
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    return value
+
+
+@dataclass(frozen=True)
+class Event:
+    kind: ClassVar[str] = "event"
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"event": self.kind}
+        data.update({f.name: _plain(getattr(self, f.name)) for f in fields(self)})
+        return data
+
+
+@dataclass(frozen=True)
+class Deal(Event):
+    kind: ClassVar[str] = "deal"
+    dealer: int
+    hands: tuple[tuple[Card, ...], ...]
+    stock: int
+
+
+@dataclass(frozen=True)
+class Trump(Event):
+    """The trump suit of the hand; `card` is the card that named it, if any."""
+
+    kind: ClassVar[str] = "trump"
+    suit: Suit | None
+    card: Card | None
+    source: str
+
+
+@dataclass(frozen=True)
+class Play(Event):
+    kind: ClassVar[str] = "play"
+    trick: int
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True)
+class TrickWon(Event):
+    kind: ClassVar[str] = "trick_won"
+    trick: int
+    seat: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class Reshuffle(Event):
+    kind: ClassVar[str] = "reshuffle"
+    trick: int
+    cards: int
+
+
+@dataclass(frozen=True)
+class Draw(Event):
+    kind: ClassVar[str] = "draw"
+    trick: int
+    seat: int
+    cards: tuple[Card, ...]
+    stock_left: int
+
+
+@dataclass(frozen=True)
+class Out(Event):
+    kind: ClassVar[str] = "out"
+    trick: int
+    seat: int
+
+
+@dataclass(frozen=True)
+class HandEnd(Event):
+    kind: ClassVar[str] = "hand_end"
+    winner: int | None
+    reason: str
+    tricks: int
+
+
+@dataclass(frozen=True)
+class Score(Event):
+    kind: ClassVar[str] = "score"
+    hand: int
+    seat: int | None
+    gained: int
+    points: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class MatchEnd(Event):
+    kind: ClassVar[str] = "match_end"
+    winners: tuple[int, ...]
+    points: tuple[int, ...]
+    hands: int

@@ -1,0 +1,416 @@
+"""One hand of Linger Longer as a step-by-step state machine: the reference engine.
+
+The order of a trick follows RULES.md section 2 step by step; the comments name the steps.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rulesdsl.cards import Card, Suit, check_permutation
+from rulesdsl.engine.events import (
+    Deal,
+    Draw,
+    Event,
+    HandEnd,
+    Out,
+    Play,
+    Reshuffle,
+    TrickWon,
+    Trump,
+)
+from rulesdsl.rules import Rules, RulesError
+
+# A hand that has not ended after this many tricks stops with reason `trick_limit`.
+# Only profiles that the validator flags as possibly endless can reach it.
+TRICK_LIMIT = 2000
+
+REASONS = ("stock_exhausted", "last_player", "all_out", "most_tricks", "trick_limit")
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a card may not be played: the option that forbids it and a sentence."""
+
+    card: Card
+    option: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.card} is not allowed: {self.message} ({self.option})"
+
+
+class IllegalMove(ValueError):
+    def __init__(self, refusal: Refusal) -> None:
+        super().__init__(str(refusal))
+        self.refusal = refusal
+
+
+@dataclass(frozen=True)
+class HandOutcome:
+    winner: int | None
+    reason: str
+    tricks: int
+    eliminated: tuple[tuple[int, int], ...]
+    stock_left: int
+    trump: Suit | None
+    trick_winners: tuple[int, ...]
+    winner_cards: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "winner": self.winner,
+            "reason": self.reason,
+            "tricks": self.tricks,
+            "eliminated": [list(e) for e in self.eliminated],
+            "stock_left": self.stock_left,
+            "trump": self.trump.letter if self.trump is not None else None,
+            "trick_winners": list(self.trick_winners),
+        }
+
+
+def beats(card: Card, best: Card, led: Suit, trump: Suit | None) -> bool:
+    """Whether `card` beats `best`, the best card so far of a trick led in `led`."""
+    if card.suit == trump:
+        return best.suit != trump or card.rank > best.rank
+    return card.suit == led and best.suit == led and card.rank > best.rank
+
+
+class Hand:
+    """The state of one hand. Build it with `deal` or `from_position`, then `play` cards."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        hands: Sequence[Sequence[Card]],
+        stock: Sequence[Card],
+        trump: Suit | None,
+        leader: int,
+        *,
+        dealer: int = 0,
+        out: Sequence[int] = (),
+        set_aside: Sequence[Card] = (),
+        turnup: Card | None = None,
+        opening: bool = True,
+        seed: int = 0,
+    ) -> None:
+        self.rules = rules
+        self.players = len(hands)
+        self.hands = [sorted(h) for h in hands]
+        self.stock = list(stock)
+        self.set_aside = list(set_aside)
+        self.turnup = turnup
+        self.trump = trump
+        self.dealer = dealer
+        self.active = [seat not in out and bool(self.hands[seat]) for seat in range(self.players)]
+        self.rng = random.Random(seed)
+        self.events: list[Event] = []
+        self.trick: list[tuple[int, Card]] = []
+        self.tricks_played = 0
+        self.tricks_won = [0] * self.players
+        self.last_win = [-1] * self.players
+        self.trick_winners: list[int] = []
+        self.eliminated: list[tuple[int, int]] = []
+        self.opening = opening
+        self.outcome: HandOutcome | None = None
+        self._check_setup(leader)
+        self.leader = leader
+        self.trick_seats = self._seats_from(leader)
+
+    @classmethod
+    def deal(
+        cls,
+        rules: Rules,
+        players: int,
+        dealer: int = 0,
+        order: Sequence[Card] | None = None,
+        seed: int = 0,
+    ) -> Hand:
+        """Deal (RULES.md section 4) from a deck order, or from a shuffle seeded by `seed`."""
+        rules.check_players(players)
+        if not 0 <= dealer < players:
+            raise RulesError(f"dealer seat {dealer} does not exist; seats are 0 to {players - 1}")
+        rng = random.Random(seed)
+        if order is None:
+            order = list(rules.cards)
+            rng.shuffle(order)
+        else:
+            check_permutation(order, rules.cards)
+        size = rules.hand_size_for(players)
+        dealt = players * size
+        hands: list[list[Card]] = [[] for _ in range(players)]
+        for k, card in enumerate(order[:dealt]):
+            hands[(dealer + 1 + k) % players].append(card)
+        rest = list(order[dealt:])
+        turnup = rest.pop(0) if rules.trump == "stock_turnup" else None
+        shown = order[dealt - 1] if rules.trump == "dealer_last_card" else None
+        named_by = shown if shown is not None else turnup
+        trump = named_by.suit if named_by is not None else rules.fixed_trump
+        hand = cls(
+            rules,
+            hands,
+            rest,
+            trump,
+            (dealer + 1) % players,
+            dealer=dealer,
+            turnup=turnup,
+            seed=rng.getrandbits(64),
+        )
+        hand.events.append(Deal(dealer, tuple(tuple(h) for h in hands), len(rest)))
+        hand.events.append(Trump(trump, named_by, rules.trump))
+        return hand
+
+    @classmethod
+    def from_position(
+        cls,
+        rules: Rules,
+        hands: Sequence[Sequence[Card]],
+        stock: Sequence[Card] = (),
+        trump: Suit | None = None,
+        leader: int = 0,
+        **kwargs: Any,
+    ) -> Hand:
+        """Set up any position: hands, stock (top first), trump, leader, and who is `out`."""
+        return cls(rules, hands, stock, trump, leader, **kwargs)
+
+    def _check_setup(self, leader: int) -> None:
+        if self.players < 2:
+            raise RulesError("a hand needs at least two players")
+        if not 0 <= leader < self.players or not self.active[leader]:
+            raise RulesError(f"the leader, seat {leader}, must be an active seat")
+        every = [c for h in self.hands for c in h] + self.stock + self.set_aside
+        every += [self.turnup] if self.turnup else []
+        if len(set(every)) != len(every):
+            raise RulesError("a card appears twice in the position")
+
+    # -- whose turn, and what they may play -------------------------------------------
+
+    def _seats_from(self, leader: int) -> list[int]:
+        """The active seats, clockwise from the leader: who plays to this trick."""
+        return [
+            (leader + i) % self.players
+            for i in range(self.players)
+            if self.active[(leader + i) % self.players]
+        ]
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def to_move(self) -> int | None:
+        if self.outcome is not None:
+            return None
+        return self.trick_seats[len(self.trick)]
+
+    @property
+    def led_suit(self) -> Suit | None:
+        return self.trick[0][1].suit if self.trick else None
+
+    def best_so_far(self) -> tuple[int, Card] | None:
+        """The seat and card currently winning the trick."""
+        if not self.trick:
+            return None
+        led = self.trick[0][1].suit
+        best = self.trick[0]
+        for seat, card in self.trick[1:]:
+            if beats(card, best[1], led, self.trump):
+                best = (seat, card)
+        return best
+
+    def refusals(self) -> dict[Card, Refusal]:
+        """Every card in the mover's hand that the rules forbid, with the rule that forbids it."""
+        seat = self.to_move
+        if seat is None:
+            return {}
+        refused: dict[Card, Refusal] = {}
+        allowed = list(self.hands[seat])
+        for option, rule in self._constraints():
+            keep, message = rule(allowed)
+            for card in allowed:
+                if card not in keep:
+                    refused[card] = Refusal(card, option, message)
+            allowed = keep
+        return refused
+
+    def legal_moves(self) -> list[Card]:
+        seat = self.to_move
+        if seat is None:
+            return []
+        refused = self.refusals()
+        return [c for c in self.hands[seat] if c not in refused]
+
+    def _constraints(self):
+        """The rules that narrow a move, in order; each returns (cards kept, why others are not)."""
+        rules, trump = self.rules, self.trump
+        if not self.trick:
+            if self.opening and rules.opening_lead == "trump_if_able" and trump is not None:
+                yield (
+                    "opening_lead",
+                    _only(
+                        lambda c: c.suit == trump,
+                        f"the first lead must be a trump ({trump.word}) when you hold one",
+                    ),
+                )
+            return
+        led = self.trick[0][1].suit
+        holding = [c for c in self.hands[self.to_move] if c.suit == led]
+        if holding:
+            if rules.follow == "suit_or_trump":
+                yield (
+                    "follow",
+                    _only(
+                        lambda c: c.suit in (led, trump),
+                        f"you hold a {led.word[:-1]}: follow suit or play a trump",
+                    ),
+                )
+            else:
+                yield (
+                    "follow",
+                    _only(lambda c: c.suit == led, f"you hold a {led.word[:-1]}: follow suit"),
+                )
+        elif rules.when_void == "trump_if_able" and trump is not None:
+            yield (
+                "when_void",
+                _only(
+                    lambda c: c.suit == trump,
+                    f"you hold no {led.word}: play a trump ({trump.word})",
+                ),
+            )
+        if rules.must_head:
+            best = self.best_so_far()[1]
+            yield (
+                "must_head",
+                _only(lambda c: beats(c, best, led, trump), f"you must beat {best} when you can"),
+            )
+
+    def check(self, card: Card) -> Refusal | None:
+        """Why `card` may not be played now, or None if it may."""
+        seat = self.to_move
+        if seat is None:
+            return Refusal(card, "hand", "the hand is over")
+        if card not in self.hands[seat]:
+            return Refusal(card, "hand", f"seat {seat} does not hold {card}")
+        return self.refusals().get(card)
+
+    # -- playing ------------------------------------------------------------------------
+
+    def play(self, card: Card) -> list[Event]:
+        """Play a card for the player to move; return the events it caused."""
+        refusal = self.check(card)
+        if refusal is not None:
+            raise IllegalMove(refusal)
+        start = len(self.events)
+        seat = self.to_move
+        self.hands[seat].remove(card)
+        self.trick.append((seat, card))
+        self.events.append(Play(self.tricks_played + 1, seat, card))
+        if len(self.trick) == len(
+            self.trick_seats
+        ):  # step 1: everyone active at the lead has played
+            self._finish_trick()
+        return self.events[start:]
+
+    def _finish_trick(self) -> None:
+        number = self.tricks_played + 1
+        winner, _ = self.best_so_far()  # step 2
+        cards = tuple(c for _, c in self.trick)
+        played_order = [s for s, _ in self.trick]
+        self.set_aside.extend(cards)
+        self.tricks_played = number
+        self.tricks_won[winner] += 1
+        self.last_win[winner] = number
+        self.trick_winners.append(winner)
+        self.trick = []
+        self.opening = False
+        self.events.append(TrickWon(number, winner, cards))
+        if self.rules.elimination == "immediate":  # step 3
+            self._eliminate(played_order, number)
+        if self._draw(winner, len(cards), number):  # steps 4 and 5
+            return self._end(winner, "stock_exhausted")
+        if self.rules.elimination == "after_draw":  # step 6
+            self._eliminate(played_order, number)
+        remaining = [s for s in range(self.players) if self.active[s]]
+        if len(remaining) == 1:  # step 7
+            return self._end(remaining[0], "last_player")
+        if not remaining:  # step 8
+            return self._end(
+                winner if self.rules.all_out == "last_trick_winner" else None, "all_out"
+            )
+        if self.rules.exhaustion == "most_tricks" and not self.stock:  # step 9
+            return self._end(self._most_tricks(), "most_tricks")
+        if number >= TRICK_LIMIT:
+            return self._end(None, "trick_limit")
+        self.leader = self._next_leader(winner)  # step 10
+        self.trick_seats = self._seats_from(self.leader)
+
+    def _eliminate(self, played_order: list[int], number: int) -> None:
+        for seat in played_order:
+            if self.active[seat] and not self.hands[seat]:
+                self.active[seat] = False
+                self.eliminated.append((number, seat))
+                self.events.append(Out(number, seat))
+
+    def _draw(self, winner: int, in_trick: int, number: int) -> bool:
+        """The winner's draw; True when it took the last card and that ends the hand."""
+        if not self.active[winner]:
+            return False
+        wanted = in_trick if self.rules.draw == "per_card_in_trick" else int(self.rules.draw)
+        drawn: list[Card] = []
+        for _ in range(wanted):
+            if not self.stock and self.rules.exhaustion == "reshuffle" and self.set_aside:
+                self.stock = self.set_aside
+                self.set_aside = []
+                self.rng.shuffle(self.stock)
+                self.events.append(Reshuffle(number, len(self.stock)))
+            if not self.stock:
+                break
+            drawn.append(self.stock.pop(0))
+        if not drawn:
+            return False
+        self.hands[winner].extend(drawn)
+        self.hands[winner].sort()
+        self.events.append(Draw(number, winner, tuple(drawn), len(self.stock)))
+        return self.rules.exhaustion == "last_draw_wins" and not self.stock
+
+    def _most_tricks(self) -> int:
+        return max(range(self.players), key=lambda s: (self.tricks_won[s], self.last_win[s]))
+
+    def _next_leader(self, winner: int) -> int:
+        for i in range(self.players):
+            seat = (winner + i) % self.players
+            if self.active[seat]:
+                return seat
+        raise AssertionError("no active seat to lead")
+
+    def _end(self, winner: int | None, reason: str) -> None:
+        self.outcome = HandOutcome(
+            winner=winner,
+            reason=reason,
+            tricks=self.tricks_played,
+            eliminated=tuple(self.eliminated),
+            stock_left=len(self.stock),
+            trump=self.trump,
+            trick_winners=tuple(self.trick_winners),
+            winner_cards=len(self.hands[winner]) if winner is not None else 0,
+        )
+        self.events.append(HandEnd(winner, reason, self.tricks_played))
+
+    def cards_in_play(self) -> list[Card]:
+        """Every card the hand holds anywhere: hands, trick, stock, set aside, turn-up."""
+        cards = [c for h in self.hands for c in h] + [c for _, c in self.trick]
+        cards += self.stock + self.set_aside
+        return cards + ([self.turnup] if self.turnup else [])
+
+
+def _only(keep, message: str):
+    """A constraint: keep the cards matching `keep` if there are any, else keep all."""
+
+    def rule(cards: list[Card]) -> tuple[list[Card], str]:
+        kept = [c for c in cards if keep(c)]
+        return (kept or cards), message
+
+    return rule

@@ -1,0 +1,71 @@
+"""A match: hands in a row, with scoring, the match end and dealer rotation."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from rulesdsl.cards import Card
+from rulesdsl.engine.events import Event, MatchEnd, Score
+from rulesdsl.engine.hand import Hand, HandOutcome
+from rulesdsl.rules import Rules, RulesError
+from rulesdsl.seeds import derive
+
+# A match that has not ended after this many hands ends on the points so far.
+HAND_LIMIT = 1000
+
+
+class Match:
+    """Deal hands with `deal()`, report each outcome with `record()`, until `over`."""
+
+    def __init__(self, rules: Rules, players: int, seed: int = 0, dealer: int | None = None):
+        rules.check_players(players)
+        if dealer is not None and not 0 <= dealer < players:
+            raise RulesError(f"dealer seat {dealer} does not exist; seats are 0 to {players - 1}")
+        self.rules = rules
+        self.players = players
+        self.seed = seed
+        self.dealer = (
+            dealer
+            if dealer is not None
+            else random.Random(derive(seed, "dealer")).randrange(players)
+        )
+        self.points = [0] * players
+        self.hands_played = 0
+        self.winners: tuple[int, ...] | None = None
+
+    @property
+    def over(self) -> bool:
+        return self.winners is not None
+
+    def deal(self, order: Sequence[Card] | None = None) -> Hand:
+        """The next hand, dealt by the current dealer from `order` or from the match's seed."""
+        seed = derive(self.seed, "hand", self.hands_played)
+        return Hand.deal(self.rules, self.players, self.dealer, order, seed)
+
+    def record(self, outcome: HandOutcome) -> list[Event]:
+        """Score a finished hand, pass the deal on, and end the match when its rule says so."""
+        self.hands_played += 1
+        winner = outcome.winner
+        gained = 0
+        if winner is not None:
+            gained = 1 if self.rules.scoring == "one_per_hand" else outcome.winner_cards
+            self.points[winner] += gained
+        events: list[Event] = [Score(self.hands_played, winner, gained, tuple(self.points))]
+        if self.rules.next_dealer == "hand_winner" and winner is not None:
+            self.dealer = winner
+        else:
+            self.dealer = (self.dealer + 1) % self.players
+        if self._ended():
+            top = max(self.points)
+            self.winners = tuple(s for s in range(self.players) if self.points[s] == top)
+            events.append(MatchEnd(self.winners, tuple(self.points), self.hands_played))
+        return events
+
+    def _ended(self) -> bool:
+        count = self.rules.match_count_for(self.players)
+        if self.hands_played >= HAND_LIMIT:
+            return True
+        if self.rules.match.kind == "target":
+            return max(self.points) >= count
+        return self.hands_played >= count

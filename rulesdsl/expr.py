@@ -1,0 +1,133 @@
+"""Integer expressions over the player count: `players`, `5`, `players + 1`, `min(players, 5)`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from lark import Lark, Token, Transformer, UnexpectedInput
+from lark.exceptions import VisitError
+
+from rulesdsl.hints import did_you_mean
+
+GRAMMAR_DIR = Path(__file__).parent / "grammar"
+NAMES = ("players",)
+FUNCTIONS = {"min": min, "max": max}
+
+
+class ExprError(ValueError):
+    """An expression that cannot be read; `column` is 1-based within the expression text."""
+
+    def __init__(self, message: str, column: int = 1) -> None:
+        super().__init__(message)
+        self.column = column
+
+
+@dataclass(frozen=True)
+class Expr:
+    """A parsed expression; `str()` gives its canonical text."""
+
+    op: str
+    args: tuple[Expr | int, ...] = ()
+
+    def eval(self, players: int) -> int:
+        if self.op == "number":
+            return int(self.args[0])  # type: ignore[arg-type]
+        if self.op == "players":
+            return players
+        values = [a.eval(players) for a in self.args]  # type: ignore[union-attr]
+        if self.op == "neg":
+            return -values[0]
+        if self.op in FUNCTIONS:
+            return FUNCTIONS[self.op](values)
+        left, right = values
+        return {"+": left + right, "-": left - right, "*": left * right}[self.op]
+
+    def __str__(self) -> str:
+        return self._text(0)
+
+    def _text(self, outer: int) -> str:
+        if self.op == "number":
+            return str(self.args[0])
+        if self.op == "players":
+            return "players"
+        if self.op == "neg":
+            return "-" + self.args[0]._text(3)  # type: ignore[union-attr]
+        if self.op in FUNCTIONS:
+            return f"{self.op}({', '.join(str(a) for a in self.args)})"
+        level = 1 if self.op in "+-" else 2
+        left, right = self.args
+        text = f"{left._text(level)} {self.op} {right._text(level + 1)}"  # type: ignore[union-attr]
+        return f"({text})" if level < outer else text
+
+
+def number(value: int) -> Expr:
+    return Expr("number", (value,))
+
+
+PLAYERS = Expr("players")
+
+
+class _Build(Transformer):
+    def number(self, items: list[Token]) -> Expr:
+        return number(int(items[0]))
+
+    def name(self, items: list[Token]) -> Expr:
+        word = str(items[0])
+        if word == "players":
+            return PLAYERS
+        raise ExprError(f"unknown name '{word}'{did_you_mean(word, NAMES)}", items[0].column or 1)
+
+    def call(self, items: list) -> Expr:
+        word, *args = items
+        if str(word) not in FUNCTIONS:
+            hint = did_you_mean(str(word), FUNCTIONS)
+            raise ExprError(f"unknown function '{word}'{hint}; expected min or max", word.column)
+        if len(args) < 2:
+            raise ExprError(f"{word}() takes at least two values", word.column)
+        return Expr(str(word), tuple(args))
+
+    def add(self, items: list[Expr]) -> Expr:
+        return Expr("+", tuple(items))
+
+    def sub(self, items: list[Expr]) -> Expr:
+        return Expr("-", tuple(items))
+
+    def mul(self, items: list[Expr]) -> Expr:
+        return Expr("*", tuple(items))
+
+    def neg(self, items: list[Expr]) -> Expr:
+        return Expr("neg", tuple(items))
+
+
+@cache
+def _parser() -> Lark:
+    return Lark.open(
+        str(GRAMMAR_DIR / "expr.lark"), start="expr", parser="lalr", propagate_positions=True
+    )
+
+
+def parse_expr(text: str) -> Expr:
+    """Read an expression; raise ExprError with a plain message and a column."""
+    if not text.strip():
+        raise ExprError("expected a number or an expression over players, found nothing")
+    try:
+        tree = _parser().parse(text)
+    except UnexpectedInput as error:
+        at_end = getattr(getattr(error, "token", None), "type", None) == "$END"
+        column = len(text.rstrip()) + 1 if at_end else max(int(error.column or 1), 1)
+        found = (
+            f"'{text[column - 1]}' in expression" if column <= len(text) else "end of expression"
+        )
+        raise ExprError(
+            f"unexpected {found}; expected a number, players, "
+            "min(...), max(...), or an operator + - *",
+            column,
+        ) from None
+    try:
+        return _Build().transform(tree)
+    except VisitError as error:
+        if isinstance(error.orig_exc, ExprError):
+            raise error.orig_exc from None
+        raise

@@ -1,0 +1,12 @@
+"""'Did you mean' suggestions for misspelt names and values."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """ "; did you mean 'x'?" for the closest choice, or "" when none is close."""
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f"; did you mean '{close[0]}'?" if close else ""

@@ -1,0 +1,208 @@
+"""Option kinds: how one option's value is read, written and described.
+
+The options themselves are declared once, as the fields of `rulesdsl.rules.Rules`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from rulesdsl.cards import RANKS_HIGH_TO_LOW, CardError, parse_rank, rank_text
+from rulesdsl.expr import Expr, ExprError, parse_expr
+from rulesdsl.hints import did_you_mean
+
+
+class OptionError(ValueError):
+    """A value an option does not accept; the message says what was expected."""
+
+
+class Kind(Protocol):
+    """How the values of one option are read and written."""
+
+    expected: str
+
+    def parse(self, text: str) -> Any: ...
+
+    def text(self, value: Any) -> str: ...
+
+    def words(self) -> tuple[str, ...]: ...
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One of a fixed set of words; `values` maps each word to the value the engine reads."""
+
+    values: dict[str, Any]
+
+    @property
+    def expected(self) -> str:
+        return "one of " + ", ".join(self.values)
+
+    def parse(self, text: str) -> Any:
+        word = text.strip()
+        if word not in self.values:
+            raise OptionError(
+                f"'{word}' is not allowed; expected {self.expected}"
+                + did_you_mean(word, self.values)
+            )
+        return self.values[word]
+
+    def text(self, value: Any) -> str:
+        return next(word for word, v in self.values.items() if v == value)
+
+    def words(self) -> tuple[str, ...]:
+        return tuple(self.values)
+
+
+def choice(*words: str) -> Choice:
+    return Choice({w: w for w in words})
+
+
+@dataclass(frozen=True)
+class IntExpr:
+    """An integer expression over `players`."""
+
+    expected: str = "an integer or an expression over players, e.g. 5, players + 1"
+
+    def parse(self, text: str) -> Expr:
+        try:
+            return parse_expr(str(text))
+        except ExprError as error:
+            raise OptionError(str(error)) from None
+
+    def text(self, value: Expr) -> str:
+        return str(value)
+
+    def words(self) -> tuple[str, ...]:
+        return ("players",)
+
+
+@dataclass(frozen=True)
+class CountOrWord:
+    """A whole number of at least `minimum`, or one of a few words."""
+
+    word_values: tuple[str, ...]
+    minimum: int = 0
+
+    @property
+    def expected(self) -> str:
+        return f"an integer >= {self.minimum} or " + " or ".join(self.word_values)
+
+    def parse(self, text: str) -> int | str:
+        word = str(text).strip()
+        if word in self.word_values:
+            return word
+        if word.lstrip("-").isdigit():
+            if int(word) < self.minimum:
+                raise OptionError(f"{word} is too small; expected {self.expected}")
+            return int(word)
+        raise OptionError(
+            f"'{word}' is not allowed; expected {self.expected}"
+            + did_you_mean(word, self.word_values)
+        )
+
+    def text(self, value: int | str) -> str:
+        return str(value)
+
+    def words(self) -> tuple[str, ...]:
+        return self.word_values
+
+
+@dataclass(frozen=True)
+class PlayerRange:
+    """`3..6` or a single count `4`; a table seats 2 to 10 players."""
+
+    lowest: int = 2
+    highest: int = 10
+    expected: str = "a player count or range, e.g. 4 or 3..6"
+
+    def parse(self, text: str) -> tuple[int, int]:
+        word = str(text).strip()
+        low, sep, high = word.partition("..")
+        if not (low.strip().isdigit() and (not sep or high.strip().isdigit())):
+            raise OptionError(f"'{word}' is not a player range; expected {self.expected}")
+        lo, hi = int(low), int(high) if sep else int(low)
+        if lo > hi:
+            raise OptionError(
+                f"'{word}' is an empty range; write the smaller count first, e.g. {hi}..{lo}"
+            )
+        if lo < self.lowest or hi > self.highest:
+            raise OptionError(
+                f"'{word}' is out of range; a game needs {self.lowest} to {self.highest} players"
+            )
+        return (lo, hi)
+
+    def text(self, value: tuple[int, int]) -> str:
+        lo, hi = value
+        return str(lo) if lo == hi else f"{lo}..{hi}"
+
+    def words(self) -> tuple[str, ...]:
+        return ()
+
+
+@dataclass(frozen=True)
+class DeckRanks:
+    """`standard` (52 cards) or the ranks in play in every suit, e.g. `A K Q J 10 9 8 7`."""
+
+    expected: str = "standard, or the ranks of each suit, e.g. A K Q J 10 9 8 7"
+
+    def parse(self, text: str) -> tuple[int, ...]:
+        word = str(text).strip()
+        if word == "standard":
+            return RANKS_HIGH_TO_LOW
+        parts = word.replace(",", " ").split()
+        try:
+            ranks = [parse_rank(p) for p in parts]
+        except CardError as error:
+            raise OptionError(f"{error}; deck expects {self.expected}") from None
+        if len(set(ranks)) != len(ranks):
+            raise OptionError(f"'{word}' names a rank twice; list each rank once")
+        if len(ranks) < 2:
+            raise OptionError(f"'{word}' is too few ranks; expected {self.expected}")
+        return tuple(sorted(ranks, reverse=True))
+
+    def text(self, value: tuple[int, ...]) -> str:
+        if tuple(value) == RANKS_HIGH_TO_LOW:
+            return "standard"
+        return " ".join(rank_text(r) for r in value)
+
+    def words(self) -> tuple[str, ...]:
+        return ("standard",)
+
+
+@dataclass(frozen=True)
+class MatchEnd:
+    """When a match ends: `target N` (first to N points) or `hands N` (a fixed number of hands)."""
+
+    kind: str
+    count: Expr
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.count}"
+
+
+@dataclass(frozen=True)
+class MatchKind:
+    expected: str = "target N (first to N points) or hands N / hands players"
+
+    def parse(self, text: str) -> MatchEnd:
+        word, _, rest = str(text).strip().partition(" ")
+        if word not in ("target", "hands"):
+            raise OptionError(
+                f"'{text}' is not a match rule; expected {self.expected}"
+                + did_you_mean(word, ("target", "hands"))
+            )
+        if not rest.strip():
+            raise OptionError(f"'{word}' needs a count, e.g. {word} 3")
+        try:
+            count = parse_expr(rest)
+        except ExprError as error:
+            raise OptionError(f"match {word}: {error}") from None
+        return MatchEnd(word, count)
+
+    def text(self, value: MatchEnd) -> str:
+        return str(value)
+
+    def words(self) -> tuple[str, ...]:
+        return ("target", "hands")

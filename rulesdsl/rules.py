@@ -1,0 +1,197 @@
+"""The option registry and the frozen Rules the engine reads.
+
+Every variation point of RULES.md section 3 is one field of `Rules`, declared once
+with its kind, default (the equal-hands value) and a one-line description.
+`OPTIONS` is derived from those fields; nothing else lists the option names.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, fields
+from functools import cached_property
+from typing import Any
+
+from rulesdsl.cards import Card, Suit, make_deck
+from rulesdsl.expr import Expr
+from rulesdsl.hints import did_you_mean
+from rulesdsl.options import (
+    Choice,
+    CountOrWord,
+    DeckRanks,
+    IntExpr,
+    Kind,
+    MatchEnd,
+    MatchKind,
+    OptionError,
+    PlayerRange,
+    choice,
+)
+
+SUIT_WORDS = tuple(s.word for s in Suit)
+
+
+@dataclass(frozen=True)
+class Option:
+    """One variation point: its name, kind, default and description."""
+
+    name: str
+    kind: Kind
+    default: Any
+    description: str
+
+    def parse(self, text: Any) -> Any:
+        """Read a value from text (or pass through a value of the right type)."""
+        if isinstance(text, bool):
+            text = "yes" if text else "no"
+        return self.kind.parse(str(text))
+
+    def text(self, value: Any) -> str:
+        return self.kind.text(value)
+
+
+def option(kind: Kind, default: str, description: str) -> Any:
+    return field(
+        default=kind.parse(default),
+        metadata={"kind": kind, "description": description},
+    )
+
+
+class RulesError(ValueError):
+    """Rules that cannot be played as asked (e.g. a player count the profile does not allow)."""
+
+
+@dataclass(frozen=True)
+class Rules:
+    """One version of the rules; the default is the equal-hands profile."""
+
+    players: tuple[int, int] = option(PlayerRange(), "3..6", "the player counts the profile allows")
+    deck: tuple[int, ...] = option(
+        DeckRanks(), "standard", "cards in play: the 52-card deck, or the ranks of each suit"
+    )
+    hand_size: Expr = option(IntExpr(), "players", "cards each player is dealt")
+    trump: str = option(
+        choice("dealer_last_card", "stock_turnup", "none", *SUIT_WORDS),
+        "dealer_last_card",
+        "how the trump suit is fixed",
+    )
+    opening_lead: str = option(
+        choice("any", "trump_if_able"), "any", "constraint on the first lead of each hand"
+    )
+    follow: str = option(
+        choice("suit", "suit_or_trump"), "suit", "obligation when holding the led suit"
+    )
+    when_void: str = option(
+        choice("any", "trump_if_able"), "any", "obligation when void in the led suit"
+    )
+    must_head: bool = option(
+        Choice({"no": False, "yes": True}), "no", "obligation to beat the best card so far"
+    )
+    draw: int | str = option(
+        CountOrWord(("per_card_in_trick",)), "1", "cards the trick winner draws"
+    )
+    elimination: str = option(
+        choice("after_draw", "immediate"), "after_draw", "when an empty hand drops out"
+    )
+    exhaustion: str = option(
+        choice("last_draw_wins", "play_out", "reshuffle", "most_tricks"),
+        "last_draw_wins",
+        "what happens as the stock runs out",
+    )
+    all_out: str = option(
+        choice("last_trick_winner", "no_winner"),
+        "last_trick_winner",
+        "who wins when every remaining hand empties in the same trick",
+    )
+    scoring: str = option(
+        choice("one_per_hand", "cards_in_hand"), "one_per_hand", "match points for winning a hand"
+    )
+    match: MatchEnd = option(MatchKind(), "target 3", "when the match ends")
+    next_dealer: str = option(choice("left", "hand_winner"), "left", "who deals the next hand")
+
+    @cached_property
+    def cards(self) -> tuple[Card, ...]:
+        """The cards in play, in canonical order."""
+        return make_deck(self.deck)
+
+    @property
+    def fixed_trump(self) -> Suit | None:
+        return Suit.from_word(self.trump) if self.trump in SUIT_WORDS else None
+
+    def hand_size_for(self, players: int) -> int:
+        return self.hand_size.eval(players)
+
+    def match_count_for(self, players: int) -> int:
+        return self.match.count.eval(players)
+
+    def text(self, name: str) -> str:
+        """The canonical text of one option's value."""
+        return OPTIONS[name].text(getattr(self, name))
+
+    def changed(self) -> dict[str, str]:
+        """Options whose value differs from the default, as text."""
+        return {
+            name: self.text(name)
+            for name, opt in OPTIONS.items()
+            if getattr(self, name) != opt.default
+        }
+
+    def with_options(self, values: Mapping[str, Any]) -> Rules:
+        """A copy with options set from text (or values); names and values are validated."""
+        parsed = {}
+        for name, value in values.items():
+            opt = lookup(name)
+            try:
+                parsed[name] = opt.parse(value)
+            except OptionError as error:
+                raise OptionError(f"{name}: {error}") from None
+        return dataclasses.replace(self, **parsed)
+
+    def check_players(self, players: int) -> None:
+        """Raise RulesError unless a hand for this many players can be dealt."""
+        low, high = self.players
+        if not low <= players <= high:
+            allowed = self.text("players")
+            raise RulesError(
+                f"{players} players are not allowed by these rules (players {allowed})"
+            )
+        size = self.hand_size_for(players)
+        if size < 1:
+            raise RulesError(f"hand_size {self.hand_size} gives {size} cards for {players} players")
+        needed = players * size + (self.trump == "stock_turnup")
+        if needed > len(self.cards):
+            raise RulesError(
+                f"{players} players x {size} cards"
+                + (" + 1 trump card" if self.trump == "stock_turnup" else "")
+                + f" = {needed} cards, but the deck holds {len(self.cards)}"
+            )
+
+
+OPTIONS: dict[str, Option] = {
+    f.name: Option(f.name, f.metadata["kind"], f.default, f.metadata["description"])
+    for f in fields(Rules)
+}
+
+
+def lookup(name: str) -> Option:
+    """The option called `name`, or OptionError with a 'did you mean'."""
+    if name in OPTIONS:
+        return OPTIONS[name]
+    raise OptionError(f"unknown option '{name}'" + did_you_mean(name, OPTIONS))
+
+
+def parse_assignments(items: Iterable[str]) -> dict[str, str]:
+    """Read `NAME=VALUE` settings, as given to `--set`."""
+    values: dict[str, str] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        name = name.strip()
+        if not sep or not name:
+            raise OptionError(f"'{item}' is not NAME=VALUE, e.g. hand_size=7")
+        lookup(name)
+        values[name] = value.strip()
+    return values
+
+
+DEFAULT_RULES = Rules()

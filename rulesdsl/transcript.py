@@ -1,0 +1,132 @@
+"""Readers of the event stream: a readable transcript and a JSON-lines trace."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from typing import IO
+
+import click
+
+from rulesdsl.cards import Card, Suit
+from rulesdsl.engine import events as ev
+
+REASON_TEXT = {
+    "stock_exhausted": "drew the last stock card",
+    "last_player": "is the last player holding cards",
+    "all_out": "won the last trick as every hand emptied",
+    "most_tricks": "won the most tricks as the stock ran out",
+    "trick_limit": "",
+}
+
+
+class Style:
+    """Card and seat text, coloured or plain."""
+
+    def __init__(self, color: bool, names: Sequence[str]) -> None:
+        self.color = color
+        self.names = list(names)
+
+    def card(self, card: Card) -> str:
+        text = card.pretty if self.color else str(card)
+        if self.color and card.suit in (Suit.DIAMONDS, Suit.HEARTS):
+            return click.style(text, fg="red", bold=True)
+        return click.style(text, bold=True) if self.color else text
+
+    def cards(self, cards: Sequence[Card]) -> str:
+        return " ".join(self.card(c) for c in cards) or "-"
+
+    def seat(self, seat: int) -> str:
+        name = self.names[seat] if seat < len(self.names) else ""
+        text = f"seat {seat}" + (f" ({name})" if name else "")
+        return click.style(text, fg="cyan") if self.color else text
+
+    def suit(self, suit: Suit | None) -> str:
+        if suit is None:
+            return "no trump"
+        return f"{suit.word} {suit.symbol}" if self.color else suit.word
+
+    def strong(self, text: str) -> str:
+        return click.style(text, bold=True) if self.color else text
+
+
+class Transcript:
+    """Writes each event as readable lines."""
+
+    def __init__(
+        self, style: Style, write: Callable[[str], None], hidden: Sequence[int] = ()
+    ) -> None:
+        self.style = style
+        self.write = write
+        self.hidden = set(hidden)
+        self.hand = 0
+
+    def __call__(self, event: ev.Event) -> None:
+        handler = getattr(self, "_" + event.kind, None)
+        if handler is not None:
+            handler(event)
+
+    def _deal(self, e: ev.Deal) -> None:
+        self.hand += 1
+        s = self.style
+        self.write(
+            s.strong(f"Hand {self.hand}") + f": {s.seat(e.dealer)} deals; {e.stock} in stock"
+        )
+        for seat, cards in enumerate(e.hands):
+            if seat not in self.hidden:
+                self.write(f"  {s.seat(seat)}: {s.cards(cards)}")
+
+    def _trump(self, e: ev.Trump) -> None:
+        s = self.style
+        how = {
+            "dealer_last_card": "shown by the dealer and kept",
+            "stock_turnup": "turned up from the stock and set aside",
+        }
+        shown = f" ({s.card(e.card)} {how[e.source]})" if e.card is not None else ""
+        self.write(f"Trump: {s.suit(e.suit)}{shown}")
+
+    def _play(self, e: ev.Play) -> None:
+        self.write(f"  trick {e.trick}: {self.style.seat(e.seat)} plays {self.style.card(e.card)}")
+
+    def _trick_won(self, e: ev.TrickWon) -> None:
+        self.write(f"  trick {e.trick}: {self.style.seat(e.seat)} wins")
+
+    def _reshuffle(self, e: ev.Reshuffle) -> None:
+        self.write(f"  the {e.cards} set-aside cards are shuffled into a new stock")
+
+    def _draw(self, e: ev.Draw) -> None:
+        drawn = self.style.cards(e.cards)
+        if e.seat in self.hidden:
+            drawn = "a card" if len(e.cards) == 1 else f"{len(e.cards)} cards"
+        self.write(f"  {self.style.seat(e.seat)} draws {drawn}; {e.stock_left} left")
+
+    def _out(self, e: ev.Out) -> None:
+        self.write(f"  {self.style.seat(e.seat)} is out")
+
+    def _hand_end(self, e: ev.HandEnd) -> None:
+        if e.winner is None:
+            why = "every hand emptied" if e.reason == "all_out" else "the trick limit was reached"
+            self.write(self.style.strong(f"Hand {self.hand} has no winner: {why}"))
+            return
+        text = f"Hand {self.hand}: {self.style.seat(e.winner)} wins; it {REASON_TEXT[e.reason]}"
+        self.write(self.style.strong(text) + f" ({e.tricks} tricks)")
+
+    def _score(self, e: ev.Score) -> None:
+        self.write(f"Points: {' '.join(str(p) for p in e.points)}")
+
+    def _match_end(self, e: ev.MatchEnd) -> None:
+        who = ", ".join(self.style.seat(s) for s in e.winners)
+        self.write(self.style.strong(f"Match over after {e.hands} hands: {who} wins") + "\n")
+
+
+class Trace:
+    """Writes each event as one JSON line, with the number of the hand it belongs to."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self.stream = stream
+        self.hand = 0
+
+    def __call__(self, event: ev.Event) -> None:
+        if isinstance(event, ev.Deal):
+            self.hand += 1
+        self.stream.write(json.dumps({"hand": self.hand, **event.to_json()}) + "\n")
