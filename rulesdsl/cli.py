@@ -16,7 +16,7 @@ from rulesdsl.cards import Card, CardError, parse_deck
 from rulesdsl.engine import Hand, Match, Player, play_hand
 from rulesdsl.engine.driver import Listener
 from rulesdsl.options import OptionError
-from rulesdsl.rules import DEFAULT_RULES, Rules, RulesError, parse_assignments
+from rulesdsl.rules import DEFAULT_RULES, Rules, RulesError, options_table, parse_assignments
 from rulesdsl.seeds import derive
 from rulesdsl.terminal import HumanPlayer, prompt_reader
 from rulesdsl.transcript import Style, Trace, Transcript
@@ -183,6 +183,12 @@ def play_one_match(rules, count, seed, dealer, seats, listener, as_json) -> None
             line["points"] = list(match.points)
             line["match_winners"] = list(match.winners) if match.winners else None
             click.echo(json.dumps(line))
+
+
+@cli.command()
+def options() -> None:
+    """List every option with its values, default and meaning (a Markdown table)."""
+    click.echo(options_table())
 
 
 def main(argv: Sequence[str] | None = None) -> int:

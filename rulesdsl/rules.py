@@ -181,6 +181,18 @@ def lookup(name: str) -> Option:
     raise OptionError(f"unknown option '{name}'" + did_you_mean(name, OPTIONS))
 
 
+def options_table() -> str:
+    """The options as a Markdown table: name, values, default, meaning."""
+    rows = ["| option | values | default | meaning |", "|---|---|---|---|"]
+    for opt in OPTIONS.values():
+        kind = opt.kind
+        values = (
+            ", ".join(f"`{w}`" for w in kind.words()) if isinstance(kind, Choice) else kind.expected
+        )
+        rows.append(f"| `{opt.name}` | {values} | `{opt.text(opt.default)}` | {opt.description} |")
+    return "\n".join(rows)
+
+
 def parse_assignments(items: Iterable[str]) -> dict[str, str]:
     """Read `NAME=VALUE` settings, as given to `--set`."""
     values: dict[str, str] = {}
