@@ -9,7 +9,7 @@ from pathlib import Path
 from lark import Lark, Token, Transformer, UnexpectedInput
 from lark.exceptions import VisitError
 
-from rulesdsl.hints import did_you_mean
+from rulesdsl.hints import suggest
 
 GRAMMAR_DIR = Path(__file__).parent / "grammar"
 NAMES = ("players",)
@@ -19,8 +19,10 @@ FUNCTIONS = {"min": min, "max": max}
 class ExprError(ValueError):
     """An expression that cannot be read; `column` is 1-based within the expression text."""
 
-    def __init__(self, message: str, column: int = 1) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, column: int = 1, hint: str = "") -> None:
+        super().__init__(message + (f"; {hint}" if hint else ""))
+        self.message = message
+        self.hint = hint
         self.column = column
 
 
@@ -77,13 +79,13 @@ class _Build(Transformer):
         word = str(items[0])
         if word == "players":
             return PLAYERS
-        raise ExprError(f"unknown name '{word}'{did_you_mean(word, NAMES)}", items[0].column or 1)
+        raise ExprError(f"unknown name '{word}'", items[0].column or 1, suggest(word, NAMES))
 
     def call(self, items: list) -> Expr:
         word, *args = items
         if str(word) not in FUNCTIONS:
-            hint = did_you_mean(str(word), FUNCTIONS)
-            raise ExprError(f"unknown function '{word}'{hint}; expected min or max", word.column)
+            hint = suggest(str(word), FUNCTIONS)
+            raise ExprError(f"unknown function '{word}'; expected min or max", word.column, hint)
         if len(args) < 2:
             raise ExprError(f"{word}() takes at least two values", word.column)
         return Expr(str(word), tuple(args))

@@ -6,7 +6,13 @@ import difflib
 from collections.abc import Iterable
 
 
-def did_you_mean(word: str, choices: Iterable[str]) -> str:
-    """ "; did you mean 'x'?" for the closest choice, or "" when none is close."""
+def suggest(word: str, choices: Iterable[str]) -> str:
+    """`did you mean 'x'?` for the closest choice, or an empty string when none is close."""
     close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return f"; did you mean '{close[0]}'?" if close else ""
+    return f"did you mean '{close[0]}'?" if close else ""
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """`; did you mean 'x'?` to end a message, or an empty string."""
+    hint = suggest(word, choices)
+    return f"; {hint}" if hint else ""

@@ -10,11 +10,22 @@ from typing import Any, Protocol
 
 from rulesdsl.cards import RANKS_HIGH_TO_LOW, CardError, parse_rank, rank_text
 from rulesdsl.expr import Expr, ExprError, parse_expr
-from rulesdsl.hints import did_you_mean
+from rulesdsl.hints import suggest
 
 
 class OptionError(ValueError):
-    """A value an option does not accept; the message says what was expected."""
+    """A value an option does not accept: what was expected, a hint, and the column
+    (1-based, within the value's text) of the culprit."""
+
+    def __init__(self, message: str, hint: str = "", column: int = 1) -> None:
+        super().__init__(message + (f"; {hint}" if hint else ""))
+        self.message = message
+        self.hint = hint
+        self.column = column
+
+    @classmethod
+    def from_expr(cls, error: ExprError, prefix: str = "", offset: int = 0) -> OptionError:
+        return cls(prefix + error.message, error.hint, error.column + offset)
 
 
 class Kind(Protocol):
@@ -43,8 +54,7 @@ class Choice:
         word = text.strip()
         if word not in self.values:
             raise OptionError(
-                f"'{word}' is not allowed; expected {self.expected}"
-                + did_you_mean(word, self.values)
+                f"'{word}' is not allowed; expected {self.expected}", suggest(word, self.values)
             )
         return self.values[word]
 
@@ -69,7 +79,7 @@ class IntExpr:
         try:
             return parse_expr(str(text))
         except ExprError as error:
-            raise OptionError(str(error)) from None
+            raise OptionError.from_expr(error) from None
 
     def text(self, value: Expr) -> str:
         return str(value)
@@ -98,8 +108,7 @@ class CountOrWord:
                 raise OptionError(f"{word} is too small; expected {self.expected}")
             return int(word)
         raise OptionError(
-            f"'{word}' is not allowed; expected {self.expected}"
-            + did_you_mean(word, self.word_values)
+            f"'{word}' is not allowed; expected {self.expected}", suggest(word, self.word_values)
         )
 
     def text(self, value: int | str) -> str:
@@ -155,7 +164,7 @@ class DeckRanks:
         try:
             ranks = [parse_rank(p) for p in parts]
         except CardError as error:
-            raise OptionError(f"{error}; deck expects {self.expected}") from None
+            raise OptionError(f"{error}; the deck is {self.expected}") from None
         if len(set(ranks)) != len(ranks):
             raise OptionError(f"'{word}' names a rank twice; list each rank once")
         if len(ranks) < 2:
@@ -188,17 +197,18 @@ class MatchKind:
 
     def parse(self, text: str) -> MatchEnd:
         word, _, rest = str(text).strip().partition(" ")
+        offset = len(word) + 1 + len(rest) - len(rest.lstrip())
         if word not in ("target", "hands"):
             raise OptionError(
-                f"'{text}' is not a match rule; expected {self.expected}"
-                + did_you_mean(word, ("target", "hands"))
+                f"'{text}' is not a match rule; expected {self.expected}",
+                suggest(word, ("target", "hands")),
             )
         if not rest.strip():
             raise OptionError(f"'{word}' needs a count, e.g. {word} 3")
         try:
             count = parse_expr(rest)
         except ExprError as error:
-            raise OptionError(f"match {word}: {error}") from None
+            raise OptionError.from_expr(error, f"match {word}: ", offset) from None
         return MatchEnd(word, count)
 
     def text(self, value: MatchEnd) -> str:

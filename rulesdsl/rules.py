@@ -15,7 +15,7 @@ from typing import Any
 
 from rulesdsl.cards import Card, Suit, make_deck
 from rulesdsl.expr import Expr
-from rulesdsl.hints import did_you_mean
+from rulesdsl.hints import suggest
 from rulesdsl.options import (
     Choice,
     CountOrWord,
@@ -178,7 +178,7 @@ def lookup(name: str) -> Option:
     """The option called `name`, or OptionError with a 'did you mean'."""
     if name in OPTIONS:
         return OPTIONS[name]
-    raise OptionError(f"unknown option '{name}'" + did_you_mean(name, OPTIONS))
+    raise OptionError(f"unknown option '{name}'", suggest(name, OPTIONS))
 
 
 def options_table() -> str:

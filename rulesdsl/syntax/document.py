@@ -1,0 +1,67 @@
+"""What a profile file says, with positions: keys and raw values, still without rule knowledge."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rulesdsl.diagnostics import Diagnostic
+
+# Keys that describe the profile rather than a rule. `profile` names it; `extends` its parent.
+METADATA = ("title", "source")
+
+
+@dataclass(frozen=True)
+class Pos:
+    line: int
+    column: int
+    length: int = 1
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One `key value` statement, as written.
+
+    `value` is the raw text of the value (None when the statement has none); `assumed`
+    marks a value the source does not state; `note` is an optional remark on it.
+    """
+
+    key: str
+    value: str | None
+    key_pos: Pos
+    value_pos: Pos
+    assumed: bool = False
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class Comment:
+    """A comment and the line it is on; `trailing` when code precedes it on that line."""
+
+    line: int
+    text: str
+    trailing: bool
+
+
+@dataclass
+class Document:
+    path: str
+    syntax: str
+    name: str | None = None
+    name_pos: Pos | None = None
+    extends: str | None = None
+    extends_pos: Pos | None = None
+    entries: list[Entry] = field(default_factory=list)
+    comments: list[Comment] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def meta(self, key: str) -> str | None:
+        found = [e.value for e in self.entries if e.key == key]
+        return found[-1] if found else None
+
+    @property
+    def options(self) -> list[Entry]:
+        return [e for e in self.entries if e.key not in METADATA]
+
+    @property
+    def ok(self) -> bool:
+        return not any(d.is_error for d in self.diagnostics)

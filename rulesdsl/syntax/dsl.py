@@ -1,0 +1,169 @@
+"""Read the profile language (grammar/profile.lark) into a Document, with every syntax error."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import ClassVar
+
+from lark import Lark, Token, Tree, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+from rulesdsl.diagnostics import Located
+from rulesdsl.expr import GRAMMAR_DIR
+from rulesdsl.syntax.document import METADATA, Comment, Document, Entry, Pos
+
+TOKEN_WORDS = {
+    "NAME": "an option name",
+    "RBRACE": "`}`",
+    "LBRACE": "`{`",
+    "STRING": 'a quoted "string"',
+    "VALUE": "a value",
+    "_NL": "the end of the line",
+    "PROFILE": "`profile`",
+    "EXTENDS": "`extends`",
+    "ASSUMED": "`assumed`",
+    "$END": "the end of the file",
+}
+_COMMENT = re.compile(r"#[^\n]*")
+
+
+@cache
+def _parser() -> Lark:
+    return Lark.open(
+        str(GRAMMAR_DIR / "profile.lark"),
+        parser="lalr",
+        propagate_positions=True,
+        maybe_placeholders=True,
+        lexer_callbacks={"_NL": _Collector.seen, "COMMENT": _Collector.seen},
+    )
+
+
+class _Collector:
+    """Gathers the comments the lexer passes over during one parse."""
+
+    current: ClassVar[list[Token]] = []
+
+    @classmethod
+    def seen(cls, token: Token) -> Token:
+        cls.current.append(token)
+        return token
+
+
+def _expected(names: set[str]) -> str:
+    words = sorted({TOKEN_WORDS.get(n, n.lower()) for n in names})
+    if len(words) > 1:
+        return ", ".join(words[:-1]) + " or " + words[-1]
+    return words[0] if words else "something else"
+
+
+def _found(token: Token) -> str:
+    if token.type == "$END":
+        return "end of file"
+    if token.type == "_NL":
+        return "end of line"
+    return f"`{token.value.strip()}`"
+
+
+class _Reader:
+    def __init__(self, path: str, text: str) -> None:
+        self.text = text
+        self.where = Located(path, text)
+        self.doc = Document(path, "dsl")
+        self.error_lines: set[int] = set()
+
+    def syntax_error(self, error: UnexpectedInput) -> bool:
+        line, column = self._error_position(error)
+        if line not in self.error_lines:
+            self.error_lines.add(line)
+            message, hint = self._describe(error)
+            self.doc.diagnostics.append(self.where.at(line, column, "syntax", message, hint))
+        return not (isinstance(error, UnexpectedToken) and error.token.type == "$END")
+
+    def _error_position(self, error: UnexpectedInput) -> tuple[int, int]:
+        if isinstance(error, UnexpectedToken) and error.token.type == "$END":
+            lines = self.text.rstrip().splitlines() or [""]
+            return len(lines), len(lines[-1]) + 1
+        return int(error.line or 1), int(error.column or 1)
+
+    def _describe(self, error: UnexpectedInput) -> tuple[str, str]:
+        if isinstance(error, UnexpectedCharacters):
+            char = self.text[error.pos_in_stream] if error.pos_in_stream < len(self.text) else ""
+            if char == '"':
+                return "this string is not closed", 'end it with " on the same line'
+            expected = _expected(set(error.allowed or ()))
+            return f"unexpected `{char}`; expected {expected}", ""
+        token = error.token
+        expected = _expected(set(error.expected))
+        hint = ""
+        if token.type == "$END" and "RBRACE" in error.expected:
+            hint = "close the profile with `}` on its own line"
+        elif "LBRACE" in error.expected or "PROFILE" in error.expected:
+            hint = 'a profile starts: profile "name" extends "parent" {'
+        return f"unexpected {_found(token)}; expected {expected}", hint
+
+    def read(self) -> Document:
+        _Collector.current = []
+        try:
+            tree = _parser().parse(self.text, on_error=self.syntax_error)
+        except UnexpectedInput:
+            tree = None
+        self._comments(_Collector.current)
+        if tree is not None:
+            self._profile(next(tree.find_data("profile")))
+        return self.doc
+
+    def _comments(self, tokens: list[Token]) -> None:
+        lines = self.text.splitlines()
+        for token in tokens:
+            for match in _COMMENT.finditer(token.value):
+                line = token.line + token.value.count("\n", 0, match.start())
+                start = self.text.find(match.group(), token.start_pos + match.start())
+                column = start - self.text.rfind("\n", 0, start)
+                before = lines[line - 1][: column - 1] if line <= len(lines) else ""
+                comment = Comment(line, match.group().rstrip(), bool(before.strip()))
+                if comment not in self.doc.comments:
+                    self.doc.comments.append(comment)
+
+    def _profile(self, tree: Tree) -> None:
+        _, name, _, parent, *rest = tree.children
+        self.doc.name, self.doc.name_pos = _label(name)
+        if parent is not None:
+            self.doc.extends, self.doc.extends_pos = _label(parent)
+        for child in rest:
+            if isinstance(child, Tree) and child.data == "statement":
+                self.doc.entries.append(_statement(child))
+
+
+def _pos(token: Token) -> Pos:
+    return Pos(token.line, token.column, len(token.value))
+
+
+def _unquote(token: Token) -> str:
+    if token.type != "STRING":
+        return str(token)
+    return re.sub(r"\\(.)", r"\1", token.value[1:-1])
+
+
+def _label(token: Token) -> tuple[str, Pos]:
+    return _unquote(token), _pos(token)
+
+
+def _statement(tree: Tree) -> Entry:
+    assumed, name, value, note = tree.children
+    if value is None and note is not None and name.value in METADATA:
+        value, note = note, None
+    end = _pos(name)
+    value_pos = _pos(value) if value is not None else Pos(end.line, end.column + end.length)
+    return Entry(
+        key=str(name),
+        value=_unquote(value) if value is not None else None,
+        key_pos=_pos(name),
+        value_pos=value_pos,
+        assumed=assumed is not None,
+        note=_unquote(note) if note is not None else None,
+    )
+
+
+def read_dsl(path: str, text: str) -> Document:
+    """Read profile text; syntax problems become diagnostics on the Document."""
+    return _Reader(path, text).read()

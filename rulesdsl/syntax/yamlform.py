@@ -1,0 +1,189 @@
+"""Read a YAML profile into a Document: plain data only, every position kept.
+
+The text is composed, never constructed: values stay the text the user wrote, so YAML 1.1
+booleans (`yes`, `off`, ...) cannot silently change a rule; they are reported instead.
+Aliases, anchors and tags beyond plain data are refused, and nesting is capped.
+"""
+
+from __future__ import annotations
+
+import yaml
+
+from rulesdsl.diagnostics import Located
+from rulesdsl.syntax.document import Comment, Document, Entry, Pos
+
+MAX_DEPTH = 8
+PLAIN_TAGS = {
+    f"tag:yaml.org,2002:{t}" for t in ("str", "int", "bool", "null", "float", "map", "seq")
+}
+YAML11_BOOLEANS = {"yes", "no", "on", "off", "y", "n", "true", "false"}
+ENTRY_KEYS = ("value", "assumed", "note")
+
+
+def _pos(node: yaml.Node) -> Pos:
+    start, end = node.start_mark, node.end_mark
+    length = end.column - start.column if end.line == start.line else 1
+    return Pos(start.line + 1, start.column + 1, max(1, length))
+
+
+class _Reader:
+    def __init__(self, path: str, text: str) -> None:
+        self.text = text
+        self.where = Located(path, text)
+        self.doc = Document(path, "yaml")
+
+    def error(self, pos: Pos, code: str, message: str, hint: str = "", severity="error") -> None:
+        diagnostic = self.where.at(pos.line, pos.column, code, message, hint, severity, pos.length)
+        self.doc.diagnostics.append(diagnostic)
+
+    def read(self) -> Document:
+        self.doc.comments = _comments(self.text)
+        try:
+            if not self._plain_data():
+                return self.doc
+            root = yaml.compose(self.text, Loader=yaml.SafeLoader)
+        except yaml.MarkedYAMLError as error:
+            mark = error.problem_mark or error.context_mark
+            line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+            problem = error.problem or error.context or "not valid YAML"
+            self.error(Pos(line, column), "yaml-syntax", f"YAML syntax: {problem}")
+            return self.doc
+        if root is None:
+            return self.doc
+        if not isinstance(root, yaml.MappingNode):
+            self.error(
+                _pos(root),
+                "yaml-shape",
+                "a YAML profile is a mapping of keys to values",
+                "write one `key: value` per line, e.g. `elimination: immediate`",
+            )
+            return self.doc
+        self._mapping(root)
+        return self.doc
+
+    def _plain_data(self) -> bool:
+        """Refuse aliases, anchors, non-plain tags and deep nesting, before composing."""
+        depth = 0
+        for event in yaml.parse(self.text, Loader=yaml.SafeLoader):
+            mark = event.start_mark
+            pos = Pos(mark.line + 1, mark.column + 1)
+            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+                self.error(
+                    pos,
+                    "yaml-alias",
+                    "anchors and aliases are not allowed in a profile",
+                    "write the value out in full",
+                )
+                return False
+            tag = getattr(event, "tag", None)
+            implicit = getattr(event, "implicit", True)
+            explicit = tag is not None and implicit in (False, (False, False))
+            if explicit and tag not in PLAIN_TAGS:
+                self.error(
+                    pos,
+                    "yaml-tag",
+                    f"the tag {tag} is not allowed in a profile",
+                    "a profile holds plain text, numbers and mappings only",
+                )
+                return False
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    self.error(pos, "too-deep", f"nesting deeper than {MAX_DEPTH} levels")
+                    return False
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+        return True
+
+    def _mapping(self, root: yaml.MappingNode) -> None:
+        seen: dict[str, yaml.Node] = {}
+        for key_node, value_node in root.value:
+            if not isinstance(key_node, yaml.ScalarNode):
+                self.error(_pos(key_node), "yaml-shape", "a key must be a plain name")
+                continue
+            key = key_node.value
+            if key in seen:
+                first = seen[key].start_mark.line + 1
+                self.error(
+                    _pos(key_node),
+                    "duplicate-key",
+                    f"`{key}` is set twice: here and on line {first}",
+                    "keep one of them; YAML readers differ on which one wins",
+                )
+                continue
+            seen[key] = key_node
+            self._entry(key, key_node, value_node)
+
+    def _scalar(self, node: yaml.Node, what: str) -> str | None:
+        if isinstance(node, yaml.SequenceNode) and all(
+            isinstance(n, yaml.ScalarNode) for n in node.value
+        ):
+            return " ".join(n.value for n in node.value)
+        if not isinstance(node, yaml.ScalarNode):
+            self.error(_pos(node), "yaml-shape", f"{what} must be a single value")
+            return None
+        if node.tag == "tag:yaml.org,2002:null" and node.style is None:
+            return None
+        if node.style is None and node.value.lower() in YAML11_BOOLEANS:
+            self.error(
+                _pos(node),
+                "yaml-boolean",
+                f"`{node.value}` is a boolean to YAML 1.1 readers; rulesdsl reads the "
+                f"word '{node.value}'",
+                f'quote it ("{node.value}") so every YAML reader agrees',
+                "warning",
+            )
+        return node.value
+
+    def _entry(self, key: str, key_node: yaml.Node, node: yaml.Node) -> None:
+        assumed, note = False, None
+        value_node = node
+        if isinstance(node, yaml.MappingNode):
+            parts = {k.value: v for k, v in node.value if isinstance(k, yaml.ScalarNode)}
+            for name, part in parts.items():
+                if name not in ENTRY_KEYS:
+                    self.error(
+                        _pos(part),
+                        "yaml-shape",
+                        f"`{key}` has an unknown part `{name}`",
+                        "an option's mapping holds value, assumed and note",
+                    )
+            value_node = parts.get("value", node)
+            if "value" not in parts:
+                self.error(_pos(node), "yaml-shape", f"`{key}` needs a `value`")
+                return
+            assumed_text = self._scalar(parts["assumed"], "assumed") if "assumed" in parts else None
+            assumed = assumed_text is not None and assumed_text.lower() not in ("false", "no")
+            if assumed and assumed_text.lower() not in ("true", "yes"):
+                note = assumed_text
+            if "note" in parts:
+                note = self._scalar(parts["note"], "note")
+        value = self._scalar(value_node, f"`{key}`")
+        entry = Entry(key, value, _pos(key_node), _pos(value_node), assumed, note)
+        if key == "profile":
+            self.doc.name, self.doc.name_pos = value, entry.value_pos
+        elif key == "extends":
+            self.doc.extends, self.doc.extends_pos = value, entry.value_pos
+        else:
+            self.doc.entries.append(entry)
+
+
+def _comments(text: str) -> list[Comment]:
+    """Comments: a `#` at the start of a line or after a space, outside quotes."""
+    found = []
+    for number, line in enumerate(text.splitlines(), 1):
+        quote = None
+        for i, char in enumerate(line):
+            if quote:
+                quote = None if char == quote else quote
+            elif char in "'\"" and (i == 0 or line[i - 1] in " \t:[{,"):
+                quote = char
+            elif char == "#" and (i == 0 or line[i - 1] in " \t"):
+                found.append(Comment(number, line[i:].rstrip(), bool(line[:i].strip())))
+                break
+    return found
+
+
+def read_yaml(path: str, text: str) -> Document:
+    """Read YAML profile text; problems become diagnostics on the Document."""
+    return _Reader(path, text).read()
