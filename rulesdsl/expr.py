@@ -19,11 +19,12 @@ FUNCTIONS = {"min": min, "max": max}
 class ExprError(ValueError):
     """An expression that cannot be read; `column` is 1-based within the expression text."""
 
-    def __init__(self, message: str, column: int = 1, hint: str = "") -> None:
+    def __init__(self, message: str, column: int = 1, hint: str = "", length: int = 1) -> None:
         super().__init__(message + (f"; {hint}" if hint else ""))
         self.message = message
         self.hint = hint
         self.column = column
+        self.length = length
 
 
 @dataclass(frozen=True)
@@ -79,13 +80,17 @@ class _Build(Transformer):
         word = str(items[0])
         if word == "players":
             return PLAYERS
-        raise ExprError(f"unknown name '{word}'", items[0].column or 1, suggest(word, NAMES))
+        raise ExprError(
+            f"unknown name '{word}'", items[0].column or 1, suggest(word, NAMES), len(word)
+        )
 
     def call(self, items: list) -> Expr:
         word, *args = items
         if str(word) not in FUNCTIONS:
             hint = suggest(str(word), FUNCTIONS)
-            raise ExprError(f"unknown function '{word}'; expected min or max", word.column, hint)
+            raise ExprError(
+                f"unknown function '{word}'; expected min or max", word.column, hint, len(word)
+            )
         if len(args) < 2:
             raise ExprError(f"{word}() takes at least two values", word.column)
         return Expr(str(word), tuple(args))

@@ -12,20 +12,23 @@ from rulesdsl.cards import RANKS_HIGH_TO_LOW, CardError, parse_rank, rank_text
 from rulesdsl.expr import Expr, ExprError, parse_expr
 from rulesdsl.hints import suggest
 
+EXPR_PATTERN = r"^[\s0-9a-z_+*(),-]+$"
+
 
 class OptionError(ValueError):
     """A value an option does not accept: what was expected, a hint, and the column
     (1-based, within the value's text) of the culprit."""
 
-    def __init__(self, message: str, hint: str = "", column: int = 1) -> None:
+    def __init__(self, message: str, hint: str = "", column: int = 1, length: int = 0) -> None:
         super().__init__(message + (f"; {hint}" if hint else ""))
         self.message = message
         self.hint = hint
         self.column = column
+        self.length = length
 
     @classmethod
     def from_expr(cls, error: ExprError, prefix: str = "", offset: int = 0) -> OptionError:
-        return cls(prefix + error.message, error.hint, error.column + offset)
+        return cls(prefix + error.message, error.hint, error.column + offset, error.length)
 
 
 class Kind(Protocol):
@@ -38,6 +41,10 @@ class Kind(Protocol):
     def text(self, value: Any) -> str: ...
 
     def words(self) -> tuple[str, ...]: ...
+
+    def schema(self) -> dict[str, Any]:
+        """The JSON Schema of a value written in YAML."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -64,6 +71,9 @@ class Choice:
     def words(self) -> tuple[str, ...]:
         return tuple(self.values)
 
+    def schema(self) -> dict[str, Any]:
+        return {"enum": list(self.values)}
+
 
 def choice(*words: str) -> Choice:
     return Choice({w: w for w in words})
@@ -86,6 +96,9 @@ class IntExpr:
 
     def words(self) -> tuple[str, ...]:
         return ("players",)
+
+    def schema(self) -> dict[str, Any]:
+        return {"anyOf": [{"type": "integer"}, {"type": "string", "pattern": EXPR_PATTERN}]}
 
 
 @dataclass(frozen=True)
@@ -116,6 +129,14 @@ class CountOrWord:
 
     def words(self) -> tuple[str, ...]:
         return self.word_values
+
+    def schema(self) -> dict[str, Any]:
+        return {
+            "anyOf": [
+                {"type": "integer", "minimum": self.minimum},
+                {"enum": list(self.word_values)},
+            ]
+        }
 
 
 @dataclass(frozen=True)
@@ -149,6 +170,10 @@ class PlayerRange:
     def words(self) -> tuple[str, ...]:
         return ()
 
+    def schema(self) -> dict[str, Any]:
+        count = {"type": "integer", "minimum": self.lowest, "maximum": self.highest}
+        return {"anyOf": [count, {"type": "string", "pattern": r"^\s*\d+\s*(\.\.\s*\d+\s*)?$"}]}
+
 
 @dataclass(frozen=True)
 class DeckRanks:
@@ -178,6 +203,17 @@ class DeckRanks:
 
     def words(self) -> tuple[str, ...]:
         return ("standard",)
+
+    def schema(self) -> dict[str, Any]:
+        rank = {"type": ["string", "integer"], "pattern": r"^(10|[2-9TJQKAtjqka])$"}
+        ranks = r"^\s*(10|[2-9TJQKAtjqka])([\s,]+(10|[2-9TJQKAtjqka]))+\s*$"
+        return {
+            "anyOf": [
+                {"const": "standard"},
+                {"type": "string", "pattern": ranks},
+                {"type": "array", "items": rank, "minItems": 2},
+            ]
+        }
 
 
 @dataclass(frozen=True)
@@ -216,3 +252,6 @@ class MatchKind:
 
     def words(self) -> tuple[str, ...]:
         return ("target", "hands")
+
+    def schema(self) -> dict[str, Any]:
+        return {"type": "string", "pattern": r"^\s*(target|hands)\s+\S.*$"}

@@ -46,6 +46,7 @@ class Comment:
 class Document:
     path: str
     syntax: str
+    source: str = ""
     name: str | None = None
     name_pos: Pos | None = None
     extends: str | None = None

@@ -68,7 +68,7 @@ class _Reader:
     def __init__(self, path: str, text: str) -> None:
         self.text = text
         self.where = Located(path, text)
-        self.doc = Document(path, "dsl")
+        self.doc = Document(path, "dsl", text)
         self.error_lines: set[int] = set()
 
     def syntax_error(self, error: UnexpectedInput) -> bool:

@@ -30,7 +30,7 @@ class _Reader:
     def __init__(self, path: str, text: str) -> None:
         self.text = text
         self.where = Located(path, text)
-        self.doc = Document(path, "yaml")
+        self.doc = Document(path, "yaml", text)
 
     def error(self, pos: Pos, code: str, message: str, hint: str = "", severity="error") -> None:
         diagnostic = self.where.at(pos.line, pos.column, code, message, hint, severity, pos.length)
@@ -64,6 +64,7 @@ class _Reader:
     def _plain_data(self) -> bool:
         """Refuse aliases, anchors, non-plain tags and deep nesting, before composing."""
         depth = 0
+        clean = True
         for event in yaml.parse(self.text, Loader=yaml.SafeLoader):
             mark = event.start_mark
             pos = Pos(mark.line + 1, mark.column + 1)
@@ -74,7 +75,7 @@ class _Reader:
                     "anchors and aliases are not allowed in a profile",
                     "write the value out in full",
                 )
-                return False
+                clean = False
             tag = getattr(event, "tag", None)
             implicit = getattr(event, "implicit", True)
             explicit = tag is not None and implicit in (False, (False, False))
@@ -85,7 +86,7 @@ class _Reader:
                     f"the tag {tag} is not allowed in a profile",
                     "a profile holds plain text, numbers and mappings only",
                 )
-                return False
+                clean = False
             if isinstance(event, yaml.CollectionStartEvent):
                 depth += 1
                 if depth > MAX_DEPTH:
@@ -93,7 +94,7 @@ class _Reader:
                     return False
             elif isinstance(event, yaml.CollectionEndEvent):
                 depth -= 1
-        return True
+        return clean
 
     def _mapping(self, root: yaml.MappingNode) -> None:
         seen: dict[str, yaml.Node] = {}

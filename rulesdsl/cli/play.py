@@ -1,48 +1,24 @@
-"""The `rulesdsl` command: arguments in, a library call, output formatted."""
+"""`rulesdsl play` and `rulesdsl options`: games in the terminal, as JSON, or traced."""
 
 from __future__ import annotations
 
 import json
 import random
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 from typing import IO
 
 import click
 
-from rulesdsl.bots import UnknownBot, make_bot
+from rulesdsl.bots import make_bot
 from rulesdsl.cards import Card, CardError, parse_deck
+from rulesdsl.cli.common import UsageProblem, build_rules, cli, profile_option
 from rulesdsl.engine import Hand, Match, Player, play_hand
 from rulesdsl.engine.driver import Listener
-from rulesdsl.options import OptionError
-from rulesdsl.rules import DEFAULT_RULES, Rules, RulesError, options_table, parse_assignments
+from rulesdsl.rules import Rules, options_table
 from rulesdsl.seeds import derive
 from rulesdsl.terminal import HumanPlayer, prompt_reader
 from rulesdsl.transcript import Style, Trace, Transcript
-
-USER_ERRORS = (OptionError, CardError, RulesError, UnknownBot)
-
-
-class UsageProblem(Exception):
-    """A problem with what the user asked for: reported in one line, exit status 2."""
-
-
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="rulesdsl")
-def cli() -> None:
-    """Write, check and play the rules of Linger Longer."""
-
-
-def build_rules(settings: Sequence[str]) -> Rules:
-    """The default rules with each `--set NAME=VALUE` applied."""
-    rules = DEFAULT_RULES
-    for item in settings:
-        try:
-            rules = rules.with_options(parse_assignments([item]))
-        except OptionError as error:
-            raise UsageProblem(f"--set {item}: {error}") from None
-    return rules
 
 
 def read_decks(path: Path, rules: Rules) -> list[list[Card]]:
@@ -91,6 +67,7 @@ def choose_players(rules: Rules, players: int | None) -> int:
 
 
 @cli.command()
+@profile_option
 @click.option("--players", "-n", type=int, help="Number of players (default 4).")
 @click.option(
     "--bots",
@@ -114,6 +91,7 @@ def choose_players(rules: Rules, players: int | None) -> int:
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per hand on stdout.")
 @click.option("--color/--no-color", default=None, help="Colour the transcript.")
 def play(
+    profile: str,
     players: int | None,
     bots: str | None,
     seed: int | None,
@@ -126,7 +104,7 @@ def play(
     color: bool | None,
 ) -> None:
     """Play a match, or one hand per deck order, with bots or yourself at a seat."""
-    rules = build_rules(settings)
+    rules = build_rules(profile, settings)
     count = choose_players(rules, players)
     if deck is not None and decks is not None:
         raise UsageProblem("give --deck or --decks, not both")
@@ -189,27 +167,3 @@ def play_one_match(rules, count, seed, dealer, seats, listener, as_json) -> None
 def options() -> None:
     """List every option with its values, default and meaning (a Markdown table)."""
     click.echo(options_table())
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command; user mistakes become one line on stderr and exit status 2."""
-    args = list(sys.argv[1:] if argv is None else argv) or ["--help"]
-    try:
-        cli.main(args=args, prog_name="rulesdsl", standalone_mode=False)
-    except click.UsageError as error:
-        click.echo(f"rulesdsl: error: {error.format_message()}", err=True)
-        return 2
-    except click.FileError as error:
-        click.echo(f"rulesdsl: error: {error.format_message()}", err=True)
-        return 2
-    except (UsageProblem, *USER_ERRORS) as error:
-        click.echo(f"rulesdsl: error: {error}", err=True)
-        return 2
-    except click.Abort:
-        click.echo("", err=True)
-        return 130
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,0 +1,190 @@
+"""Check a profile: each entry against the option registry, then the rules as a whole
+over every player count the profile allows."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from rulesdsl.diagnostics import Diagnostic, Located
+from rulesdsl.hints import suggest
+from rulesdsl.options import OptionError
+from rulesdsl.rules import OPTIONS, Rules
+from rulesdsl.syntax.document import METADATA, Document, Entry, Pos
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """An option value read from an entry."""
+
+    value: Any
+    entry: Entry
+
+
+def check_entries(doc: Document) -> tuple[dict[str, Parsed], list[Diagnostic]]:
+    """Read every option entry; report unknown names, missing or bad values, duplicates."""
+    where = Located(doc.path, doc.source)
+    found: dict[str, Parsed] = {}
+    first_line: dict[str, int] = {}
+    problems: list[Diagnostic] = []
+    for entry in doc.entries:
+        key, pos = entry.key, entry.key_pos
+        if key in first_line and doc.syntax == "dsl":
+            problems.append(
+                where.at(
+                    pos.line,
+                    pos.column,
+                    "duplicate-key",
+                    f"`{key}` is set twice: here and on line {first_line[key]}",
+                    "keep one of them",
+                    length=pos.length,
+                )
+            )
+            continue
+        first_line[key] = pos.line
+        if key in METADATA:
+            continue
+        if key not in OPTIONS:
+            known = [*OPTIONS, *METADATA]
+            problems.append(
+                where.at(
+                    pos.line,
+                    pos.column,
+                    "unknown-option",
+                    f"unknown option `{key}`",
+                    suggest(key, known) or "`rulesdsl options` lists every option",
+                    length=pos.length,
+                )
+            )
+            continue
+        option = OPTIONS[key]
+        if entry.value is None or not entry.value.strip():
+            problems.append(
+                where.at(
+                    pos.line,
+                    pos.column,
+                    "missing-value",
+                    f"`{key}` needs a value",
+                    f"expected {option.kind.expected}",
+                    length=pos.length,
+                )
+            )
+            continue
+        try:
+            found[key] = Parsed(option.parse(entry.value), entry)
+        except OptionError as error:
+            vpos = entry.value_pos
+            inside = doc.syntax == "dsl" and error.length > 0
+            column = vpos.column + error.column - 1 if inside else vpos.column
+            length = error.length if inside else vpos.length
+            message = f"{key}: {error.message}"
+            problems.append(
+                where.at(vpos.line, column, "bad-value", message, error.hint, length=length)
+            )
+    return found, problems
+
+
+def anchor(doc: Document, *names: str) -> Pos:
+    """Where to point at a problem involving `names`: the last of them set in this file,
+    else the `extends` clause, else the profile's name, else the top of the file."""
+    set_here = [e for e in doc.entries if e.key in names]
+    if set_here:
+        return set_here[-1].value_pos
+    return doc.extends_pos or doc.name_pos or Pos(1, 1)
+
+
+def _problem(doc, names, code, message, hint="", severity="error") -> Diagnostic:
+    pos = anchor(doc, *names)
+    return Located(doc.path, doc.source).at(
+        pos.line, pos.column, code, message, hint, severity, pos.length
+    )
+
+
+def check_rules(rules: Rules, doc: Document) -> list[Diagnostic]:
+    """Cross-field checks of the resolved rules, located in `doc`."""
+    return list(_rule_problems(rules, doc))
+
+
+def _rule_problems(rules: Rules, doc: Document) -> Iterator[Diagnostic]:
+    low, high = rules.players
+    deck = len(rules.cards)
+    turnup = int(rules.trump == "stock_turnup")
+    for n in range(low, high + 1):
+        size = rules.hand_size_for(n)
+        if size < 1:
+            yield _problem(
+                doc,
+                ("hand_size", "players"),
+                "expr-range",
+                f"hand_size {rules.hand_size} gives {size} cards for {n} players",
+                "every player needs at least one card",
+            )
+            return
+        stock = deck - n * size - turnup
+        if stock < 0:
+            extra = " + 1 trump card turned up" if turnup else ""
+            yield _problem(
+                doc,
+                ("hand_size", "players", "deck", "trump"),
+                "deal-too-large",
+                f"{n} players x {size} cards{extra} = {n * size + turnup} cards, "
+                f"but the deck holds {deck}",
+                f"lower hand_size or allow at most {_most_players(rules)} players",
+            )
+            return
+        if stock == 0 and rules.exhaustion == "last_draw_wins" and rules.draw != 0:
+            yield _problem(
+                doc,
+                ("hand_size", "players", "deck", "exhaustion"),
+                "empty-stock",
+                f"with {n} players the deal leaves no stock, and exhaustion "
+                "last_draw_wins has no last card to draw",
+                "use exhaustion play_out, or a smaller hand_size",
+            )
+            return
+        if rules.match_count_for(n) < 1:
+            yield _problem(
+                doc,
+                ("match",),
+                "expr-range",
+                f"match {rules.match} gives {rules.match_count_for(n)} for {n} players",
+                "a match needs a count of at least 1",
+            )
+            return
+    yield from _warnings(rules, doc)
+
+
+def _most_players(rules: Rules) -> int:
+    turnup = int(rules.trump == "stock_turnup")
+    fits = [
+        n
+        for n in range(2, rules.players[1] + 1)
+        if n * rules.hand_size_for(n) + turnup <= len(rules.cards)
+    ]
+    return max(fits, default=2)
+
+
+def _warnings(rules: Rules, doc: Document) -> Iterator[Diagnostic]:
+    draws_a_trick = rules.draw == "per_card_in_trick" or int(rules.draw) >= 2
+    if rules.exhaustion == "reshuffle" and draws_a_trick:
+        yield _problem(
+            doc,
+            ("draw", "exhaustion"),
+            "endless-hand",
+            f"draw {rules.draw} with exhaustion reshuffle: a hand might never end "
+            "(the winner can draw back every card played)",
+            "use draw 1, or another exhaustion rule",
+            "warning",
+        )
+    if rules.trump == "none":
+        for name in ("opening_lead", "when_void"):
+            if getattr(rules, name) == "trump_if_able":
+                yield _problem(
+                    doc,
+                    (name,),
+                    "never-applies",
+                    f"{name} trump_if_able never applies: there is no trump suit",
+                    f"drop `{name}` or choose a trump rule",
+                    "warning",
+                )

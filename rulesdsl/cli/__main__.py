@@ -1,0 +1,5 @@
+import sys
+
+from rulesdsl.cli import main
+
+sys.exit(main())

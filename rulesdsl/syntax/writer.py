@@ -1,0 +1,152 @@
+"""Write a Document in the canonical layout of either syntax, keeping every comment.
+
+Canonical layout: the name and `extends` first, then the metadata, then the options in
+the registry's order; values and notes are kept as written. A comment on its own line
+stays above the statement that followed it; a comment at the end of a line stays there.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+import yaml
+
+from rulesdsl.rules import OPTIONS
+from rulesdsl.syntax.document import METADATA, Comment, Document, Entry
+from rulesdsl.syntax.yamlform import YAML11_BOOLEANS
+
+ORDER = {key: i for i, key in enumerate((*METADATA, *OPTIONS))}
+
+
+@dataclass
+class _Item:
+    """One statement to write, with the comments that belong to it."""
+
+    line: int
+    entry: Entry | None
+    above: list[str] = field(default_factory=list)
+    after: str = ""
+
+
+def _items(doc: Document) -> tuple[_Item, list[_Item], list[str], list[str]]:
+    """The header item, the statements in canonical order, and comments before the header
+    and after the last statement."""
+    header_line = doc.name_pos.line if doc.name_pos else 1
+    header = _Item(header_line, None)
+    body = [_Item(e.key_pos.line, e) for e in doc.entries]
+    by_line = sorted([header, *body], key=lambda i: i.line)
+    if doc.syntax == "yaml" and doc.extends_pos is not None:
+        by_line.append(_Item(doc.extends_pos.line, None))
+        by_line.sort(key=lambda i: i.line)
+    before, tail = _attach(doc.comments, by_line)
+    body.sort(key=lambda i: (ORDER.get(i.entry.key, len(ORDER)), i.line))
+    return header, body, before, tail
+
+
+def _attach(comments: list[Comment], items: list[_Item]) -> tuple[list[str], list[str]]:
+    before: list[str] = []
+    tail: list[str] = []
+    for comment in comments:
+        if comment.trailing:
+            owner = [i for i in items if i.line <= comment.line]
+            target = owner[-1] if owner else items[0]
+            target.after = (target.after + " " + comment.text).strip()
+            continue
+        below = [i for i in items if i.line > comment.line]
+        if not below:
+            tail.append(comment.text)
+        elif below[0] is items[0]:
+            before.append(comment.text)
+        else:
+            below[0].above.append(comment.text)
+    # A YAML `extends` line folds into the header.
+    for extra in items:
+        if extra.entry is None and extra is not items[0]:
+            items[0].above += extra.above
+            items[0].after = (items[0].after + " " + extra.after).strip()
+    return before, tail
+
+
+def _quote(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _with_comment(line: str, comment: str) -> str:
+    return f"{line}  {comment}" if comment else line
+
+
+def write_dsl(doc: Document) -> str:
+    header, body, before, tail = _items(doc)
+    out = list(before) + header.above
+    head = f"profile {_quote(doc.name or '')}"
+    if doc.extends:
+        head += f" extends {_quote(doc.extends)}"
+    out.append(_with_comment(head + " {", header.after))
+    previous_meta = None
+    for item in body:
+        entry = item.entry
+        is_meta = entry.key in METADATA
+        if previous_meta and not is_meta:
+            out.append("")
+        previous_meta = is_meta
+        out += ["    " + c for c in item.above]
+        out.append("    " + _with_comment(_dsl_statement(entry), item.after))
+    out += ["    " + c for c in tail]
+    out.append("}")
+    return "\n".join(out) + "\n"
+
+
+def _dsl_statement(entry: Entry) -> str:
+    words = ["assumed"] if entry.assumed else []
+    words.append(entry.key)
+    if entry.value is not None:
+        words.append(_quote(entry.value) if entry.key in METADATA else entry.value)
+    if entry.note is not None:
+        words.append(_quote(entry.note))
+    return " ".join(words)
+
+
+def _yaml_scalar(text: str) -> str:
+    """Plain when every YAML reader reads it back as this very text (or number), else quoted."""
+    if text and text.lower() not in YAML11_BOOLEANS and "\n" not in text:
+        try:
+            back = yaml.safe_load(f"k: {text}")
+        except yaml.YAMLError:
+            back = None
+        if isinstance(back, dict) and not isinstance(back.get("k"), bool):
+            value = back.get("k")
+            if (isinstance(value, str) and value == text) or (
+                isinstance(value, int) and str(value) == text
+            ):
+                return text
+    return _quote(text)
+
+
+def write_yaml(doc: Document) -> str:
+    header, body, before, tail = _items(doc)
+    out = list(before) + header.above
+    out.append(_with_comment(f"profile: {_yaml_scalar(doc.name or '')}", header.after))
+    if doc.extends:
+        out.append(f"extends: {_yaml_scalar(doc.extends)}")
+    for item in body:
+        out += item.above
+        out += _yaml_entry(item.entry, item.after)
+    out += tail
+    return "\n".join(out) + "\n"
+
+
+def _yaml_entry(entry: Entry, comment: str) -> list[str]:
+    value = _yaml_scalar(entry.value or "")
+    if not entry.assumed and entry.note is None:
+        return [_with_comment(f"{entry.key}: {value}", comment)]
+    lines = [_with_comment(f"{entry.key}:", comment), f"  value: {value}"]
+    if entry.assumed:
+        lines.append("  assumed: true")
+    if entry.note is not None:
+        lines.append(f"  note: {_yaml_scalar(entry.note)}")
+    return lines
+
+
+def write(doc: Document, syntax: str) -> str:
+    return write_dsl(doc) if syntax == "dsl" else write_yaml(doc)
