@@ -96,7 +96,7 @@ def show(profile: str, as_json: bool) -> None:
     click.echo(f"{resolved.name}: {resolved.title or '(no title)'}")
     click.echo(f"  file     {resolved.path}")
     click.echo(f"  source   {resolved.source or '-'}")
-    click.echo(f"  extends  {' -> '.join(reversed(resolved.chain))}")
+    click.echo(f"  chain    {' -> '.join(resolved.chain)}")
     click.echo("")
     width = max(len(name) for name in resolved.settings)
     value_width = max(len(s.text) for s in resolved.settings.values())
