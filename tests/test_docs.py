@@ -3,6 +3,7 @@
 import re
 from pathlib import Path
 
+from rulesdsl.profile import load_file, shipped_names
 from rulesdsl.rules import options_table
 
 README = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
@@ -23,3 +24,32 @@ def test_readme_options_table_matches_the_registry():
 def test_readme_opens_with_the_two_make_commands():
     head = README.split("## ")[0]
     assert "make run" in head and "make test" in head
+
+
+def indented_block(first_line: str) -> str:
+    """The README's indented code block that starts with `first_line`."""
+    start = README.index("    " + first_line)
+    lines = []
+    for line in README[start:].splitlines():
+        if line and not line.startswith("    "):
+            break
+        lines.append(line[4:])
+    return "\n".join(lines).strip() + "\n"
+
+
+def test_readme_profile_examples_validate_and_agree(tmp_path):
+    dsl = tmp_path / "house.rules"
+    dsl.write_text(indented_block("# house.rules"))
+    yaml = tmp_path / "house.yaml"
+    yaml.write_text(indented_block("# yaml-language-server"))
+    first, second = load_file(dsl), load_file(yaml)
+    assert first.ok and second.ok
+    assert first.diagnostics == [] and second.diagnostics == []
+    assert first.rules == second.rules
+    assert first.settings["exhaustion"].assumed and second.settings["exhaustion"].assumed
+    assert first.settings["exhaustion"].note == second.settings["exhaustion"].note
+
+
+def test_readme_names_every_shipped_profile():
+    for name in shipped_names():
+        assert f"`{name}`" in README

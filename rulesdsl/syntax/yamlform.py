@@ -16,7 +16,8 @@ MAX_DEPTH = 8
 PLAIN_TAGS = {
     f"tag:yaml.org,2002:{t}" for t in ("str", "int", "bool", "null", "float", "map", "seq")
 }
-YAML11_BOOLEANS = {"yes", "no", "on", "off", "y", "n", "true", "false"}
+# Booleans to YAML 1.1 readers only: YAML 1.2 reads them as text.
+YAML11_BOOLEANS = {"yes", "no", "on", "off", "y", "n"}
 ENTRY_KEYS = ("value", "assumed", "note")
 
 
