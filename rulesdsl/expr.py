@@ -117,8 +117,13 @@ def _parser() -> Lark:
 
 def parse_expr(text: str) -> Expr:
     """Read an expression; raise ExprError with a plain message and a column."""
-    if not text.strip():
+    word = text.strip()
+    if not word:
         raise ExprError("expected a number or an expression over players, found nothing")
+    if word.isdigit():  # the common cases need no parser
+        return number(int(word))
+    if word == "players":
+        return PLAYERS
     try:
         tree = _parser().parse(text)
     except UnexpectedInput as error:

@@ -6,6 +6,7 @@ The order of a trick follows RULES.md section 2 step by step; the comments name 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -29,6 +30,8 @@ from rulesdsl.rules import Rules, RulesError
 TRICK_LIMIT = 2000
 
 REASONS = ("stock_exhausted", "last_player", "all_out", "most_tricks", "trick_limit")
+# The option whose rule ends a hand for each reason (last_player is the core rule).
+END_RULES = {"stock_exhausted": "exhaustion", "most_tricks": "exhaustion", "all_out": "all_out"}
 
 
 @dataclass(frozen=True)
@@ -116,6 +119,11 @@ class Hand:
         self.eliminated: list[tuple[int, int]] = []
         self.opening = opening
         self.outcome: HandOutcome | None = None
+        # How often each option changed play: a constraint that refused a card, a draw,
+        # a trick won by trumping, an elimination rule that decided a last-card winner's
+        # fate, an exhaustion or all-out rule that acted.
+        self.fired: Counter[str] = Counter()
+        self.saves = 0
         self._check_setup(leader)
         self.leader = leader
         self.trick_seats = self._seats_from(leader)
@@ -300,11 +308,14 @@ class Hand:
 
     def play(self, card: Card) -> list[Event]:
         """Play a card for the player to move; return the events it caused."""
-        refusal = self.check(card)
+        seat = self.to_move
+        refused = self.refusals()
+        refusal = self.check(card) if card not in refused else refused[card]
         if refusal is not None:
             raise IllegalMove(refusal)
+        for option in {r.option for r in refused.values()}:
+            self.fired[option] += 1
         start = len(self.events)
-        seat = self.to_move
         self.hands[seat].remove(card)
         self.trick.append((seat, card))
         self.events.append(Play(self.tricks_played + 1, seat, card))
@@ -316,7 +327,10 @@ class Hand:
 
     def _finish_trick(self) -> None:
         number = self.tricks_played + 1
-        winner, _ = self.best_so_far()  # step 2
+        winner, best = self.best_so_far()  # step 2
+        if best.suit == self.trump and self.trick[0][1].suit != self.trump:
+            self.fired["trump"] += 1
+        last_card = not self.hands[winner]
         cards = tuple(c for _, c in self.trick)
         played_order = [s for s, _ in self.trick]
         self.set_aside.extend(cards)
@@ -329,10 +343,15 @@ class Hand:
         self.events.append(TrickWon(number, winner, cards))
         if self.rules.elimination == "immediate":  # step 3
             self._eliminate(played_order, number)
+            if last_card and (self.stock or self.rules.exhaustion == "reshuffle"):
+                self.fired["elimination"] += 1  # out before a draw that would have saved it
         if self._draw(winner, len(cards), number):  # steps 4 and 5
             return self._end(winner, "stock_exhausted")
         if self.rules.elimination == "after_draw":  # step 6
             self._eliminate(played_order, number)
+            if last_card and self.active[winner]:
+                self.fired["elimination"] += 1
+                self.saves += 1
         remaining = [s for s in range(self.players) if self.active[s]]
         if len(remaining) == 1:  # step 7
             return self._end(remaining[0], "last_player")
@@ -366,11 +385,15 @@ class Hand:
                 self.set_aside = []
                 self.rng.shuffle(self.stock)
                 self.events.append(Reshuffle(number, len(self.stock)))
+                self.fired["exhaustion"] += 1
             if not self.stock:
+                if self.rules.exhaustion == "play_out":
+                    self.fired["exhaustion"] += 1  # play goes on without drawing
                 break
             drawn.append(self.stock.pop(0))
         if not drawn:
             return False
+        self.fired["draw"] += 1
         self.hands[winner].extend(drawn)
         self.hands[winner].sort()
         self.events.append(Draw(number, winner, tuple(drawn), len(self.stock)))
@@ -387,6 +410,8 @@ class Hand:
         raise AssertionError("no active seat to lead")
 
     def _end(self, winner: int | None, reason: str) -> None:
+        if reason in END_RULES:
+            self.fired[END_RULES[reason]] += 1
         self.outcome = HandOutcome(
             winner=winner,
             reason=reason,
