@@ -1,0 +1,146 @@
+"""`rulesdsl simulate` and `rulesdsl compare`: paired simulation of profiles."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+
+from rulesdsl.cli.common import UsageProblem, cli, load_profile
+from rulesdsl.sim import Result, Spec, check_spec, default_workers, run
+
+
+def sim_options(command):
+    options = [
+        click.option("--players", "-n", type=int, default=4, show_default=True),
+        click.option("--hands", type=int, help="Paired hands to play (default 10,000)."),
+        click.option("--matches", type=int, help="Paired matches to play, instead of hands."),
+        click.option(
+            "--bots",
+            default="random",
+            show_default=True,
+            help="One bot for every seat, or one per seat.",
+        ),
+        click.option("--seed", type=int, default=0, show_default=True),
+        click.option("--workers", "-j", type=int, help="Processes (default: every core)."),
+        click.option(
+            "--skill/--no-skill",
+            default=True,
+            show_default=True,
+            help="Also measure the heuristic bot against random bots.",
+        ),
+        click.option("--json", "as_json", is_flag=True, help="Print JSON on stdout."),
+        click.option("--csv", "as_csv", is_flag=True, help="Print CSV on stdout."),
+        click.option(
+            "--plot",
+            type=click.Path(dir_okay=False, path_type=Path),
+            help="Save seat shares and hand lengths to a .png or .svg file.",
+        ),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+@cli.command()
+@click.argument("profile")
+@sim_options
+def simulate(profile: str, **options) -> None:
+    """Simulate one profile: win shares by seat, hand lengths, endings, rule coverage."""
+    simulate_profiles([profile], **options)
+
+
+@cli.command()
+@click.argument("profiles", nargs=-1, required=True)
+@sim_options
+def compare(profiles: tuple[str, ...], **options) -> None:
+    """Play the same deals under two or more profiles and report paired differences."""
+    if len(profiles) < 2:
+        raise UsageProblem("compare needs at least two profiles")
+    simulate_profiles(list(profiles), **options)
+
+
+def simulate_profiles(
+    refs: list[str],
+    players: int,
+    hands: int | None,
+    matches: int | None,
+    bots: str,
+    seed: int,
+    workers: int | None,
+    skill: bool,
+    as_json: bool,
+    as_csv: bool,
+    plot: Path | None,
+) -> None:
+    if hands is not None and matches is not None:
+        raise UsageProblem("give --hands or --matches, not both")
+    if plot is not None and plot.suffix.lower() not in (".png", ".svg"):
+        raise UsageProblem(f"--plot {plot}: the file must end in .png or .svg")
+    units = matches if matches is not None else (hands if hands is not None else 10_000)
+    if units < 1:
+        raise UsageProblem("the number of hands or matches must be at least 1")
+    labels = _labels(refs)
+    spec = Spec(
+        profiles=tuple(
+            (label, load_profile(ref).rules) for label, ref in zip(labels, refs, strict=True)
+        ),
+        players=players,
+        units=units,
+        matches=matches is not None,
+        bots=tuple(b.strip() for b in bots.split(",")),
+        seed=seed,
+        skill=skill,
+    )
+    try:
+        check_spec(spec)
+    except ValueError as error:
+        raise UsageProblem(str(error)) from None
+    result = _run_with_progress(spec, workers or default_workers())
+    _output(result, as_json, as_csv, plot)
+
+
+def _labels(refs: list[str]) -> list[str]:
+    """Short names for the profiles: the name, or the file name for a path."""
+    labels = [Path(ref).stem if ("/" in ref or "." in ref) else ref for ref in refs]
+    if len(set(labels)) != len(labels):
+        return refs
+    return labels
+
+
+def _run_with_progress(spec: Spec, workers: int) -> Result:
+    if not sys.stderr.isatty():
+        return run(spec, workers)
+    from rich.progress import Progress
+
+    with Progress(transient=True, console=_stderr_console()) as bar:
+        task = bar.add_task("simulating", total=spec.units)
+        update: Callable[[int], None] = lambda done: bar.update(task, completed=done)  # noqa: E731
+        return run(spec, workers, update)
+
+
+def _stderr_console():
+    from rich.console import Console
+
+    return Console(stderr=True)
+
+
+def _output(result: Result, as_json: bool, as_csv: bool, plot: Path | None) -> None:
+    from rulesdsl import report
+
+    if result.interrupted:
+        click.echo(f"interrupted: reporting the {result.units.n:,} units done", err=True)
+    if plot is not None:
+        report.plot(result, str(plot))
+    if as_json:
+        click.echo(report.to_json(result))
+    elif as_csv:
+        click.echo(report.to_csv(result), nl=False)
+    else:
+        from rich.console import Console
+
+        console = Console(width=max(100, 40 + 34 * len(result.spec.labels)))
+        for table in report.tables(result):
+            console.print(table)

@@ -1,0 +1,230 @@
+"""Simulation results as rows, JSON, CSV, a terminal table and a plot."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from rulesdsl.engine.hand import COUNTED, REASONS
+from rulesdsl.sim import Estimate, Result, Tally
+
+
+@dataclass(frozen=True)
+class Metric:
+    key: str
+    label: str
+    share: bool
+
+
+def metrics(result: Result) -> list[Metric]:
+    """The metrics a result holds, in reading order, with labels."""
+    n = result.spec.players
+    rows: list[Metric] = []
+    if result.spec.matches:
+        rows.append(Metric("match_hands", "match length (hands)", False))
+        rows += [
+            Metric(f"match_win_seat_{r}", f"match win share, {_seat(r)} of first hand", True)
+            for r in range(n)
+        ]
+    rows += [Metric(f"win_seat_{r}", f"win share, {_seat(r)}", True) for r in range(n)]
+    rows += [
+        Metric("no_winner", "hands with no winner", True),
+        Metric("tricks", "hand length (tricks)", False),
+    ]
+    rows += [Metric(f"end_{reason}", f"ends: {reason}", True) for reason in REASONS]
+    rows += [
+        Metric("stock_left", "stock left at the end", False),
+        Metric("eliminations", "eliminations per hand", False),
+        Metric("last_card_saves", "last-card wins survived, per hand", False),
+    ]
+    if result.spec.skill and not result.spec.matches:
+        rows.append(Metric("skill", "heuristic vs 3 random: win share", True))
+    rows += [Metric(f"fires_{o}", f"fires: {o} (share of hands)", True) for o in COUNTED]
+    return rows
+
+
+def _seat(relative: int) -> str:
+    if relative == 0:
+        return "dealer"
+    if relative == 1:
+        return "dealer+1 (first lead)"
+    return f"dealer+{relative}"
+
+
+def _source(result: Result, index: int, metric: Metric) -> Tally:
+    per_hand = result.spec.matches and not metric.key.startswith("match_")
+    return result.hands[index] if per_hand else result.profiles[index]
+
+
+def profile_estimate(result: Result, index: int, metric: Metric) -> Estimate:
+    return _source(result, index, metric).estimate(metric.key, metric.share)
+
+
+def pair_estimate(result: Result, pair: int, metric: Metric) -> Estimate | None:
+    """The paired difference B - A; None where the metric is not paired (per hand in matches)."""
+    if result.spec.matches and not metric.key.startswith("match_"):
+        return None
+    return result.pairs[pair].estimate(metric.key)
+
+
+def histogram(result: Result, index: int) -> dict[int, int]:
+    tally = result.hands[index] if result.spec.matches else result.profiles[index]
+    return dict(sorted(tally.hists.get("tricks", {}).items()))
+
+
+def _estimate_json(e: Estimate) -> dict[str, float]:
+    return {"mean": e.mean, "low": e.low, "high": e.high, "n": e.n}
+
+
+def to_json(result: Result) -> str:
+    spec = result.spec
+    labels = spec.labels
+    data: dict[str, Any] = {
+        "players": spec.players,
+        "units": result.units.n,
+        "unit": "match" if spec.matches else "hand",
+        "seed": spec.seed,
+        "bots": list(spec.seat_bots()),
+        "interrupted": result.interrupted,
+        "profiles": {},
+        "pairs": [],
+    }
+    for index, label in enumerate(labels):
+        data["profiles"][label] = {
+            "metrics": {
+                m.key: _estimate_json(profile_estimate(result, index, m)) for m in metrics(result)
+            },
+            "hand_length": histogram(result, index),
+        }
+    for pair, (a, b) in enumerate(spec.pairs):
+        diffs = {}
+        for m in metrics(result):
+            estimate = pair_estimate(result, pair, m)
+            if estimate is not None:
+                diffs[m.key] = {**_estimate_json(estimate), "clear": estimate.clear_of_zero}
+        data["pairs"].append({"a": labels[a], "b": labels[b], "b_minus_a": diffs})
+    return json.dumps(data, indent=2)
+
+
+def to_csv(result: Result) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["kind", "profile", "other", "metric", "mean", "low", "high", "n", "clear"])
+    labels = result.spec.labels
+    for index, label in enumerate(labels):
+        for m in metrics(result):
+            e = profile_estimate(result, index, m)
+            writer.writerow(["profile", label, "", m.key, e.mean, e.low, e.high, e.n, ""])
+    for pair, (a, b) in enumerate(result.spec.pairs):
+        for m in metrics(result):
+            e = pair_estimate(result, pair, m)
+            if e is not None:
+                writer.writerow(
+                    [
+                        "difference",
+                        labels[a],
+                        labels[b],
+                        m.key,
+                        e.mean,
+                        e.low,
+                        e.high,
+                        e.n,
+                        e.clear_of_zero,
+                    ]
+                )
+    return out.getvalue()
+
+
+def _cell(e: Estimate, share: bool) -> str:
+    if e.n == 0:
+        return "-"
+    if share:
+        return f"{e.mean:.1%} ({e.low:.1%}..{e.high:.1%})"
+    return f"{e.mean:.3g} ({e.low:.3g}..{e.high:.3g})"
+
+
+def _diff_cell(e: Estimate, share: bool) -> str:
+    if share:
+        text = f"{e.mean:+.1%} ({e.low:+.1%}..{e.high:+.1%})"
+    else:
+        text = f"{e.mean:+.3g} ({e.low:+.3g}..{e.high:+.3g})"
+    return text + (" *" if e.clear_of_zero else "")
+
+
+def tables(result: Result) -> list[Any]:
+    """Rich tables: one with every profile's figures, one with the paired differences."""
+    from rich.table import Table
+
+    spec = result.spec
+    unit = "matches" if spec.matches else "hands"
+    title = (
+        f"{result.units.n:,} paired {unit}, {spec.players} players, bots "
+        f"{','.join(spec.seat_bots())}, seed {spec.seed}"
+        + (" (interrupted)" if result.interrupted else "")
+    )
+    main = Table(title=title, title_justify="left")
+    main.add_column("metric (mean, 95% interval)")
+    for label in spec.labels:
+        main.add_column(label, justify="right")
+    for m in metrics(result):
+        cells = [_cell(profile_estimate(result, i, m), m.share) for i in range(len(spec.labels))]
+        main.add_row(m.label, *cells)
+    out = [main]
+    if spec.pairs:
+        pairs = Table(
+            title="paired differences, 95% intervals (* clear of zero)", title_justify="left"
+        )
+        pairs.add_column("metric")
+        for a, b in spec.pairs:
+            pairs.add_column(f"{spec.labels[b]} - {spec.labels[a]}", justify="right")
+        for m in metrics(result):
+            cells = [pair_estimate(result, p, m) for p in range(len(spec.pairs))]
+            if all(c is not None for c in cells):
+                pairs.add_row(m.label, *[_diff_cell(c, m.share) for c in cells])
+        out.append(pairs)
+    return out
+
+
+def plot(result: Result, path: str) -> None:
+    """Seat win shares and hand-length distributions, side by side, to PNG or SVG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    spec = result.spec
+    fig, (seats, lengths) = plt.subplots(1, 2, figsize=(12, 4.5))
+    width = 0.8 / len(spec.labels)
+    for index, label in enumerate(spec.labels):
+        shares = [
+            profile_estimate(result, index, Metric(f"win_seat_{r}", "", True))
+            for r in range(spec.players)
+        ]
+        xs = [r + index * width for r in range(spec.players)]
+        seats.bar(
+            xs,
+            [e.mean for e in shares],
+            width,
+            label=label,
+            yerr=[[e.mean - e.low for e in shares], [e.high - e.mean for e in shares]],
+        )
+        counts = histogram(result, index)
+        total = sum(counts.values()) or 1
+        lengths.step(list(counts), [c / total for c in counts.values()], where="mid", label=label)
+    seats.set_xticks(
+        [r + 0.4 - width / 2 for r in range(spec.players)],
+        [_seat(r).split(" ")[0] for r in range(spec.players)],
+    )
+    seats.set_title("win share by seat, relative to the dealer")
+    seats.set_ylabel("share of hands won")
+    lengths.set_title("hand length")
+    lengths.set_xlabel("tricks")
+    lengths.set_ylabel("share of hands")
+    for axes in (seats, lengths):
+        axes.legend()
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
