@@ -23,13 +23,16 @@ from rulesdsl.engine.events import (
     TrickWon,
     Trump,
 )
-from rulesdsl.rules import Rules, RulesError
+from rulesdsl.rules import OPTIONS, Rules, RulesError
 
 # A hand that has not ended after this many tricks stops with reason `trick_limit`.
 # Only profiles that the validator flags as possibly endless can reach it.
 TRICK_LIMIT = 2000
 
 REASONS = ("stock_exhausted", "last_player", "all_out", "most_tricks", "trick_limit")
+# The options whose effect on play a hand counts in `Hand.fired`, in the registry's order.
+_COUNTED = {"trump", "opening_lead", "follow", "when_void", "must_head", "draw", "elimination"}
+COUNTED = tuple(name for name in OPTIONS if name in _COUNTED | {"exhaustion", "all_out"})
 # The option whose rule ends a hand for each reason (last_player is the core rule).
 END_RULES = {"stock_exhausted": "exhaustion", "most_tricks": "exhaustion", "all_out": "all_out"}
 
