@@ -31,8 +31,8 @@ TRICK_LIMIT = 2000
 
 REASONS = ("stock_exhausted", "last_player", "all_out", "most_tricks", "trick_limit")
 # The options whose effect on play a hand counts in `Hand.fired`, in the registry's order.
-_COUNTED = {"trump", "opening_lead", "follow", "when_void", "must_head", "draw", "elimination"}
-COUNTED = tuple(name for name in OPTIONS if name in _COUNTED | {"exhaustion", "all_out"})
+_COUNTED = "trump opening_lead follow when_void must_head draw elimination exhaustion all_out"
+COUNTED = tuple(name for name in OPTIONS if name in _COUNTED.split())
 # The option whose rule ends a hand for each reason (last_player is the core rule).
 END_RULES = {"stock_exhausted": "exhaustion", "most_tricks": "exhaustion", "all_out": "all_out"}
 
