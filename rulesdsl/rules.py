@@ -34,12 +34,13 @@ SUIT_WORDS = tuple(s.word for s in Suit)
 
 @dataclass(frozen=True)
 class Option:
-    """One variation point: its name, kind, default and description."""
+    """One variation point: its name, kind, default, description and rule-sheet section."""
 
     name: str
     kind: Kind
     default: Any
     description: str
+    section: str
 
     def parse(self, text: Any) -> Any:
         """Read a value from text (or pass through a value of the right type)."""
@@ -51,10 +52,11 @@ class Option:
         return self.kind.text(value)
 
 
-def option(kind: Kind, default: str, description: str) -> Any:
+def option(kind: Kind, default: str, description: str, section: str) -> Any:
+    """A field of `Rules`; `section` is the part of a rule sheet the option belongs in."""
     return field(
         default=kind.parse(default),
-        metadata={"kind": kind, "description": description},
+        metadata={"kind": kind, "description": description, "section": section},
     )
 
 
@@ -66,49 +68,68 @@ class RulesError(ValueError):
 class Rules:
     """One version of the rules; the default is the equal-hands profile."""
 
-    players: tuple[int, int] = option(PlayerRange(), "3..6", "the player counts the profile allows")
-    deck: tuple[int, ...] = option(
-        DeckRanks(), "standard", "cards in play: the 52-card deck, or the ranks of each suit"
+    players: tuple[int, int] = option(
+        PlayerRange(), "3..6", "the player counts the profile allows", "setup"
     )
-    hand_size: Expr = option(IntExpr(), "players", "cards each player is dealt")
+    deck: tuple[int, ...] = option(
+        DeckRanks(),
+        "standard",
+        "cards in play: the 52-card deck, or the ranks of each suit",
+        "setup",
+    )
+    hand_size: Expr = option(IntExpr(), "players", "cards each player is dealt", "setup")
     trump: str = option(
         choice("dealer_last_card", "stock_turnup", "none", *SUIT_WORDS),
         "dealer_last_card",
         "how the trump suit is fixed",
+        "setup",
     )
     opening_lead: str = option(
-        choice("any", "trump_if_able"), "any", "constraint on the first lead of each hand"
+        choice("any", "trump_if_able"), "any", "constraint on the first lead of each hand", "play"
     )
     follow: str = option(
-        choice("suit", "suit_or_trump"), "suit", "obligation when holding the led suit"
+        choice("suit", "suit_or_trump"), "suit", "obligation when holding the led suit", "play"
     )
     when_void: str = option(
-        choice("any", "trump_if_able"), "any", "obligation when void in the led suit"
+        choice("any", "trump_if_able"), "any", "obligation when void in the led suit", "play"
     )
     must_head: bool = option(
-        Choice({"no": False, "yes": True}), "no", "obligation to beat the best card so far"
+        Choice({"no": False, "yes": True}),
+        "no",
+        "obligation to beat the best card so far",
+        "play",
     )
     draw: int | str = option(
-        CountOrWord(("per_card_in_trick",)), "1", "cards the trick winner draws"
+        CountOrWord(("per_card_in_trick",)), "1", "cards the trick winner draws", "drawing"
     )
     elimination: str = option(
-        choice("after_draw", "immediate"), "after_draw", "when an empty hand drops out"
+        choice("after_draw", "immediate"),
+        "after_draw",
+        "when an empty hand drops out",
+        "drawing",
     )
     exhaustion: str = option(
         choice("last_draw_wins", "play_out", "reshuffle", "most_tricks"),
         "last_draw_wins",
         "what happens as the stock runs out",
+        "ending",
     )
     all_out: str = option(
         choice("last_trick_winner", "no_winner"),
         "last_trick_winner",
         "who wins when every remaining hand empties in the same trick",
+        "ending",
     )
     scoring: str = option(
-        choice("one_per_hand", "cards_in_hand"), "one_per_hand", "match points for winning a hand"
+        choice("one_per_hand", "cards_in_hand"),
+        "one_per_hand",
+        "match points for winning a hand",
+        "scoring",
     )
-    match: MatchEnd = option(MatchKind(), "target 3", "when the match ends")
-    next_dealer: str = option(choice("left", "hand_winner"), "left", "who deals the next hand")
+    match: MatchEnd = option(MatchKind(), "target 3", "when the match ends", "scoring")
+    next_dealer: str = option(
+        choice("left", "hand_winner"), "left", "who deals the next hand", "scoring"
+    )
 
     @cached_property
     def cards(self) -> tuple[Card, ...]:
@@ -169,9 +190,19 @@ class Rules:
 
 
 OPTIONS: dict[str, Option] = {
-    f.name: Option(f.name, f.metadata["kind"], f.default, f.metadata["description"])
+    f.name: Option(
+        f.name, f.metadata["kind"], f.default, f.metadata["description"], f.metadata["section"]
+    )
     for f in fields(Rules)
 }
+
+SECTIONS: tuple[str, ...] = tuple(dict.fromkeys(opt.section for opt in OPTIONS.values()))
+"""The rule-sheet sections, in the order their first option is declared."""
+
+
+def section_options(section: str) -> list[Option]:
+    """The options of one rule-sheet section, in declaration order."""
+    return [opt for opt in OPTIONS.values() if opt.section == section]
 
 
 def lookup(name: str) -> Option:

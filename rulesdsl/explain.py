@@ -1,0 +1,261 @@
+"""Rule sheets: a resolved profile told in words, from the phrase tables in `phrases/`.
+
+A phrase file (`phrases/<lang>.yaml`) holds, for every option, a sentence per value word;
+numbers, expressions, rank lists and suits fill the placeholders of templates (`{count}`,
+`{expr}`, `{low}`, `{high}`, `{ranks}`, `{suit}`). The sections of a sheet and their order
+come from the option registry (`Option.section`).
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cache, singledispatch
+from importlib import resources
+from typing import Any
+
+import yaml
+
+from rulesdsl.cards import Suit
+from rulesdsl.expr import Expr
+from rulesdsl.options import (
+    Choice,
+    CountOrWord,
+    DeckRanks,
+    IntExpr,
+    MatchEnd,
+    MatchKind,
+    PlayerRange,
+)
+from rulesdsl.profile import Profile, Setting
+from rulesdsl.rules import OPTIONS, SECTIONS, SUIT_WORDS, section_options
+
+PHRASE_DIR = resources.files("rulesdsl") / "phrases"
+DEFAULT_LANGUAGE = "en"
+WIDTH = 80
+
+Param = int | str | Expr | Suit
+
+
+class PhraseError(LookupError):
+    """A phrase table lacks a sentence, a form or a placeholder that a value needs."""
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """Where a value's sentence lies under its option in a phrase table, and what fills it.
+
+    `path` starts with the value's word, or with a form for parametric values: `count`,
+    `players`, `expr`, `range`, `exact`, `ranks`, `suit`. `count` picks the plural form.
+    """
+
+    path: tuple[str, ...]
+    params: Mapping[str, Param] = field(default_factory=dict)
+    count: int | None = None
+
+
+@singledispatch
+def phrase_of(kind: Any, value: Any) -> Phrase:
+    """The phrase for one value of an option of this kind."""
+    raise TypeError(f"no phrase rule for the option kind {type(kind).__name__}")
+
+
+@phrase_of.register
+def _choice(kind: Choice, value: Any) -> Phrase:
+    word = kind.text(value)
+    if word in SUIT_WORDS:
+        return Phrase(("suit",), {"suit": Suit.from_word(word)})
+    return Phrase((word,))
+
+
+@phrase_of.register
+def _count_or_word(kind: CountOrWord, value: int | str) -> Phrase:
+    return Phrase((value,)) if isinstance(value, str) else _count(value)
+
+
+@phrase_of.register
+def _int_expr(kind: IntExpr, value: Expr) -> Phrase:
+    return _expr(value)
+
+
+@phrase_of.register
+def _player_range(kind: PlayerRange, value: tuple[int, int]) -> Phrase:
+    low, high = value
+    if low == high:
+        return Phrase(("exact",), {"count": low}, low)
+    return Phrase(("range",), {"low": low, "high": high})
+
+
+@phrase_of.register
+def _deck(kind: DeckRanks, value: tuple[int, ...]) -> Phrase:
+    text = kind.text(value)
+    if text in kind.words():
+        return Phrase((text,))
+    cards = len(value) * len(Suit)
+    return Phrase(("ranks",), {"ranks": text, "count": cards}, cards)
+
+
+@phrase_of.register
+def _match(kind: MatchKind, value: MatchEnd) -> Phrase:
+    inner = _expr(value.count)
+    return Phrase((value.kind, *inner.path), inner.params, inner.count)
+
+
+def _count(number: int) -> Phrase:
+    return Phrase(("count",), {"count": number}, number)
+
+
+def _expr(expr: Expr) -> Phrase:
+    if expr.op == "players":
+        return Phrase(("players",))
+    if expr.op == "number":
+        return _count(expr.eval(0))
+    return Phrase(("expr",), {"expr": expr})
+
+
+def _east_slavic(n: int) -> str:
+    if n % 10 == 1 and n % 100 != 11:
+        return "one"
+    return "few" if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14 else "many"
+
+
+PLURAL_RULES: dict[str, Callable[[int], str]] = {
+    "one_other": lambda n: "one" if n == 1 else "other",
+    "east_slavic": _east_slavic,
+}
+"""Plural categories by rule name; a phrase file names its rule under `plural`."""
+
+
+@dataclass(frozen=True)
+class Phrases:
+    """One language's phrase table."""
+
+    lang: str
+    table: Mapping[str, Any]
+
+    def get(self, *path: str) -> Any:
+        node: Any = self.table
+        for key in path:
+            if not isinstance(node, Mapping) or key not in node:
+                raise PhraseError(f"phrases/{self.lang}.yaml has no entry {'.'.join(path)}")
+            node = node[key]
+        return node
+
+    def label(self, key: str, /, **params: Param) -> str:
+        return self._format(("labels", key), None, params)
+
+    def section(self, name: str) -> str:
+        return self._format(("sections", name), None, {})
+
+    def sentence(self, option: str, value: Any) -> str:
+        """The sentence that states `value` of `option`."""
+        phrase = phrase_of(OPTIONS[option].kind, value)
+        return self._format(("options", option, *phrase.path), phrase.count, phrase.params)
+
+    def _format(self, path: tuple[str, ...], count: int | None, params: Mapping[str, Param]) -> str:
+        """The template at `path` (in the plural form for `count`) with `params` filled in."""
+        template = self._template(path, count)
+        try:
+            return template.format_map({k: self._localize(v) for k, v in params.items()})
+        except (KeyError, IndexError, ValueError) as error:
+            raise PhraseError(
+                f"phrases/{self.lang}.yaml: {'.'.join(path)} has a bad placeholder: {error}"
+            ) from None
+
+    def _template(self, path: tuple[str, ...], count: int | None) -> str:
+        node = self.get(*path)
+        if isinstance(node, Mapping) and count is not None:
+            node = self.get(*path, self._form(node, count))
+        if not isinstance(node, str):
+            raise PhraseError(f"phrases/{self.lang}.yaml: {'.'.join(path)} is not a sentence")
+        return node
+
+    def _form(self, forms: Mapping[str, str], count: int) -> str:
+        """An exact number's own form ("0", "1"), else the plural category of `count`."""
+        return str(count) if str(count) in forms else PLURAL_RULES[self.get("plural")](count)
+
+    def _localize(self, value: Param) -> str:
+        if isinstance(value, Suit):
+            return self._format(("suits", value.word), None, {})
+        if isinstance(value, Expr):
+            return re.sub(r"\bplayers\b", self.label("players_name"), str(value))
+        return str(value)
+
+
+def languages() -> tuple[str, ...]:
+    """The languages that have a phrase file."""
+    names = (p.name for p in PHRASE_DIR.iterdir())
+    return tuple(sorted(n.removesuffix(".yaml") for n in names if n.endswith(".yaml")))
+
+
+@cache
+def phrases(lang: str = DEFAULT_LANGUAGE) -> Phrases:
+    """The phrase table of `lang`, read once."""
+    if lang not in languages():
+        raise PhraseError(f"no phrases in '{lang}'; languages: {', '.join(languages())}")
+    text = (PHRASE_DIR / f"{lang}.yaml").read_text(encoding="utf-8")
+    # Every scalar stays a string: the value word `no` must not become a boolean.
+    return Phrases(lang, yaml.load(text, Loader=yaml.BaseLoader))
+
+
+def sentence(option: str, value: Any, lang: str = DEFAULT_LANGUAGE) -> str:
+    """The sentence that states one option's value, e.g. for `diff`."""
+    return phrases(lang).sentence(option, value)
+
+
+def wrap(text: str, width: int = WIDTH, first: str = "", rest: str = "") -> list[str]:
+    """Lines of at most `width` characters, never splitting a word."""
+    return textwrap.wrap(
+        text,
+        width,
+        initial_indent=first,
+        subsequent_indent=rest,
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+
+
+def rule_sheet(profile: Profile, lang: str = DEFAULT_LANGUAGE, width: int = WIDTH) -> str:
+    """The profile as a rule sheet: a header, then one section after another."""
+    words = phrases(lang)
+    lines = _header(profile, words, width)
+    for section in SECTIONS:
+        title = words.section(section)
+        lines += ["", title, "-" * len(title)]
+        for opt in section_options(section):
+            lines += wrap(_item(profile.settings[opt.name], words), width, "- ", "  ")
+    return "\n".join(lines) + "\n"
+
+
+def _header(profile: Profile, words: Phrases, width: int) -> list[str]:
+    title = profile.title or profile.name
+    source = (
+        words.label("source", source=profile.source) if profile.source else words.label("no_source")
+    )
+    who = (
+        words.label("profile_extends", name=profile.name, parent=profile.extends)
+        if profile.extends
+        else words.label("profile", name=profile.name)
+    )
+    lines = [title, "=" * len(title), *wrap(source, width), *wrap(who, width)]
+    if any(s.assumed for s in profile.settings.values()):
+        lines += wrap(words.label("legend"), width)
+    return lines
+
+
+def _item(setting: Setting, words: Phrases) -> str:
+    """The option's sentence, then its mark: assumed, and the note if there is one."""
+    text = words.sentence(setting.name, setting.value)
+    return f"{text} {mark}" if (mark := _mark(setting, words)) else text
+
+
+def _mark(setting: Setting, words: Phrases) -> str:
+    if setting.assumed:
+        return (
+            words.label("assumed_note", note=setting.note)
+            if setting.note
+            else words.label("assumed")
+        )
+    return words.label("note", note=setting.note) if setting.note else ""
