@@ -12,12 +12,13 @@ from rulesdsl.hints import did_you_mean
 
 
 class RandomBot:
-    """Plays a legal card chosen by its own seeded generator."""
+    """Plays a legal card chosen by a seeded generator: its own, or one it is given
+    (bots that share a generator draw from it in the order they play)."""
 
     name = "random"
 
-    def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
+    def __init__(self, seed: int | random.Random = 0) -> None:
+        self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
 
     def choose(self, hand: Hand, legal: Sequence[Card]) -> Card:
         return legal[self.rng.randrange(len(legal))]

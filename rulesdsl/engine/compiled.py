@@ -1,0 +1,333 @@
+"""Compile a resolved profile into a specialised play loop for simulation.
+
+The loop below is Python source with the profile's rules written in as constants: the
+compiler drops every branch a profile cannot take, so a profile pays only for the rules
+it has. Cards are ints, rank * 4 + suit, so int order is (rank, suit) order; hands stay
+sorted, and the loop draws random numbers exactly as the reference engine and its bots
+do, so both give the same games. `tests/test_compiled.py` holds them to that.
+
+A compiled hand is called as `play(rng, dealer)`: `rng` (a random.Random) shuffles the
+deck, gives the reshuffle seed, then serves every random bot's choice.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import insort
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from string import Template
+
+from rulesdsl.cards import Card, Suit
+from rulesdsl.engine.hand import COUNTED, REASONS, TRICK_LIMIT
+from rulesdsl.rules import Rules
+
+BOT_CODES = {"random": 0, "lowest": 1, "highest": 2, "heuristic": 3}
+FIRED_BITS = {name: 1 << i for i, name in enumerate(COUNTED)}
+
+
+@dataclass(frozen=True)
+class FastOutcome:
+    """What a compiled hand reports; `winner` is None when nobody won."""
+
+    winner: int | None
+    reason: str
+    tricks: int
+    stock_left: int
+    eliminations: int
+    saves: int
+    fired: frozenset[str]
+    winner_cards: int
+    trick_winners: tuple[int, ...] = ()
+    eliminated: tuple[tuple[int, int], ...] = ()
+
+
+def to_int(card: Card) -> int:
+    return card.rank * 4 + int(card.suit)
+
+
+def to_card(value: int) -> Card:
+    return Card(value >> 2, Suit(value & 3))
+
+
+_LOOP = Template("""
+def play(rng, dealer):
+    deck = list(CANON)
+    rng.shuffle(deck)
+    reshuffle_seed = rng.getrandbits(64)
+    hand_rng = None
+    randrange = rng.randrange
+    hands = [[] for _ in range($N)]
+    for k in range($DEALT):
+        hands[(dealer + 1 + k) % $N].append(deck[k])
+    for h in hands:
+        h.sort()
+    rest = deck[$DEALT:]
+    if $TRUMP_MODE == 0:
+        trump = deck[$DEALT - 1] & 3
+    elif $TRUMP_MODE == 1:
+        trump = rest[0] & 3
+        rest = rest[1:]
+    else:
+        trump = $FIXED_TRUMP
+    rest.reverse()
+    stock = rest
+    set_aside = []
+    active = [True] * $N
+    remaining = $N
+    tricks_won = [0] * $N
+    last_win = [-1] * $N
+    trick_winners = []
+    eliminated = []
+    fired = 0
+    saves = 0
+    tricks = 0
+    opening = True
+    leader = (dealer + 1) % $N
+    while True:
+        order = [s % $N for s in range(leader, leader + $N) if active[s % $N]]
+        led = -1
+        best = -1
+        winner = -1
+        played = []
+        for seat in order:
+            hand = hands[seat]
+            allowed = hand
+            if led < 0:
+                if $OPENING_TRUMP and opening:
+                    kept = [c for c in hand if c & 3 == trump]
+                    if kept:
+                        if len(kept) < len(hand):
+                            fired |= $F_OPENING
+                        allowed = kept
+            else:
+                holding = [c for c in hand if c & 3 == led]
+                if holding:
+                    if $FOLLOW_OR_TRUMP:
+                        kept = [c for c in hand if c & 3 == led or c & 3 == trump]
+                    else:
+                        kept = holding
+                    if len(kept) < len(hand):
+                        fired |= $F_FOLLOW
+                    allowed = kept
+                elif $VOID_TRUMP:
+                    kept = [c for c in hand if c & 3 == trump]
+                    if kept:
+                        if len(kept) < len(hand):
+                            fired |= $F_VOID
+                        allowed = kept
+                if $MUST_HEAD:
+                    bs = best & 3
+                    kept = [
+                        c for c in allowed
+                        if (c & 3 == trump and (bs != trump or c > best))
+                        or (c & 3 == led and bs == led and c > best)
+                    ]
+                    if kept:
+                        if len(kept) < len(allowed):
+                            fired |= $F_HEAD
+                        allowed = kept
+            kind = KINDS[seat]
+            if kind == 0:
+                card = allowed[randrange(len(allowed))]
+            elif kind == 1:
+                card = allowed[0]
+            elif kind == 2:
+                card = allowed[-1]
+            else:
+                card = heuristic(allowed, trump, led, best, len(played) == len(order) - 1)
+            hand.remove(card)
+            played.append(card)
+            if led < 0:
+                led = card & 3
+                best = card
+                winner = seat
+            else:
+                cs = card & 3
+                bs = best & 3
+                if (cs == trump and (bs != trump or card > best)) or (
+                    cs == led and bs == led and card > best
+                ):
+                    best = card
+                    winner = seat
+        tricks += 1
+        opening = False
+        if best & 3 == trump and led != trump:
+            fired |= $F_TRUMP
+        last_card = not hands[winner]
+        if $RESHUFFLE:
+            set_aside.extend(played)
+        if $MOST_TRICKS:
+            tricks_won[winner] += 1
+            last_win[winner] = tricks
+        if $TRACE:
+            trick_winners.append(winner)
+        if $IMMEDIATE:
+            for seat in order:
+                if active[seat] and not hands[seat]:
+                    active[seat] = False
+                    remaining -= 1
+                    eliminated.append((tricks, seat))
+            if last_card and (stock or $RESHUFFLE):
+                fired |= $F_ELIM
+        if active[winner]:
+            drawn = 0
+            for _ in range($DRAW if $DRAW >= 0 else len(order)):
+                if $RESHUFFLE and not stock and set_aside:
+                    if hand_rng is None:
+                        hand_rng = Random(reshuffle_seed)
+                    hand_rng.shuffle(set_aside)
+                    set_aside.reverse()
+                    stock = set_aside
+                    set_aside = []
+                    fired |= $F_EXHAUST
+                if not stock:
+                    if $PLAY_OUT:
+                        fired |= $F_EXHAUST
+                    break
+                insort(hands[winner], stock.pop())
+                drawn += 1
+            if drawn:
+                fired |= $F_DRAW
+                if $LAST_DRAW_WINS and not stock:
+                    return end(winner, 0, tricks, stock, eliminated, saves,
+                               fired | $F_EXHAUST, hands, trick_winners)
+        if not $IMMEDIATE:
+            for seat in order:
+                if active[seat] and not hands[seat]:
+                    active[seat] = False
+                    remaining -= 1
+                    eliminated.append((tricks, seat))
+            if last_card and active[winner]:
+                fired |= $F_ELIM
+                saves += 1
+        if remaining == 1:
+            return end(active.index(True), 1, tricks, stock, eliminated, saves, fired, hands,
+                       trick_winners)
+        if remaining == 0:
+            return end(winner if $ALL_OUT_WINNER else -1, 2, tricks, stock, eliminated, saves,
+                       fired | $F_ALL_OUT, hands, trick_winners)
+        if $MOST_TRICKS and not stock:
+            top = max(range($N), key=lambda s: (tricks_won[s], last_win[s]))
+            return end(top, 3, tricks, stock, eliminated, saves, fired | $F_EXHAUST, hands,
+                       trick_winners)
+        if tricks >= $TRICK_LIMIT:
+            return end(-1, 4, tricks, stock, eliminated, saves, fired, hands, trick_winners)
+        leader = winner
+        while not active[leader]:
+            leader = (leader + 1) % $N
+""")
+
+
+def _heuristic(allowed: list[int], trump: int, led: int, best: int, plays_last: bool) -> int:
+    """The heuristic bot of rulesdsl.bots, on int cards."""
+    if len(allowed) == 1:
+        return allowed[0]
+    side = [c for c in allowed if c & 3 != trump]
+    if best < 0:
+        if not side:
+            return allowed[-1]
+        top = side[-1] >> 2
+        return next(c for c in side if c >> 2 == top)
+    bs = best & 3
+    winners = [
+        c
+        for c in allowed
+        if (c & 3 == trump and (bs != trump or c > best))
+        or (c & 3 == led and bs == led and c > best)
+    ]
+    side_winners = [c for c in winners if c & 3 != trump]
+    if side_winners:
+        return side_winners[0] if plays_last else side_winners[-1]
+    if winners and (plays_last or not side):
+        return winners[0]
+    return (side or allowed)[0]
+
+
+def _ender(trace: bool) -> Callable[..., tuple]:
+    def end(winner, reason, tricks, stock, eliminated, saves, fired, hands, trick_winners):
+        cards = len(hands[winner]) if winner >= 0 else 0
+        extra = (tuple(trick_winners), tuple(eliminated)) if trace else ((), ())
+        return (winner, reason, tricks, len(stock), len(eliminated), saves, fired, cards, *extra)
+
+    return end
+
+
+def _constants(rules: Rules, players: int, trace: bool) -> dict[str, object]:
+    fixed = rules.fixed_trump
+    return {
+        "N": players,
+        "DEALT": players * rules.hand_size_for(players),
+        "TRUMP_MODE": {"dealer_last_card": 0, "stock_turnup": 1}.get(rules.trump, 2),
+        "FIXED_TRUMP": int(fixed) if fixed is not None else -1,
+        "OPENING_TRUMP": rules.opening_lead == "trump_if_able",
+        "FOLLOW_OR_TRUMP": rules.follow == "suit_or_trump",
+        "VOID_TRUMP": rules.when_void == "trump_if_able",
+        "MUST_HEAD": rules.must_head,
+        "DRAW": -1 if rules.draw == "per_card_in_trick" else int(rules.draw),
+        "IMMEDIATE": rules.elimination == "immediate",
+        "LAST_DRAW_WINS": rules.exhaustion == "last_draw_wins",
+        "PLAY_OUT": rules.exhaustion == "play_out",
+        "RESHUFFLE": rules.exhaustion == "reshuffle",
+        "MOST_TRICKS": rules.exhaustion == "most_tricks",
+        "ALL_OUT_WINNER": rules.all_out == "last_trick_winner",
+        "TRICK_LIMIT": TRICK_LIMIT,
+        "TRACE": trace,
+        **{f"F_{key}": FIRED_BITS[name] for key, name in _FIRED_NAMES.items()},
+    }
+
+
+_FIRED_NAMES = {
+    "OPENING": "opening_lead",
+    "FOLLOW": "follow",
+    "VOID": "when_void",
+    "HEAD": "must_head",
+    "TRUMP": "trump",
+    "ELIM": "elimination",
+    "DRAW": "draw",
+    "EXHAUST": "exhaustion",
+    "ALL_OUT": "all_out",
+}
+
+
+def source(rules: Rules, players: int, trace: bool = False) -> str:
+    """The play loop's Python source for these rules and this many players."""
+    return _LOOP.substitute({k: repr(v) for k, v in _constants(rules, players, trace).items()})
+
+
+@cache
+def compile_hand(
+    rules: Rules, players: int, bots: tuple[str, ...], trace: bool = False
+) -> Callable[[random.Random, int], tuple]:
+    """A function playing one hand of `rules` with `bots` (one name per seat)."""
+    rules.check_players(players)
+    namespace = {
+        "CANON": tuple(to_int(c) for c in rules.cards),
+        "KINDS": tuple(BOT_CODES[name] for name in bots),
+        "Random": random.Random,
+        "insort": insort,
+        "heuristic": _heuristic,
+        "end": _ender(trace),
+    }
+    exec(
+        compile(source(rules, players, trace), f"<rulesdsl: {players} players>", "exec"), namespace
+    )
+    return namespace["play"]
+
+
+def outcome(raw: Sequence) -> FastOutcome:
+    """A compiled hand's raw tuple, with names."""
+    winner, reason, tricks, stock, eliminations, saves, fired, cards, winners, out = raw
+    return FastOutcome(
+        winner=winner if winner >= 0 else None,
+        reason=REASONS[reason],
+        tricks=tricks,
+        stock_left=stock,
+        eliminations=eliminations,
+        saves=saves,
+        fired=frozenset(name for name, bit in FIRED_BITS.items() if fired & bit),
+        winner_cards=cards,
+        trick_winners=winners,
+        eliminated=out,
+    )

@@ -1,0 +1,114 @@
+"""The compiled play loop plays exactly the games of the reference engine."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rulesdsl.bots import RandomBot, make_bot
+from rulesdsl.engine import Hand, play_hand
+from rulesdsl.engine.compiled import compile_hand, outcome, source
+from rulesdsl.rules import OPTIONS, Rules, RulesError
+
+BOT_NAMES = ("random", "lowest", "highest", "heuristic")
+
+
+def reference(rules: Rules, players: int, dealer: int, seed: int, bots: tuple[str, ...]):
+    """The reference engine with the compiled loop's use of one generator per deal."""
+    rng = random.Random(seed)
+    deck = list(rules.cards)
+    rng.shuffle(deck)
+    rng.getrandbits(64)
+    hand = Hand.deal(rules, players, dealer, seed=seed)
+    seats = [RandomBot(rng) if name == "random" else make_bot(name) for name in bots]
+    play_hand(hand, seats)
+    return hand
+
+
+def same_game(rules: Rules, players: int, dealer: int, seed: int, bots: tuple[str, ...]):
+    hand = reference(rules, players, dealer, seed, bots)
+    fast = outcome(compile_hand(rules, players, bots, trace=True)(random.Random(seed), dealer))
+    expected = hand.outcome
+    assert fast.winner == expected.winner
+    assert fast.reason == expected.reason
+    assert fast.tricks == expected.tricks
+    assert fast.stock_left == expected.stock_left
+    assert fast.trick_winners == expected.trick_winners
+    assert fast.eliminated == expected.eliminated
+    assert fast.saves == hand.saves
+    assert fast.winner_cards == expected.winner_cards
+    assert fast.fired == {name for name, count in hand.fired.items() if count}
+
+
+def option_values(name: str) -> list[str]:
+    extra = {
+        "draw": ["0", "2", "3"],
+        "hand_size": ["players", "players + 1", "3", "7", "min(players, 5)", "1"],
+        "deck": ["standard", "A K Q J 10 9 8 7", "A K Q J 10"],
+        "match": ["target 3"],
+        "players": ["2..6"],
+    }
+    return [*OPTIONS[name].kind.words(), *extra.get(name, [])]
+
+
+settings_strategy = st.fixed_dictionaries(
+    {
+        name: st.sampled_from([v for v in option_values(name) if v != "target" and v != "hands"])
+        for name in OPTIONS
+        if name not in ("players", "match")
+    }
+)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(
+    settings_strategy,
+    st.integers(2, 6),
+    st.integers(0, 2**32),
+    st.lists(st.sampled_from(BOT_NAMES), min_size=6, max_size=6),
+)
+def test_compiled_hands_equal_the_reference(options, players, seed, bots):
+    rules = Rules().with_options({**options, "players": "2..6"})
+    try:
+        rules.check_players(players)
+    except RulesError:
+        return
+    for dealer in range(min(players, 3)):
+        same_game(rules, players, dealer, seed + dealer, tuple(bots[:players]))
+
+
+def test_thousands_of_default_hands_agree():
+    rules = Rules()
+    for seed in range(1500):
+        same_game(rules, 4, seed % 4, seed, ("random", "random", "heuristic", "random"))
+
+
+def test_the_source_holds_the_rules_as_constants():
+    text = source(Rules().with_options({"elimination": "immediate"}), 4)
+    assert "if True:\n            for seat in order:" in text
+    assert "$" not in text
+
+
+INTERESTING = [
+    {
+        "exhaustion": "reshuffle",
+        "elimination": "immediate",
+        "deck": "A K Q J 10 9",
+        "hand_size": "4",
+    },
+    {"exhaustion": "most_tricks", "must_head": "yes", "follow": "suit_or_trump"},
+    {"exhaustion": "play_out", "draw": "0", "all_out": "no_winner"},
+    {"trump": "stock_turnup", "opening_lead": "trump_if_able", "when_void": "trump_if_able"},
+    {"trump": "none", "draw": "per_card_in_trick", "exhaustion": "play_out"},
+]
+
+
+def test_rare_rule_combinations_agree():
+    for options in INTERESTING:
+        rules = Rules().with_options(options)
+        for seed in range(150):
+            players = 3 + seed % 3
+            bots = ("heuristic",) + ("random",) * (players - 1)
+            same_game(rules, players, seed % players, seed, bots)
