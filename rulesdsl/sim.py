@@ -9,13 +9,14 @@ from __future__ import annotations
 import math
 import multiprocessing
 import os
+import random
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from rulesdsl.bots import make_bot
-from rulesdsl.engine.driver import Player, play_hand
-from rulesdsl.engine.hand import COUNTED, REASONS, Hand
+from rulesdsl.engine.compiled import FIRED_BITS, compile_hand, outcome
+from rulesdsl.engine.hand import COUNTED, REASONS
 from rulesdsl.engine.match import Match
 from rulesdsl.rules import Rules
 from rulesdsl.seeds import derive
@@ -61,11 +62,15 @@ class Tally:
     squares: Counter[str] = field(default_factory=Counter)
     hists: dict[str, Counter[int]] = field(default_factory=dict)
 
-    def add(self, metrics: dict[str, int], hist: dict[str, int] | None = None) -> None:
+    def add(
+        self, names: Sequence[str], values: Sequence[int], hist: dict[str, int] | None = None
+    ) -> None:
         self.n += 1
-        for key, value in metrics.items():
-            self.sums[key] += value
-            self.squares[key] += value * value
+        sums, squares = self.sums, self.squares
+        for key, value in zip(names, values, strict=True):
+            if value:
+                sums[key] += value
+                squares[key] += value * value
         for key, value in (hist or {}).items():
             self.hists.setdefault(key, Counter())[value] += 1
 
@@ -146,26 +151,38 @@ def empty_result(spec: Spec) -> Result:
     )
 
 
-def hand_metrics(hand: Hand, players: int) -> dict[str, int]:
-    """The integer measurements of one finished hand."""
-    outcome = hand.outcome
-    metrics = {f"win_seat_{r}": 0 for r in range(players)}
-    if outcome.winner is not None:
-        metrics[f"win_seat_{(outcome.winner - hand.dealer) % players}"] = 1
-    metrics["no_winner"] = int(outcome.winner is None)
-    metrics["tricks"] = outcome.tricks
-    for reason in REASONS:
-        metrics[f"end_{reason}"] = int(outcome.reason == reason)
-    metrics["stock_left"] = outcome.stock_left
-    metrics["eliminations"] = len(outcome.eliminated)
-    metrics["last_card_saves"] = hand.saves
-    for option in COUNTED:
-        metrics[f"fires_{option}"] = int(hand.fired[option] > 0)
-    return metrics
+def metric_names(players: int) -> tuple[str, ...]:
+    """The integer measurements of one hand, in the order `measure` gives them."""
+    return (
+        *(f"win_seat_{r}" for r in range(players)),
+        "no_winner",
+        "tricks",
+        *(f"end_{reason}" for reason in REASONS),
+        "stock_left",
+        "eliminations",
+        "last_card_saves",
+        *(f"fires_{option}" for option in COUNTED),
+    )
 
 
-def _bots(names: Sequence[str], seed: int, unit: int) -> list[Player]:
-    return [make_bot(name, derive(seed, "bot", unit, seat)) for seat, name in enumerate(names)]
+_BITS = tuple(FIRED_BITS[option] for option in COUNTED)
+
+
+def measure(raw: tuple, dealer: int, players: int) -> list[int]:
+    """A compiled hand's result as the values of `metric_names`."""
+    winner, reason, tricks, stock_left, eliminations, saves, fired = raw[:7]
+    seats = [0] * players
+    if winner >= 0:
+        seats[(winner - dealer) % players] = 1
+    reasons = [0] * len(REASONS)
+    reasons[reason] = 1
+    fires = [1 if fired & bit else 0 for bit in _BITS]
+    return [*seats, int(winner < 0), tricks, *reasons, stock_left, eliminations, saves, *fires]
+
+
+def unit_rng(seed: int, *labels: object) -> random.Random:
+    """The one generator of a deal: it shuffles, seeds reshuffles and serves random bots."""
+    return random.Random(derive(seed, *labels))
 
 
 def _skill(rules: Rules, spec: Spec, unit: int) -> int:
@@ -173,54 +190,64 @@ def _skill(rules: Rules, spec: Spec, unit: int) -> int:
     every `players` deals, so it sits everywhere equally often."""
     dealer = unit % spec.players
     seat = (dealer + unit // spec.players) % spec.players
-    bots = _bots(["random"] * spec.players, spec.seed, unit)
-    bots[seat] = make_bot("heuristic")
-    hand = Hand.deal(rules, spec.players, dealer, seed=derive(spec.seed, "deal", unit))
-    return int(play_hand(hand, bots).winner == seat)
+    bots = ["random"] * spec.players
+    bots[seat] = "heuristic"
+    play = compile_hand(rules, spec.players, tuple(bots))
+    return int(play(unit_rng(spec.seed, "unit", unit), dealer)[0] == seat)
 
 
-def _hand_unit(spec: Spec, unit: int) -> list[tuple[dict[str, int], dict[str, int]]]:
+def _hand_unit(spec: Spec, unit: int) -> list[tuple[list[int], dict[str, int]]]:
     rows = []
+    dealer = unit % spec.players
     for _, rules in spec.profiles:
-        dealer = unit % spec.players
-        hand = Hand.deal(rules, spec.players, dealer, seed=derive(spec.seed, "deal", unit))
-        play_hand(hand, _bots(spec.seat_bots(), spec.seed, unit))
-        metrics = hand_metrics(hand, spec.players)
+        play = compile_hand(rules, spec.players, spec.seat_bots())
+        raw = play(unit_rng(spec.seed, "unit", unit), dealer)
+        values = measure(raw, dealer, spec.players)
         if spec.skill:
-            metrics["skill"] = _skill(rules, spec, unit)
-        rows.append((metrics, {"tricks": hand.outcome.tricks}))
+            values.append(_skill(rules, spec, unit))
+        rows.append((values, {"tricks": raw[2]}))
     return rows
 
 
-def _match_unit(spec: Spec, unit: int, hands: list[Tally]) -> list[tuple[dict, dict]]:
+def _match_unit(spec: Spec, unit: int, hands: list[Tally]) -> list[tuple[list[int], dict]]:
     rows = []
+    names = metric_names(spec.players)
     for index, (_, rules) in enumerate(spec.profiles):
         match = Match(rules, spec.players, derive(spec.seed, "match", unit))
         first_dealer = match.dealer
-        bots = _bots(spec.seat_bots(), spec.seed, unit)
+        play = compile_hand(rules, spec.players, spec.seat_bots())
         while not match.over:
-            hand = match.deal()
-            play_hand(hand, bots)
-            match.record(hand.outcome)
-            hands[index].add(hand_metrics(hand, spec.players), {"tricks": hand.outcome.tricks})
-        metrics = {"match_hands": match.hands_played}
-        for r in range(spec.players):
-            metrics[f"match_win_seat_{r}"] = int((first_dealer + r) % spec.players in match.winners)
-        rows.append((metrics, {"match_hands": match.hands_played}))
+            dealer = match.dealer
+            raw = play(unit_rng(spec.seed, "match", unit, match.hands_played), dealer)
+            match.record(outcome(raw))
+            hands[index].add(names, measure(raw, dealer, spec.players), {"tricks": raw[2]})
+        values = [match.hands_played]
+        values += [
+            int((first_dealer + r) % spec.players in match.winners) for r in range(spec.players)
+        ]
+        rows.append((values, {"match_hands": match.hands_played}))
     return rows
+
+
+def unit_names(spec: Spec) -> tuple[str, ...]:
+    """What each deal (or match) measures, per profile and in the pairs."""
+    if spec.matches:
+        return ("match_hands", *(f"match_win_seat_{r}" for r in range(spec.players)))
+    return (*metric_names(spec.players), *(("skill",) if spec.skill else ()))
 
 
 def run_chunk(spec: Spec, units: range) -> Result:
     """Play the deals numbered `units` under every profile; the tallies of this chunk."""
     result = empty_result(spec)
+    names = unit_names(spec)
     for unit in units:
         rows = _match_unit(spec, unit, result.hands) if spec.matches else _hand_unit(spec, unit)
-        result.units.add({})
-        for tally, (metrics, hist) in zip(result.profiles, rows, strict=True):
-            tally.add(metrics, hist)
+        result.units.n += 1
+        for tally, (values, hist) in zip(result.profiles, rows, strict=True):
+            tally.add(names, values, hist)
         for tally, (a, b) in zip(result.pairs, spec.pairs, strict=True):
             first, second = rows[a][0], rows[b][0]
-            tally.add({key: second[key] - first[key] for key in first})
+            tally.add(names, [y - x for x, y in zip(first, second, strict=True)])
     return result
 
 
