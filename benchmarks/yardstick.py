@@ -12,9 +12,10 @@ import random
 
 def play_hand(rng: random.Random, players: int = 4) -> tuple[int, int]:
     """One hand; returns (winner, cards played)."""
+    uniform = rng.random
     deck = list(range(52))
     rng.shuffle(deck)
-    dealer = rng.randrange(players)
+    dealer = int(uniform() * players)
     hands: list[list[int]] = [[] for _ in range(players)]
     dealt = players * players
     for k in range(dealt):
@@ -29,13 +30,13 @@ def play_hand(rng: random.Random, players: int = 4) -> tuple[int, int]:
     while True:
         order = [s % players for s in range(leader, leader + players) if active[s % players]]
         hand = hands[order[0]]
-        best = hand.pop(rng.randrange(len(hand)))
+        best = hand.pop(int(uniform() * len(hand)))
         led = best & 3
         winner = order[0]
         for seat in order[1:]:
             hand = hands[seat]
             follow = [i for i, c in enumerate(hand) if c & 3 == led]
-            index = follow[rng.randrange(len(follow))] if follow else rng.randrange(len(hand))
+            index = follow[int(uniform() * len(follow))] if follow else int(uniform() * len(hand))
             card = hand.pop(index)
             suit = card & 3
             if (suit == best & 3 and card > best) or (suit == trump and best & 3 != trump):

@@ -21,7 +21,7 @@ class RandomBot:
         self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
 
     def choose(self, hand: Hand, legal: Sequence[Card]) -> Card:
-        return legal[self.rng.randrange(len(legal))]
+        return legal[int(self.rng.random() * len(legal))]
 
 
 class LowestBot:

@@ -33,6 +33,7 @@ def metrics(result: Result) -> list[Metric]:
     rows += [
         Metric("no_winner", "hands with no winner", True),
         Metric("tricks", "hand length (tricks)", False),
+        Metric("plays", "cards played per hand", False),
     ]
     rows += [Metric(f"end_{reason}", f"ends: {reason}", True) for reason in REASONS]
     rows += [

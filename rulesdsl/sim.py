@@ -157,6 +157,7 @@ def metric_names(players: int) -> tuple[str, ...]:
         *(f"win_seat_{r}" for r in range(players)),
         "no_winner",
         "tricks",
+        "plays",
         *(f"end_{reason}" for reason in REASONS),
         "stock_left",
         "eliminations",
@@ -170,14 +171,24 @@ _BITS = tuple(FIRED_BITS[option] for option in COUNTED)
 
 def measure(raw: tuple, dealer: int, players: int) -> list[int]:
     """A compiled hand's result as the values of `metric_names`."""
-    winner, reason, tricks, stock_left, eliminations, saves, fired = raw[:7]
+    winner, reason, tricks, stock_left, eliminations, saves, fired, _, plays = raw[:9]
     seats = [0] * players
     if winner >= 0:
         seats[(winner - dealer) % players] = 1
     reasons = [0] * len(REASONS)
     reasons[reason] = 1
     fires = [1 if fired & bit else 0 for bit in _BITS]
-    return [*seats, int(winner < 0), tricks, *reasons, stock_left, eliminations, saves, *fires]
+    return [
+        *seats,
+        int(winner < 0),
+        tricks,
+        plays,
+        *reasons,
+        stock_left,
+        eliminations,
+        saves,
+        *fires,
+    ]
 
 
 def unit_rng(seed: int, *labels: object) -> random.Random:

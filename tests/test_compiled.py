@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from rulesdsl.bots import RandomBot, make_bot
 from rulesdsl.engine import Hand, play_hand
 from rulesdsl.engine.compiled import compile_hand, outcome, source
+from rulesdsl.engine.events import Play
 from rulesdsl.rules import OPTIONS, Rules, RulesError
 
 BOT_NAMES = ("random", "lowest", "highest", "heuristic")
@@ -39,6 +40,7 @@ def same_game(rules: Rules, players: int, dealer: int, seed: int, bots: tuple[st
     assert fast.eliminated == expected.eliminated
     assert fast.saves == hand.saves
     assert fast.winner_cards == expected.winner_cards
+    assert fast.plays == sum(1 for e in hand.events if isinstance(e, Play))
     assert fast.fired == {name for name, count in hand.fired.items() if count}
 
 

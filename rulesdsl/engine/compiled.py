@@ -29,7 +29,8 @@ FIRED_BITS = {name: 1 << i for i, name in enumerate(COUNTED)}
 
 @dataclass(frozen=True)
 class FastOutcome:
-    """What a compiled hand reports; `winner` is None when nobody won."""
+    """What a compiled hand reports; `winner` is None when nobody won; `plays` counts the
+    cards played."""
 
     winner: int | None
     reason: str
@@ -39,6 +40,7 @@ class FastOutcome:
     saves: int
     fired: frozenset[str]
     winner_cards: int
+    plays: int
     trick_winners: tuple[int, ...] = ()
     eliminated: tuple[tuple[int, int], ...] = ()
 
@@ -57,7 +59,7 @@ def play(rng, dealer):
     rng.shuffle(deck)
     reshuffle_seed = rng.getrandbits(64)
     hand_rng = None
-    randrange = rng.randrange
+    uniform = rng.random
     hands = [[] for _ in range($N)]
     for k in range($DEALT):
         hands[(dealer + 1 + k) % $N].append(deck[k])
@@ -83,6 +85,7 @@ def play(rng, dealer):
     fired = 0
     saves = 0
     tricks = 0
+    plays = 0
     opening = True
     leader = (dealer + 1) % $N
     while True:
@@ -130,7 +133,7 @@ def play(rng, dealer):
                         allowed = kept
             kind = KINDS[seat]
             if kind == 0:
-                card = allowed[randrange(len(allowed))]
+                card = allowed[int(uniform() * len(allowed))]
             elif kind == 1:
                 card = allowed[0]
             elif kind == 2:
@@ -152,6 +155,7 @@ def play(rng, dealer):
                     best = card
                     winner = seat
         tricks += 1
+        plays += len(order)
         opening = False
         if best & 3 == trump and led != trump:
             fired |= $F_TRUMP
@@ -191,7 +195,7 @@ def play(rng, dealer):
             if drawn:
                 fired |= $F_DRAW
                 if $LAST_DRAW_WINS and not stock:
-                    return end(winner, 0, tricks, stock, eliminated, saves,
+                    return end(plays, winner, 0, tricks, stock, eliminated, saves,
                                fired | $F_EXHAUST, hands, trick_winners)
         if not $IMMEDIATE:
             for seat in order:
@@ -203,17 +207,18 @@ def play(rng, dealer):
                 fired |= $F_ELIM
                 saves += 1
         if remaining == 1:
-            return end(active.index(True), 1, tricks, stock, eliminated, saves, fired, hands,
+            return end(plays, active.index(True), 1, tricks, stock, eliminated, saves, fired, hands,
                        trick_winners)
         if remaining == 0:
-            return end(winner if $ALL_OUT_WINNER else -1, 2, tricks, stock, eliminated, saves,
-                       fired | $F_ALL_OUT, hands, trick_winners)
+            out_winner = winner if $ALL_OUT_WINNER else -1
+            return end(plays, out_winner, 2, tricks, stock, eliminated, saves, fired | $F_ALL_OUT,
+                       hands, trick_winners)
         if $MOST_TRICKS and not stock:
             top = max(range($N), key=lambda s: (tricks_won[s], last_win[s]))
-            return end(top, 3, tricks, stock, eliminated, saves, fired | $F_EXHAUST, hands,
+            return end(plays, top, 3, tricks, stock, eliminated, saves, fired | $F_EXHAUST, hands,
                        trick_winners)
         if tricks >= $TRICK_LIMIT:
-            return end(-1, 4, tricks, stock, eliminated, saves, fired, hands, trick_winners)
+            return end(plays, -1, 4, tricks, stock, eliminated, saves, fired, hands, trick_winners)
         leader = winner
         while not active[leader]:
             leader = (leader + 1) % $N
@@ -246,10 +251,11 @@ def _heuristic(allowed: list[int], trump: int, led: int, best: int, plays_last: 
 
 
 def _ender(trace: bool) -> Callable[..., tuple]:
-    def end(winner, reason, tricks, stock, eliminated, saves, fired, hands, trick_winners):
+    def end(plays, winner, reason, tricks, stock, eliminated, saves, fired, hands, trick_winners):
         cards = len(hands[winner]) if winner >= 0 else 0
         extra = (tuple(trick_winners), tuple(eliminated)) if trace else ((), ())
-        return (winner, reason, tricks, len(stock), len(eliminated), saves, fired, cards, *extra)
+        raw = (winner, reason, tricks, len(stock), len(eliminated), saves, fired, cards, plays)
+        return (*raw, *extra)
 
     return end
 
@@ -318,7 +324,7 @@ def compile_hand(
 
 def outcome(raw: Sequence) -> FastOutcome:
     """A compiled hand's raw tuple, with names."""
-    winner, reason, tricks, stock, eliminations, saves, fired, cards, winners, out = raw
+    winner, reason, tricks, stock, eliminations, saves, fired, cards, plays, winners, out = raw
     return FastOutcome(
         winner=winner if winner >= 0 else None,
         reason=REASONS[reason],
@@ -328,6 +334,7 @@ def outcome(raw: Sequence) -> FastOutcome:
         saves=saves,
         fired=frozenset(name for name, bit in FIRED_BITS.items() if fired & bit),
         winner_cards=cards,
+        plays=plays,
         trick_winners=winners,
         eliminated=out,
     )
