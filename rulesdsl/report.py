@@ -73,7 +73,7 @@ def pair_estimate(result: Result, pair: int, metric: Metric) -> Estimate | None:
 
 def histogram(result: Result, index: int) -> dict[int, int]:
     tally = result.hands[index] if result.spec.matches else result.profiles[index]
-    return dict(sorted(tally.hists.get("tricks", {}).items()))
+    return dict(sorted(tally.distribution("tricks").items()))
 
 
 def _estimate_json(e: Estimate) -> dict[str, float]:

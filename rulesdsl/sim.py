@@ -13,9 +13,10 @@ import random
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 
 from rulesdsl.bots import make_bot
-from rulesdsl.engine.compiled import FIRED_BITS, compile_hand, outcome
+from rulesdsl.engine.compiled import FIRED_BITS, compile_hand, int_deck, outcome
 from rulesdsl.engine.hand import COUNTED, REASONS
 from rulesdsl.engine.match import Match
 from rulesdsl.rules import Rules
@@ -53,36 +54,93 @@ class Spec:
         return [range(s, min(s + CHUNK, self.units)) for s in range(0, self.units, CHUNK)]
 
 
+NUMBERS = ("tricks", "plays", "stock_left", "eliminations", "last_card_saves")
+COUNTS = {*NUMBERS, "match_hands"}
+OUTCOME_FIELDS = ("winner", "reason", "fired", *NUMBERS)
+Test = Callable[[object], bool]
+
+
+@cache
+def indicators(players: int) -> dict[str, tuple[str, Test]]:
+    """Yes/no measurements: the category each is counted in and the test on its value."""
+    tests: dict[str, tuple[str, Test]] = {}
+    for r in range(players):
+        tests[f"win_seat_{r}"] = ("winner", lambda v, r=r: v == r)
+        tests[f"match_win_seat_{r}"] = ("match_winners", lambda v, r=r: r in v)
+    tests["no_winner"] = ("winner", lambda v: v == -1)
+    for index, reason in enumerate(REASONS):
+        tests[f"end_{reason}"] = ("reason", lambda v, i=index: v == i)
+    for option in COUNTED:
+        tests[f"fires_{option}"] = ("fired", lambda v, bit=FIRED_BITS[option]: bool(v & bit))
+    tests["skill"] = ("skill", lambda v: v == 1)
+    return tests
+
+
 @dataclass
 class Tally:
-    """Exact sums of integer metrics over units: count, sums, sums of squares, histograms."""
+    """Exact counts over units, whose size does not grow with their number.
 
+    Hands are counted by their distinct results (who won relative to the dealer, why the
+    hand ended, which rules fired, and the numbers of NUMBERS). A paired tally holds the
+    differences b - a of numbers and counts (a, b) pairs of categories.
+    """
+
+    players: int
+    paired: bool = False
     n: int = 0
+    outcomes: Counter[tuple] = field(default_factory=Counter)
     sums: Counter[str] = field(default_factory=Counter)
     squares: Counter[str] = field(default_factory=Counter)
-    hists: dict[str, Counter[int]] = field(default_factory=dict)
+    counts: dict[str, Counter] = field(default_factory=dict)
 
-    def add(
-        self, names: Sequence[str], values: Sequence[int], hist: dict[str, int] | None = None
-    ) -> None:
-        self.n += 1
+    def add_numbers(self, names: Sequence[str], values: Sequence[int]) -> None:
         sums, squares = self.sums, self.squares
         for key, value in zip(names, values, strict=True):
-            if value:
-                sums[key] += value
-                squares[key] += value * value
-        for key, value in (hist or {}).items():
-            self.hists.setdefault(key, Counter())[value] += 1
+            sums[key] += value
+            squares[key] += value * value
+
+    def count(self, category: str, value: object) -> None:
+        counts = self.counts.get(category)
+        if counts is None:
+            counts = self.counts[category] = Counter()
+        counts[value] += 1
 
     def merge(self, other: Tally) -> None:
         self.n += other.n
+        self.outcomes.update(other.outcomes)
         self.sums.update(other.sums)
         self.squares.update(other.squares)
-        for key, counts in other.hists.items():
-            self.hists.setdefault(key, Counter()).update(counts)
+        for name, counts in other.counts.items():
+            self.counts.setdefault(name, Counter()).update(counts)
+
+    def distribution(self, name: str) -> Counter:
+        """How often each value of a category or number occurred."""
+        found = Counter(self.counts.get(name, {}))
+        if name in OUTCOME_FIELDS:
+            index = OUTCOME_FIELDS.index(name)
+            for outcome, count in self.outcomes.items():
+                found[outcome[index]] += count
+        return found
+
+    def totals(self, key: str) -> tuple[int, int]:
+        """The sum over units of a measurement, and the sum of its squares."""
+        if key in COUNTS:
+            values = self.distribution(key)
+            total = sum(v * c for v, c in values.items()) + self.sums[key]
+            return total, sum(v * v * c for v, c in values.items()) + self.squares[key]
+        category, test = indicators(self.players)[key]
+        total = squares = 0
+        for value, count in self.distribution(category).items():
+            step = int(test(value[1])) - int(test(value[0])) if self.paired else int(test(value))
+            total += count * step
+            squares += count * step * step
+        return total, squares
+
+    def total(self, key: str) -> int:
+        return self.totals(key)[0]
 
     def estimate(self, key: str, share: bool = False) -> Estimate:
-        return Estimate.of(self.n, self.sums[key], self.squares[key], share)
+        return Estimate.of(self.n, *self.totals(key), share)
 
 
 @dataclass(frozen=True)
@@ -141,124 +199,135 @@ class Result:
 
 
 def empty_result(spec: Spec) -> Result:
-    count = len(spec.profiles)
+    count, n = len(spec.profiles), spec.players
     return Result(
         spec,
-        Tally(),
-        [Tally() for _ in range(count)],
-        [Tally() for _ in range(count)],
-        [Tally() for _ in spec.pairs],
+        Tally(n),
+        [Tally(n) for _ in range(count)],
+        [Tally(n) for _ in range(count)],
+        [Tally(n, paired=True) for _ in spec.pairs],
     )
 
 
-def metric_names(players: int) -> tuple[str, ...]:
-    """The integer measurements of one hand, in the order `measure` gives them."""
-    return (
-        *(f"win_seat_{r}" for r in range(players)),
-        "no_winner",
-        "tricks",
-        "plays",
-        *(f"end_{reason}" for reason in REASONS),
-        "stock_left",
-        "eliminations",
-        "last_card_saves",
-        *(f"fires_{option}" for option in COUNTED),
-    )
-
-
-_BITS = tuple(FIRED_BITS[option] for option in COUNTED)
-
-
-def measure(raw: tuple, dealer: int, players: int) -> list[int]:
-    """A compiled hand's result as the values of `metric_names`."""
+def record(tally: Tally, raw: tuple, dealer: int) -> None:
+    """Count one compiled hand's result (the fields of OUTCOME_FIELDS)."""
     winner, reason, tricks, stock_left, eliminations, saves, fired, _, plays = raw[:9]
-    seats = [0] * players
-    if winner >= 0:
-        seats[(winner - dealer) % players] = 1
-    reasons = [0] * len(REASONS)
-    reasons[reason] = 1
-    fires = [1 if fired & bit else 0 for bit in _BITS]
-    return [
-        *seats,
-        int(winner < 0),
-        tricks,
-        plays,
-        *reasons,
-        stock_left,
-        eliminations,
-        saves,
-        *fires,
-    ]
+    relative = (winner - dealer) % tally.players if winner >= 0 else -1
+    tally.outcomes[relative, reason, fired, tricks, plays, stock_left, eliminations, saves] += 1
+    tally.n += 1
 
 
-def unit_rng(seed: int, *labels: object) -> random.Random:
-    """The one generator of a deal: it shuffles, seeds reshuffles and serves random bots."""
-    return random.Random(derive(seed, *labels))
+def record_pair(tally: Tally, first: tuple, second: tuple, dealer: int) -> None:
+    """Count the paired difference of two compiled hands on the same deal."""
+    tally.n += 1
+    tally.add_numbers(NUMBERS, [second[i] - first[i] for i in (2, 8, 3, 4, 5)])
+    n = tally.players
+    tally.count("winner", tuple((r[0] - dealer) % n if r[0] >= 0 else -1 for r in (first, second)))
+    tally.count("reason", (first[1], second[1]))
+    tally.count("fired", (first[6], second[6]))
 
 
-def _skill(rules: Rules, spec: Spec, unit: int) -> int:
-    """1 when the heuristic bot beats random bots; its seat relative to the dealer turns
-    every `players` deals, so it sits everywhere equally often."""
-    dealer = unit % spec.players
-    seat = (dealer + unit // spec.players) % spec.players
-    bots = ["random"] * spec.players
-    bots[seat] = "heuristic"
-    play = compile_hand(rules, spec.players, tuple(bots))
-    return int(play(unit_rng(spec.seed, "unit", unit), dealer)[0] == seat)
+class _Decks:
+    """One deck order (and reshuffle seed) per deal and card set, the same for every
+    profile that plays those cards; a chunk draws them from its own generator."""
 
-
-def _hand_unit(spec: Spec, unit: int) -> list[tuple[list[int], dict[str, int]]]:
-    rows = []
-    dealer = unit % spec.players
-    for _, rules in spec.profiles:
-        play = compile_hand(rules, spec.players, spec.seat_bots())
-        raw = play(unit_rng(spec.seed, "unit", unit), dealer)
-        values = measure(raw, dealer, spec.players)
-        if spec.skill:
-            values.append(_skill(rules, spec, unit))
-        rows.append((values, {"tricks": raw[2]}))
-    return rows
-
-
-def _match_unit(spec: Spec, unit: int, hands: list[Tally]) -> list[tuple[list[int], dict]]:
-    rows = []
-    names = metric_names(spec.players)
-    for index, (_, rules) in enumerate(spec.profiles):
-        match = Match(rules, spec.players, derive(spec.seed, "match", unit))
-        first_dealer = match.dealer
-        play = compile_hand(rules, spec.players, spec.seat_bots())
-        while not match.over:
-            dealer = match.dealer
-            raw = play(unit_rng(spec.seed, "match", unit, match.hands_played), dealer)
-            match.record(outcome(raw))
-            hands[index].add(names, measure(raw, dealer, spec.players), {"tricks": raw[2]})
-        values = [match.hands_played]
-        values += [
-            int((first_dealer + r) % spec.players in match.winners) for r in range(spec.players)
+    def __init__(self, seed: int, start: int, card_sets: Sequence[tuple[int, ...]]) -> None:
+        self.card_sets = list(dict.fromkeys(card_sets))
+        self.streams = [
+            random.Random(derive(seed, "deals", start, ",".join(map(str, cards))))
+            for cards in self.card_sets
         ]
-        rows.append((values, {"match_hands": match.hands_played}))
-    return rows
+        self.current: list[tuple[list[int], int] | None] = [None] * len(self.card_sets)
+
+    def index(self, cards: tuple[int, ...]) -> int:
+        return self.card_sets.index(cards)
+
+    def next_deal(self) -> None:
+        self.current = [None] * len(self.card_sets)
+
+    def deal(self, which: int) -> tuple[list[int], int]:
+        found = self.current[which]
+        if found is None:
+            stream = self.streams[which]
+            deck = list(self.card_sets[which])
+            stream.shuffle(deck)
+            found = self.current[which] = (deck, stream.getrandbits(64))
+        return found
 
 
-def unit_names(spec: Spec) -> tuple[str, ...]:
-    """What each deal (or match) measures, per profile and in the pairs."""
-    if spec.matches:
-        return ("match_hands", *(f"match_win_seat_{r}" for r in range(spec.players)))
-    return (*metric_names(spec.players), *(("skill",) if spec.skill else ()))
+def _skill_bots(players: int, seat: int) -> tuple[str, ...]:
+    """The heuristic bot at `seat` against random bots. The sim turns its seat relative
+    to the dealer every `players` deals, so it sits everywhere equally often."""
+    return tuple("heuristic" if s == seat else "random" for s in range(players))
+
+
+def _play_hands(spec: Spec, units: range, result: Result) -> None:
+    n = spec.players
+    cards = [int_deck(rules) for _, rules in spec.profiles]
+    decks = _Decks(spec.seed, units.start, cards)
+    card_set = [decks.index(c) for c in cards]
+    plays = [compile_hand(rules, n, spec.seat_bots()) for _, rules in spec.profiles]
+    bots = [random.Random(derive(spec.seed, "bots", units.start)) for _ in spec.profiles]
+    skilled = [
+        [compile_hand(rules, n, _skill_bots(n, seat)) for seat in range(n)]
+        for _, rules in spec.profiles
+    ]
+    skill_bots = [random.Random(derive(spec.seed, "skill", units.start)) for _ in spec.profiles]
+    for unit in units:
+        dealer = unit % n
+        seat = (dealer + unit // n) % n
+        decks.next_deal()
+        raws, skills = [], []
+        for index, play in enumerate(plays):
+            deck, hand_seed = decks.deal(card_set[index])
+            raw = play(deck, hand_seed, bots[index], dealer)
+            record(result.profiles[index], raw, dealer)
+            raws.append(raw)
+            if spec.skill:
+                won = skilled[index][seat](deck, hand_seed, skill_bots[index], dealer)[0] == seat
+                skills.append(int(won))
+                result.profiles[index].count("skill", int(won))
+        for tally, (a, b) in zip(result.pairs, spec.pairs, strict=True):
+            record_pair(tally, raws[a], raws[b], dealer)
+            if spec.skill:
+                tally.count("skill", (skills[a], skills[b]))
+        result.units.n += 1
+
+
+def _play_matches(spec: Spec, units: range, result: Result) -> None:
+    plays = [compile_hand(rules, spec.players, spec.seat_bots()) for _, rules in spec.profiles]
+    for unit in units:
+        lengths, winners = [], []
+        for index, (_, rules) in enumerate(spec.profiles):
+            match = Match(rules, spec.players, derive(spec.seed, "match", unit))
+            first = match.dealer
+            decks = _Decks(spec.seed, unit, [int_deck(rules)])
+            bots = random.Random(derive(spec.seed, "match bots", unit))
+            while not match.over:
+                decks.next_deal()
+                deck, hand_seed = decks.deal(0)
+                dealer = match.dealer
+                raw = plays[index](deck, hand_seed, bots, dealer)
+                match.record(outcome(raw))
+                record(result.hands[index], raw, dealer)
+            tally = result.profiles[index]
+            tally.n += 1
+            tally.add_numbers(("match_hands",), (match.hands_played,))
+            relative = frozenset((s - first) % spec.players for s in match.winners)
+            tally.count("match_winners", relative)
+            lengths.append(match.hands_played)
+            winners.append(relative)
+        for tally, (a, b) in zip(result.pairs, spec.pairs, strict=True):
+            tally.n += 1
+            tally.add_numbers(("match_hands",), (lengths[b] - lengths[a],))
+            tally.count("match_winners", (winners[a], winners[b]))
+        result.units.n += 1
 
 
 def run_chunk(spec: Spec, units: range) -> Result:
     """Play the deals numbered `units` under every profile; the tallies of this chunk."""
     result = empty_result(spec)
-    names = unit_names(spec)
-    for unit in units:
-        rows = _match_unit(spec, unit, result.hands) if spec.matches else _hand_unit(spec, unit)
-        result.units.n += 1
-        for tally, (values, hist) in zip(result.profiles, rows, strict=True):
-            tally.add(names, values, hist)
-        for tally, (a, b) in zip(result.pairs, spec.pairs, strict=True):
-            first, second = rows[a][0], rows[b][0]
-            tally.add(names, [y - x for x, y in zip(first, second, strict=True)])
+    (_play_matches if spec.matches else _play_hands)(spec, units, result)
     return result
 
 

@@ -9,28 +9,22 @@ from hypothesis import strategies as st
 
 from rulesdsl.bots import RandomBot, make_bot
 from rulesdsl.engine import Hand, play_hand
-from rulesdsl.engine.compiled import compile_hand, outcome, source
+from rulesdsl.engine.compiled import compile_hand, outcome, source, to_int
 from rulesdsl.engine.events import Play
 from rulesdsl.rules import OPTIONS, Rules, RulesError
 
 BOT_NAMES = ("random", "lowest", "highest", "heuristic")
 
 
-def reference(rules: Rules, players: int, dealer: int, seed: int, bots: tuple[str, ...]):
-    """The reference engine with the compiled loop's use of one generator per deal."""
-    rng = random.Random(seed)
-    deck = list(rules.cards)
-    rng.shuffle(deck)
-    rng.getrandbits(64)
-    hand = Hand.deal(rules, players, dealer, seed=seed)
-    seats = [RandomBot(rng) if name == "random" else make_bot(name) for name in bots]
-    play_hand(hand, seats)
-    return hand
-
-
 def same_game(rules: Rules, players: int, dealer: int, seed: int, bots: tuple[str, ...]):
-    hand = reference(rules, players, dealer, seed, bots)
-    fast = outcome(compile_hand(rules, players, bots, trace=True)(random.Random(seed), dealer))
+    """Deal the same deck order to both engines; random bots share one generator."""
+    order = list(rules.cards)
+    random.Random(seed).shuffle(order)
+    hand = Hand.deal(rules, players, dealer, order=order, seed=seed + 1)
+    shared = random.Random(seed + 2)
+    play_hand(hand, [RandomBot(shared) if name == "random" else make_bot(name) for name in bots])
+    play = compile_hand(rules, players, bots, trace=True)
+    fast = outcome(play([to_int(c) for c in order], seed + 1, random.Random(seed + 2), dealer))
     expected = hand.outcome
     assert fast.winner == expected.winner
     assert fast.reason == expected.reason
@@ -88,7 +82,7 @@ def test_thousands_of_default_hands_agree():
 
 
 def test_the_source_holds_the_rules_as_constants():
-    text = source(Rules().with_options({"elimination": "immediate"}), 4)
+    text = source(Rules().with_options({"elimination": "immediate"}), 4, ("random",) * 4)
     assert "if True:\n            for seat in order:" in text
     assert "$" not in text
 

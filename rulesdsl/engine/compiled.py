@@ -6,8 +6,9 @@ it has. Cards are ints, rank * 4 + suit, so int order is (rank, suit) order; han
 sorted, and the loop draws random numbers exactly as the reference engine and its bots
 do, so both give the same games. `tests/test_compiled.py` holds them to that.
 
-A compiled hand is called as `play(rng, dealer)`: `rng` (a random.Random) shuffles the
-deck, gives the reshuffle seed, then serves every random bot's choice.
+A compiled hand is called as `play(deck, hand_seed, rng, dealer)`: `deck` is the deck
+order as ints, `hand_seed` seeds reshuffles as `Hand.deal(..., seed=hand_seed)` does, and
+`rng` (a random.Random) serves every random bot's choice, in the order they play.
 """
 
 from __future__ import annotations
@@ -53,11 +54,13 @@ def to_card(value: int) -> Card:
     return Card(value >> 2, Suit(value & 3))
 
 
+def int_deck(rules: Rules) -> tuple[int, ...]:
+    """The cards in play as ints, in the canonical order of `rules.cards`."""
+    return tuple(to_int(c) for c in rules.cards)
+
+
 _LOOP = Template("""
-def play(rng, dealer):
-    deck = list(CANON)
-    rng.shuffle(deck)
-    reshuffle_seed = rng.getrandbits(64)
+def play(deck, hand_seed, rng, dealer):
     hand_rng = None
     uniform = rng.random
     hands = [[] for _ in range($N)]
@@ -75,12 +78,14 @@ def play(rng, dealer):
         trump = $FIXED_TRUMP
     rest.reverse()
     stock = rest
-    set_aside = []
+    if $RESHUFFLE:
+        set_aside = []
+    if $MOST_TRICKS:
+        tricks_won = [0] * $N
+        last_win = [-1] * $N
+    trick_winners = []
     active = [True] * $N
     remaining = $N
-    tricks_won = [0] * $N
-    last_win = [-1] * $N
-    trick_winners = []
     eliminated = []
     fired = 0
     saves = 0
@@ -90,78 +95,73 @@ def play(rng, dealer):
     leader = (dealer + 1) % $N
     while True:
         order = [s % $N for s in range(leader, leader + $N) if active[s % $N]]
+        last_seat = order[-1]
+        seat = leader
+        hand = hands[seat]
+        allowed = hand
+        if $OPENING_TRUMP:
+            if opening:
+                opening = False
+                kept = [c for c in hand if c & 3 == trump]
+                if kept:
+                    if len(kept) < len(hand):
+                        fired |= $F_OPENING
+                    allowed = kept
         led = -1
         best = -1
-        winner = -1
-        played = []
-        for seat in order:
+$CHOOSE
+        hand.remove(card)
+        if $RESHUFFLE:
+            set_aside.append(card)
+        led = card & 3
+        best = card
+        winner = seat
+        for seat in order[1:]:
             hand = hands[seat]
             allowed = hand
-            if led < 0:
-                if $OPENING_TRUMP and opening:
-                    kept = [c for c in hand if c & 3 == trump]
-                    if kept:
-                        if len(kept) < len(hand):
-                            fired |= $F_OPENING
-                        allowed = kept
-            else:
-                holding = [c for c in hand if c & 3 == led]
-                if holding:
-                    if $FOLLOW_OR_TRUMP:
-                        kept = [c for c in hand if c & 3 == led or c & 3 == trump]
-                    else:
-                        kept = holding
+            holding = [c for c in hand if c & 3 == led]
+            if holding:
+                if $FOLLOW_OR_TRUMP:
+                    kept = [c for c in hand if c & 3 == led or c & 3 == trump]
+                else:
+                    kept = holding
+                if len(kept) < len(hand):
+                    fired |= $F_FOLLOW
+                allowed = kept
+            elif $VOID_TRUMP:
+                kept = [c for c in hand if c & 3 == trump]
+                if kept:
                     if len(kept) < len(hand):
-                        fired |= $F_FOLLOW
+                        fired |= $F_VOID
                     allowed = kept
-                elif $VOID_TRUMP:
-                    kept = [c for c in hand if c & 3 == trump]
-                    if kept:
-                        if len(kept) < len(hand):
-                            fired |= $F_VOID
-                        allowed = kept
-                if $MUST_HEAD:
-                    bs = best & 3
-                    kept = [
-                        c for c in allowed
-                        if (c & 3 == trump and (bs != trump or c > best))
-                        or (c & 3 == led and bs == led and c > best)
-                    ]
-                    if kept:
-                        if len(kept) < len(allowed):
-                            fired |= $F_HEAD
-                        allowed = kept
-            kind = KINDS[seat]
-            if kind == 0:
-                card = allowed[int(uniform() * len(allowed))]
-            elif kind == 1:
-                card = allowed[0]
-            elif kind == 2:
-                card = allowed[-1]
-            else:
-                card = heuristic(allowed, trump, led, best, len(played) == len(order) - 1)
-            hand.remove(card)
-            played.append(card)
-            if led < 0:
-                led = card & 3
-                best = card
-                winner = seat
-            else:
-                cs = card & 3
+            if $MUST_HEAD:
                 bs = best & 3
-                if (cs == trump and (bs != trump or card > best)) or (
-                    cs == led and bs == led and card > best
-                ):
+                kept = [
+                    c for c in allowed
+                    if (c & 3 == trump and (bs != trump or c > best))
+                    or (c & 3 == led and bs == led and c > best)
+                ]
+                if kept:
+                    if len(kept) < len(allowed):
+                        fired |= $F_HEAD
+                    allowed = kept
+$CHOOSE
+            hand.remove(card)
+            if $RESHUFFLE:
+                set_aside.append(card)
+            cs = card & 3
+            if cs == trump:
+                if best & 3 != trump or card > best:
                     best = card
                     winner = seat
+            elif cs == led and card > best and best & 3 == led:
+                best = card
+                winner = seat
         tricks += 1
         plays += len(order)
-        opening = False
         if best & 3 == trump and led != trump:
             fired |= $F_TRUMP
         last_card = not hands[winner]
-        if $RESHUFFLE:
-            set_aside.extend(played)
         if $MOST_TRICKS:
             tricks_won[winner] += 1
             last_win[winner] = tricks
@@ -169,43 +169,25 @@ def play(rng, dealer):
             trick_winners.append(winner)
         if $IMMEDIATE:
             for seat in order:
-                if active[seat] and not hands[seat]:
+                if not hands[seat]:
                     active[seat] = False
                     remaining -= 1
                     eliminated.append((tricks, seat))
-            if last_card and (stock or $RESHUFFLE):
-                fired |= $F_ELIM
+            if last_card:
+                if stock or $RESHUFFLE:
+                    fired |= $F_ELIM
         if active[winner]:
-            drawn = 0
-            for _ in range($DRAW if $DRAW >= 0 else len(order)):
-                if $RESHUFFLE and not stock and set_aside:
-                    if hand_rng is None:
-                        hand_rng = Random(reshuffle_seed)
-                    hand_rng.shuffle(set_aside)
-                    set_aside.reverse()
-                    stock = set_aside
-                    set_aside = []
-                    fired |= $F_EXHAUST
-                if not stock:
-                    if $PLAY_OUT:
-                        fired |= $F_EXHAUST
-                    break
-                insort(hands[winner], stock.pop())
-                drawn += 1
-            if drawn:
-                fired |= $F_DRAW
-                if $LAST_DRAW_WINS and not stock:
-                    return end(plays, winner, 0, tricks, stock, eliminated, saves,
-                               fired | $F_EXHAUST, hands, trick_winners)
+$DRAW
         if not $IMMEDIATE:
             for seat in order:
-                if active[seat] and not hands[seat]:
+                if not hands[seat]:
                     active[seat] = False
                     remaining -= 1
                     eliminated.append((tricks, seat))
-            if last_card and active[winner]:
-                fired |= $F_ELIM
-                saves += 1
+            if last_card:
+                if active[winner]:
+                    fired |= $F_ELIM
+                    saves += 1
         if remaining == 1:
             return end(plays, active.index(True), 1, tricks, stock, eliminated, saves, fired, hands,
                        trick_winners)
@@ -213,16 +195,81 @@ def play(rng, dealer):
             out_winner = winner if $ALL_OUT_WINNER else -1
             return end(plays, out_winner, 2, tricks, stock, eliminated, saves, fired | $F_ALL_OUT,
                        hands, trick_winners)
-        if $MOST_TRICKS and not stock:
-            top = max(range($N), key=lambda s: (tricks_won[s], last_win[s]))
-            return end(plays, top, 3, tricks, stock, eliminated, saves, fired | $F_EXHAUST, hands,
-                       trick_winners)
+        if $MOST_TRICKS:
+            if not stock:
+                top = max(range($N), key=lambda s: (tricks_won[s], last_win[s]))
+                return end(plays, top, 3, tricks, stock, eliminated, saves, fired | $F_EXHAUST,
+                           hands, trick_winners)
         if tricks >= $TRICK_LIMIT:
             return end(plays, -1, 4, tricks, stock, eliminated, saves, fired, hands, trick_winners)
         leader = winner
         while not active[leader]:
             leader = (leader + 1) % $N
 """)
+
+# The winner's draw: the general form, and the common one of one card with no reshuffle.
+_DRAW_MANY = """
+drawn = 0
+for _ in range($DRAW_COUNT):
+    if $RESHUFFLE:
+        if not stock and set_aside:
+            if hand_rng is None:
+                hand_rng = Random(Random(hand_seed).getrandbits(64))
+            hand_rng.shuffle(set_aside)
+            set_aside.reverse()
+            stock = set_aside
+            set_aside = []
+            fired |= $F_EXHAUST
+    if not stock:
+        if $PLAY_OUT:
+            fired |= $F_EXHAUST
+        break
+    insort(hands[winner], stock.pop())
+    drawn += 1
+if drawn:
+    fired |= $F_DRAW
+    if $LAST_DRAW_WINS:
+        if not stock:
+            return end(plays, winner, 0, tricks, stock, eliminated, saves,
+                       fired | $F_EXHAUST, hands, trick_winners)
+"""
+_DRAW_ONE = """
+if stock:
+    insort(hands[winner], stock.pop())
+    fired |= $F_DRAW
+    if $LAST_DRAW_WINS:
+        if not stock:
+            return end(plays, winner, 0, tricks, stock, eliminated, saves,
+                       fired | $F_EXHAUST, hands, trick_winners)
+elif $PLAY_OUT:
+    fired |= $F_EXHAUST
+"""
+
+# How a seat chooses its card from `allowed`, by bot; `KINDS` holds each seat's bot.
+_CHOICES = {
+    "random": "card = allowed[int(uniform() * len(allowed))]",
+    "lowest": "card = allowed[0]",
+    "highest": "card = allowed[-1]",
+    "heuristic": "card = heuristic(allowed, trump, led, best, seat == last_seat)",
+}
+
+
+def _choose(bots: tuple[str, ...]) -> str:
+    """The code that picks a card: one line when every seat has the same bot."""
+    if len(set(bots)) == 1:
+        lines = [_CHOICES[bots[0]]]
+    else:
+        lines = []
+        for code, name in enumerate(BOT_CODES):
+            lines += [
+                f"{'if' if not lines else 'elif'} KINDS[seat] == {code}:",
+                "    " + _CHOICES[name],
+            ]
+    return "\n".join(lines)
+
+
+def _indent(code: str, spaces: int) -> str:
+    return "\n".join(" " * spaces + line for line in code.strip("\n").splitlines())
 
 
 def _heuristic(allowed: list[int], trump: int, led: int, best: int, plays_last: bool) -> int:
@@ -271,7 +318,6 @@ def _constants(rules: Rules, players: int, trace: bool) -> dict[str, object]:
         "FOLLOW_OR_TRUMP": rules.follow == "suit_or_trump",
         "VOID_TRUMP": rules.when_void == "trump_if_able",
         "MUST_HEAD": rules.must_head,
-        "DRAW": -1 if rules.draw == "per_card_in_trick" else int(rules.draw),
         "IMMEDIATE": rules.elimination == "immediate",
         "LAST_DRAW_WINS": rules.exhaustion == "last_draw_wins",
         "PLAY_OUT": rules.exhaustion == "play_out",
@@ -297,19 +343,28 @@ _FIRED_NAMES = {
 }
 
 
-def source(rules: Rules, players: int, trace: bool = False) -> str:
-    """The play loop's Python source for these rules and this many players."""
-    return _LOOP.substitute({k: repr(v) for k, v in _constants(rules, players, trace).items()})
+def source(rules: Rules, players: int, bots: tuple[str, ...], trace: bool = False) -> str:
+    """The play loop's Python source for these rules, players and bots."""
+    values = {k: repr(v) for k, v in _constants(rules, players, trace).items()}
+    values["DRAW_COUNT"] = "len(order)" if rules.draw == "per_card_in_trick" else str(rules.draw)
+    one = rules.draw == 1 and rules.exhaustion != "reshuffle"
+    snippets = {
+        "DRAW": _indent(Template(_DRAW_ONE if one else _DRAW_MANY).substitute(values), 12),
+        "CHOOSE": "$CHOOSE",
+    }
+    text = _LOOP.substitute(values, **snippets)
+    choose = _choose(bots)
+    text = text.replace("$CHOOSE\n", _indent(choose, 8) + "\n", 1)
+    return text.replace("$CHOOSE\n", _indent(choose, 12) + "\n", 1)
 
 
 @cache
 def compile_hand(
     rules: Rules, players: int, bots: tuple[str, ...], trace: bool = False
-) -> Callable[[random.Random, int], tuple]:
+) -> Callable[[list[int], int, random.Random, int], tuple]:
     """A function playing one hand of `rules` with `bots` (one name per seat)."""
     rules.check_players(players)
     namespace = {
-        "CANON": tuple(to_int(c) for c in rules.cards),
         "KINDS": tuple(BOT_CODES[name] for name in bots),
         "Random": random.Random,
         "insort": insort,
@@ -317,7 +372,8 @@ def compile_hand(
         "end": _ender(trace),
     }
     exec(
-        compile(source(rules, players, trace), f"<rulesdsl: {players} players>", "exec"), namespace
+        compile(source(rules, players, bots, trace), f"<rulesdsl: {players} players>", "exec"),
+        namespace,
     )
     return namespace["play"]
 
