@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import random
-import resource
 import subprocess
 import sys
 import time
@@ -44,7 +43,7 @@ def best_of(work: Callable[[], int]) -> tuple[float, int]:
 def ours(profile: str, hands: int) -> tuple[float, int]:
     """`simulate` in-process on one worker; counts the cards played."""
     spec = Spec(profiles=((profile, load(profile).rules),), units=hands, skill=False)
-    seconds, plays = best_of(lambda: run(spec, workers=1).profiles[0].sums["plays"])
+    seconds, plays = best_of(lambda: run(spec, workers=1).profiles[0].total("plays"))
     return seconds, plays
 
 
@@ -107,30 +106,33 @@ def speed(hands: int) -> None:
         print(f"  {name:<24} {per_play:5.2f}x per card play {per_hand:5.2f}x per hand")
 
 
+PEAK = (
+    "import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True,"
+    " capture_output=True); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+)
+
+
 def peak_memory(hands: int) -> None:
     print("\npeak memory of `rulesdsl simulate equal-hands --no-skill` (2 workers)")
-    for count in (hands // 10, hands):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    for count in (hands // 100, hands // 10, hands):
+        command = [
+            str(BIN / "rulesdsl"),
+            "simulate",
+            "equal-hands",
+            "--no-skill",
+            "--hands",
+            str(count),
+            "--workers",
+            "2",
+            "--json",
+        ]
         start = time.perf_counter()
-        subprocess.run(
-            [
-                str(BIN / "rulesdsl"),
-                "simulate",
-                "equal-hands",
-                "--no-skill",
-                "--hands",
-                str(count),
-                "--workers",
-                "2",
-                "--json",
-            ],
-            check=True,
-            capture_output=True,
+        done = subprocess.run(
+            [sys.executable, "-c", PEAK, *command], check=True, capture_output=True, text=True
         )
         seconds = time.perf_counter() - start
-        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-        shown = f"{peak / 1024:.0f} MB" if peak > before else f"<= {before / 1024:.0f} MB"
-        print(f"  {count:>9,} hands: {seconds:6.1f} s, largest process peak {shown}")
+        peak = int(done.stdout.strip()) / 1024
+        print(f"  {count:>9,} hands: {seconds:6.1f} s, largest process peak {peak:5.1f} MB")
 
 
 def startup() -> None:
