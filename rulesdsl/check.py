@@ -44,6 +44,17 @@ def check_entries(doc: Document) -> tuple[dict[str, Parsed], list[Diagnostic]]:
             continue
         first_line[key] = pos.line
         if key in METADATA:
+            if entry.note is not None:
+                problems.append(
+                    where.at(
+                        pos.line,
+                        pos.column,
+                        "metadata-note",
+                        f"`{key}` takes no note",
+                        "a note is a remark on an option's value; write a # comment instead",
+                        length=pos.length,
+                    )
+                )
             continue
         if key not in OPTIONS:
             known = [*OPTIONS, *METADATA]

@@ -120,7 +120,7 @@ def parse_expr(text: str) -> Expr:
     word = text.strip()
     if not word:
         raise ExprError("expected a number or an expression over players, found nothing")
-    if word.isdigit():  # the common cases need no parser
+    if word.isascii() and word.isdigit():  # the common cases need no parser
         return number(int(word))
     if word == "players":
         return PLAYERS

@@ -5,6 +5,7 @@ The options themselves are declared once, as the fields of `rulesdsl.rules.Rules
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -116,7 +117,7 @@ class CountOrWord:
         word = str(text).strip()
         if word in self.word_values:
             return word
-        if word.lstrip("-").isdigit():
+        if re.fullmatch(r"-?[0-9]+", word):
             if int(word) < self.minimum:
                 raise OptionError(f"{word} is too small; expected {self.expected}")
             return int(word)
@@ -139,6 +140,10 @@ class CountOrWord:
         }
 
 
+def _count(text: str) -> bool:
+    return bool(re.fullmatch(r"\s*[0-9]+\s*", text))
+
+
 @dataclass(frozen=True)
 class PlayerRange:
     """`3..6` or a single count `4`; a table seats 2 to 10 players."""
@@ -150,7 +155,7 @@ class PlayerRange:
     def parse(self, text: str) -> tuple[int, int]:
         word = str(text).strip()
         low, sep, high = word.partition("..")
-        if not (low.strip().isdigit() and (not sep or high.strip().isdigit())):
+        if not (_count(low) and (not sep or _count(high))):
             raise OptionError(f"'{word}' is not a player range; expected {self.expected}")
         lo, hi = int(low), int(high) if sep else int(low)
         if lo > hi:

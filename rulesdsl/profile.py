@@ -7,6 +7,7 @@ relative `extends` path is taken from the folder of the file that says it.
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -23,6 +24,9 @@ from rulesdsl.syntax.yamlform import read_yaml
 SHIPPED = Path(__file__).parent / "profiles"
 SYNTAXES = {".rules": "dsl", ".yaml": "yaml", ".yml": "yaml"}
 MAX_BYTES = 1_000_000
+# Control characters and the line separators other than \n and \r\n, which the two
+# syntaxes would read differently.
+CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029]")
 DEFAULT_PROFILE = "equal-hands"
 
 
@@ -112,14 +116,22 @@ def is_path(ref: str) -> bool:
     return "/" in ref or "\\" in ref or Path(ref).suffix in SYNTAXES
 
 
+def is_file(path: Path) -> bool:
+    """Whether `path` is a file; a name the system refuses (too long, ...) is none."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
+
+
 def find(ref: str, base: Path | None = None) -> Path | None:
     """The file a profile reference names: a shipped name or a path (from `base`)."""
     if is_path(ref):
         path = (base / ref) if base is not None and not Path(ref).is_absolute() else Path(ref)
-        return path if path.is_file() else None
+        return path if is_file(path) else None
     for suffix in SYNTAXES:
         candidate = SHIPPED / f"{ref}{suffix}"
-        if candidate.is_file():
+        if is_file(candidate):
             return candidate
     return None
 
@@ -163,6 +175,19 @@ def read_source(path: Path) -> tuple[str | None, list[Diagnostic]]:
                 "empty-file",
                 "the file is empty",
                 'a profile starts: profile "name" extends "equal-hands" {',
+            )
+        ]
+    odd = CONTROL.search(text)
+    if odd is not None:
+        line = text.count("\n", 0, odd.start()) + 1
+        column = odd.start() - (text.rfind("\n", 0, odd.start()) + 1) + 1
+        return None, [
+            Located(shown, text).at(
+                line,
+                column,
+                "control-character",
+                f"the character U+{ord(odd.group()):04X} is not allowed in a profile",
+                "delete it; a profile is plain text (tabs and line ends only)",
             )
         ]
     return text, []

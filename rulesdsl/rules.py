@@ -32,6 +32,11 @@ from rulesdsl.options import (
 SUIT_WORDS = tuple(s.word for s in Suit)
 
 
+# A longer value is refused unread: no rule needs one, and reading a number that long or
+# an expression nested that deep would hit Python's limits.
+MAX_VALUE = 200
+
+
 @dataclass(frozen=True)
 class Option:
     """One variation point: its name, kind, default, description and rule-sheet section."""
@@ -43,10 +48,24 @@ class Option:
     section: str
 
     def parse(self, text: Any) -> Any:
-        """Read a value from text (or pass through a value of the right type)."""
+        """Read a value from text; anything it cannot read is an OptionError."""
         if isinstance(text, bool):
             text = "yes" if text else "no"
-        return self.kind.parse(str(text))
+        text = str(text)
+        if len(text) > MAX_VALUE:
+            raise OptionError(
+                f"the value is {len(text):,} characters; a value is {MAX_VALUE} at most"
+            )
+        if "\n" in text or "\r" in text:
+            raise OptionError("a value is one line", "write it on one line")
+        try:
+            return self.kind.parse(text)
+        except OptionError:
+            raise
+        except ValueError:  # int() of a digit it does not read, such as '²'
+            raise OptionError(
+                f"'{text.strip()}' is not allowed; expected {self.kind.expected}"
+            ) from None
 
     def text(self, value: Any) -> str:
         return self.kind.text(value)

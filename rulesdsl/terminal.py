@@ -40,7 +40,7 @@ class HumanPlayer:
             self.write(f"Not allowed: {refusal.message} ({refusal.option}).")
 
     def pick(self, answer: str, mine: Sequence[Card]) -> Card | None:
-        if answer.isdigit() and 1 <= int(answer) <= len(mine):
+        if answer.isascii() and answer.isdigit() and 1 <= int(answer) <= len(mine):
             return mine[int(answer) - 1]
         try:
             card = Card.parse(answer)

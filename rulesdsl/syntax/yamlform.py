@@ -27,6 +27,12 @@ def _pos(node: yaml.Node) -> Pos:
     return Pos(start.line + 1, start.column + 1, max(1, length))
 
 
+def _offset_pos(text: str, offset: int) -> Pos:
+    """The line and column of a character offset into `text`."""
+    line_start = text.rfind("\n", 0, offset) + 1
+    return Pos(text.count("\n", 0, offset) + 1, offset - line_start + 1)
+
+
 class _Reader:
     def __init__(self, path: str, text: str) -> None:
         self.text = text
@@ -48,6 +54,14 @@ class _Reader:
             line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
             problem = error.problem or error.context or "not valid YAML"
             self.error(Pos(line, column), "yaml-syntax", f"YAML syntax: {problem}")
+            return self.doc
+        except yaml.reader.ReaderError as error:
+            self.error(
+                _offset_pos(self.text, error.position),
+                "yaml-syntax",
+                f"YAML syntax: the character U+{error.character:04X} is not allowed",
+                "delete it; YAML allows no control characters",
+            )
             return self.doc
         if root is None:
             return self.doc

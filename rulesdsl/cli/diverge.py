@@ -1,0 +1,108 @@
+"""`rulesdsl diverge A B`: one deal under two profiles, and where they part ways."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import click
+
+from rulesdsl.cards import Card, CardError, parse_deck
+from rulesdsl.cli.common import ProfileProblem, UsageProblem, cli, load_profile
+from rulesdsl.cli.play import choose_players, seat_players
+from rulesdsl.diverge import Divergence, first_divergence
+from rulesdsl.engine import HandOutcome
+from rulesdsl.rules import Rules
+from rulesdsl.transcript import Style
+
+SAME = "the two profiles play this deal identically"
+
+
+def read_rules(ref: str) -> Rules:
+    """A profile's rules; a broken profile is reported in one line (its first problem)."""
+    try:
+        return load_profile(ref).rules
+    except ProfileProblem as problem:
+        first, *others = str(problem).split("\n\n")
+        lines = first.splitlines()
+        hints = [line.split("= hint: ", 1)[1] for line in lines if "= hint: " in line]
+        text = lines[0] + (f" ({hints[0]})" if hints else "")
+        more = f"; {len(others)} more: `rulesdsl validate {ref}`" if others else ""
+        raise ProfileProblem(text + more) from None
+
+
+def read_order(deck: str, rules_a: Rules, rules_b: Rules) -> list[Card]:
+    if rules_a.cards != rules_b.cards:
+        raise UsageProblem(
+            f"--deck: A plays {len(rules_a.cards)} cards and B {len(rules_b.cards)}, "
+            "so no one deck order fits both; compare them with --seed"
+        )
+    try:
+        return parse_deck(deck, rules_a.cards)
+    except CardError as error:
+        raise UsageProblem(f"--deck: {error}") from None
+
+
+def bot_names(spec: str, players: int, seed: int) -> list[str]:
+    seats, humans = seat_players(spec, players, seed, Style(False, []))
+    if humans:
+        raise UsageProblem("--bots: diverge needs a bot at every seat, not human")
+    return [seat.name for seat in seats]
+
+
+def outcome_text(outcome: HandOutcome) -> str:
+    who = "no winner" if outcome.winner is None else f"seat {outcome.winner} wins"
+    return f"{who} ({outcome.reason}) after {outcome.tricks} tricks"
+
+
+def report(found: Divergence | None, refs: tuple[str, str], as_json: bool) -> None:
+    if as_json:
+        click.echo(json.dumps(found.to_json() if found else {"diverged": False}))
+    elif found is None:
+        click.echo(SAME)
+    else:
+        click.echo(found.sentence)
+        for label, ref, outcome in zip("AB", refs, (found.outcome_a, found.outcome_b), strict=True):
+            click.echo(f"  {label} ({ref}): {outcome_text(outcome)}")
+
+
+@cli.command("diverge")
+@click.argument("profile_a", metavar="A")
+@click.argument("profile_b", metavar="B")
+@click.option("--seed", type=int, help="Seed for the shuffle, the dealer, the bots and the hand.")
+@click.option("--deck", help='One deck order, top card first: "AS 10H 2C ...".')
+@click.option(
+    "--bots",
+    default="random",
+    show_default=True,
+    help="Bot for every seat, or one per seat: random, lowest, highest, heuristic.",
+)
+@click.option("--players", "-n", type=int, help="Number of players (default 4).")
+@click.option("--dealer", type=int, help="The dealer's seat (default: 0 with --deck, else seeded).")
+@click.option("--json", "as_json", is_flag=True, help="The first divergence as one JSON object.")
+def diverge_command(
+    profile_a: str,
+    profile_b: str,
+    seed: int | None,
+    deck: str | None,
+    bots: str,
+    players: int | None,
+    dealer: int | None,
+    as_json: bool,
+) -> None:
+    """Play one deal under profiles A and B with the same bots; show where they part ways."""
+    rules_a, rules_b = read_rules(profile_a), read_rules(profile_b)
+    count = choose_players(rules_a, players)
+    choose_players(rules_b, count)
+    order = read_order(deck, rules_a, rules_b) if deck is not None else None
+    if dealer is None and order is not None:
+        dealer = 0
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**32)
+        if not as_json:
+            click.echo(f"Seed {seed}")
+    names = bot_names(bots, count, seed)
+    found = first_divergence(
+        rules_a, rules_b, count, seed=seed, dealer=dealer, order=order, bots=names
+    )
+    report(found, (profile_a, profile_b), as_json)

@@ -1,0 +1,450 @@
+"""Where two versions of the rules part ways on one deal, and the option responsible.
+
+Both hands get the same deck order (or shuffle), the same hand seed and, seat by seat,
+bots built with the same seed; they are stepped in lockstep and their event streams
+compared until the first event that differs.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rulesdsl.bots import make_bot
+from rulesdsl.cards import Card
+from rulesdsl.engine import Hand, HandOutcome, Match, Player, Refusal
+from rulesdsl.engine import events as ev
+from rulesdsl.rules import OPTIONS, Rules
+from rulesdsl.seeds import derive
+from rulesdsl.transcript import REASON_TEXT
+
+# The options that govern each kind of event after the deal: the steps of RULES.md
+# section 2 that make it.
+GOVERNS: dict[str, tuple[str, ...]] = {
+    "trump": ("trump",),
+    "play": ("opening_lead", "follow", "when_void", "must_head"),  # step 1
+    "trick_won": ("trump",),  # step 2
+    "out": ("elimination", "draw", "exhaustion"),  # steps 3 and 6
+    "reshuffle": ("exhaustion",),  # step 4
+    "draw": ("draw", "exhaustion", "elimination"),  # step 4
+}
+
+# The options that can end a hand, by the reason it ended: steps 5, 7, 8 and 9.
+ENDS: dict[str, tuple[str, ...]] = {
+    "stock_exhausted": ("exhaustion",),
+    "last_player": ("elimination", "draw", "exhaustion"),
+    "all_out": ("all_out", "elimination"),
+    "most_tricks": ("exhaustion",),
+    "trick_limit": ("draw", "exhaustion"),
+}
+
+# Options that cannot change how a single deal is played.
+BETWEEN_HANDS = ("players", "scoring", "match", "next_dealer")
+
+
+@dataclass(frozen=True)
+class Divergence:
+    """The first event where the hands under A and B differ, and why."""
+
+    trick: int  # 0 when the deal itself differs
+    event_index: int
+    a: ev.Event | None
+    b: ev.Event | None
+    options: tuple[str, ...]
+    sentence: str
+    outcome_a: HandOutcome
+    outcome_b: HandOutcome
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "diverged": True,
+            "trick": self.trick,
+            "event_index": self.event_index,
+            "a": self.a.to_json() if self.a else None,
+            "b": self.b.to_json() if self.b else None,
+            "options": list(self.options),
+            "sentence": self.sentence,
+            "outcomes": {"a": self.outcome_a.to_json(), "b": self.outcome_b.to_json()},
+        }
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One decision: the seat to move, whether it leads, what was refused, what it chose."""
+
+    seat: int
+    lead: bool
+    refused: dict[Card, Refusal]
+    card: Card
+
+
+class Side:
+    """One of the two hands, played by its own bots, remembering every decision."""
+
+    def __init__(self, hand: Hand, bots: Sequence[Player]) -> None:
+        self.hand = hand
+        self.bots = bots
+        self.turns: dict[int, Turn] = {}  # by the index of the Play event it made
+
+    def event(self, index: int) -> ev.Event | None:
+        """The hand's event at `index`, playing on until it exists or the hand is over."""
+        while len(self.hand.events) <= index and not self.hand.is_over:
+            self.step()
+        return self.hand.events[index] if index < len(self.hand.events) else None
+
+    def step(self) -> None:
+        hand = self.hand
+        seat = hand.to_move
+        refused = hand.refusals()
+        card = self.bots[seat].choose(hand, hand.legal_moves())
+        self.turns[len(hand.events)] = Turn(seat, not hand.trick, refused, card)
+        hand.play(card)
+
+    def finish(self) -> HandOutcome:
+        while self.hand.outcome is None:
+            self.step()
+        return self.hand.outcome
+
+
+def seat_bots(names: Sequence[str], players: int, seed: int) -> list[Player]:
+    """One bot per seat, seeded as `rulesdsl play` seeds them; one name serves every seat."""
+    names = list(names) * players if len(names) == 1 else list(names)
+    if len(names) != players:
+        raise ValueError(f"{len(names)} bot names for {players} players")
+    return [make_bot(name, derive(seed, "bot", seat)) for seat, name in enumerate(names)]
+
+
+def first_divergence(
+    rules_a: Rules,
+    rules_b: Rules,
+    players: int,
+    *,
+    seed: int = 0,
+    dealer: int | None = None,
+    order: Sequence[Card] | None = None,
+    bots: Sequence[str] = ("random",),
+) -> Divergence | None:
+    """Play one deal under A and under B; the first event where they part, or None.
+
+    The deal comes from `order` (top card first) or from `seed`, which also seeds the
+    bots and the hand (as the first hand of `rulesdsl play --seed`); without `dealer`
+    the seed picks one.
+    """
+    sides = [
+        Side(Match(rules, players, seed, dealer).deal(order), seat_bots(bots, players, seed))
+        for rules in (rules_a, rules_b)
+    ]
+    index = _first_difference(*sides)
+    return None if index is None else _explain(index, *sides)
+
+
+def _first_difference(a: Side, b: Side) -> int | None:
+    """The index of the first event that differs; a trick resolved with the same events
+    in another order (an empty hand out before the draw, not after it) is no difference."""
+    index = 0
+    while True:
+        event_a, event_b = a.event(index), b.event(index)
+        if event_a is None and event_b is None:
+            return None
+        if _same(event_a, event_b):
+            index += 1
+            continue
+        rests = _resolution(a, index), _resolution(b, index)
+        if not rests[0] or Counter(rests[0]) != Counter(rests[1]):
+            return index
+        index += len(rests[0])
+
+
+def _resolution(side: Side, index: int) -> list[ev.Event]:
+    """The events from `index` up to the next card played: the rest of a trick's outcome."""
+    events: list[ev.Event] = []
+    while (event := side.event(index + len(events))) is not None and event.kind != "play":
+        events.append(event)
+    return events
+
+
+def _same(event_a: ev.Event | None, event_b: ev.Event | None) -> bool:
+    """Equal events; trump is the same trump whichever rule named it."""
+    if isinstance(event_a, ev.Trump) and isinstance(event_b, ev.Trump):
+        return event_a.suit == event_b.suit
+    return event_a == event_b
+
+
+def _explain(index: int, a: Side, b: Side) -> Divergence:
+    event_a, event_b = a.event(index), b.event(index)
+    outcomes = a.finish(), b.finish()
+    both_play = isinstance(event_a, ev.Play) and isinstance(event_b, ev.Play)
+    cause = _play_cause(index, a, b) if both_play else _step_cause(index, a, b)
+    trick = _trick_at(index, a, b)
+    prefix = a.hand.events[:index]
+    held = _held(prefix)
+    parts = [
+        _context(prefix, held, event_a, event_b, a, index),
+        f"under A, {_describe(event_a, event_b, a, index, held)}{cause.note_a}",
+        f"under B, {_describe(event_b, event_a, b, index, held)}{cause.note_b}{cause.tail}",
+    ]
+    head = f"trick {trick}" if trick else "the deal"
+    sentence = f"{head}: " + "; ".join(p for p in parts if p) + _values(cause.options, a, b)
+    return Divergence(trick, index, event_a, event_b, cause.options, sentence, *outcomes)
+
+
+def _values(options: Sequence[str], a: Side, b: Side) -> str:
+    """` (option: A's value vs B's value; ...)`"""
+    rules_a, rules_b = a.hand.rules, b.hand.rules
+    pairs = [f"{o}: {rules_a.text(o)} vs {rules_b.text(o)}" for o in options]
+    return f" ({'; '.join(pairs)})" if pairs else ""
+
+
+# -- the option responsible -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Cause:
+    options: tuple[str, ...]
+    note_a: str = ""  # added to A's side of the sentence
+    note_b: str = ""
+    tail: str = ""  # added after B's side
+
+
+def _differing(a: Side, b: Side) -> list[str]:
+    rules_a, rules_b = a.hand.rules, b.hand.rules
+    return [name for name in OPTIONS if getattr(rules_a, name) != getattr(rules_b, name)]
+
+
+def _keep(candidates: Sequence[str], a: Side, b: Side) -> tuple[str, ...]:
+    """The candidates whose values differ between A and B; failing that, every difference
+    that can matter within a hand."""
+    differing = _differing(a, b)
+    kept = [o for o in dict.fromkeys(candidates) if o in differing]
+    return tuple(kept or [o for o in differing if o not in BETWEEN_HANDS])
+
+
+def _step_cause(index: int, a: Side, b: Side) -> Cause:
+    """The options of the step that made the differing events."""
+    event_a, event_b = a.event(index), b.event(index)
+    if isinstance(event_a, ev.Deal) and isinstance(event_b, ev.Deal):
+        return Cause(_keep(_deal_options(event_a, event_b), a, b))
+    events = [e for e in (event_a, event_b) if e is not None]
+    if len({e.kind for e in events}) > 1:  # a Play only shows that one hand moved on
+        events = [e for e in events if e.kind != "play"]
+    ruled_out = _ruled_out(events, a.hand.events[:index])
+    candidates = [o for e in events for o in _governing(e) if o not in ruled_out]
+    return Cause(_keep(candidates, a, b))
+
+
+def _ruled_out(events: Sequence[ev.Event], prefix: Sequence[ev.Event]) -> set[str]:
+    """Options that what happened shows cannot be responsible."""
+    ruled_out = set()
+    kinds = [e.kind for e in events]
+    if _stock_left(prefix) and "reshuffle" not in kinds:
+        ruled_out.add("exhaustion")  # the stock has not run out
+    ends = [e.reason for e in events if isinstance(e, ev.HandEnd)]
+    if kinds == ["draw", "draw"] or ends == ["all_out", "all_out"] or not _emptied(prefix):
+        ruled_out.add("elimination")  # both drew, both emptied, or nobody ran out
+    return ruled_out
+
+
+def _governing(event: ev.Event) -> tuple[str, ...]:
+    if isinstance(event, ev.HandEnd):
+        return ENDS.get(event.reason, ())
+    return GOVERNS.get(event.kind, ())
+
+
+def _deal_options(deal_a: ev.Deal, deal_b: ev.Deal) -> tuple[str, ...]:
+    """Different hand sizes come from hand_size, a different stock from a turned-up trump
+    card, different cards from the deck."""
+    if len(deal_a.hands[0]) != len(deal_b.hands[0]):
+        return ("hand_size", "deck")
+    if deal_a.stock != deal_b.stock:
+        return ("trump", "deck")
+    return ("deck",)
+
+
+def _refused_apart(one: Turn, other: Turn) -> list[Card]:
+    """The cards refused under one profile and allowed under the other."""
+    return sorted(one.refused.keys() ^ other.refused.keys())
+
+
+def _refusal_options(one: Turn, other: Turn, a: Side, b: Side) -> tuple[str, ...]:
+    named = [
+        refusal.option
+        for card in _refused_apart(one, other)
+        for refusal in (one.refused.get(card), other.refused.get(card))
+        if refusal is not None
+    ]
+    differing = _differing(a, b)
+    return tuple(o for o in dict.fromkeys(named) if o in differing) or tuple(named)
+
+
+def _refused_text(one: Turn, other: Turn) -> str:
+    """The first card refused under one profile only, and why."""
+    card = _refused_apart(one, other)[0]
+    side, refusal = ("A", one.refused[card]) if card in one.refused else ("B", other.refused[card])
+    return f"under {side}, {card} is refused: {refusal.message}"
+
+
+def _play_cause(index: int, a: Side, b: Side) -> Cause:
+    turn_a, turn_b = a.turns[index], b.turns[index]
+    if turn_a.refused.keys() != turn_b.refused.keys():
+        return _legal_sets_cause(turn_a, turn_b, a, b)
+    earlier = [
+        i
+        for i in sorted(a.turns)
+        if i < index and i in b.turns and _refused_apart(a.turns[i], b.turns[i])
+    ]
+    if not earlier:
+        return Cause(_keep(GOVERNS["play"], a, b), tail="; the same cards were legal")
+    then_a, then_b = a.turns[earlier[0]], b.turns[earlier[0]]
+    trick = a.hand.events[earlier[0]].trick
+    tail = (
+        "; the same cards are legal here: the bots' choices drifted apart at trick "
+        f"{trick}, where the legal cards differed ({_refused_text(then_a, then_b)})"
+    )
+    return Cause(_refusal_options(then_a, then_b, a, b), tail=tail)
+
+
+def _legal_sets_cause(turn_a: Turn, turn_b: Turn, a: Side, b: Side) -> Cause:
+    options = _refusal_options(turn_a, turn_b, a, b)
+    note_a = _since(turn_b.card, turn_a)
+    note_b = _since(turn_a.card, turn_b)
+    if note_a or note_b:
+        return Cause(options, note_a, note_b)
+    tail = (
+        "; both cards are legal under both profiles: the bots chose differently only "
+        f"because the legal cards differed ({_refused_text(turn_a, turn_b)})"
+    )
+    return Cause(options, tail=tail)
+
+
+def _since(card: Card, turn: Turn) -> str:
+    refusal = turn.refused.get(card)
+    return f", since {card} is refused: {refusal.message}" if refusal else ""
+
+
+# -- the sentence ---------------------------------------------------------------------
+
+
+def _trick(event: ev.Event | None) -> int | None:
+    if isinstance(event, ev.HandEnd):
+        return event.tricks
+    return getattr(event, "trick", None)
+
+
+def _trick_at(index: int, a: Side, b: Side) -> int:
+    """The trick the divergence belongs to; 0 for the deal."""
+    tricks = [_trick(side.hand.events[index]) for side in (a, b) if index < len(side.hand.events)]
+    return min((t for t in tricks if t is not None), default=0)
+
+
+def _stock_left(events: Sequence[ev.Event]) -> int:
+    """How many cards the stock holds after `events`."""
+    left = 0
+    for event in events:
+        match event:
+            case ev.Deal(stock=left) | ev.Reshuffle(cards=left) | ev.Draw(stock_left=left):
+                pass
+    return left
+
+
+def _held(events: Sequence[ev.Event]) -> list[int]:
+    """How many cards each seat holds after `events`."""
+    held: list[int] = []
+    for event in events:
+        if isinstance(event, ev.Deal):
+            held = [len(cards) for cards in event.hands]
+        elif isinstance(event, ev.Play):
+            held[event.seat] -= 1
+        elif isinstance(event, ev.Draw):
+            held[event.seat] += len(event.cards)
+    return held
+
+
+def _context(
+    prefix: Sequence[ev.Event],
+    held: list[int],
+    event_a: ev.Event | None,
+    event_b: ev.Event | None,
+    a: Side,
+    index: int,
+) -> str:
+    """What led up to the divergence: the seat to move, or who won the trick just played."""
+    if isinstance(event_a, ev.Play) and isinstance(event_b, ev.Play):
+        return f"seat {event_a.seat} to {'lead' if a.turns[index].lead else 'play'}"
+    won = [e for e in prefix if isinstance(e, ev.TrickWon)]
+    return _trick_result(won[-1].seat, prefix, held) if won else ""
+
+
+def _emptied(prefix: Sequence[ev.Event]) -> list[int]:
+    """The seats that played to the last trick in `prefix` and now hold no cards."""
+    won = [e for e in prefix if isinstance(e, ev.TrickWon)]
+    held = _held(prefix)
+    return [
+        e.seat
+        for e in prefix
+        if won and isinstance(e, ev.Play) and e.trick == won[-1].trick and held[e.seat] == 0
+    ]
+
+
+def _trick_result(winner: int, prefix: Sequence[ev.Event], held: list[int]) -> str:
+    """Who won the trick just played, and who played their last card to it."""
+    won = "'s last card won" if held[winner] == 0 else " won the trick"
+    text = f"seat {winner}{won}"
+    emptied = [seat for seat in _emptied(prefix) if seat != winner]
+    if len(emptied) == 1:
+        return f"{text}, seat {emptied[0]} played its last card"
+    if emptied:
+        seats = ", ".join(map(str, emptied[:-1])) + f" and {emptied[-1]}"
+        return f"{text}, seats {seats} played their last cards"
+    return text
+
+
+def _describe(
+    event: ev.Event | None, other: ev.Event | None, side: Side, index: int, held: list[int]
+) -> str:
+    match event:
+        case ev.Deal():
+            return _deal_text(event, other)
+        case ev.Trump():
+            return _trump_text(event)
+        case ev.Play(seat=seat, card=card):
+            return f"seat {seat} {'leads' if side.turns[index].lead else 'plays'} {card}"
+        case ev.TrickWon(seat=seat):
+            return f"seat {seat} wins the trick"
+        case ev.Reshuffle(cards=count):
+            return f"the {count} set-aside cards are shuffled into a new stock"
+        case ev.Draw(seat=seat, cards=cards):
+            stays = " and stays in" if held[seat] == 0 else ""
+            return f"seat {seat} draws {' '.join(map(str, cards))}{stays}"
+        case ev.Out(seat=seat):
+            at_once = " at once" if side.hand.rules.elimination == "immediate" else ""
+            return f"seat {seat} is out{at_once}"
+        case ev.HandEnd():
+            return _end_text(event)
+    return "nothing more happens"
+
+
+def _deal_text(deal: ev.Deal, other: ev.Event | None) -> str:
+    """The hand size and stock; when those agree, the first hand that differs."""
+    size = len(deal.hands[0])
+    text = f"seat {deal.dealer} deals {size} cards each, {deal.stock} left in stock"
+    if isinstance(other, ev.Deal) and (len(other.hands[0]), other.stock) == (size, deal.stock):
+        seat = next(s for s, cards in enumerate(deal.hands) if cards != other.hands[s])
+        return f"{text}; seat {seat} gets {' '.join(map(str, deal.hands[seat]))}"
+    return text
+
+
+def _trump_text(trump: ev.Trump) -> str:
+    if trump.suit is None:
+        return "there is no trump"
+    how = {"dealer_last_card": ", the dealer's last card", "stock_turnup": ", turned up"}
+    shown = f" ({trump.card}{how.get(trump.source, '')})" if trump.card else " (fixed)"
+    return f"trump is {trump.suit.word}{shown}"
+
+
+def _end_text(end: ev.HandEnd) -> str:
+    if end.winner is None:
+        return f"the hand ends with no winner ({end.reason})"
+    why = REASON_TEXT.get(end.reason) or end.reason
+    return f"the hand ends: seat {end.winner} wins, as it {why}"
