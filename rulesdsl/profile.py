@@ -205,11 +205,11 @@ def load(ref: str, base: Path | None = None) -> Profile:
     path = find(ref, base)
     if path is None:
         return _missing(ref)
-    return _load_path(path.resolve(), str(path), ())
+    return _load_path(path.resolve(), str(path))
 
 
 def load_file(path: Path) -> Profile:
-    return _load_path(path.resolve(), str(path), ())
+    return _load_path(path.resolve(), str(path))
 
 
 def _missing(ref: str) -> Profile:
@@ -218,10 +218,10 @@ def _missing(ref: str) -> Profile:
     return Profile(ref, ref, None, default_settings(), diagnostics=[problem])
 
 
-def _load_path(real: Path, shown: str, chain: tuple[str, ...]) -> Profile:
+def _load_path(real: Path, shown: str) -> Profile:
     """A profile, read once per process (and again when the file changes), shown as `shown`."""
     stat = real.stat()
-    cached = _load_cached(real, stat.st_mtime_ns, stat.st_size, chain)
+    cached = _load_cached(real, stat.st_mtime_ns, stat.st_size)
     if cached.path == shown:
         return cached
     moved = [
@@ -235,9 +235,22 @@ def _load_path(real: Path, shown: str, chain: tuple[str, ...]) -> Profile:
     return dataclasses.replace(cached, path=shown, diagnostics=moved, settings=settings)
 
 
+# The files being resolved, outermost first: an `extends` naming one of them is a cycle.
+_RESOLVING: list[str] = []
+
+
 @cache
-def _load_cached(real: Path, mtime: int, size: int, chain: tuple[str, ...]) -> Profile:
+def _load_cached(real: Path, mtime: int, size: int) -> Profile:
+    """A profile, resolved once per file version (the cache key holds its time and size)."""
     del mtime, size
+    _RESOLVING.append(str(real))
+    try:
+        return _resolve(real)
+    finally:
+        _RESOLVING.pop()
+
+
+def _resolve(real: Path) -> Profile:
     shown = str(real)
     text, problems = read_source(real)
     if text is None:
@@ -257,7 +270,7 @@ def _load_cached(real: Path, mtime: int, size: int, chain: tuple[str, ...]) -> P
                 f"add `profile: {real.stem}` at the top",
             )
         )
-    settings, parent_problems, parent_chain = _inherit(doc, real, (*chain, str(real)))
+    settings, parent_problems, parent_chain = _inherit(doc, real)
     problems += parent_problems
     for key, item in parsed.items():
         settings[key] = Setting(
@@ -278,7 +291,7 @@ def _load_cached(real: Path, mtime: int, size: int, chain: tuple[str, ...]) -> P
 
 
 def _inherit(
-    doc: Document, real: Path, chain: tuple[str, ...]
+    doc: Document, real: Path
 ) -> tuple[dict[str, Setting], list[Diagnostic], tuple[str, ...]]:
     """The parent's settings, marked inherited, and any problem with the parent."""
     if doc.extends is None:
@@ -299,8 +312,9 @@ def _inherit(
         )
         return default_settings(), [problem], ()
     parent_real = parent_path.resolve()
-    if str(parent_real) in chain:
-        loop = " -> ".join(Path(p).name for p in (*chain, str(parent_real)))
+    if str(parent_real) in _RESOLVING:
+        start = _RESOLVING.index(str(parent_real))
+        loop = " -> ".join(Path(p).name for p in (*_RESOLVING[start:], str(parent_real)))
         problem = where.at(
             pos.line,
             pos.column,
@@ -310,7 +324,7 @@ def _inherit(
             length=pos.length,
         )
         return default_settings(), [problem], ()
-    parent = _load_path(parent_real, str(parent_path), chain)
+    parent = _load_path(parent_real, str(parent_path))
     problems = []
     errors = [d for d in parent.diagnostics if d.is_error]
     if errors:
