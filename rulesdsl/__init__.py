@@ -3,19 +3,36 @@
 The public API: rules from options, a hand you can step through, matches, and bots.
 """
 
-from rulesdsl.bots import BOTS, make_bot
-from rulesdsl.cards import Card, Suit, parse_cards, parse_deck
-from rulesdsl.engine import (
-    Hand,
-    HandOutcome,
-    IllegalMove,
-    Match,
-    Player,
-    Refusal,
-    play_hand,
-    play_match,
-)
-from rulesdsl.rules import DEFAULT_RULES, OPTIONS, Rules, RulesError
+import importlib
+
+# Names are imported on first use (PEP 562), so `import rulesdsl.cli` stays light.
+_WHERE = {
+    "BOTS": "bots",
+    "make_bot": "bots",
+    "Card": "cards",
+    "Suit": "cards",
+    "parse_cards": "cards",
+    "parse_deck": "cards",
+    "Hand": "engine",
+    "HandOutcome": "engine",
+    "IllegalMove": "engine",
+    "Match": "engine",
+    "Player": "engine",
+    "Refusal": "engine",
+    "play_hand": "engine",
+    "play_match": "engine",
+    "DEFAULT_RULES": "rules",
+    "OPTIONS": "rules",
+    "Rules": "rules",
+    "RulesError": "rules",
+}
+
+
+def __getattr__(name: str) -> object:
+    if name not in _WHERE:
+        raise AttributeError(f"module 'rulesdsl' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"rulesdsl.{_WHERE[name]}"), name)
+
 
 __all__ = [
     "BOTS",

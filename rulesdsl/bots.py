@@ -9,6 +9,7 @@ from rulesdsl.cards import Card
 from rulesdsl.engine.driver import Player
 from rulesdsl.engine.hand import Hand, beats
 from rulesdsl.hints import did_you_mean
+from rulesdsl.options import OptionError
 
 
 class RandomBot:
@@ -86,8 +87,8 @@ BOTS: dict[str, Callable[[int], Player]] = {
 }
 
 
-class UnknownBot(ValueError):
-    pass
+class UnknownBot(OptionError):
+    """A bot name that is not one of BOTS."""
 
 
 def make_bot(name: str, seed: int = 0) -> Player:

@@ -5,9 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-
-from lark import Lark, Token, Transformer, UnexpectedInput
-from lark.exceptions import VisitError
+from typing import Any
 
 from rulesdsl.hints import suggest
 
@@ -72,19 +70,19 @@ def number(value: int) -> Expr:
 PLAYERS = Expr("players")
 
 
-class _Build(Transformer):
-    def number(self, items: list[Token]) -> Expr:
+def _build(tree: Any) -> Expr:
+    """The Expr of a parse tree (lark imports stay inside _parser)."""
+    kind, items = tree.data, tree.children
+    if kind == "number":
         return number(int(items[0]))
-
-    def name(self, items: list[Token]) -> Expr:
+    if kind == "name":
         word = str(items[0])
         if word == "players":
             return PLAYERS
         raise ExprError(
             f"unknown name '{word}'", items[0].column or 1, suggest(word, NAMES), len(word)
         )
-
-    def call(self, items: list) -> Expr:
+    if kind == "call":
         word, *args = items
         if str(word) not in FUNCTIONS:
             hint = suggest(str(word), FUNCTIONS)
@@ -93,23 +91,15 @@ class _Build(Transformer):
             )
         if len(args) < 2:
             raise ExprError(f"{word}() takes at least two values", word.column)
-        return Expr(str(word), tuple(args))
-
-    def add(self, items: list[Expr]) -> Expr:
-        return Expr("+", tuple(items))
-
-    def sub(self, items: list[Expr]) -> Expr:
-        return Expr("-", tuple(items))
-
-    def mul(self, items: list[Expr]) -> Expr:
-        return Expr("*", tuple(items))
-
-    def neg(self, items: list[Expr]) -> Expr:
-        return Expr("neg", tuple(items))
+        return Expr(str(word), tuple(_build(a) for a in args))
+    operator = {"add": "+", "sub": "-", "mul": "*", "neg": "neg"}[kind]
+    return Expr(operator, tuple(_build(item) for item in items))
 
 
 @cache
-def _parser() -> Lark:
+def _parser() -> Any:
+    from lark import Lark
+
     return Lark.open(
         str(GRAMMAR_DIR / "expr.lark"), start="expr", parser="lalr", propagate_positions=True
     )
@@ -124,6 +114,8 @@ def parse_expr(text: str) -> Expr:
         return number(int(word))
     if word == "players":
         return PLAYERS
+    from lark import UnexpectedInput
+
     try:
         tree = _parser().parse(text)
     except UnexpectedInput as error:
@@ -137,9 +129,4 @@ def parse_expr(text: str) -> Expr:
             "min(...), max(...), or an operator + - *",
             column,
         ) from None
-    try:
-        return _Build().transform(tree)
-    except VisitError as error:
-        if isinstance(error.orig_exc, ExprError):
-            raise error.orig_exc from None
-        raise
+    return _build(tree)

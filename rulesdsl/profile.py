@@ -18,8 +18,6 @@ from rulesdsl.diagnostics import Diagnostic, Located
 from rulesdsl.hints import suggest
 from rulesdsl.rules import OPTIONS, Rules
 from rulesdsl.syntax.document import Document, Pos
-from rulesdsl.syntax.dsl import read_dsl
-from rulesdsl.syntax.yamlform import read_yaml
 
 SHIPPED = Path(__file__).parent / "profiles"
 SYNTAXES = {".rules": "dsl", ".yaml": "yaml", ".yml": "yaml"}
@@ -197,7 +195,13 @@ def read_document(path: Path, text: str) -> Document:
     syntax = SYNTAXES.get(path.suffix.lower())
     if syntax is None:
         syntax = "dsl" if text.lstrip().startswith(("profile", "#")) else "yaml"
-    return (read_dsl if syntax == "dsl" else read_yaml)(str(path), text)
+    if syntax == "dsl":
+        from rulesdsl.syntax.dsl import read_dsl
+
+        return read_dsl(str(path), text)
+    from rulesdsl.syntax.yamlform import read_yaml
+
+    return read_yaml(str(path), text)
 
 
 def load(ref: str, base: Path | None = None) -> Profile:

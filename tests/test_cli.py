@@ -209,3 +209,19 @@ def test_a_person_is_refused_an_illegal_card_with_the_rule(capsys, monkeypatch):
     assert "Hand 1:" in out
     # The person sees their own cards, not the bots'.
     assert "seat 0 (lowest): 2C" not in out
+
+
+def test_every_command_is_listed_where_the_lazy_group_finds_it():
+    from rulesdsl.cli.common import COMMANDS, cli
+
+    for name, module in COMMANDS.items():
+        command = cli.get_command(None, name)
+        assert command is not None and command.callback.__module__ == f"rulesdsl.cli.{module}"
+    assert set(cli.commands) == set(COMMANDS)
+
+
+def test_start_up_imports_no_heavy_library():
+    heavy = ("rich", "matplotlib", "dask", "lark", "yaml")
+    code = f"import sys, rulesdsl.cli; print(sorted(m for m in {heavy} if m in sys.modules))"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.stdout.strip() == "[]"

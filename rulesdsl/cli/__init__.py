@@ -7,10 +7,9 @@ from collections.abc import Sequence
 
 import click
 
-from rulesdsl.cli import diverge, play, profiles, rules_text, sim
 from rulesdsl.cli.common import USER_ERRORS, ProfileProblem, UsageProblem, cli
 
-__all__ = ["cli", "diverge", "main", "play", "profiles", "rules_text", "sim"]
+__all__ = ["cli", "main"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

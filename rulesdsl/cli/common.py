@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import click
 
-from rulesdsl.bots import UnknownBot
 from rulesdsl.cards import CardError
-from rulesdsl.diagnostics import render
 from rulesdsl.options import OptionError
-from rulesdsl.profile import DEFAULT_PROFILE, Profile, load
-from rulesdsl.rules import Rules, RulesError, parse_assignments
+from rulesdsl.profile import DEFAULT_PROFILE
+from rulesdsl.rules import RulesError, parse_assignments
 
-USER_ERRORS = (OptionError, CardError, RulesError, UnknownBot)
+if TYPE_CHECKING:
+    from rulesdsl.profile import Profile
+    from rulesdsl.rules import Rules
+
+USER_ERRORS = (OptionError, CardError, RulesError)
 
 
 class UsageProblem(Exception):
@@ -34,7 +38,38 @@ def profile_option(command):
     )(command)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+# Each command and the module that defines it: a module is imported only when its command
+# runs, so the command starts quickly. tests/test_cli.py checks this against the commands.
+COMMANDS = {
+    "play": "play",
+    "options": "play",
+    "validate": "profiles",
+    "show": "profiles",
+    "list": "profiles",
+    "convert": "profiles",
+    "fmt": "profiles",
+    "schema": "profiles",
+    "explain": "rules_text",
+    "diff": "rules_text",
+    "diverge": "diverge",
+    "simulate": "sim",
+    "compare": "sim",
+}
+
+
+class LazyGroup(click.Group):
+    """A group whose commands are imported when they are asked for."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in COMMANDS and name not in self.commands:
+            importlib.import_module(f"rulesdsl.cli.{COMMANDS[name]}")
+        return super().get_command(ctx, name)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="rulesdsl")
 def cli() -> None:
     """Write, check and play the rules of Linger Longer."""
@@ -42,6 +77,9 @@ def cli() -> None:
 
 def load_profile(ref: str) -> Profile:
     """A profile by name or path; a profile with errors stops the command (status 2)."""
+    from rulesdsl.diagnostics import render
+    from rulesdsl.profile import load
+
     profile = load(ref)
     errors = [d for d in profile.diagnostics if d.is_error]
     if errors:
