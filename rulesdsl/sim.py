@@ -7,11 +7,10 @@ merged figures are the same for any number of workers. Nothing is kept per hand.
 from __future__ import annotations
 
 import math
-import multiprocessing
 import os
 import random
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -19,6 +18,7 @@ from rulesdsl.bots import make_bot
 from rulesdsl.engine.compiled import FIRED_BITS, compile_hand, int_deck, outcome
 from rulesdsl.engine.hand import COUNTED, REASONS
 from rulesdsl.engine.match import Match
+from rulesdsl.executors import LOCAL, results
 from rulesdsl.rules import Rules
 from rulesdsl.seeds import derive
 
@@ -343,33 +343,21 @@ def run(
     spec: Spec,
     workers: int | None = None,
     progress: Callable[[int], None] | None = None,
+    executor: str = LOCAL,
 ) -> Result:
-    """Simulate; `progress` hears the units done after each chunk. Ctrl-C stops early and
-    returns what was gathered, marked `interrupted`."""
+    """Simulate on `workers` local processes or on a Dask cluster (`dask://HOST:PORT`);
+    `progress` hears the units done after each chunk. Ctrl-C stops early and returns
+    what was gathered, marked `interrupted`."""
     result = empty_result(spec)
     tasks = [(spec, chunk) for chunk in spec.chunks()]
     try:
-        for part in _results(tasks, workers or default_workers()):
+        for part in results(_run_chunk_args, tasks, workers or default_workers(), executor):
             result.merge(part)
             if progress is not None:
                 progress(result.units.n)
     except KeyboardInterrupt:
         result.interrupted = True
     return result
-
-
-def _results(tasks: list[tuple[Spec, range]], workers: int) -> Iterator[Result]:
-    if workers <= 1 or len(tasks) <= 1:
-        yield from map(_run_chunk_args, tasks)
-        return
-    context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
-    pool = context.Pool(workers)
-    try:
-        yield from pool.imap(_run_chunk_args, tasks)
-        pool.close()
-    finally:
-        pool.terminate()
-        pool.join()
 
 
 def check_spec(spec: Spec) -> None:

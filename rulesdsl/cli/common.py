@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from rulesdsl.cards import CardError
+from rulesdsl.executors import ExecutorError
 from rulesdsl.options import OptionError
 from rulesdsl.profile import DEFAULT_PROFILE
 from rulesdsl.rules import RulesError, parse_assignments
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
     from rulesdsl.profile import Profile
     from rulesdsl.rules import Rules
 
-USER_ERRORS = (OptionError, CardError, RulesError)
+USER_ERRORS = (OptionError, CardError, RulesError, ExecutorError)
 
 
 class UsageProblem(Exception):

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from rulesdsl.cli.common import UsageProblem, cli, load_profile
+from rulesdsl.executors import ExecutorError, check_executor
 from rulesdsl.sim import Result, Spec, check_spec, default_workers, run
 
 
@@ -25,6 +26,12 @@ def sim_options(command):
         ),
         click.option("--seed", type=int, default=0, show_default=True),
         click.option("--workers", "-j", type=int, help="Processes (default: every core)."),
+        click.option(
+            "--executor",
+            default="local",
+            show_default=True,
+            help="local, or dask://HOST:PORT to run on a Dask cluster.",
+        ),
         click.option(
             "--skill/--no-skill",
             default=True,
@@ -70,6 +77,7 @@ def simulate_profiles(
     bots: str,
     seed: int,
     workers: int | None,
+    executor: str,
     skill: bool,
     as_json: bool,
     as_csv: bool,
@@ -98,7 +106,11 @@ def simulate_profiles(
         check_spec(spec)
     except ValueError as error:
         raise UsageProblem(str(error)) from None
-    result = _run_with_progress(spec, workers or default_workers())
+    try:
+        check_executor(executor)
+    except ExecutorError as error:
+        raise UsageProblem(str(error)) from None
+    result = _run_with_progress(spec, workers or default_workers(), executor)
     _output(result, as_json, as_csv, plot)
 
 
@@ -110,15 +122,15 @@ def _labels(refs: list[str]) -> list[str]:
     return labels
 
 
-def _run_with_progress(spec: Spec, workers: int) -> Result:
+def _run_with_progress(spec: Spec, workers: int, executor: str) -> Result:
     if not sys.stderr.isatty():
-        return run(spec, workers)
+        return run(spec, workers, executor=executor)
     from rich.progress import Progress
 
     with Progress(transient=True, console=_stderr_console()) as bar:
         task = bar.add_task("simulating", total=spec.units)
         update: Callable[[int], None] = lambda done: bar.update(task, completed=done)  # noqa: E731
-        return run(spec, workers, update)
+        return run(spec, workers, update, executor)
 
 
 def _stderr_console():
