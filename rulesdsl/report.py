@@ -175,18 +175,34 @@ def tables(result: Result) -> list[Any]:
         main.add_row(m.label, *cells)
     out = [main]
     if spec.pairs:
-        pairs = Table(
-            title="paired differences, 95% intervals (* clear of zero)", title_justify="left"
-        )
-        pairs.add_column("metric")
-        for a, b in spec.pairs:
-            pairs.add_column(f"{spec.labels[b]} - {spec.labels[a]}", justify="right")
-        for m in metrics(result):
-            cells = [pair_estimate(result, p, m) for p in range(len(spec.pairs))]
-            if all(c is not None for c in cells):
-                pairs.add_row(m.label, *[_diff_cell(c, m.share) for c in cells])
-        out.append(pairs)
+        out.append(_pairs_table(result))
     return out
+
+
+def _pairs_table(result: Result) -> Any:
+    """Per pair B - A, the metrics that differ on some deal; the others are counted."""
+    from rich.table import Table
+
+    spec = result.spec
+    table = Table(
+        title="paired differences B - A, 95% intervals (* clear of zero)", title_justify="left"
+    )
+    for column in ("B - A", "metric", "difference"):
+        table.add_column(column, justify="right" if column == "difference" else "left")
+    for pair, (a, b) in enumerate(spec.pairs):
+        name = f"{spec.labels[b]} - {spec.labels[a]}"
+        equal = 0
+        for m in metrics(result):
+            estimate = pair_estimate(result, pair, m)
+            if estimate is None:
+                continue
+            if estimate.low == estimate.high == 0:
+                equal += 1
+                continue
+            table.add_row(name, m.label, _diff_cell(estimate, m.share))
+            name = ""
+        table.add_row(name, f"{equal} more metrics equal on every deal", "", end_section=True)
+    return table
 
 
 def plot(result: Result, path: str) -> None:
