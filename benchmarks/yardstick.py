@@ -1,20 +1,23 @@
 """A minimal player of the default rules with random play, written for speed alone.
 
 It knows one rule set (equal hands, 4 players by default): cards are ints (rank * 4 +
-suit), there are no events, options or checks. It exists only to measure rulesdsl's
-simulation against; `benchmarks/sim_speed.py` runs both side by side.
+suit), there are no events, options or checks. It shuffles as `simulate` does. It exists
+only to measure rulesdsl's simulation against; `benchmarks/sim_speed.py` runs both side
+by side.
 """
 
 from __future__ import annotations
 
 import random
 
+from rulesdsl.seeds import shuffle
+
 
 def play_hand(rng: random.Random, players: int = 4) -> tuple[int, int]:
     """One hand; returns (winner, cards played)."""
     uniform = rng.random
     deck = list(range(52))
-    rng.shuffle(deck)
+    shuffle(deck, rng)
     dealer = int(uniform() * players)
     hands: list[list[int]] = [[] for _ in range(players)]
     dealt = players * players

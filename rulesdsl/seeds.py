@@ -3,6 +3,15 @@
 from __future__ import annotations
 
 import hashlib
+import random
+
+
+def shuffle(cards: list, rng: random.Random) -> None:
+    """Shuffle in place (Fisher-Yates on `rng.random()`: faster than random.shuffle)."""
+    uniform = rng.random
+    for i in range(len(cards) - 1, 0, -1):
+        j = int(uniform() * (i + 1))
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 def derive(seed: int, *labels: object) -> int:

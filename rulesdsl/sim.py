@@ -20,7 +20,7 @@ from rulesdsl.engine.hand import COUNTED, REASONS
 from rulesdsl.engine.match import Match
 from rulesdsl.executors import LOCAL, results
 from rulesdsl.rules import Rules
-from rulesdsl.seeds import derive
+from rulesdsl.seeds import derive, shuffle
 
 CHUNK = 250
 Z95 = 1.959964
@@ -250,7 +250,7 @@ class _Decks:
         if found is None:
             stream = self.streams[which]
             deck = list(self.card_sets[which])
-            stream.shuffle(deck)
+            shuffle(deck, stream)
             found = self.current[which] = (deck, stream.getrandbits(64))
         return found
 

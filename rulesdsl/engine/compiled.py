@@ -63,11 +63,9 @@ _LOOP = Template("""
 def play(deck, hand_seed, rng, dealer):
     hand_rng = None
     uniform = rng.random
-    hands = [[] for _ in range($N)]
-    for k in range($DEALT):
-        hands[(dealer + 1 + k) % $N].append(deck[k])
-    for h in hands:
-        h.sort()
+    hands = [None] * $N
+    for k in range($N):
+        hands[(dealer + 1 + k) % $N] = sorted(deck[k:$DEALT:$N])
     rest = deck[$DEALT:]
     if $TRUMP_MODE == 0:
         trump = deck[$DEALT - 1] & 3
