@@ -225,3 +225,23 @@ def test_start_up_imports_no_heavy_library():
     code = f"import sys, rulesdsl.cli; print(sorted(m for m in {heavy} if m in sys.modules))"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.stdout.strip() == "[]"
+
+
+def test_a_deck_replays_identically_without_a_seed_even_with_reshuffles(capsys):
+    args = [
+        "play",
+        "--deck",
+        ORDER,
+        "--bots",
+        "random",
+        "--json",
+        "--set",
+        "exhaustion=reshuffle",
+        "--set",
+        "draw=2",
+        "--players",
+        "4",
+    ]
+    first = run(capsys, *args)[1]
+    assert first == run(capsys, *args)[1]
+    assert first == run(capsys, *args, "--seed", "0")[1]

@@ -165,10 +165,10 @@ def test_the_report_names_the_trick_the_seat_and_the_option(capsys):
     code, out, err = run(capsys, "equal-hands", "instant-elimination", *deck_args(LAST_CARD))
     assert code == 0 and err == ""
     lines = out.splitlines()
-    assert lines[1].startswith("trick 3: seat 0's last card won;")
-    assert lines[1].endswith("(elimination: after_draw vs immediate)")
-    assert lines[2] == "  A (equal-hands): seat 2 wins (last_player) after 4 tricks"
-    assert lines[3] == "  B (instant-elimination): seat 2 wins (all_out) after 4 tricks"
+    assert lines[0].startswith("trick 3: seat 0's last card won;")
+    assert lines[0].endswith("(elimination: after_draw vs immediate)")
+    assert lines[1] == "  A (equal-hands): seat 2 wins (last_player) after 4 tricks"
+    assert lines[2] == "  B (instant-elimination): seat 2 wins (all_out) after 4 tricks"
 
 
 def test_json_gives_the_documented_shape(capsys):

@@ -167,3 +167,22 @@ def test_simulate_reads_a_profile_file(tmp_path, capsys):
     path.write_text("profile: h\nextends: equal-hands\ndraw: 2\n")
     code, out, _ = run_cli(capsys, "simulate", path, "--hands", "250", "--json")
     assert code == 0 and "h" in json.loads(out)["profiles"]
+
+
+def test_set_applies_on_top_of_every_profile(capsys):
+    code, out, _ = run_cli(
+        capsys,
+        "compare",
+        "equal-hands",
+        "bicycle",
+        "--hands",
+        "250",
+        "--json",
+        "--set",
+        "hand_size=6",
+    )
+    assert code == 0
+    profiles = json.loads(out)["profiles"]
+    assert all(p["metrics"]["stock_left"]["mean"] < 28 for p in profiles.values())
+    code, _, err = run_cli(capsys, "simulate", "equal-hands", "--set", "hadn_size=6")
+    assert code == 2 and "did you mean 'hand_size'?" in err

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import random
 
 import click
 
 from rulesdsl.cards import Card, CardError, parse_deck
 from rulesdsl.cli.common import ProfileProblem, UsageProblem, cli, load_profile
-from rulesdsl.cli.play import choose_players, seat_players
+from rulesdsl.cli.play import choose_players, default_seed, seat_players
 from rulesdsl.diverge import Divergence, first_divergence
 from rulesdsl.engine import HandOutcome
 from rulesdsl.rules import Rules
@@ -97,10 +96,10 @@ def diverge_command(
     order = read_order(deck, rules_a, rules_b) if deck is not None else None
     if dealer is None and order is not None:
         dealer = 0
-    if seed is None:
-        seed = random.SystemRandom().randrange(2**32)
-        if not as_json:
-            click.echo(f"Seed {seed}")
+    if seed is None and order is None and not as_json:
+        seed = default_seed(seed, False)
+        click.echo(f"Seed {seed}")
+    seed = default_seed(seed, order is not None)
     names = bot_names(bots, count, seed)
     found = first_divergence(
         rules_a, rules_b, count, seed=seed, dealer=dealer, order=order, bots=names

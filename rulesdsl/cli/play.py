@@ -59,6 +59,14 @@ def seat_players(
     return seats, humans
 
 
+def default_seed(seed: int | None, deck_given: bool) -> int:
+    """The seed asked for; 0 when a deck order is given, so the deal replays exactly
+    (reshuffles and random bots included); otherwise a fresh one, which is printed."""
+    if seed is not None:
+        return seed
+    return 0 if deck_given else random.SystemRandom().randrange(2**32)
+
+
 def choose_players(rules: Rules, players: int | None) -> int:
     low, high = rules.players
     count = players if players is not None else min(max(4, low), high)
@@ -113,8 +121,7 @@ def play(
         orders = read_decks(decks, rules)
     if dealer is not None and not 0 <= dealer < count:
         raise UsageProblem(f"--dealer {dealer}: seats are 0 to {count - 1}")
-    if seed is None:
-        seed = random.SystemRandom().randrange(2**32)
+    seed = default_seed(seed, orders is not None)
     use_color = sys.stdout.isatty() if color is None else color
     spec = bots or ("human," + ",".join(["heuristic"] * (count - 1)))
     style = Style(use_color, [])

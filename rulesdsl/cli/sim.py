@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from rulesdsl.cli.common import UsageProblem, cli, load_profile
+from rulesdsl.cli.common import UsageProblem, build_rules, cli
 from rulesdsl.executors import ExecutorError, check_executor
 from rulesdsl.sim import Result, Spec, check_spec, default_workers, run
 
@@ -25,6 +25,13 @@ def sim_options(command):
             help="One bot for every seat, or one per seat.",
         ),
         click.option("--seed", type=int, default=0, show_default=True),
+        click.option(
+            "--set",
+            "settings",
+            multiple=True,
+            metavar="NAME=VALUE",
+            help="Set an option in every profile simulated.",
+        ),
         click.option("--workers", "-j", type=int, help="Processes (default: every core)."),
         click.option(
             "--executor",
@@ -76,6 +83,7 @@ def simulate_profiles(
     matches: int | None,
     bots: str,
     seed: int,
+    settings: tuple[str, ...],
     workers: int | None,
     executor: str,
     skill: bool,
@@ -93,7 +101,7 @@ def simulate_profiles(
     labels = _labels(refs)
     spec = Spec(
         profiles=tuple(
-            (label, load_profile(ref).rules) for label, ref in zip(labels, refs, strict=True)
+            (label, build_rules(ref, settings)) for label, ref in zip(labels, refs, strict=True)
         ),
         players=players,
         units=units,
