@@ -34,23 +34,4 @@ def __getattr__(name: str) -> object:
     return getattr(importlib.import_module(f"rulesdsl.{_WHERE[name]}"), name)
 
 
-__all__ = [
-    "BOTS",
-    "DEFAULT_RULES",
-    "OPTIONS",
-    "Card",
-    "Hand",
-    "HandOutcome",
-    "IllegalMove",
-    "Match",
-    "Player",
-    "Refusal",
-    "Rules",
-    "RulesError",
-    "Suit",
-    "make_bot",
-    "parse_cards",
-    "parse_deck",
-    "play_hand",
-    "play_match",
-]
+__all__ = sorted(_WHERE)

@@ -166,22 +166,14 @@ $CHOOSE
         if $TRACE:
             trick_winners.append(winner)
         if $IMMEDIATE:
-            for seat in order:
-                if not hands[seat]:
-                    active[seat] = False
-                    remaining -= 1
-                    eliminated.append((tricks, seat))
+$ELIMINATE
             if last_card:
                 if stock or $RESHUFFLE:
                     fired |= $F_ELIM
         if active[winner]:
 $DRAW
         if not $IMMEDIATE:
-            for seat in order:
-                if not hands[seat]:
-                    active[seat] = False
-                    remaining -= 1
-                    eliminated.append((tricks, seat))
+$ELIMINATE
             if last_card:
                 if active[winner]:
                     fired |= $F_ELIM
@@ -204,6 +196,15 @@ $DRAW
         while not active[leader]:
             leader = (leader + 1) % $N
 """)
+
+# Every player with no cards is out (steps 3 and 6 of a trick).
+_ELIMINATE = """
+for seat in order:
+    if not hands[seat]:
+        active[seat] = False
+        remaining -= 1
+        eliminated.append((tricks, seat))
+"""
 
 # The winner's draw: the general form, and the common one of one card with no reshuffle.
 _DRAW_MANY = """
@@ -348,6 +349,7 @@ def source(rules: Rules, players: int, bots: tuple[str, ...], trace: bool = Fals
     one = rules.draw == 1 and rules.exhaustion != "reshuffle"
     snippets = {
         "DRAW": _indent(Template(_DRAW_ONE if one else _DRAW_MANY).substitute(values), 12),
+        "ELIMINATE": _indent(_ELIMINATE, 12),
         "CHOOSE": "$CHOOSE",
     }
     text = _LOOP.substitute(values, **snippets)
