@@ -15,6 +15,7 @@ from rulesdsl.cards import Card, CardError, parse_deck
 from rulesdsl.cli.common import UsageProblem, build_rules, cli, profile_option
 from rulesdsl.engine import Hand, Match, Player, play_hand
 from rulesdsl.engine.driver import Listener
+from rulesdsl.engine.events import Event
 from rulesdsl.rules import Rules, options_table
 from rulesdsl.seeds import derive
 from rulesdsl.terminal import HumanPlayer, prompt_reader
@@ -129,26 +130,44 @@ def play(
     style.names = [p.name for p in seats]
     if humans and as_json:
         raise UsageProblem("--json needs bots at every seat")
-    hidden = [s for s in range(count) if s not in humans] if humans else []
-    listeners: list[Listener] = []
-    if not as_json:
-        listeners.append(Transcript(style, click.echo, hidden))
-        if not humans:
-            click.echo(f"Seed {seed}")
-    if trace is not None:
-        listeners.append(Trace(trace))
-
-    def listener(event) -> None:
-        for each in listeners:
-            each(event)
-
+    if not as_json and not humans:
+        click.echo(f"Seed {seed}")
+    listener = event_listener(style, humans, count, as_json, trace)
     if orders is not None:
         play_decks(rules, count, orders, dealer or 0, seed, seats, listener, as_json)
     else:
         play_one_match(rules, count, seed, dealer, seats, listener, as_json)
 
 
-def play_decks(rules, count, orders, dealer, seed, seats, listener, as_json) -> None:
+def event_listener(
+    style: Style, humans: list[int], count: int, as_json: bool, trace: IO[str] | None
+) -> Listener:
+    """The readers of the event stream: the transcript (unless --json) and the trace.
+    A person sees only their own cards."""
+    hidden = [s for s in range(count) if s not in humans] if humans else []
+    readers: list[Listener] = []
+    if not as_json:
+        readers.append(Transcript(style, click.echo, hidden))
+    if trace is not None:
+        readers.append(Trace(trace))
+
+    def listener(event: Event) -> None:
+        for reader in readers:
+            reader(event)
+
+    return listener
+
+
+def play_decks(
+    rules: Rules,
+    count: int,
+    orders: list[list[Card]],
+    dealer: int,
+    seed: int,
+    seats: list[Player],
+    listener: Listener,
+    as_json: bool,
+) -> None:
     for number, order in enumerate(orders, 1):
         hand = Hand.deal(rules, count, dealer, order, derive(seed, "hand", number - 1))
         outcome = play_hand(hand, seats, listener)
@@ -156,7 +175,15 @@ def play_decks(rules, count, orders, dealer, seed, seats, listener, as_json) -> 
             click.echo(json.dumps({"hand": number, "dealer": dealer, **outcome.to_json()}))
 
 
-def play_one_match(rules, count, seed, dealer, seats, listener, as_json) -> None:
+def play_one_match(
+    rules: Rules,
+    count: int,
+    seed: int,
+    dealer: int | None,
+    seats: list[Player],
+    listener: Listener,
+    as_json: bool,
+) -> None:
     match = Match(rules, count, seed, dealer)
     while not match.over:
         hand_dealer = match.dealer
