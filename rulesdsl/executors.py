@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 from collections.abc import Callable, Iterator, Sequence
 from typing import TypeVar
 
@@ -54,13 +55,18 @@ def results(
 
 def _pool(work: Callable[[Task], Out], tasks: Sequence[Task], workers: int) -> Iterator[Out]:
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
-    pool = context.Pool(workers)
+    pool = context.Pool(workers, initializer=_leave_interrupts_to_the_parent)
     try:
         yield from pool.imap(work, tasks)
         pool.close()
     finally:
         pool.terminate()
         pool.join()
+
+
+def _leave_interrupts_to_the_parent() -> None:
+    """Workers ignore Ctrl-C: the parent stops them and reports what was gathered."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _dask(work: Callable[[Task], Out], tasks: Sequence[Task], executor: str) -> Iterator[Out]:

@@ -120,6 +120,8 @@ def simulate_profiles(
         raise UsageProblem(str(error)) from None
     result = _run_with_progress(spec, workers or default_workers(), executor)
     _output(result, as_json, as_csv, plot)
+    if result.interrupted:
+        click.get_current_context().exit(130)
 
 
 def _labels(refs: list[str]) -> list[str]:
