@@ -186,3 +186,18 @@ def test_set_applies_on_top_of_every_profile(capsys):
     assert all(p["metrics"]["stock_left"]["mean"] < 28 for p in profiles.values())
     code, _, err = run_cli(capsys, "simulate", "equal-hands", "--set", "hadn_size=6")
     assert code == 2 and "did you mean 'hand_size'?" in err
+
+
+def test_ctrl_c_reports_the_units_done_and_exits_130(capsys, monkeypatch):
+    def stop(done: int) -> None:
+        raise KeyboardInterrupt
+
+    def interrupted_run(spec, workers, progress=None, executor="local"):
+        return run(spec, 1, stop, executor)
+
+    monkeypatch.setattr("rulesdsl.cli.sim.run", interrupted_run)
+    code, out, err = run_cli(capsys, "simulate", "equal-hands", "--hands", "1000", "--json")
+    assert code == 130
+    assert json.loads(out)["interrupted"] is True
+    assert json.loads(out)["units"] == sim.CHUNK
+    assert f"interrupted: reporting the {sim.CHUNK:,} units done" in err
