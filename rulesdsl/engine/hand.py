@@ -300,12 +300,15 @@ class Hand:
 
     def check(self, card: Card) -> Refusal | None:
         """Why `card` may not be played now, or None if it may."""
+        return self._check(card, self.refusals())
+
+    def _check(self, card: Card, refused: dict[Card, Refusal]) -> Refusal | None:
         seat = self.to_move
         if seat is None:
             return Refusal(card, "hand", "the hand is over")
         if card not in self.hands[seat]:
             return Refusal(card, "hand", f"seat {seat} does not hold {card}")
-        return self.refusals().get(card)
+        return refused.get(card)
 
     # -- playing ------------------------------------------------------------------------
 
@@ -313,7 +316,7 @@ class Hand:
         """Play a card for the player to move; return the events it caused."""
         seat = self.to_move
         refused = self.refusals()
-        refusal = self.check(card) if card not in refused else refused[card]
+        refusal = self._check(card, refused)
         if refusal is not None:
             raise IllegalMove(refusal)
         for option in {r.option for r in refused.values()}:
@@ -322,9 +325,7 @@ class Hand:
         self.hands[seat].remove(card)
         self.trick.append((seat, card))
         self.events.append(Play(self.tricks_played + 1, seat, card))
-        if len(self.trick) == len(
-            self.trick_seats
-        ):  # step 1: everyone active at the lead has played
+        if len(self.trick) == len(self.trick_seats):  # step 1: everyone at the lead has played
             self._finish_trick()
         return self.events[start:]
 
