@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -233,18 +233,20 @@ class Hand:
         return best
 
     def refusals(self) -> dict[Card, Refusal]:
-        """Every card in the mover's hand that the rules forbid, with the rule that forbids it."""
+        """Every card in the mover's hand that the rules forbid, with the rule that forbids it.
+
+        Each rule keeps the cards it allows among those the rules before it allowed; a rule
+        that would keep none (the player cannot comply) keeps them all.
+        """
         seat = self.to_move
         if seat is None:
             return {}
         refused: dict[Card, Refusal] = {}
         allowed = list(self.hands[seat])
-        for option, rule in self._constraints():
-            keep, message = rule(allowed)
-            for card in allowed:
-                if card not in keep:
-                    refused[card] = Refusal(card, option, message)
-            allowed = keep
+        for option, allows, message in self._constraints():
+            kept = [c for c in allowed if allows(c)] or allowed
+            refused.update({c: Refusal(c, option, message) for c in allowed if c not in kept})
+            allowed = kept
         return refused
 
     def legal_moves(self) -> list[Card]:
@@ -254,48 +256,30 @@ class Hand:
         refused = self.refusals()
         return [c for c in self.hands[seat] if c not in refused]
 
-    def _constraints(self):
-        """The rules that narrow a move, in order; each returns (cards kept, why others are not)."""
+    def _constraints(self) -> Iterator[tuple[str, Callable[[Card], bool], str]]:
+        """The rules that narrow a move, in order: option, the cards it allows, and why."""
         rules, trump = self.rules, self.trump
         if not self.trick:
             if self.opening and rules.opening_lead == "trump_if_able" and trump is not None:
-                yield (
-                    "opening_lead",
-                    _only(
-                        lambda c: c.suit == trump,
-                        f"the first lead must be a trump ({trump.word}) when you hold one",
-                    ),
-                )
+                why = f"the first lead must be a trump ({trump.word}) when you hold one"
+                yield "opening_lead", lambda c: c.suit == trump, why
             return
         led = self.trick[0][1].suit
-        holding = [c for c in self.hands[self.to_move] if c.suit == led]
-        if holding:
+        if any(c.suit == led for c in self.hands[self.to_move]):
             if rules.follow == "suit_or_trump":
-                yield (
-                    "follow",
-                    _only(
-                        lambda c: c.suit in (led, trump),
-                        f"you hold a {led.word[:-1]}: follow suit or play a trump",
-                    ),
-                )
+                why = f"you hold a {led.word[:-1]}: follow suit or play a trump"
+                yield "follow", lambda c: c.suit in (led, trump), why
             else:
-                yield (
-                    "follow",
-                    _only(lambda c: c.suit == led, f"you hold a {led.word[:-1]}: follow suit"),
-                )
+                yield "follow", lambda c: c.suit == led, f"you hold a {led.word[:-1]}: follow suit"
         elif rules.when_void == "trump_if_able" and trump is not None:
-            yield (
-                "when_void",
-                _only(
-                    lambda c: c.suit == trump,
-                    f"you hold no {led.word}: play a trump ({trump.word})",
-                ),
-            )
+            why = f"you hold no {led.word}: play a trump ({trump.word})"
+            yield "when_void", lambda c: c.suit == trump, why
         if rules.must_head:
             best = self.best_so_far()[1]
             yield (
                 "must_head",
-                _only(lambda c: beats(c, best, led, trump), f"you must beat {best} when you can"),
+                lambda c: beats(c, best, led, trump),
+                f"you must beat {best} when you can",
             )
 
     def check(self, card: Card) -> Refusal | None:
@@ -433,13 +417,3 @@ class Hand:
         cards = [c for h in self.hands for c in h] + [c for _, c in self.trick]
         cards += self.stock + self.set_aside
         return cards + ([self.turnup] if self.turnup else [])
-
-
-def _only(keep, message: str):
-    """A constraint: keep the cards matching `keep` if there are any, else keep all."""
-
-    def rule(cards: list[Card]) -> tuple[list[Card], str]:
-        kept = [c for c in cards if keep(c)]
-        return (kept or cards), message
-
-    return rule
