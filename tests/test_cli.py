@@ -245,3 +245,10 @@ def test_a_deck_replays_identically_without_a_seed_even_with_reshuffles(capsys):
     first = run(capsys, *args)[1]
     assert first == run(capsys, *args)[1]
     assert first == run(capsys, *args, "--seed", "0")[1]
+
+
+def test_without_a_terminal_play_asks_for_bots(capsys, monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    code, out, err = run(capsys, "play")
+    assert code == 2 and out == ""
+    assert "give a bot for every seat" in err

@@ -124,6 +124,10 @@ def play(
         raise UsageProblem(f"--dealer {dealer}: seats are 0 to {count - 1}")
     seed = default_seed(seed, orders is not None)
     use_color = sys.stdout.isatty() if color is None else color
+    if bots is None and not sys.stdin.isatty():
+        raise UsageProblem(
+            "no terminal to play at: give a bot for every seat, e.g. --bots heuristic"
+        )
     spec = bots or ("human," + ",".join(["heuristic"] * (count - 1)))
     style = Style(use_color, [])
     seats, humans = seat_players(spec, count, seed, style)
