@@ -209,27 +209,24 @@ def empty_result(spec: Spec) -> Result:
     )
 
 
-def record(tally: Tally, raw: tuple, dealer: int) -> None:
-    """Count one compiled hand's result (the fields of OUTCOME_FIELDS)."""
-    winner, reason, tricks, stock_left, eliminations, saves, fired, _, plays = raw[:9]
-    relative = (winner - dealer) % tally.players if winner >= 0 else -1
-    tally.outcomes[relative, reason, fired, tricks, plays, stock_left, eliminations, saves] += 1
+def record(tally: Tally, raw: tuple) -> None:
+    """Count one compiled hand's result: its first eight fields are OUTCOME_FIELDS."""
+    tally.outcomes[raw[:8]] += 1
     tally.n += 1
 
 
-def record_pair(tally: Tally, first: tuple, second: tuple, dealer: int) -> None:
+def record_pair(tally: Tally, first: tuple, second: tuple) -> None:
     """Count the paired difference of two compiled hands on the same deal."""
     tally.n += 1
-    tally.add_numbers(NUMBERS, [second[i] - first[i] for i in (2, 8, 3, 4, 5)])
-    n = tally.players
-    tally.count("winner", tuple((r[0] - dealer) % n if r[0] >= 0 else -1 for r in (first, second)))
+    tally.add_numbers(NUMBERS, [second[i] - first[i] for i in range(3, 8)])
+    tally.count("winner", (first[0], second[0]))
     tally.count("reason", (first[1], second[1]))
-    tally.count("fired", (first[6], second[6]))
+    tally.count("fired", (first[2], second[2]))
 
 
 class _Decks:
-    """One deck order (and reshuffle seed) per deal and card set, the same for every
-    profile that plays those cards; a chunk draws them from its own generator."""
+    """Deck orders (and reshuffle seeds) deal by deal, one per card set in play, the same
+    for every profile that plays those cards; each chunk draws them from its own stream."""
 
     def __init__(self, seed: int, start: int, card_sets: Sequence[tuple[int, ...]]) -> None:
         self.card_sets = list(dict.fromkeys(card_sets))
@@ -237,22 +234,18 @@ class _Decks:
             random.Random(derive(seed, "deals", start, ",".join(map(str, cards))))
             for cards in self.card_sets
         ]
-        self.current: list[tuple[list[int], int] | None] = [None] * len(self.card_sets)
 
     def index(self, cards: tuple[int, ...]) -> int:
         return self.card_sets.index(cards)
 
-    def next_deal(self) -> None:
-        self.current = [None] * len(self.card_sets)
-
-    def deal(self, which: int) -> tuple[list[int], int]:
-        found = self.current[which]
-        if found is None:
-            stream = self.streams[which]
-            deck = list(self.card_sets[which])
+    def next_deal(self) -> list[tuple[list[int], int]]:
+        """The next deal: (deck order, hand seed) for each card set."""
+        deals = []
+        for cards, stream in zip(self.card_sets, self.streams, strict=True):
+            deck = list(cards)
             shuffle(deck, stream)
-            found = self.current[which] = (deck, stream.getrandbits(64))
-        return found
+            deals.append((deck, stream.getrandbits(64)))
+        return deals
 
 
 def _skill_bots(players: int, seat: int) -> tuple[str, ...]:
@@ -273,22 +266,24 @@ def _play_hands(spec: Spec, units: range, result: Result) -> None:
         for _, rules in spec.profiles
     ]
     skill_bots = [random.Random(derive(spec.seed, "skill", units.start)) for _ in spec.profiles]
+    profiles = list(enumerate(zip(plays, result.profiles, card_set, bots, strict=True)))
     for unit in units:
         dealer = unit % n
         seat = (dealer + unit // n) % n
-        decks.next_deal()
+        deals = decks.next_deal()
         raws, skills = [], []
-        for index, play in enumerate(plays):
-            deck, hand_seed = decks.deal(card_set[index])
-            raw = play(deck, hand_seed, bots[index], dealer)
-            record(result.profiles[index], raw, dealer)
+        for index, (play, tally, which, rng) in profiles:
+            deck, hand_seed = deals[which]
+            raw = play(deck, hand_seed, rng, dealer)
+            tally.outcomes[raw[:8]] += 1
+            tally.n += 1
             raws.append(raw)
             if spec.skill:
-                won = skilled[index][seat](deck, hand_seed, skill_bots[index], dealer)[0] == seat
+                won = skilled[index][seat](deck, hand_seed, skill_bots[index], dealer)[8] == seat
                 skills.append(int(won))
-                result.profiles[index].count("skill", int(won))
+                tally.count("skill", int(won))
         for tally, (a, b) in zip(result.pairs, spec.pairs, strict=True):
-            record_pair(tally, raws[a], raws[b], dealer)
+            record_pair(tally, raws[a], raws[b])
             if spec.skill:
                 tally.count("skill", (skills[a], skills[b]))
         result.units.n += 1
@@ -304,12 +299,10 @@ def _play_matches(spec: Spec, units: range, result: Result) -> None:
             decks = _Decks(spec.seed, unit, [int_deck(rules)])
             bots = random.Random(derive(spec.seed, "match bots", unit))
             while not match.over:
-                decks.next_deal()
-                deck, hand_seed = decks.deal(0)
-                dealer = match.dealer
-                raw = plays[index](deck, hand_seed, bots, dealer)
+                ((deck, hand_seed),) = decks.next_deal()
+                raw = plays[index](deck, hand_seed, bots, match.dealer)
                 match.record(outcome(raw))
-                record(result.hands[index], raw, dealer)
+                record(result.hands[index], raw)
             tally = result.profiles[index]
             tally.n += 1
             tally.add_numbers(("match_hands",), (match.hands_played,))

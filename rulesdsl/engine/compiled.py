@@ -6,6 +6,12 @@ it has. Cards are ints, rank * 4 + suit, so int order is (rank, suit) order; han
 sorted, and the loop draws random numbers exactly as the reference engine and its bots
 do, so both give the same games. `tests/test_compiled.py` holds them to that.
 
+A compiled hand returns a tuple: the winner's seat relative to the dealer (-1 for none),
+the reason's index in REASONS, the bits of the rules that fired, tricks, cards played,
+stock left, eliminations, last-card saves, the winner's seat (-1), the winner's cards, and
+with `trace` the trick winners and eliminations (`outcome` names them). The first eight
+are what a simulation counts.
+
 A compiled hand is called as `play(deck, hand_seed, rng, dealer)`: `deck` is the deck
 order as ints, `hand_seed` seeds reshuffles as `Hand.deal(..., seed=hand_seed)` does, and
 `rng` (a random.Random) serves every random bot's choice, in the order they play.
@@ -179,22 +185,25 @@ $ELIMINATE
                     fired |= $F_ELIM
                     saves += 1
         if remaining == 1:
-            return end(plays, active.index(True), 1, tricks, stock, eliminated, saves, fired, hands,
-                       trick_winners)
+            final, reason = active.index(True), 1
+            break
         if remaining == 0:
-            out_winner = winner if $ALL_OUT_WINNER else -1
-            return end(plays, out_winner, 2, tricks, stock, eliminated, saves, fired | $F_ALL_OUT,
-                       hands, trick_winners)
+            final, reason = (winner if $ALL_OUT_WINNER else -1), 2
+            fired |= $F_ALL_OUT
+            break
         if $MOST_TRICKS:
             if not stock:
-                top = max(range($N), key=lambda s: (tricks_won[s], last_win[s]))
-                return end(plays, top, 3, tricks, stock, eliminated, saves, fired | $F_EXHAUST,
-                           hands, trick_winners)
+                final, reason = max(range($N), key=lambda s: (tricks_won[s], last_win[s])), 3
+                fired |= $F_EXHAUST
+                break
         if tricks >= $TRICK_LIMIT:
-            return end(plays, -1, 4, tricks, stock, eliminated, saves, fired, hands, trick_winners)
+            final, reason = -1, 4
+            break
         leader = winner
         while not active[leader]:
             leader = (leader + 1) % $N
+    return end(dealer, final, reason, fired, tricks, plays, stock, eliminated, saves, hands,
+               trick_winners)
 """)
 
 # Every player with no cards is out (steps 3 and 6 of a trick).
@@ -229,8 +238,9 @@ if drawn:
     fired |= $F_DRAW
     if $LAST_DRAW_WINS:
         if not stock:
-            return end(plays, winner, 0, tricks, stock, eliminated, saves,
-                       fired | $F_EXHAUST, hands, trick_winners)
+            final, reason = winner, 0
+            fired |= $F_EXHAUST
+            break
 """
 _DRAW_ONE = """
 if stock:
@@ -238,8 +248,9 @@ if stock:
     fired |= $F_DRAW
     if $LAST_DRAW_WINS:
         if not stock:
-            return end(plays, winner, 0, tricks, stock, eliminated, saves,
-                       fired | $F_EXHAUST, hands, trick_winners)
+            final, reason = winner, 0
+            fired |= $F_EXHAUST
+            break
 elif $PLAY_OUT:
     fired |= $F_EXHAUST
 """
@@ -297,11 +308,12 @@ def _heuristic(allowed: list[int], trump: int, led: int, best: int, plays_last: 
 
 
 def _ender(trace: bool) -> Callable[..., tuple]:
-    def end(plays, winner, reason, tricks, stock, eliminated, saves, fired, hands, trick_winners):
+    def end(dealer, winner, reason, fired, tricks, plays, stock, eliminated, saves, hands, winners):
+        relative = (winner - dealer) % len(hands) if winner >= 0 else -1
         cards = len(hands[winner]) if winner >= 0 else 0
-        extra = (tuple(trick_winners), tuple(eliminated)) if trace else ((), ())
-        raw = (winner, reason, tricks, len(stock), len(eliminated), saves, fired, cards, plays)
-        return (*raw, *extra)
+        raw = (relative, reason, fired, tricks, plays, len(stock), len(eliminated), saves, winner)
+        extra = (tuple(winners), tuple(eliminated)) if trace else ((), ())
+        return (*raw, cards, *extra)
 
     return end
 
@@ -380,7 +392,7 @@ def compile_hand(
 
 def outcome(raw: Sequence) -> FastOutcome:
     """A compiled hand's raw tuple, with names."""
-    winner, reason, tricks, stock, eliminations, saves, fired, cards, plays, winners, out = raw
+    _, reason, fired, tricks, plays, stock, eliminations, saves, winner, cards, winners, out = raw
     return FastOutcome(
         winner=winner if winner >= 0 else None,
         reason=REASONS[reason],
