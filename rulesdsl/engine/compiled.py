@@ -215,7 +215,16 @@ for seat in order:
         eliminated.append((tricks, seat))
 """
 
-# The winner's draw: the general form, and the common one of one card with no reshuffle.
+# The winner's draw: the general form, and the common one of one card with no reshuffle;
+# both end with what follows a draw that took cards.
+_DRAWN = """
+    fired |= $F_DRAW
+    if $LAST_DRAW_WINS:
+        if not stock:
+            final, reason = winner, 0
+            fired |= $F_EXHAUST
+            break
+"""
 _DRAW_MANY = """
 drawn = 0
 for _ in range($DRAW_COUNT):
@@ -235,22 +244,12 @@ for _ in range($DRAW_COUNT):
     insort(hands[winner], stock.pop())
     drawn += 1
 if drawn:
-    fired |= $F_DRAW
-    if $LAST_DRAW_WINS:
-        if not stock:
-            final, reason = winner, 0
-            fired |= $F_EXHAUST
-            break
+$DRAWN
 """
 _DRAW_ONE = """
 if stock:
     insort(hands[winner], stock.pop())
-    fired |= $F_DRAW
-    if $LAST_DRAW_WINS:
-        if not stock:
-            final, reason = winner, 0
-            fired |= $F_EXHAUST
-            break
+$DRAWN
 elif $PLAY_OUT:
     fired |= $F_EXHAUST
 """
@@ -359,6 +358,7 @@ def source(rules: Rules, players: int, bots: tuple[str, ...], trace: bool = Fals
     values = {k: repr(v) for k, v in _constants(rules, players, trace).items()}
     values["DRAW_COUNT"] = "len(order)" if rules.draw == "per_card_in_trick" else str(rules.draw)
     one = rules.draw == 1 and rules.exhaustion != "reshuffle"
+    values["DRAWN"] = Template(_DRAWN.strip("\n")).substitute(values)
     snippets = {
         "DRAW": _indent(Template(_DRAW_ONE if one else _DRAW_MANY).substitute(values), 12),
         "ELIMINATE": _indent(_ELIMINATE, 12),
