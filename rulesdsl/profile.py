@@ -24,7 +24,7 @@ SYNTAXES = {".rules": "dsl", ".yaml": "yaml", ".yml": "yaml"}
 MAX_BYTES = 1_000_000
 # Control characters and the line separators other than \n and \r\n, which the two
 # syntaxes would read differently.
-CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029]")
+CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029]|\r(?!\n)")
 DEFAULT_PROFILE = "equal-hands"
 
 
