@@ -17,7 +17,7 @@ from rulesdsl.check import check_entries, check_rules
 from rulesdsl.diagnostics import Diagnostic, Located
 from rulesdsl.hints import suggest
 from rulesdsl.rules import OPTIONS, Rules
-from rulesdsl.syntax.document import Document, Pos
+from rulesdsl.syntax.document import Document, Pos, offset_pos
 
 SHIPPED = Path(__file__).parent / "profiles"
 SYNTAXES = {".rules": "dsl", ".yaml": "yaml", ".yml": "yaml"}
@@ -153,12 +153,11 @@ def read_source(path: Path) -> tuple[str | None, list[Diagnostic]]:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
-        column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
+        pos = offset_pos(data, error.start)
         return None, [
             where.at(
-                line,
-                column,
+                pos.line,
+                pos.column,
                 "encoding",
                 f"byte 0x{data[error.start]:02x} is not valid UTF-8",
                 "save the file as UTF-8",
@@ -177,12 +176,11 @@ def read_source(path: Path) -> tuple[str | None, list[Diagnostic]]:
         ]
     odd = CONTROL.search(text)
     if odd is not None:
-        line = text.count("\n", 0, odd.start()) + 1
-        column = odd.start() - (text.rfind("\n", 0, odd.start()) + 1) + 1
+        pos = offset_pos(text, odd.start())
         return None, [
             Located(shown, text).at(
-                line,
-                column,
+                pos.line,
+                pos.column,
                 "control-character",
                 f"the character U+{ord(odd.group()):04X} is not allowed in a profile",
                 "delete it; a profile is plain text (tabs and line ends only)",

@@ -17,6 +17,13 @@ class Pos:
     length: int = 1
 
 
+def offset_pos(text: str | bytes, offset: int) -> Pos:
+    """The line and column (1-based) of an offset into `text`."""
+    newline = "\n" if isinstance(text, str) else b"\n"
+    line_start = text.rfind(newline, 0, offset) + 1
+    return Pos(text.count(newline, 0, offset) + 1, offset - line_start + 1)
+
+
 @dataclass(frozen=True)
 class Entry:
     """One `key value` statement, as written.

@@ -10,7 +10,7 @@ from lark import Lark, Token, Tree, UnexpectedCharacters, UnexpectedInput, Unexp
 
 from rulesdsl.diagnostics import Located
 from rulesdsl.expr import GRAMMAR_DIR
-from rulesdsl.syntax.document import METADATA, Comment, Document, Entry, Pos
+from rulesdsl.syntax.document import METADATA, Comment, Document, Entry, Pos, offset_pos
 
 TOKEN_WORDS = {
     "NAME": "an option name",
@@ -116,11 +116,9 @@ class _Reader:
         lines = self.text.splitlines()
         for token in tokens:
             for match in _COMMENT.finditer(token.value):
-                line = token.line + token.value.count("\n", 0, match.start())
-                start = self.text.find(match.group(), token.start_pos + match.start())
-                column = start - self.text.rfind("\n", 0, start)
-                before = lines[line - 1][: column - 1] if line <= len(lines) else ""
-                comment = Comment(line, match.group().rstrip(), bool(before.strip()))
+                pos = offset_pos(self.text, token.start_pos + match.start())
+                before = lines[pos.line - 1][: pos.column - 1] if pos.line <= len(lines) else ""
+                comment = Comment(pos.line, match.group().rstrip(), bool(before.strip()))
                 if comment not in self.doc.comments:
                     self.doc.comments.append(comment)
 

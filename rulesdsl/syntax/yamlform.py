@@ -10,7 +10,7 @@ from __future__ import annotations
 import yaml
 
 from rulesdsl.diagnostics import Located
-from rulesdsl.syntax.document import Comment, Document, Entry, Pos
+from rulesdsl.syntax.document import Comment, Document, Entry, Pos, offset_pos
 
 MAX_DEPTH = 8
 # libyaml's loader where PyYAML has it (ten times faster), else the pure-Python one.
@@ -27,12 +27,6 @@ def _pos(node: yaml.Node) -> Pos:
     start, end = node.start_mark, node.end_mark
     length = end.column - start.column if end.line == start.line else 1
     return Pos(start.line + 1, start.column + 1, max(1, length))
-
-
-def _offset_pos(text: str, offset: int) -> Pos:
-    """The line and column of a character offset into `text`."""
-    line_start = text.rfind("\n", 0, offset) + 1
-    return Pos(text.count("\n", 0, offset) + 1, offset - line_start + 1)
 
 
 class _Reader:
@@ -59,7 +53,7 @@ class _Reader:
             return self.doc
         except yaml.reader.ReaderError as error:
             self.error(
-                _offset_pos(self.text, error.position),
+                offset_pos(self.text, error.position),
                 "yaml-syntax",
                 f"YAML syntax: the character U+{error.character:04X} is not allowed",
                 "delete it; YAML allows no control characters",
