@@ -71,7 +71,7 @@ class HeuristicBot:
         best = hand.best_so_far()
         if best is None:
             return max(side, key=lambda c: c.rank) if side else max(legal)
-        led = hand.trick[0][1].suit
+        led = hand.led_suit
         winners = [c for c in legal if beats(c, best[1], led, trump)]
         side_winners = [c for c in winners if c.suit != trump]
         plays_last = len(hand.trick) == len(hand.trick_seats) - 1

@@ -55,25 +55,28 @@ def _seat(relative: int) -> str:
     return f"dealer+{relative}"
 
 
-def _source(result: Result, index: int, metric: Metric) -> Tally:
-    per_hand = result.spec.matches and not metric.key.startswith("match_")
-    return result.hands[index] if per_hand else result.profiles[index]
+def _per_hand_in_matches(result: Result, key: str) -> bool:
+    """Whether `key` is counted per hand inside matches, apart from the matches (unpaired)."""
+    return result.spec.matches and not key.startswith("match_")
+
+
+def _source(result: Result, index: int, key: str) -> Tally:
+    return result.hands[index] if _per_hand_in_matches(result, key) else result.profiles[index]
 
 
 def profile_estimate(result: Result, index: int, metric: Metric) -> Estimate:
-    return _source(result, index, metric).estimate(metric.key, metric.share)
+    return _source(result, index, metric.key).estimate(metric.key, metric.share)
 
 
 def pair_estimate(result: Result, pair: int, metric: Metric) -> Estimate | None:
     """The paired difference B - A; None where the metric is not paired (per hand in matches)."""
-    if result.spec.matches and not metric.key.startswith("match_"):
+    if _per_hand_in_matches(result, metric.key):
         return None
     return result.pairs[pair].estimate(metric.key)
 
 
 def histogram(result: Result, index: int) -> dict[int, int]:
-    tally = result.hands[index] if result.spec.matches else result.profiles[index]
-    return dict(sorted(tally.distribution("tricks").items()))
+    return dict(sorted(_source(result, index, "tricks").distribution("tricks").items()))
 
 
 def _estimate_json(e: Estimate) -> dict[str, float]:
@@ -139,20 +142,16 @@ def to_csv(result: Result) -> str:
     return out.getvalue()
 
 
-def _cell(e: Estimate, share: bool) -> str:
+def _cell(e: Estimate, share: bool, sign: str = "") -> str:
+    """`mean (low..high)`, as a percentage for shares; `sign="+"` signs every figure."""
     if e.n == 0:
         return "-"
-    if share:
-        return f"{e.mean:.1%} ({e.low:.1%}..{e.high:.1%})"
-    return f"{e.mean:.3g} ({e.low:.3g}..{e.high:.3g})"
+    form = f"{sign}.1%" if share else f"{sign}.3g"
+    return f"{e.mean:{form}} ({e.low:{form}}..{e.high:{form}})"
 
 
 def _diff_cell(e: Estimate, share: bool) -> str:
-    if share:
-        text = f"{e.mean:+.1%} ({e.low:+.1%}..{e.high:+.1%})"
-    else:
-        text = f"{e.mean:+.3g} ({e.low:+.3g}..{e.high:+.3g})"
-    return text + (" *" if e.clear_of_zero else "")
+    return _cell(e, share, "+") + (" *" if e.clear_of_zero else "")
 
 
 def tables(result: Result) -> list[Any]:

@@ -275,8 +275,7 @@ def _play_hands(spec: Spec, units: range, result: Result) -> None:
         for index, (play, tally, which, rng) in profiles:
             deck, hand_seed = deals[which]
             raw = play(deck, hand_seed, rng, dealer)
-            tally.outcomes[raw[:8]] += 1
-            tally.n += 1
+            record(tally, raw)
             raws.append(raw)
             if spec.skill:
                 won = skilled[index][seat](deck, hand_seed, skill_bots[index], dealer)[8] == seat

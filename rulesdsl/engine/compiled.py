@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import cache
 from string import Template
 
-from rulesdsl.cards import Card, Suit
+from rulesdsl.cards import Card
 from rulesdsl.engine.hand import COUNTED, REASONS, TRICK_LIMIT
 from rulesdsl.rules import Rules
 
@@ -54,10 +54,6 @@ class FastOutcome:
 
 def to_int(card: Card) -> int:
     return card.rank * 4 + int(card.suit)
-
-
-def to_card(value: int) -> Card:
-    return Card(value >> 2, Suit(value & 3))
 
 
 def int_deck(rules: Rules) -> tuple[int, ...]:

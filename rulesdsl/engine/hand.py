@@ -78,6 +78,12 @@ class HandOutcome:
         }
 
 
+def check_seat(seat: int, players: int, role: str) -> None:
+    """Raise RulesError unless `seat` is one of the table's seats."""
+    if not 0 <= seat < players:
+        raise RulesError(f"{role} seat {seat} does not exist; seats are 0 to {players - 1}")
+
+
 def beats(card: Card, best: Card, led: Suit, trump: Suit | None) -> bool:
     """Whether `card` beats `best`, the best card so far of a trick led in `led`."""
     if card.suit == trump:
@@ -142,8 +148,7 @@ class Hand:
     ) -> Hand:
         """Deal (RULES.md section 4) from a deck order, or from a shuffle seeded by `seed`."""
         rules.check_players(players)
-        if not 0 <= dealer < players:
-            raise RulesError(f"dealer seat {dealer} does not exist; seats are 0 to {players - 1}")
+        check_seat(dealer, players, "dealer")
         rng = random.Random(seed)
         if order is None:
             order = list(rules.cards)

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 from rulesdsl.cards import Card
 from rulesdsl.engine.events import Event, MatchEnd, Score
-from rulesdsl.engine.hand import Hand, HandOutcome
-from rulesdsl.rules import Rules, RulesError
+from rulesdsl.engine.hand import Hand, HandOutcome, check_seat
+from rulesdsl.rules import Rules
 from rulesdsl.seeds import derive
 
 # A match that has not ended after this many hands ends on the points so far.
@@ -20,8 +20,8 @@ class Match:
 
     def __init__(self, rules: Rules, players: int, seed: int = 0, dealer: int | None = None):
         rules.check_players(players)
-        if dealer is not None and not 0 <= dealer < players:
-            raise RulesError(f"dealer seat {dealer} does not exist; seats are 0 to {players - 1}")
+        if dealer is not None:
+            check_seat(dealer, players, "dealer")
         self.rules = rules
         self.players = players
         self.seed = seed
