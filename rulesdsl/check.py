@@ -7,11 +7,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from rulesdsl.diagnostics import Diagnostic, Located
+from rulesdsl.diagnostics import TOP, Diagnostic, Located, Pos
 from rulesdsl.hints import suggest
 from rulesdsl.options import OptionError
 from rulesdsl.rules import OPTIONS, Rules
-from rulesdsl.syntax.document import METADATA, Document, Entry, Pos
+from rulesdsl.syntax.document import METADATA, Document, Entry
 
 
 @dataclass(frozen=True)
@@ -33,12 +33,10 @@ def check_entries(doc: Document) -> tuple[dict[str, Parsed], list[Diagnostic]]:
         if key in first_line and doc.syntax == "dsl":
             problems.append(
                 where.at(
-                    pos.line,
-                    pos.column,
+                    pos,
                     "duplicate-key",
                     f"`{key}` is set twice: here and on line {first_line[key]}",
                     "keep one of them",
-                    length=pos.length,
                 )
             )
             continue
@@ -47,12 +45,10 @@ def check_entries(doc: Document) -> tuple[dict[str, Parsed], list[Diagnostic]]:
             if entry.note is not None:
                 problems.append(
                     where.at(
-                        pos.line,
-                        pos.column,
+                        pos,
                         "metadata-note",
                         f"`{key}` takes no note",
                         "a note is a remark on an option's value; write a # comment instead",
-                        length=pos.length,
                     )
                 )
             continue
@@ -60,12 +56,10 @@ def check_entries(doc: Document) -> tuple[dict[str, Parsed], list[Diagnostic]]:
             known = [*OPTIONS, *METADATA]
             problems.append(
                 where.at(
-                    pos.line,
-                    pos.column,
+                    pos,
                     "unknown-option",
                     f"unknown option `{key}`",
                     suggest(key, known) or "`rulesdsl options` lists every option",
-                    length=pos.length,
                 )
             )
             continue
@@ -73,12 +67,10 @@ def check_entries(doc: Document) -> tuple[dict[str, Parsed], list[Diagnostic]]:
         if entry.value is None or not entry.value.strip():
             problems.append(
                 where.at(
-                    pos.line,
-                    pos.column,
+                    pos,
                     "missing-value",
                     f"`{key}` needs a value",
                     f"expected {option.kind.expected}",
-                    length=pos.length,
                 )
             )
             continue
@@ -91,7 +83,7 @@ def check_entries(doc: Document) -> tuple[dict[str, Parsed], list[Diagnostic]]:
             length = error.length if inside else vpos.length
             message = f"{key}: {error.message}"
             problems.append(
-                where.at(vpos.line, column, "bad-value", message, error.hint, length=length)
+                where.at(Pos(vpos.line, column, length), "bad-value", message, error.hint)
             )
     return found, problems
 
@@ -102,14 +94,12 @@ def anchor(doc: Document, *names: str) -> Pos:
     set_here = [e for e in doc.entries if e.key in names]
     if set_here:
         return set_here[-1].value_pos
-    return doc.extends_pos or doc.name_pos or Pos(1, 1)
+    return doc.extends_pos or doc.name_pos or TOP
 
 
 def _problem(doc, names, code, message, hint="", severity="error") -> Diagnostic:
     pos = anchor(doc, *names)
-    return Located(doc.path, doc.source).at(
-        pos.line, pos.column, code, message, hint, severity, pos.length
-    )
+    return Located(doc.path, doc.source).at(pos, code, message, hint, severity)
 
 
 def check_rules(rules: Rules, doc: Document) -> list[Diagnostic]:

@@ -74,6 +74,25 @@ def render(diagnostics: Iterable[Diagnostic], form: str) -> str:
     return "\n\n".join(d.text() for d in items)
 
 
+@dataclass(frozen=True)
+class Pos:
+    """A place in a source text: 1-based line and column, and how many columns it spans."""
+
+    line: int
+    column: int
+    length: int = 1
+
+
+TOP = Pos(1, 1)
+
+
+def offset_pos(text: str | bytes, offset: int) -> Pos:
+    """The line and column (1-based) of an offset into `text`."""
+    newline = "\n" if isinstance(text, str) else b"\n"
+    line_start = text.rfind(newline, 0, offset) + 1
+    return Pos(text.count(newline, 0, offset) + 1, offset - line_start + 1)
+
+
 class Located:
     """Makes diagnostics for one source text: fills in the path and the source line."""
 
@@ -82,16 +101,11 @@ class Located:
         self.lines = text.splitlines()
 
     def at(
-        self,
-        line: int,
-        column: int,
-        code: str,
-        message: str,
-        hint: str = "",
-        severity: str = "error",
-        length: int = 1,
+        self, pos: Pos, code: str, message: str, hint: str = "", severity: str = "error"
     ) -> Diagnostic:
+        line = pos.line
         source = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+        length = max(1, pos.length)
         return Diagnostic(
-            self.path, line, column, code, message, hint, severity, source, max(1, length)
+            self.path, line, pos.column, code, message, hint, severity, source, length
         )

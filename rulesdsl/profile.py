@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from rulesdsl.check import check_entries, check_rules
-from rulesdsl.diagnostics import Diagnostic, Located
+from rulesdsl.diagnostics import TOP, Diagnostic, Located, offset_pos
 from rulesdsl.hints import suggest
 from rulesdsl.rules import OPTIONS, Rules
-from rulesdsl.syntax.document import Document, Pos, offset_pos
+from rulesdsl.syntax.document import Document
 
 SHIPPED = Path(__file__).parent / "profiles"
 SYNTAXES = {".rules": "dsl", ".yaml": "yaml", ".yml": "yaml"}
@@ -141,23 +141,21 @@ def read_source(path: Path) -> tuple[str | None, list[Diagnostic]]:
     try:
         data = path.read_bytes()
     except OSError as error:
-        return None, [where.at(1, 1, "unreadable", f"cannot read the file: {error.strerror}")]
+        return None, [where.at(TOP, "unreadable", f"cannot read the file: {error.strerror}")]
     if len(data) > MAX_BYTES:
         return None, [
             where.at(
-                1, 1, "too-large", f"the file is {len(data):,} bytes; a profile may be 1 MB at most"
+                TOP, "too-large", f"the file is {len(data):,} bytes; a profile may be 1 MB at most"
             )
         ]
     if b"\0" in data:
-        return None, [where.at(1, 1, "binary", "this is a binary file, not a profile")]
+        return None, [where.at(TOP, "binary", "this is a binary file, not a profile")]
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
-        pos = offset_pos(data, error.start)
         return None, [
             where.at(
-                pos.line,
-                pos.column,
+                offset_pos(data, error.start),
                 "encoding",
                 f"byte 0x{data[error.start]:02x} is not valid UTF-8",
                 "save the file as UTF-8",
@@ -167,8 +165,7 @@ def read_source(path: Path) -> tuple[str | None, list[Diagnostic]]:
     if not text.strip():
         return None, [
             where.at(
-                1,
-                1,
+                TOP,
                 "empty-file",
                 "the file is empty",
                 'a profile starts: profile "name" extends "equal-hands" {',
@@ -176,11 +173,9 @@ def read_source(path: Path) -> tuple[str | None, list[Diagnostic]]:
         ]
     odd = CONTROL.search(text)
     if odd is not None:
-        pos = offset_pos(text, odd.start())
         return None, [
             Located(shown, text).at(
-                pos.line,
-                pos.column,
+                offset_pos(text, odd.start()),
                 "control-character",
                 f"the character U+{ord(odd.group()):04X} is not allowed in a profile",
                 "delete it; a profile is plain text (tabs and line ends only)",
@@ -216,7 +211,7 @@ def load_file(path: Path) -> Profile:
 
 def _missing(ref: str) -> Profile:
     hint = suggest(ref, shipped_names()) or "`rulesdsl list` shows the shipped profiles"
-    problem = Located(ref, "").at(1, 1, "unknown-profile", f"no profile named `{ref}`", hint)
+    problem = Located(ref, "").at(TOP, "unknown-profile", f"no profile named `{ref}`", hint)
     return Profile(ref, ref, None, default_settings(), diagnostics=[problem])
 
 
@@ -265,8 +260,7 @@ def _resolve(real: Path) -> Profile:
     if doc.syntax == "yaml" and doc.name is None and doc.ok:
         problems.append(
             Located(shown, text).at(
-                1,
-                1,
+                TOP,
                 "missing-name",
                 "the profile has no name",
                 f"add `profile: {real.stem}` at the top",
@@ -299,18 +293,16 @@ def _inherit(
     if doc.extends is None:
         return default_settings(), [], ()
     where = Located(doc.path, doc.source)
-    pos = doc.extends_pos or Pos(1, 1)
+    pos = doc.extends_pos or TOP
     parent_path = find(doc.extends, real.parent)
     if parent_path is None:
         names = shipped_names()
         hint = suggest(doc.extends, names) or "shipped profiles: " + ", ".join(names)
         problem = where.at(
-            pos.line,
-            pos.column,
+            pos,
             "unknown-profile",
             f"extends `{doc.extends}`, which is not a shipped profile or a file",
             hint,
-            length=pos.length,
         )
         return default_settings(), [problem], ()
     parent_real = parent_path.resolve()
@@ -318,12 +310,10 @@ def _inherit(
         start = _RESOLVING.index(str(parent_real))
         loop = " -> ".join(Path(p).name for p in (*_RESOLVING[start:], str(parent_real)))
         problem = where.at(
-            pos.line,
-            pos.column,
+            pos,
             "extends-cycle",
             f"profiles extend each other in a cycle: {loop}",
             "one profile in the chain must extend another, or none",
-            length=pos.length,
         )
         return default_settings(), [problem], ()
     parent = _load_path(parent_real, str(parent_path))
@@ -338,12 +328,10 @@ def _inherit(
         )
         problems.append(
             where.at(
-                pos.line,
-                pos.column,
+                pos,
                 cycle[0].code if cycle else "bad-parent",
                 message,
                 f"run: rulesdsl validate {parent_path}",
-                length=pos.length,
             )
         )
     inherited = {

@@ -4,24 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rulesdsl.diagnostics import Diagnostic
+from rulesdsl.diagnostics import Diagnostic, Pos
 
 # Keys that describe the profile rather than a rule. `profile` names it; `extends` its parent.
 METADATA = ("title", "source")
-
-
-@dataclass(frozen=True)
-class Pos:
-    line: int
-    column: int
-    length: int = 1
-
-
-def offset_pos(text: str | bytes, offset: int) -> Pos:
-    """The line and column (1-based) of an offset into `text`."""
-    newline = "\n" if isinstance(text, str) else b"\n"
-    line_start = text.rfind(newline, 0, offset) + 1
-    return Pos(text.count(newline, 0, offset) + 1, offset - line_start + 1)
 
 
 @dataclass(frozen=True)

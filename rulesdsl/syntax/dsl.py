@@ -8,9 +8,9 @@ from typing import ClassVar
 
 from lark import Lark, Token, Tree, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from rulesdsl.diagnostics import Located
+from rulesdsl.diagnostics import Located, Pos, offset_pos
 from rulesdsl.expr import GRAMMAR_DIR
-from rulesdsl.syntax.document import METADATA, Comment, Document, Entry, Pos, offset_pos
+from rulesdsl.syntax.document import METADATA, Comment, Document, Entry
 
 TOKEN_WORDS = {
     "NAME": "an option name",
@@ -76,7 +76,7 @@ class _Reader:
         if line not in self.error_lines:
             self.error_lines.add(line)
             message, hint = self._describe(error)
-            self.doc.diagnostics.append(self.where.at(line, column, "syntax", message, hint))
+            self.doc.diagnostics.append(self.where.at(Pos(line, column), "syntax", message, hint))
         return not (isinstance(error, UnexpectedToken) and error.token.type == "$END")
 
     def _error_position(self, error: UnexpectedInput) -> tuple[int, int]:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import yaml
 
-from rulesdsl.diagnostics import Located
-from rulesdsl.syntax.document import Comment, Document, Entry, Pos, offset_pos
+from rulesdsl.diagnostics import Located, Pos, offset_pos
+from rulesdsl.syntax.document import Comment, Document, Entry
 
 MAX_DEPTH = 8
 # libyaml's loader where PyYAML has it (ten times faster), else the pure-Python one.
@@ -36,7 +36,7 @@ class _Reader:
         self.doc = Document(path, "yaml", text)
 
     def error(self, pos: Pos, code: str, message: str, hint: str = "", severity="error") -> None:
-        diagnostic = self.where.at(pos.line, pos.column, code, message, hint, severity, pos.length)
+        diagnostic = self.where.at(pos, code, message, hint, severity)
         self.doc.diagnostics.append(diagnostic)
 
     def read(self) -> Document:
