@@ -116,19 +116,13 @@ def list_profiles() -> None:
         click.echo(f"{name:<{width}}  {load(name).title or ''}")
 
 
-def _read_clean(path: Path) -> Document:
-    """A document with no syntax problems, or ProfileProblem with the diagnostics."""
+def _read(path: Path) -> tuple[str, Document, list[Diagnostic]]:
+    """The file's text and document, and the problems that stop rewriting it (if any)."""
     text, problems = read_source(path)
     if text is None:
-        raise_problems(problems)
+        return "", Document(str(path), "dsl"), problems
     doc = read_document(path, text)
-    if not doc.ok:
-        raise_problems(doc.diagnostics)
-    return doc
-
-
-def raise_problems(problems: list[Diagnostic]) -> None:
-    raise ProfileProblem(render(problems, "text"))
+    return text, doc, [] if doc.ok else doc.diagnostics
 
 
 def _same_content(a: Document, b: Document) -> bool:
@@ -162,7 +156,10 @@ def rewrite(doc: Document, syntax: str, path: Path) -> str:
 )
 def convert(path: Path, syntax: str, output: Path | None) -> None:
     """Convert a profile between the DSL and YAML, keeping values, notes and comments."""
-    text = rewrite(_read_clean(path), syntax, path)
+    _, doc, problems = _read(path)
+    if problems:
+        raise ProfileProblem(render(problems, "text"))
+    text = rewrite(doc, syntax, path)
     if output is None:
         click.echo(text, nl=False)
     else:
@@ -177,10 +174,9 @@ def fmt(ctx: click.Context, paths: tuple[Path, ...], check: bool) -> None:
     """Rewrite profile files in the canonical layout, keeping every comment."""
     failed = changed = False
     for path in profile_files(paths):
-        text, problems = read_source(path)
-        doc = read_document(path, text) if text is not None else None
-        if doc is None or not doc.ok:
-            click.echo(render(problems or doc.diagnostics, "text"), err=True)
+        text, doc, problems = _read(path)
+        if problems:
+            click.echo(render(problems, "text"), err=True)
             failed = True
             continue
         new = rewrite(doc, doc.syntax, path)
