@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from rulesdsl.explain import WIDTH, sentence, wrap
+from rulesdsl.explain import WIDTH, note_mark, phrases, sentence, wrap
 from rulesdsl.profile import Profile, Setting
 from rulesdsl.rules import OPTIONS
 
@@ -21,6 +21,7 @@ class Side:
     origin: str
     assumed: bool
     note: str | None
+    note_from: str | None
     where: str
 
     @classmethod
@@ -31,6 +32,7 @@ class Side:
             setting.origin,
             setting.assumed,
             setting.note,
+            setting.note_from,
             setting.where(),
         )
 
@@ -87,7 +89,7 @@ def _side(label: str, side: Side, width: int) -> list[str]:
     lines = [f"  {label}: {side.value} ({side.provenance})"]
     lines += wrap(side.sentence, width, "    ", "    ")
     if side.note:
-        lines += wrap(f"note: {side.note}", width, "    ", "    ")
+        lines += wrap(note_mark(phrases(), side.note, side.note_from), width, "    ", "    ")
     return lines
 
 

@@ -248,14 +248,20 @@ def _header(profile: Profile, words: Phrases, width: int) -> list[str]:
 def _item(setting: Setting, words: Phrases) -> str:
     """The option's sentence, then its mark: assumed, and the note if there is one."""
     text = words.sentence(setting.name, setting.value)
-    return f"{text} {mark}" if (mark := _mark(setting, words)) else text
+    mark = note_mark(words, setting.note, setting.note_from, setting.assumed)
+    return f"{text} {mark}" if mark else text
 
 
-def _mark(setting: Setting, words: Phrases) -> str:
-    if setting.assumed:
-        return (
-            words.label("assumed_note", note=setting.note)
-            if setting.note
-            else words.label("assumed")
-        )
-    return words.label("note", note=setting.note) if setting.note else ""
+def note_mark(
+    words: Phrases, note: str | None, note_from: str | None, assumed: bool = False
+) -> str:
+    """A value's note as every command shows it, e.g. `(note: ...)`; a note inherited with
+    its value names the profile it comes from, `(note from equal-hands: ...)`. With
+    `assumed`, the mark says the value is assumed too. Empty when there is nothing to say.
+    """
+    if note is None:
+        return words.label("assumed") if assumed else ""
+    key = "assumed_note" if assumed else "note"
+    if note_from is None:
+        return words.label(key, note=note)
+    return words.label(f"{key}_from", note=note, profile=note_from)

@@ -49,6 +49,11 @@ class Setting:
     def text(self) -> str:
         return OPTIONS[self.name].text(self.value)
 
+    @property
+    def note_from(self) -> str | None:
+        """The ancestor whose note this is, when the note came with an inherited value."""
+        return self.profile if self.note is not None and self.origin == "inherited" else None
+
     def where(self) -> str:
         if self.origin == "default":
             return "default"

@@ -9,7 +9,7 @@ from rulesdsl.diff import diff_profiles
 from rulesdsl.explain import sentence
 from rulesdsl.profile import SHIPPED, load
 
-SIDE_KEYS = {"value", "sentence", "origin", "assumed", "note", "where"}
+SIDE_KEYS = {"value", "sentence", "origin", "assumed", "note", "note_from", "where"}
 AFTER_DRAW = sentence("elimination", "after_draw")
 IMMEDIATE = sentence("elimination", "immediate")
 

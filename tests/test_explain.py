@@ -183,7 +183,7 @@ def test_assumed_values_are_marked_with_their_notes(lang):
 def test_stated_values_carry_no_assumed_mark():
     sheet = rule_sheet(load("equal-hands"))
     assert "assumed" not in sheet
-    assert "(note: cannot happen in this profile" in flat(sheet)
+    assert "(note: the sheet gives no rule for every hand emptying" in flat(sheet)
 
 
 def test_a_missing_or_broken_phrase_is_named():

@@ -11,6 +11,7 @@ import click
 
 from rulesdsl.cli.common import ProfileProblem, UsageProblem, cli, load_profile
 from rulesdsl.diagnostics import Diagnostic, render
+from rulesdsl.explain import note_mark, phrases
 from rulesdsl.profile import SYNTAXES, load, load_file, read_document, read_source, shipped_names
 from rulesdsl.schema import profile_schema
 from rulesdsl.syntax.document import Document
@@ -87,6 +88,7 @@ def show(profile: str, as_json: bool) -> None:
                     "line": s.line,
                     "assumed": s.assumed,
                     "note": s.note,
+                    "note_from": s.note_from,
                 }
                 for s in resolved.settings.values()
             },
@@ -103,7 +105,8 @@ def show(profile: str, as_json: bool) -> None:
     for s in resolved.settings.values():
         status = "assumed" if s.assumed else ("default" if s.origin == "default" else "stated")
         where = s.where() if s.origin != "default" else "registry default"
-        note = f"  ({s.note})" if s.note else ""
+        mark = note_mark(phrases(), s.note, s.note_from)
+        note = f"  {mark}" if mark else ""
         click.echo(f"  {s.name:<{width}}  {s.text:<{value_width}}  {status:<7}  {where}{note}")
 
 
