@@ -52,7 +52,7 @@ class Diagnostic:
             f"title={self.code}::{message}"
         )
 
-    def to_json(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "path": self.path,
             "line": self.line,
@@ -68,7 +68,7 @@ def render(diagnostics: Iterable[Diagnostic], form: str) -> str:
     """All diagnostics in one output format: text, json or github."""
     items = list(diagnostics)
     if form == "json":
-        return json.dumps([d.to_json() for d in items], indent=2)
+        return json.dumps([d.to_dict() for d in items], indent=2)
     if form == "github":
         return "\n".join(d.github() for d in items)
     return "\n\n".join(d.text() for d in items)

@@ -57,7 +57,7 @@ class Difference:
     a: Side
     b: Side
 
-    def to_json(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "option": self.option,
             "a": dataclasses.asdict(self.a),
@@ -95,4 +95,4 @@ def _side(label: str, side: Side, width: int) -> list[str]:
 
 def render_json(differences: list[Difference]) -> str:
     """The differences as a JSON list of {option, a, b}."""
-    return json.dumps([d.to_json() for d in differences], indent=2, ensure_ascii=False)
+    return json.dumps([d.to_dict() for d in differences], indent=2, ensure_ascii=False)

@@ -57,16 +57,16 @@ class Divergence:
     outcome_a: HandOutcome
     outcome_b: HandOutcome
 
-    def to_json(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "diverged": True,
             "trick": self.trick,
             "event_index": self.event_index,
-            "a": self.a.to_json() if self.a else None,
-            "b": self.b.to_json() if self.b else None,
+            "a": self.a.to_dict() if self.a else None,
+            "b": self.b.to_dict() if self.b else None,
             "options": list(self.options),
             "sentence": self.sentence,
-            "outcomes": {"a": self.outcome_a.to_json(), "b": self.outcome_b.to_json()},
+            "outcomes": {"a": self.outcome_a.to_dict(), "b": self.outcome_b.to_dict()},
         }
 
 

@@ -129,4 +129,4 @@ class Trace:
     def __call__(self, event: ev.Event) -> None:
         if isinstance(event, ev.Deal):
             self.hand += 1
-        self.stream.write(json.dumps({"hand": self.hand, **event.to_json()}) + "\n")
+        self.stream.write(json.dumps({"hand": self.hand, **event.to_dict()}) + "\n")

@@ -155,7 +155,7 @@ def test_side_a_is_the_hand_rulesdsl_play_plays(capsys):
     found = first_divergence(
         Rules(), Rules().with_options({"hand_size": "4"}), 3, seed=5, dealer=2, order=LAST_CARD
     )
-    assert {"hand": 1, "dealer": 2, **found.outcome_a.to_json()} == played
+    assert {"hand": 1, "dealer": 2, **found.outcome_a.to_dict()} == played
 
 
 # -- the command ----------------------------------------------------------------------

@@ -56,7 +56,7 @@ def outcome_text(outcome: HandOutcome) -> str:
 
 def report(found: Divergence | None, refs: tuple[str, str], as_json: bool) -> None:
     if as_json:
-        click.echo(json.dumps(found.to_json() if found else {"diverged": False}))
+        click.echo(json.dumps(found.to_dict() if found else {"diverged": False}))
     elif found is None:
         click.echo(SAME)
     else:

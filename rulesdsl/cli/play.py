@@ -176,7 +176,7 @@ def play_decks(
         hand = Hand.deal(rules, count, dealer, order, derive(seed, "hand", number - 1))
         outcome = play_hand(hand, seats, listener)
         if as_json:
-            click.echo(json.dumps({"hand": number, "dealer": dealer, **outcome.to_json()}))
+            click.echo(json.dumps({"hand": number, "dealer": dealer, **outcome.to_dict()}))
 
 
 def play_one_match(
@@ -195,7 +195,7 @@ def play_one_match(
         for event in match.record(outcome):
             listener(event)
         if as_json:
-            line = {"hand": match.hands_played, "dealer": hand_dealer, **outcome.to_json()}
+            line = {"hand": match.hands_played, "dealer": hand_dealer, **outcome.to_dict()}
             line["points"] = list(match.points)
             line["match_winners"] = list(match.winners) if match.winners else None
             click.echo(json.dumps(line))

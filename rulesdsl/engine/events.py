@@ -22,7 +22,7 @@ def _plain(value: Any) -> Any:
 class Event:
     kind: ClassVar[str] = "event"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"event": self.kind}
         data.update({f.name: _plain(getattr(self, f.name)) for f in fields(self)})
         return data

@@ -66,7 +66,7 @@ class HandOutcome:
     trick_winners: tuple[int, ...]
     winner_cards: int
 
-    def to_json(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "winner": self.winner,
             "reason": self.reason,
