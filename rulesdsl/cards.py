@@ -8,12 +8,15 @@ from typing import NamedTuple
 
 
 class Suit(IntEnum):
-    """Suits in tie-break order: C < D < H < S."""
+    """Suits in tie-break order: C < D < H < S. `str()` gives the letter, as in card text."""
 
     CLUBS = 0
     DIAMONDS = 1
     HEARTS = 2
     SPADES = 3
+
+    def __str__(self) -> str:
+        return self.letter
 
     @property
     def letter(self) -> str:

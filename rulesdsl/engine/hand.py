@@ -5,6 +5,7 @@ The order of a trick follows RULES.md section 2 step by step; the comments name 
 
 from __future__ import annotations
 
+import copy
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -76,6 +77,12 @@ class HandOutcome:
             "trump": self.trump.letter if self.trump is not None else None,
             "trick_winners": list(self.trick_winners),
         }
+
+    def __str__(self) -> str:
+        """e.g. `seat 2 wins: last player after 7 tricks`."""
+        who = "no winner" if self.winner is None else f"seat {self.winner} wins"
+        tricks = f"{self.tricks} trick" + ("" if self.tricks == 1 else "s")
+        return f"{who}: {self.reason.replace('_', ' ')} after {tricks}"
 
 
 def check_seat(seat: int, players: int, role: str) -> None:
@@ -201,6 +208,40 @@ class Hand:
         every += [self.turnup] if self.turnup else []
         if len(set(every)) != len(every):
             raise RulesError("a card appears twice in the position")
+
+    # -- reading the position and copying it -----------------------------------------
+
+    def cards(self, seat: int) -> list[Card]:
+        """The cards `seat` holds, sorted; a new list (changing it leaves the hand alone)."""
+        check_seat(seat, self.players, "the")
+        return list(self.hands[seat])
+
+    def copy(self) -> Hand:
+        """An independent copy of the game, for search: playing on either never changes the
+        other (hands, stock, set-aside cards, trick, events, counters and the generator of
+        reshuffles are all its own). Only the frozen `rules` are shared."""
+        return copy.deepcopy(self, {id(self.rules): self.rules})
+
+    def __str__(self) -> str:
+        """The position: trump, each seat's cards, the stock, the trick so far, who is out."""
+        trump = "no trump" if self.trump is None else f"trump {self.trump.word} ({self.trump})"
+        lines = [f"{self.players} players, seat {self.dealer} deals, {trump}"]
+        out = {seat: trick for trick, seat in self.eliminated}
+        for seat in range(self.players):
+            if not self.active[seat]:
+                after = f" after trick {out[seat]}" if seat in out else ""
+                lines.append(f"seat {seat}: out{after}")
+                continue
+            held = " ".join(map(str, self.hands[seat])) or "-"
+            lines.append(f"seat {seat}: {held}" + ("  <- to play" if seat == self.to_move else ""))
+        shown = "" if self.turnup is None else f", turn-up {self.turnup}"
+        lines.append(f"stock {len(self.stock)}, set aside {len(self.set_aside)}{shown}")
+        if self.outcome is not None:
+            lines.append(f"over: {self.outcome}")
+        else:
+            played = ", ".join(f"seat {seat} {card}" for seat, card in self.trick)
+            lines.append(f"trick {self.tricks_played + 1}: {played or 'to be led'}")
+        return "\n".join(lines)
 
     # -- whose turn, and what they may play -------------------------------------------
 
