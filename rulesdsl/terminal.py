@@ -7,12 +7,15 @@ from collections.abc import Callable, Sequence
 import click
 
 from rulesdsl.cards import Card, CardError
-from rulesdsl.engine.hand import Hand
+from rulesdsl.engine.hand import Hand, Refusal
 from rulesdsl.transcript import Style
+
+HELP_WORDS = ("help", "?")
 
 
 class HumanPlayer:
-    """Shows the table and asks for a card until the person names a legal one."""
+    """Shows the table and the cards that may be played, numbered, and asks for one until
+    the person names a legal one (by its number or its text); `help` or `?` explains."""
 
     name = "you"
 
@@ -27,32 +30,44 @@ class HumanPlayer:
         self.write = write
 
     def choose(self, hand: Hand, legal: Sequence[Card]) -> Card:
-        self.show(hand)
-        mine = hand.hands[hand.to_move]
+        refused = hand.refusals()
+        self.show(hand, legal, refused)
+        prompt = f"Your card ({numbers(legal)}, a card such as {legal[0]}, or ? for help): "
         while True:
-            answer = self.read("Your card (e.g. 10H, or its number): ").strip()
-            card = self.pick(answer, mine)
-            if card is None:
+            answer = self.read(prompt).strip()
+            if answer.lower() in HELP_WORDS:
+                self.write(help_text(legal, refused))
                 continue
-            refusal = hand.check(card)
-            if refusal is None:
+            card = self.pick(answer, hand, legal)
+            if card is not None:
                 return card
-            self.write(f"Not allowed: {refusal.message} ({refusal.option}).")
 
-    def pick(self, answer: str, mine: Sequence[Card]) -> Card | None:
-        if answer.isascii() and answer.isdigit() and 1 <= int(answer) <= len(mine):
-            return mine[int(answer) - 1]
+    def pick(self, answer: str, hand: Hand, legal: Sequence[Card]) -> Card | None:
+        """The card the answer names, or None after saying what is wrong with it."""
+        hint = f"type a number from the list or a card such as {legal[0]} (? for help)"
+        if not answer:
+            self.write(hint[0].upper() + hint[1:] + ".")
+            return None
+        if answer.isascii() and answer.isdigit():
+            if 1 <= int(answer) <= len(legal):
+                return legal[int(answer) - 1]
+            self.write(f"{answer} is not {numbers(legal, in_words=True)} nor a card; {hint}.")
+            return None
         try:
             card = Card.parse(answer)
         except CardError as error:
-            self.write(str(error))
+            self.write(f"{error}; or {hint}.")
             return None
-        if card not in mine:
-            self.write(f"You do not hold {card}.")
-            return None
-        return card
+        refusal = hand.check(card)
+        if refusal is None:
+            return card
+        if refusal.option == "hand":
+            self.write(f"You do not hold {card}; {hint}.")
+        else:
+            self.write(f"Not allowed: {refusal.message} ({refusal.option}).")
+        return None
 
-    def show(self, hand: Hand) -> None:
+    def show(self, hand: Hand, legal: Sequence[Card], refused: dict[Card, Refusal]) -> None:
         s = self.style
         out = [seat for seat in range(hand.players) if not hand.active[seat]]
         self.write("")
@@ -66,9 +81,39 @@ class HumanPlayer:
         self.write(f"Cards held: {counts}")
         played = "; ".join(f"{s.seat(x)} {s.card(c)}" for x, c in hand.trick)
         self.write(f"Trick {hand.tricks_played + 1}: {played or 'you lead'}")
-        mine = hand.hands[hand.to_move]
-        numbered = "  ".join(f"{i}:{s.card(c)}" for i, c in enumerate(mine, 1))
-        self.write(f"Your hand: {numbered}")
+        numbered = "  ".join(f"{s.strong(str(i))}:{s.card(c)}" for i, c in enumerate(legal, 1))
+        self.write(f"You may play: {numbered}")
+        for message, cards in refusal_groups(refused):
+            self.write(f"Not allowed:  {s.faint(' '.join(map(str, cards)))}: {message}")
+
+
+def numbers(legal: Sequence[Card], in_words: bool = False) -> str:
+    """The numbers that name the legal cards: `1-4`, or in words `a number from 1 to 4`."""
+    count = len(legal)
+    if in_words:
+        return "the number 1" if count == 1 else f"a number from 1 to {count}"
+    return "1" if count == 1 else f"1-{count}"
+
+
+def refusal_groups(refused: dict[Card, Refusal]) -> list[tuple[str, list[Card]]]:
+    """The refused cards grouped by why: the rule's sentence and option, and its cards."""
+    groups: dict[str, list[Card]] = {}
+    for card, refusal in refused.items():
+        groups.setdefault(f"{refusal.message} ({refusal.option})", []).append(card)
+    return list(groups.items())
+
+
+def help_text(legal: Sequence[Card], refused: dict[Card, Refusal]) -> str:
+    """What can be typed at the prompt, and why the cards not in the list are refused."""
+    lines = [
+        f"Type the number of a card in the list ({numbers(legal)}), or the card itself:",
+        "rank then suit, e.g. 10H (or TH), KC, A♠. `help` or `?` shows this; Ctrl-C stops.",
+    ]
+    if not refused:
+        lines.append("Every card you hold may be played now.")
+    for message, cards in refusal_groups(refused):
+        lines.append(f"Not allowed now: {' '.join(map(str, cards))}: {message}.")
+    return "\n".join(lines)
 
 
 def prompt_reader(prompt: str) -> str:

@@ -49,6 +49,9 @@ class Style:
     def strong(self, text: str) -> str:
         return click.style(text, bold=True) if self.color else text
 
+    def faint(self, text: str) -> str:
+        return click.style(text, dim=True) if self.color else text
+
 
 class Transcript:
     """Writes each event as readable lines."""

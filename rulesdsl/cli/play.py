@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import random
+import shlex
 import sys
 from pathlib import Path
 from typing import IO
 
 import click
+from click.core import ParameterSource
 
 from rulesdsl.bots import make_bot
 from rulesdsl.cards import Card, CardError, parse_deck
@@ -58,6 +60,34 @@ def seat_players(
         else:
             seats.append(make_bot(name, derive(seed, "bot", seat)))
     return seats, humans
+
+
+# Options that do not change the game played, left out of the replay command.
+NOT_REPLAYED = ("trace",)
+
+
+def replay_command(seed: int) -> str:
+    """The command line that replays this game: the options given, and the seed used."""
+    ctx = click.get_current_context()
+    words = ["rulesdsl", ctx.info_name or "play"]
+    for param in ctx.command.params:
+        if not isinstance(param, click.Option) or param.name in NOT_REPLAYED:
+            continue
+        given = ctx.get_parameter_source(param.name) is ParameterSource.COMMANDLINE
+        if param.name == "seed":
+            words += [param.opts[0], str(seed)]
+        elif given:
+            words += option_words(param, ctx.params[param.name])
+    return shlex.join(words)
+
+
+def option_words(param: click.Option, value: object) -> list[str]:
+    """An option and its value as typed: a flag, its `--no-` form, or each value given."""
+    name = max(param.opts, key=len)
+    if param.is_flag:
+        return [name if value else max(param.secondary_opts, key=len)]
+    values = value if param.multiple else (value,)
+    return [word for v in values for word in (name, str(v))]
 
 
 def default_seed(seed: int | None, deck_given: bool) -> int:
@@ -134,8 +164,8 @@ def play(
     style.names = [p.name for p in seats]
     if humans and as_json:
         raise UsageProblem("--json needs bots at every seat")
-    if not as_json and not humans:
-        click.echo(f"Seed {seed}")
+    if not as_json:
+        click.echo(f"Seed {seed}; to replay: {replay_command(seed)}")
     listener = event_listener(style, humans, count, as_json, trace)
     if orders is not None:
         play_decks(rules, count, orders, dealer or 0, seed, seats, listener, as_json)
