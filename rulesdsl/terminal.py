@@ -64,7 +64,7 @@ class HumanPlayer:
         if refusal.option == "hand":
             self.write(f"You do not hold {card}; {hint}.")
         else:
-            self.write(f"Not allowed: {refusal.message} ({refusal.option}).")
+            self.write(f"{refusal}.")
         return None
 
     def show(self, hand: Hand, legal: Sequence[Card], refused: dict[Card, Refusal]) -> None:
@@ -84,7 +84,7 @@ class HumanPlayer:
         numbered = "  ".join(f"{s.strong(str(i))}:{s.card(c)}" for i, c in enumerate(legal, 1))
         self.write(f"You may play: {numbered}")
         for message, cards in refusal_groups(refused):
-            self.write(f"Not allowed:  {s.faint(' '.join(map(str, cards)))}: {message}")
+            self.write(f"Not allowed:  {s.faint_cards(cards)}: {message}")
 
 
 def numbers(legal: Sequence[Card], in_words: bool = False) -> str:

@@ -49,7 +49,9 @@ class Style:
     def strong(self, text: str) -> str:
         return click.style(text, bold=True) if self.color else text
 
-    def faint(self, text: str) -> str:
+    def faint_cards(self, cards: Sequence[Card]) -> str:
+        """Cards shown but not offered: dimmed, in one colour."""
+        text = " ".join(c.pretty if self.color else str(c) for c in cards)
         return click.style(text, dim=True) if self.color else text
 
 

@@ -205,7 +205,7 @@ def test_a_person_is_refused_an_illegal_card_with_the_rule(capsys, monkeypatch):
     assert "You may play: 1:3C  2:10C" in out
     assert "Not allowed:  5H JD: you hold a club: follow suit (follow)" in out
     assert "Trick 1: seat 0 (lowest) 2C" in out
-    assert "Not allowed: you hold a club: follow suit (follow)." in out
+    assert "JD is not allowed: you hold a club: follow suit (follow)." in out
     assert "'XX' is not a card" in out
     assert "Hand 1:" in out
     # The person sees their own cards, not the bots'.

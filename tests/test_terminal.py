@@ -83,7 +83,7 @@ def test_every_wrong_answer_is_told_and_asked_again():
     assert said[0] == f"T{HINT[1:]}."
     assert said[1].startswith("'XX' is not a card") and "or type a number from the list" in said[1]
     assert said[2] == f"You do not hold KS; {HINT}."
-    assert said[3] == "Not allowed: you hold a club: follow suit (follow)."
+    assert said[3] == "JD is not allowed: you hold a club: follow suit (follow)."
     assert card == "3C"
 
 
