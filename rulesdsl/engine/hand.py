@@ -1,6 +1,7 @@
 """One hand of Linger Longer as a step-by-step state machine: the reference engine.
 
-The order of a trick follows RULES.md section 2 step by step; the comments name the steps.
+The order of a trick follows docs/rules.md#the-order-of-a-trick step by step; the comments
+name the steps.
 """
 
 from __future__ import annotations
@@ -153,7 +154,8 @@ class Hand:
         order: Sequence[Card] | None = None,
         seed: int = 0,
     ) -> Hand:
-        """Deal (RULES.md section 4) from a deck order, or from a shuffle seeded by `seed`."""
+        """Deal from a deck order, or from a shuffle seeded by `seed`, as
+        docs/rules.md#reproducible-deals says."""
         rules.check_players(players)
         check_seat(dealer, players, "dealer")
         rng = random.Random(seed)
