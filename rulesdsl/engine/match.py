@@ -38,6 +38,15 @@ class Match:
     def over(self) -> bool:
         return self.winners is not None
 
+    def __str__(self) -> str:
+        """e.g. `after 2 hands: points 1 0 1 0; seat 3 deals next`, or who won the match."""
+        hands = f"{self.hands_played} hand" + ("" if self.hands_played == 1 else "s")
+        points = "points " + " ".join(map(str, self.points))
+        if self.winners is None:
+            return f"after {hands}: {points}; seat {self.dealer} deals next"
+        who = ", ".join(f"seat {s}" for s in self.winners)
+        return f"match over after {hands}: {who} won; {points}"
+
     def deal(self, order: Sequence[Card] | None = None) -> Hand:
         """The next hand, dealt by the current dealer from `order` or from the match's seed."""
         seed = derive(self.seed, "hand", self.hands_played)
