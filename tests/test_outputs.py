@@ -6,6 +6,8 @@ import itertools
 import json
 import os
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import click
@@ -378,3 +380,32 @@ def test_fmt_keeps_the_mode_of_the_file_it_rewrites(tmp_path, capsys):
     assert run(capsys, "fmt", path)[0] == 0
     assert path.read_text() == FORMATTED
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+# --- standard output ----------------------------------------------------------------------
+
+
+@needs_dev_full
+@pytest.mark.parametrize("args", [["list"], ["schema"], ["options"]])
+def test_standard_output_on_a_full_disk_is_one_line(args):
+    with FULL.open("w") as full:
+        result = subprocess.run(
+            [sys.executable, "-m", "rulesdsl.cli", *args], stdout=full, stderr=subprocess.PIPE
+        )
+    assert result.returncode == 1
+    assert result.stderr.decode() == (
+        "rulesdsl: error: cannot write the output: No space left on device\n"
+    )
+
+
+def test_a_closed_pipe_ends_the_command_quietly():
+    # A match long enough that its output (240 KB) overfills the pipe.
+    match = ["play", "--bots", "lowest", "--json", "--set", "match=target 300"]
+    command = [sys.executable, "-m", "rulesdsl.cli", *match]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
+        assert process.stdout is not None and process.stderr is not None
+        process.stdout.readline()
+        process.stdout.close()
+        err = process.stderr.read()
+    assert process.returncode == 1
+    assert err == b""
