@@ -274,7 +274,7 @@ def writing_commands(paths: dict[str, Path], output: Path) -> dict[tuple[str, st
 @pytest.mark.parametrize(
     ("command", "role", "link"),
     [
-        (command, role, link)
+        pytest.param(command, role, link, id=f"{command[0]}-{command[1]}-{role}-{link}")
         for command, roles in INPUTS.items()
         for role, link in itertools.product(roles, ["same", "symlink", "hardlink", "relative"])
     ],
