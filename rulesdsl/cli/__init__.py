@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import sys
 from collections.abc import Sequence
@@ -12,6 +13,9 @@ import click
 from rulesdsl.cli.common import USER_ERRORS, ProfileProblem, UsageProblem, cli
 
 __all__ = ["cli", "main"]
+
+# How writing to standard output fails: a closed pipe, a full disk, a broken device.
+OUTPUT_FAILURES = {errno.EPIPE, errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -33,7 +37,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         click.echo("", err=True)
         return 130
     except OSError as error:
-        if error.filename is not None:
+        if error.filename is not None or error.errno not in OUTPUT_FAILURES:
             raise
         return _stdout_failed(error)
     return code if isinstance(code, int) else 0
