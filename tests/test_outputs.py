@@ -8,11 +8,14 @@ import os
 import stat
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import click
 import pytest
 from conftest import deck_order, deck_text
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import rulesdsl.cli.sim as sim_cli
 from rulesdsl import outputs
@@ -154,6 +157,39 @@ def test_a_write_that_fails_as_it_lands_becomes_one_message(tmp_path, monkeypatc
     assert str(caught.value) == f"{path}: cannot write: No space left on device"
     assert path.read_text() == "old\n"
     assert [p.name for p in tmp_path.iterdir()] == ["x.rules"]
+
+
+# The steps of a write, each of which a full disk or a failing device can stop.
+STEPS = ["write", "chmod", "fsync", "replace"]
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    old=st.text(max_size=200),
+    new=st.text(max_size=200),
+    failing=st.sampled_from([None, *STEPS]),
+)
+def test_a_file_is_either_the_old_one_or_the_new_one(tmp_path, monkeypatch, old, new, failing):
+    folder = Path(tempfile.mkdtemp(dir=tmp_path))
+    path = folder / "x.rules"
+    path.write_text(old, encoding="utf-8", newline="")
+
+    def fail(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    with monkeypatch.context() as patch:
+        if failing == "write":
+            patch.setattr(outputs, "open", fail, raising=False)
+        elif failing is not None:
+            patch.setattr(outputs.os, failing, fail)
+        try:
+            write_text(path, new)
+        except OutputError:
+            assert failing is not None
+    assert path.read_bytes() == (old if failing else new).encode("utf-8")
+    assert [p.name for p in folder.iterdir()] == ["x.rules"]
 
 
 def test_a_rewritten_file_keeps_its_mode_and_a_link_to_it_stays_a_link(tmp_path):
