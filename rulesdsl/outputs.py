@@ -3,17 +3,21 @@ inputs, and replaced whole or not at all.
 
 A regular file is written beside itself under a temporary name and renamed over the old
 one, keeping its mode, so a failed write leaves the old file as it was. A device or a pipe
-(`/dev/null`, `/dev/stdout`, a FIFO) is written as it stands.
+(`/dev/null`, `/dev/stdout`, a FIFO) is written as it stands, and `-` names standard
+output where a command allows it.
 """
 
 from __future__ import annotations
 
 import os
 import stat
+import sys
 import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
+
+STDOUT = Path("-")
 
 
 class OutputError(Exception):
@@ -25,6 +29,8 @@ def check_output(path: Path, inputs: Iterable[Path] = (), label: str = "") -> No
 
     `label` (an option name, e.g. `--plot`) starts the message; an input is recognised
     through symbolic and hard links."""
+    if path == STDOUT:
+        return
     problem = _unwritable(path) or _reads(path, inputs)
     if problem:
         raise OutputError(f"{label} {path}: {problem}".lstrip())
@@ -90,8 +96,8 @@ def replacing(path: Path) -> Iterator[Path]:
     try:
         with _as_output_error(path):
             yield temp
-            _keep_mode(temp, info)
             _sync(temp)
+            _keep_mode(temp, info)
             os.replace(temp, real)
     finally:
         temp.unlink(missing_ok=True)
@@ -119,12 +125,13 @@ def _keep_mode(temp: Path, old: os.stat_result | None) -> None:
         os.chmod(temp, 0o666 & ~mask)
         return
     os.chmod(temp, stat.S_IMODE(old.st_mode))
-    with suppress(OSError):  # only the owner or root may give a file away
-        os.chown(temp, old.st_uid, old.st_gid)
+    if hasattr(os, "chown"):
+        with suppress(OSError):  # only root may give a file away
+            os.chown(temp, old.st_uid, old.st_gid)
 
 
 def _sync(temp: Path) -> None:
-    descriptor = os.open(temp, os.O_RDONLY)
+    descriptor = os.open(temp, os.O_RDWR)
     try:
         os.fsync(descriptor)
     finally:
@@ -138,6 +145,9 @@ class Stream:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.error: OSError | None = None
+        if path == STDOUT:
+            self.file = sys.stdout
+            return
         with _as_output_error(path):
             self.file = open(path, "w", encoding="utf-8")  # noqa: SIM115 (closed by close)
 
@@ -152,7 +162,10 @@ class Stream:
     def close(self) -> None:
         """Close the file; raise an OutputError if any write to it failed."""
         try:
-            self.file.close()
+            if self.path == STDOUT:
+                self.file.flush()
+            else:
+                self.file.close()
         except OSError as error:
             self.error = self.error or error
         if self.error is not None:

@@ -336,6 +336,12 @@ def test_the_writing_commands_write_when_the_output_is_another_file(tmp_path, ca
         assert (tmp_path / "result.png").stat().st_size > 0
 
 
+def test_a_trace_may_go_to_standard_output(capsys):
+    code, out, _ = run(capsys, "play", "--deck", ORDER, "--bots", "lowest", "--trace", "-")
+    events = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    assert code == 0 and events[0]["event"] == "deal" and events[-1]["event"] == "hand_end"
+
+
 # --- a write that fails after the work still shows the results ----------------------------
 
 

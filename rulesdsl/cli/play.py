@@ -101,8 +101,8 @@ def choose_players(rules: Rules, players: int | None) -> int:
 @click.option("--set", "settings", multiple=True, metavar="NAME=VALUE", help="Set an option.")
 @click.option(
     "--trace",
-    type=click.Path(path_type=Path),
-    help="Write every event as a JSON line to this file.",
+    type=click.Path(path_type=Path, allow_dash=True),
+    help="Write every event as a JSON line to this file (- for stdout).",
 )
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per hand on stdout.")
 @click.option("--color/--no-color", default=None, help="Colour the transcript.")
