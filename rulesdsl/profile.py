@@ -75,6 +75,8 @@ class Profile:
     settings: dict[str, Setting]
     chain: tuple[str, ...] = ()
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    # The real paths of the files read: every ancestor's, then this profile's own.
+    files: tuple[Path, ...] = ()
 
     @property
     def title(self) -> str | None:
@@ -256,7 +258,7 @@ def _resolve(real: Path) -> Profile:
     shown = str(real)
     text, problems = read_source(real)
     if text is None:
-        return Profile(real.stem, shown, None, default_settings(), diagnostics=problems)
+        return Profile(real.stem, shown, None, default_settings(), (), problems, (real,))
     doc = read_document(real, text)
     name = doc.name or real.stem
     problems = list(doc.diagnostics)
@@ -271,7 +273,7 @@ def _resolve(real: Path) -> Profile:
                 f"add `profile: {real.stem}` at the top",
             )
         )
-    settings, parent_problems, parent_chain = _inherit(doc, real)
+    settings, parent_problems, parent = _inherit(doc, real)
     problems += parent_problems
     for key, item in parsed.items():
         settings[key] = Setting(
@@ -284,7 +286,8 @@ def _resolve(real: Path) -> Profile:
             item.entry.assumed,
             item.entry.note,
         )
-    profile = Profile(name, shown, doc, settings, (*parent_chain, name), problems)
+    chain, files = (parent.chain, parent.files) if parent else ((), ())
+    profile = Profile(name, shown, doc, settings, (*chain, name), problems, (*files, real))
     if doc.ok:
         profile.diagnostics += check_rules(profile.rules, doc)
     profile.diagnostics.sort(key=lambda d: (d.line, d.column))
@@ -293,10 +296,10 @@ def _resolve(real: Path) -> Profile:
 
 def _inherit(
     doc: Document, real: Path
-) -> tuple[dict[str, Setting], list[Diagnostic], tuple[str, ...]]:
-    """The parent's settings, marked inherited, and any problem with the parent."""
+) -> tuple[dict[str, Setting], list[Diagnostic], Profile | None]:
+    """The parent's settings, marked inherited, any problem with the parent, and the parent."""
     if doc.extends is None:
-        return default_settings(), [], ()
+        return default_settings(), [], None
     where = Located(doc.path, doc.source)
     pos = doc.extends_pos or TOP
     parent_path = find(doc.extends, real.parent)
@@ -309,7 +312,7 @@ def _inherit(
             f"extends `{doc.extends}`, which is not a shipped profile or a file",
             hint,
         )
-        return default_settings(), [problem], ()
+        return default_settings(), [problem], None
     parent_real = parent_path.resolve()
     if str(parent_real) in _RESOLVING:
         start = _RESOLVING.index(str(parent_real))
@@ -320,7 +323,7 @@ def _inherit(
             f"profiles extend each other in a cycle: {loop}",
             "one profile in the chain must extend another, or none",
         )
-        return default_settings(), [problem], ()
+        return default_settings(), [problem], None
     parent = _load_path(parent_real, str(parent_path))
     problems = []
     errors = [d for d in parent.diagnostics if d.is_error]
@@ -343,4 +346,4 @@ def _inherit(
         key: s if s.origin == "default" else dataclasses.replace(s, origin="inherited")
         for key, s in parent.settings.items()
     }
-    return inherited, problems, parent.chain
+    return inherited, problems, parent

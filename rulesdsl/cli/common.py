@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import importlib
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
@@ -11,6 +12,7 @@ import click
 from rulesdsl.cards import CardError
 from rulesdsl.executors import ExecutorError
 from rulesdsl.options import OptionError
+from rulesdsl.outputs import OutputError
 from rulesdsl.profile import DEFAULT_PROFILE
 from rulesdsl.rules import RulesError, parse_assignments
 
@@ -18,7 +20,7 @@ if TYPE_CHECKING:
     from rulesdsl.profile import Profile
     from rulesdsl.rules import Rules
 
-USER_ERRORS = (OptionError, CardError, RulesError, ExecutorError)
+USER_ERRORS = (OptionError, CardError, RulesError, ExecutorError, OutputError)
 
 
 class UsageProblem(Exception):
@@ -97,3 +99,14 @@ def build_rules(profile: str, settings: Sequence[str]) -> Rules:
         except OptionError as error:
             raise UsageProblem(f"--set {item}: {error}") from None
     return rules
+
+
+def profile_inputs(refs: Iterable[str]) -> list[Path]:
+    """Every file the profiles named are read from: each one's file and its `extends` chain."""
+    return [path for ref in refs for path in load_profile(ref).files]
+
+
+def write_failed(error: OutputError) -> None:
+    """A write that failed after the work, once its results are shown: one line, exit 1."""
+    click.echo(f"rulesdsl: error: {error}", err=True)
+    click.get_current_context().exit(1)

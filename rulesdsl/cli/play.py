@@ -7,17 +7,24 @@ import random
 import shlex
 import sys
 from pathlib import Path
-from typing import IO
 
 import click
 from click.core import ParameterSource
 
 from rulesdsl.bots import make_bot
 from rulesdsl.cards import Card, CardError, parse_deck
-from rulesdsl.cli.common import UsageProblem, build_rules, cli, profile_option
+from rulesdsl.cli.common import (
+    UsageProblem,
+    build_rules,
+    cli,
+    profile_inputs,
+    profile_option,
+    write_failed,
+)
 from rulesdsl.engine import Hand, Match, Player, play_hand
 from rulesdsl.engine.driver import Listener
 from rulesdsl.engine.events import Event
+from rulesdsl.outputs import OutputError, Stream, check_output
 from rulesdsl.rules import Rules, options_table
 from rulesdsl.seeds import derive
 from rulesdsl.terminal import HumanPlayer, prompt_reader
@@ -124,8 +131,8 @@ def choose_players(rules: Rules, players: int | None) -> int:
 @click.option("--set", "settings", multiple=True, metavar="NAME=VALUE", help="Set an option.")
 @click.option(
     "--trace",
-    type=click.File("w", encoding="utf-8"),
-    help="Write every event as a JSON line to this file.",
+    type=click.Path(path_type=Path, allow_dash=True),
+    help="Write every event as a JSON line to this file (- for stdout).",
 )
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per hand on stdout.")
 @click.option("--color/--no-color", default=None, help="Colour the transcript.")
@@ -138,7 +145,7 @@ def play(
     deck: str | None,
     decks: Path | None,
     settings: tuple[str, ...],
-    trace: IO[str] | None,
+    trace: Path | None,
     as_json: bool,
     color: bool | None,
 ) -> None:
@@ -164,17 +171,25 @@ def play(
     style.names = [p.name for p in seats]
     if humans and as_json:
         raise UsageProblem("--json needs bots at every seat")
+    if trace is not None:
+        check_output(trace, [*profile_inputs([profile]), *([decks] if decks else [])], "--trace")
     if not as_json:
         click.echo(f"Seed {seed}; to replay: {replay_command(seed)}")
-    listener = event_listener(style, humans, count, as_json, trace)
+    stream = Stream(trace) if trace is not None else None
+    listener = event_listener(style, humans, count, as_json, stream)
     if orders is not None:
         play_decks(rules, count, orders, dealer or 0, seed, seats, listener, as_json)
     else:
         play_one_match(rules, count, seed, dealer, seats, listener, as_json)
+    if stream is not None:
+        try:
+            stream.close()
+        except OutputError as error:
+            write_failed(error)
 
 
 def event_listener(
-    style: Style, humans: list[int], count: int, as_json: bool, trace: IO[str] | None
+    style: Style, humans: list[int], count: int, as_json: bool, trace: Stream | None
 ) -> Listener:
     """The readers of the event stream: the transcript (unless --json) and the trace.
     A person sees only their own cards."""

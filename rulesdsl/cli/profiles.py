@@ -2,25 +2,38 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
 
-from rulesdsl.cli.common import ProfileProblem, UsageProblem, cli, load_profile
+from rulesdsl.cli.common import ProfileProblem, UsageProblem, cli, load_profile, write_failed
 from rulesdsl.diagnostics import Diagnostic, render
 from rulesdsl.explain import note_mark, phrases
+from rulesdsl.outputs import OutputError, check_output, write_text
 from rulesdsl.profile import SYNTAXES, load, load_file, read_document, read_source, shipped_names
 from rulesdsl.schema import profile_schema
 from rulesdsl.syntax.document import Document
 from rulesdsl.syntax.writer import write
 
 
-def profile_files(paths: Iterable[Path]) -> list[Path]:
-    """The profile files named, and those found (recursively) in the folders named."""
+@dataclass(frozen=True)
+class Found:
+    """The profile files named or found in the folders named, and the folders without any."""
+
+    files: list[Path]
+    empty: list[Path]
+
+
+def profile_files(paths: Iterable[Path]) -> Found:
+    """The profile files named, and those found (recursively) in the folders named; each
+    folder without any is said on stderr."""
     files: list[Path] = []
+    empty: list[Path] = []
     for path in paths:
         if path.is_dir():
             found = [
@@ -30,12 +43,17 @@ def profile_files(paths: Iterable[Path]) -> list[Path]:
                 and p.is_file()
                 and not any(part.startswith(".") for part in p.relative_to(path).parts)
             ]
+            if not found:
+                empty.append(path)
             files += found
         elif path.is_file():
             files.append(path)
         else:
             raise UsageProblem(f"{path}: no such file or folder")
-    return files
+    suffixes = ", ".join(f"*{suffix}" for suffix in SYNTAXES)
+    for folder in empty:
+        click.echo(f"rulesdsl: warning: {folder}: no profile files here ({suffixes})", err=True)
+    return Found(files, empty)
 
 
 @cli.command()
@@ -52,7 +70,8 @@ def profile_files(paths: Iterable[Path]) -> list[Path]:
 @click.pass_context
 def validate(ctx: click.Context, paths: tuple[Path, ...], form: str, strict: bool) -> None:
     """Check profile files (and folders of them); exit 1 when problems are found."""
-    files = profile_files(paths)
+    found = profile_files(paths)
+    files = found.files
     problems: list[Diagnostic] = []
     for path in files:
         problems += load_file(path).diagnostics
@@ -63,7 +82,7 @@ def validate(ctx: click.Context, paths: tuple[Path, ...], form: str, strict: boo
     if form == "text":
         summary = f"{len(files)} file(s) checked: {errors} error(s), {warnings} warning(s)"
         click.echo(("\n" if problems else "") + summary, err=True)
-    ctx.exit(1 if errors or (strict and warnings) else 0)
+    ctx.exit(1 if errors or (strict and (warnings or found.empty)) else 0)
 
 
 @cli.command()
@@ -154,44 +173,76 @@ def rewrite(doc: Document, syntax: str, path: Path) -> str:
 @click.option(
     "--output",
     "-o",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Write here instead of stdout.",
+    type=click.Path(path_type=Path),
+    help="Write here instead of stdout (never over the input).",
 )
 def convert(path: Path, syntax: str, output: Path | None) -> None:
     """Convert a profile between the DSL and YAML, keeping values, notes and comments."""
+    if output is not None:
+        check_output(output, [path], "-o")
     _, doc, problems = _read(path)
     if problems:
         raise ProfileProblem(render(problems, "text"))
     text = rewrite(doc, syntax, path)
     if output is None:
         click.echo(text, nl=False)
-    else:
-        output.write_text(text, encoding="utf-8")
+        return
+    try:
+        write_text(output, text)
+    except OutputError as error:
+        write_failed(error)
 
 
 @cli.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--check", is_flag=True, help="Change nothing; exit 1 if a file would change.")
+@click.option(
+    "--check", is_flag=True, help="Change nothing; say which files would change, exit 1 if any."
+)
+@click.option(
+    "--diff", is_flag=True, help="Change nothing; print the changes as a diff, exit 1 if any."
+)
 @click.pass_context
-def fmt(ctx: click.Context, paths: tuple[Path, ...], check: bool) -> None:
-    """Rewrite profile files in the canonical layout, keeping every comment."""
+def fmt(ctx: click.Context, paths: tuple[Path, ...], check: bool, diff: bool) -> None:
+    """Rewrite profile files in the canonical layout, keeping every comment.
+
+    A file that cannot be read or written is reported and left as it was; the other files
+    are still done, and the exit status is 1."""
     failed = changed = False
-    for path in profile_files(paths):
+    for path in profile_files(paths).files:
         text, doc, problems = _read(path)
         if problems:
             click.echo(render(problems, "text"), err=True)
             failed = True
             continue
-        new = rewrite(doc, doc.syntax, path)
+        try:
+            new = rewrite(doc, doc.syntax, path)
+            if new != text and not (check or diff):
+                check_output(path)
+                write_text(path, new)
+        except (UsageProblem, OutputError) as error:
+            click.echo(f"rulesdsl: error: {error}", err=True)
+            failed = True
+            continue
         if new == text:
             continue
         changed = True
-        if check:
+        if diff:
+            click.echo(unified_diff(path, text, new), nl=False)
+        elif check:
             click.echo(f"would reformat {path}")
         else:
-            path.write_text(new, encoding="utf-8")
             click.echo(f"reformatted {path}")
-    ctx.exit(1 if failed or (check and changed) else 0)
+    ctx.exit(1 if failed or ((check or diff) and changed) else 0)
+
+
+def unified_diff(path: Path, old: str, new: str) -> str:
+    """The change from `old` to `new` as a unified diff, as `diff -u` and `ruff --diff` print."""
+    lines = difflib.unified_diff(
+        old.splitlines(keepends=True), new.splitlines(keepends=True), str(path), str(path)
+    )
+    return "".join(
+        line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines
+    )
 
 
 @cli.command()

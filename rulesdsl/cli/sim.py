@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import click
 
-from rulesdsl.cli.common import UsageProblem, build_rules, cli
+from rulesdsl.cli.common import UsageProblem, build_rules, cli, profile_inputs, write_failed
 from rulesdsl.executors import ExecutorError, check_executor
+from rulesdsl.outputs import OutputError, check_output, replacing
 from rulesdsl.sim import Result, Spec, check_spec, default_workers, run
 
 
@@ -93,8 +95,6 @@ def simulate_profiles(
 ) -> None:
     if hands is not None and matches is not None:
         raise UsageProblem("give --hands or --matches, not both")
-    if plot is not None and plot.suffix.lower() not in (".png", ".svg"):
-        raise UsageProblem(f"--plot {plot}: the file must end in .png or .svg")
     units = matches if matches is not None else (hands if hands is not None else 10_000)
     if units < 1:
         raise UsageProblem("the number of hands or matches must be at least 1")
@@ -118,10 +118,21 @@ def simulate_profiles(
         check_executor(executor)
     except ExecutorError as error:
         raise UsageProblem(str(error)) from None
+    if plot is not None:
+        _check_plot(plot, refs)
     result = _run_with_progress(spec, workers or default_workers(), executor)
     _output(result, as_json, as_csv, plot)
     if result.interrupted:
         click.get_current_context().exit(130)
+
+
+def _check_plot(plot: Path, refs: list[str]) -> None:
+    """Refuse, before the simulation, a plot that could not be written."""
+    if plot.suffix.lower() not in (".png", ".svg"):
+        raise UsageProblem(f"--plot {plot}: the file must end in .png or .svg")
+    if importlib.util.find_spec("matplotlib") is None:
+        raise UsageProblem("--plot needs matplotlib: pip install 'rulesdsl[plot]'")
+    check_output(plot, profile_inputs(refs), "--plot")
 
 
 def _labels(refs: list[str]) -> list[str]:
@@ -154,8 +165,6 @@ def _output(result: Result, as_json: bool, as_csv: bool, plot: Path | None) -> N
 
     if result.interrupted:
         click.echo(f"interrupted: reporting the {result.units.n:,} units done", err=True)
-    if plot is not None:
-        report.plot(result, str(plot))
     if as_json:
         click.echo(report.to_json(result))
     elif as_csv:
@@ -166,3 +175,9 @@ def _output(result: Result, as_json: bool, as_csv: bool, plot: Path | None) -> N
         console = Console(width=max(100, 40 + 34 * len(result.spec.labels)))
         for table in report.tables(result):
             console.print(table)
+    if plot is not None:
+        try:
+            with replacing(plot) as temp:
+                report.plot(result, str(temp))
+        except OutputError as error:
+            write_failed(error)
