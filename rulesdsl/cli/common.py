@@ -97,3 +97,12 @@ def build_rules(profile: str, settings: Sequence[str]) -> Rules:
         except OptionError as error:
             raise UsageProblem(f"--set {item}: {error}") from None
     return rules
+
+
+def width_option(command):
+    return click.option(
+        "--width",
+        type=click.IntRange(min=20),
+        help="Lay the report out for this many columns "
+        "(default: the terminal's width, or 100 when not on a terminal).",
+    )(command)
