@@ -30,11 +30,13 @@ class Page:
     plain: bool = True
 
     @classmethod
-    def for_stdout(cls, width: int | None = None) -> Page:
-        """The terminal's width on a terminal, else PIPED_WIDTH; `width` overrides either."""
+    def for_stdout(cls, width: int | None = None, most: int | None = None) -> Page:
+        """The terminal's width on a terminal, else PIPED_WIDTH, at most `most` (prose reads
+        best at a measure); `width`, when given, overrides all of these."""
         terminal = sys.stdout.isatty()
         if width is None:
             width = shutil.get_terminal_size().columns if terminal else PIPED_WIDTH
+            width = min(width, most or width)
         return cls(width, plain=not terminal)
 
     def console(self) -> Console:

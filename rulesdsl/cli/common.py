@@ -43,7 +43,7 @@ def profile_option(command):
 # runs, so the command starts quickly. tests/test_cli.py checks this against the commands.
 COMMANDS = {
     "play": "play",
-    "options": "play",
+    "options": "rules_text",
     "validate": "profiles",
     "show": "profiles",
     "list": "profiles",

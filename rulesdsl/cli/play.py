@@ -16,7 +16,7 @@ from rulesdsl.cli.common import UsageProblem, build_rules, cli, profile_option
 from rulesdsl.engine import Hand, Match, Player, play_hand
 from rulesdsl.engine.driver import Listener
 from rulesdsl.engine.events import Event
-from rulesdsl.rules import Rules, options_table
+from rulesdsl.rules import Rules
 from rulesdsl.seeds import derive
 from rulesdsl.terminal import HumanPlayer, prompt_reader
 from rulesdsl.transcript import Style, Trace, Transcript
@@ -199,9 +199,3 @@ def play_one_match(
             line["points"] = list(match.points)
             line["match_winners"] = list(match.winners) if match.winners else None
             click.echo(json.dumps(line))
-
-
-@cli.command()
-def options() -> None:
-    """List every option with its values, default and meaning (a Markdown table)."""
-    click.echo(options_table())
