@@ -146,7 +146,7 @@ def to_csv(result: Result) -> str:
     return out.getvalue()
 
 
-def _figures(e: Estimate, share: bool, sign: str = "") -> tuple[str, str]:
+def figures(e: Estimate, share: bool, sign: str = "") -> tuple[str, str]:
     """The mean and `low..high`; a share's mean is a percentage and its interval in points
     (`25.1%`, `24.5..25.7`); `sign="+"` signs every figure."""
     if e.n == 0:
@@ -159,7 +159,7 @@ def _figures(e: Estimate, share: bool, sign: str = "") -> tuple[str, str]:
 
 def _cell(e: Estimate, share: bool) -> str:
     """`mean (low..high)`."""
-    mean, interval = _figures(e, share)
+    mean, interval = figures(e, share)
     return f"{mean} ({interval})" if interval else mean
 
 
@@ -213,11 +213,11 @@ def _parts(result: Result, page: Page) -> list[Any]:
         parts.append(wide)
     else:
         for index, label in enumerate(spec.labels):
-            figures = [
-                [m.label, *_figures(profile_estimate(result, index, m), m.share)]
+            cells = [
+                [m.label, *figures(profile_estimate(result, index, m), m.share)]
                 for m in metrics(result)
             ]
-            parts += ["", text(label), _block(page, ["metric", "mean", "95% interval"], figures)]
+            parts += ["", text(label), _block(page, ["metric", "mean", "95% interval"], cells)]
     note = shared_wins_note(result)
     if note is not None:
         parts.append(text(note))
@@ -246,7 +246,7 @@ def _pair_parts(result: Result, page: Page, pair: int) -> list[Any]:
         if estimate.low == estimate.high == 0:
             equal += 1
             continue
-        mean, interval = _figures(estimate, m.share, "+")
+        mean, interval = figures(estimate, m.share, "+")
         rows.append([m.label, mean, interval + (" *" if estimate.clear_of_zero else "")])
     heading = f"{spec.labels[b]} - {spec.labels[a]}, paired (95% intervals; * clear of zero)"
     parts: list[Any] = [text(heading)]

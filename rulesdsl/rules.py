@@ -207,6 +207,13 @@ class Rules:
                 + f" = {needed} cards, but the deck holds {len(self.cards)}"
             )
 
+    def check_players_of(self, profile: str, players: int) -> None:
+        """`check_players`, with the message naming the profile these rules come from."""
+        try:
+            self.check_players(players)
+        except RulesError as error:
+            raise RulesError(f"profile {profile}: {error}") from None
+
 
 OPTIONS: dict[str, Option] = {
     f.name: Option(

@@ -94,8 +94,8 @@ def diverge_command(
 ) -> None:
     """Play one deal under profiles A and B with the same bots; show where they part ways."""
     rules_a, rules_b = read_rules(profile_a), read_rules(profile_b)
-    count = choose_players(rules_a, players)
-    choose_players(rules_b, count)
+    count = choose_players(profile_a, rules_a, players)
+    choose_players(profile_b, rules_b, count)
     order = read_order(deck, rules_a, rules_b) if deck is not None else None
     if dealer is None and order is not None:
         dealer = 0

@@ -68,10 +68,10 @@ def default_seed(seed: int | None, deck_given: bool) -> int:
     return 0 if deck_given else random.SystemRandom().randrange(2**32)
 
 
-def choose_players(rules: Rules, players: int | None) -> int:
+def choose_players(profile: str, rules: Rules, players: int | None) -> int:
     low, high = rules.players
     count = players if players is not None else min(max(4, low), high)
-    rules.check_players(count)
+    rules.check_players_of(profile, count)
     return count
 
 
@@ -114,7 +114,7 @@ def play(
 ) -> None:
     """Play a match, or one hand per deck order, with bots or yourself at a seat."""
     rules = build_rules(profile, settings)
-    count = choose_players(rules, players)
+    count = choose_players(profile, rules, players)
     if deck is not None and decks is not None:
         raise UsageProblem("give --deck or --decks, not both")
     orders = [parse_deck(deck, rules.cards)] if deck is not None else None
