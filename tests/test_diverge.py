@@ -211,6 +211,10 @@ def test_identical_play_says_so(capsys):
         (["equal-hands", "instant-elimination", "--deck", "XX 2C"], "--deck: 'XX' is not a card"),
         (["equal-hands", "bicycle", "--seed", "1", "--bots", "human"], "needs a bot at every"),
         (["equal-hands", "bicycle", "--seed", "1", "--bots", "lowst"], "did you mean 'lowest'"),
+        (
+            ["equal-hands", "catsatcards", "--seed", "1", "--players", "6"],
+            "profile catsatcards: 6 players are not allowed",
+        ),
     ],
 )
 def test_bad_input_is_one_line_and_status_2(capsys, args, message):
