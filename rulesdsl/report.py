@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 from dataclasses import dataclass
@@ -105,8 +106,7 @@ def to_json(result: Result) -> str:
             "hand_length": histogram(result, index),
         }
         if (found := match_wins(result, index)) is not None:
-            total, shared = found
-            data["profiles"][label]["match_wins"] = {"total": total, "shared": shared}
+            data["profiles"][label]["match_wins"] = dataclasses.asdict(found)
     for pair, (a, b) in enumerate(spec.pairs):
         diffs = {}
         for m in metrics(result):
@@ -163,22 +163,30 @@ def _cell(e: Estimate, share: bool) -> str:
     return f"{mean} ({interval})" if interval else mean
 
 
-def match_wins(result: Result, index: int) -> tuple[float, bool] | None:
-    """The profile's match win shares added over the seats, and whether they pass 100%
-    (tied players share a win, so a match can have several winners); None for hands."""
+@dataclass(frozen=True)
+class MatchWins:
+    """A profile's match win shares added over the seats; `shared` when they pass 100%,
+    as tied players all win the match."""
+
+    total: float
+    shared: bool
+
+
+def match_wins(result: Result, index: int) -> MatchWins | None:
+    """The match wins of profile `index`; None when hands, not matches, were played."""
     if not result.spec.matches:
         return None
     tally = result.profiles[index]
     wins = sum(tally.total(f"match_win_seat_{r}") for r in range(result.spec.players))
-    return (wins / tally.n if tally.n else 0.0), wins > tally.n
+    return MatchWins(wins / tally.n if tally.n else 0.0, wins > tally.n)
 
 
 def shared_wins_note(result: Result) -> str | None:
     """A footnote naming the profiles whose match win shares add up to more than 100%."""
     totals = [
-        f"{label} {found[0]:.1%}"
+        f"{label} {found.total:.1%}"
         for index, label in enumerate(result.spec.labels)
-        if (found := match_wins(result, index)) is not None and found[1]
+        if (found := match_wins(result, index)) is not None and found.shared
     ]
     if not totals:
         return None

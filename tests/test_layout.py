@@ -7,6 +7,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rulesdsl import report, sim
 from rulesdsl.cli import main
@@ -25,6 +27,7 @@ LONG_NOTE = (
 # An interval as the reports print it: `low..high`, maybe in parentheses, maybe marked `*`.
 NUMBER = r"[+-]?\d+(?:\.\d+)?(?:e[+-]\d+)?%?"
 INTERVAL = re.compile(rf"\(?{NUMBER}\.\.{NUMBER}\)?")
+RUNS = ["one", "two", "four", "matches", "long labels"]
 
 
 @pytest.fixture
@@ -90,9 +93,18 @@ def results() -> dict[str, sim.Result]:
 
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("plain", [True, False])
-@pytest.mark.parametrize("run_name", ["one", "two", "four", "matches", "long labels"])
+@pytest.mark.parametrize("run_name", RUNS)
 def test_simulation_reports_fit_with_every_figure_whole(results, run_name, width, plain):
-    result = results[run_name]
+    assert_report_fits(results[run_name], width, plain)
+
+
+@settings(max_examples=40, deadline=None)
+@given(run_name=st.sampled_from(RUNS), width=st.integers(40, 240), plain=st.booleans())
+def test_simulation_reports_fit_any_width(results, run_name, width, plain):
+    assert_report_fits(results[run_name], width, plain)
+
+
+def assert_report_fits(result: sim.Result, width: int, plain: bool) -> None:
     out = report.render(result, Page(width, plain))
     visible = re.sub(r"\x1b\[[0-9;]*m", "", out)
     assert_fits(visible, width)
