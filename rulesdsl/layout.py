@@ -71,7 +71,9 @@ class Page:
         natural = self._measure(full)
         if natural <= self.width:
             return full
-        first = max(len(cell) for cell in [headers[0], *(row[0] for row in rows)])
+        from rich.cells import cell_len
+
+        first = max(cell_len(cell) for cell in [headers[0], *(row[0] for row in rows)])
         room = first - (natural - self.width)
         if room < LABEL_MIN:
             return None
