@@ -137,8 +137,10 @@ def test_plain_reports_use_no_colour_and_no_box_drawing(results):
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_compare_honours_width_and_pipes_at_most_100_columns(capsys, house, width):
-    args = ["compare", "equal-hands", house, "--hands", "250", "-j", "1", "--no-skill"]
+@pytest.mark.parametrize("others", [[], ["opening-trumps", "seven-card-hands"]])
+def test_compare_honours_width_and_pipes_at_most_100_columns(capsys, house, width, others):
+    profiles = ["equal-hands", house, *others]
+    args = ["compare", *profiles, "--hands", "250", "-j", "1", "--no-skill"]
     out = run(capsys, *args, "--width", width)
     assert_fits(out, width)
     assert house.stem in out
