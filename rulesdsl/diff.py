@@ -86,7 +86,7 @@ def render_text(differences: list[Difference], a: str, b: str, width: int = WIDT
 
 
 def _side(label: str, side: Side, width: int) -> list[str]:
-    lines = [f"  {label}: {side.value} ({side.provenance})"]
+    lines = wrap(f"{label}: {side.value} ({side.provenance})", width, "  ", "    ")
     lines += wrap(side.sentence, width, "    ", "    ")
     if side.note:
         lines += wrap(note_mark(phrases(), side.note, side.note_from), width, "    ", "    ")

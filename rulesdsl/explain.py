@@ -239,7 +239,8 @@ def _header(profile: Profile, words: Phrases, width: int) -> list[str]:
         if profile.extends
         else words.label("profile", name=profile.name)
     )
-    lines = [title, "=" * len(title), *wrap(source, width), *wrap(who, width)]
+    heading = wrap(title, width)
+    lines = [*heading, "=" * max(map(len, heading)), *wrap(source, width), *wrap(who, width)]
     if any(s.assumed for s in profile.settings.values()):
         lines += wrap(words.label("legend"), width)
     return lines

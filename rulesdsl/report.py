@@ -1,14 +1,16 @@
-"""Simulation results as rows, JSON, CSV, a terminal table and a plot."""
+"""Simulation results as rows, JSON, CSV, a report laid out for a width, and a plot."""
 
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 from dataclasses import dataclass
 from typing import Any
 
 from rulesdsl.engine.hand import COUNTED, REASONS
+from rulesdsl.layout import Page, text
 from rulesdsl.sim import Estimate, Result, Tally
 
 
@@ -39,11 +41,11 @@ def metrics(result: Result) -> list[Metric]:
     rows += [
         Metric("stock_left", "stock left at the end", False),
         Metric("eliminations", "eliminations per hand", False),
-        Metric("last_card_saves", "last-card wins survived, per hand", False),
+        Metric("last_card_saves", "last-card wins survived per hand", False),
     ]
     if result.spec.skill and not result.spec.matches:
         rows.append(Metric("skill", "heuristic vs 3 random: win share", True))
-    rows += [Metric(f"fires_{o}", f"fires: {o} (share of hands)", True) for o in COUNTED]
+    rows += [Metric(f"fires_{o}", f"hands where {o} fires", True) for o in COUNTED]
     return rows
 
 
@@ -103,6 +105,8 @@ def to_json(result: Result) -> str:
             },
             "hand_length": histogram(result, index),
         }
+        if (found := match_wins(result, index)) is not None:
+            data["profiles"][label]["match_wins"] = dataclasses.asdict(found)
     for pair, (a, b) in enumerate(spec.pairs):
         diffs = {}
         for m in metrics(result):
@@ -142,22 +146,63 @@ def to_csv(result: Result) -> str:
     return out.getvalue()
 
 
-def _cell(e: Estimate, share: bool, sign: str = "") -> str:
-    """`mean (low..high)`, as a percentage for shares; `sign="+"` signs every figure."""
+def figures(e: Estimate, share: bool, sign: str = "") -> tuple[str, str]:
+    """The mean and `low..high`; a share's mean is a percentage and its interval in points
+    (`25.1%`, `24.5..25.7`); `sign="+"` signs every figure."""
     if e.n == 0:
-        return "-"
-    form = f"{sign}.1%" if share else f"{sign}.3g"
-    return f"{e.mean:{form}} ({e.low:{form}}..{e.high:{form}})"
+        return "-", ""
+    if share:
+        low, high = (f"{100 * x:{sign}.1f}" for x in (e.low, e.high))
+        return f"{e.mean:{sign}.1%}", f"{low}..{high}"
+    return f"{e.mean:{sign}.3g}", f"{e.low:{sign}.3g}..{e.high:{sign}.3g}"
 
 
-def _diff_cell(e: Estimate, share: bool) -> str:
-    return _cell(e, share, "+") + (" *" if e.clear_of_zero else "")
+def _cell(e: Estimate, share: bool) -> str:
+    """`mean (low..high)`."""
+    mean, interval = figures(e, share)
+    return f"{mean} ({interval})" if interval else mean
 
 
-def tables(result: Result) -> list[Any]:
-    """Rich tables: one with every profile's figures, one with the paired differences."""
-    from rich.table import Table
+@dataclass(frozen=True)
+class MatchWins:
+    """A profile's match win shares added over the seats; `shared` when they pass 100%,
+    as tied players all win the match."""
 
+    total: float
+    shared: bool
+
+
+def match_wins(result: Result, index: int) -> MatchWins | None:
+    """The match wins of profile `index`; None when hands, not matches, were played."""
+    if not result.spec.matches:
+        return None
+    tally = result.profiles[index]
+    wins = sum(tally.total(f"match_win_seat_{r}") for r in range(result.spec.players))
+    return MatchWins(wins / tally.n if tally.n else 0.0, wins > tally.n)
+
+
+def shared_wins_note(result: Result) -> str | None:
+    """A footnote naming the profiles whose match win shares add up to more than 100%."""
+    totals = [
+        f"{label} {found.total:.1%}"
+        for index, label in enumerate(result.spec.labels)
+        if (found := match_wins(result, index)) is not None and found.shared
+    ]
+    if not totals:
+        return None
+    return (
+        "Match win shares add up to more than 100% where players tie for a match win, "
+        f"each counted as a winner: {', '.join(totals)}."
+    )
+
+
+def render(result: Result, page: Page) -> str:
+    """The report as text for `page`: one column per profile while they fit, else one block
+    per profile; then one block of paired differences per pair."""
+    return page.render(_parts(result, page))
+
+
+def _parts(result: Result, page: Page) -> list[Any]:
     spec = result.spec
     unit = "matches" if spec.matches else "hands"
     title = (
@@ -165,43 +210,58 @@ def tables(result: Result) -> list[Any]:
         f"{','.join(spec.seat_bots())}, seed {spec.seed}"
         + (" (interrupted)" if result.interrupted else "")
     )
-    main = Table(title=title, title_justify="left")
-    main.add_column("metric (mean, 95% interval)")
-    for label in spec.labels:
-        main.add_column(label, justify="right")
-    for m in metrics(result):
-        cells = [_cell(profile_estimate(result, i, m), m.share) for i in range(len(spec.labels))]
-        main.add_row(m.label, *cells)
-    out = [main]
-    if spec.pairs:
-        out.append(_pairs_table(result))
-    return out
+    parts: list[Any] = [text(title)]
+    count = range(len(spec.labels))
+    rows = [
+        [m.label, *(_cell(profile_estimate(result, i, m), m.share) for i in count)]
+        for m in metrics(result)
+    ]
+    wide = page.table(["metric (mean, 95% interval)", *spec.labels], rows)
+    if wide is not None:
+        parts.append(wide)
+    else:
+        for index, label in enumerate(spec.labels):
+            cells = [
+                [m.label, *figures(profile_estimate(result, index, m), m.share)]
+                for m in metrics(result)
+            ]
+            parts += ["", text(label), _block(page, ["metric", "mean", "95% interval"], cells)]
+    note = shared_wins_note(result)
+    if note is not None:
+        parts.append(text(note))
+    for pair in range(len(spec.pairs)):
+        parts += ["", *_pair_parts(result, page, pair)]
+    return parts
 
 
-def _pairs_table(result: Result) -> Any:
-    """Per pair B - A, the metrics that differ on some deal; the others are counted."""
-    from rich.table import Table
+def _block(page: Page, headers: list[str], rows: list[list[str]]) -> Any:
+    """A table for one profile or pair; at a width too narrow even for it, one line a cell."""
+    table = page.table(headers, rows)
+    if table is not None:
+        return table
+    return text("\n".join("  ".join(cell for cell in row if cell) for row in rows))
 
+
+def _pair_parts(result: Result, page: Page, pair: int) -> list[Any]:
+    """Pair B - A: the metrics that differ on some deal; the others are counted."""
     spec = result.spec
-    table = Table(
-        title="paired differences B - A, 95% intervals (* clear of zero)", title_justify="left"
-    )
-    for column in ("B - A", "metric", "difference"):
-        table.add_column(column, justify="right" if column == "difference" else "left")
-    for pair, (a, b) in enumerate(spec.pairs):
-        name = f"{spec.labels[b]} - {spec.labels[a]}"
-        equal = 0
-        for m in metrics(result):
-            estimate = pair_estimate(result, pair, m)
-            if estimate is None:
-                continue
-            if estimate.low == estimate.high == 0:
-                equal += 1
-                continue
-            table.add_row(name, m.label, _diff_cell(estimate, m.share))
-            name = ""
-        table.add_row(name, f"{equal} more metrics equal on every deal", "", end_section=True)
-    return table
+    a, b = spec.pairs[pair]
+    rows, equal = [], 0
+    for m in metrics(result):
+        estimate = pair_estimate(result, pair, m)
+        if estimate is None:
+            continue
+        if estimate.low == estimate.high == 0:
+            equal += 1
+            continue
+        mean, interval = figures(estimate, m.share, "+")
+        rows.append([m.label, mean, interval + (" *" if estimate.clear_of_zero else "")])
+    heading = f"{spec.labels[b]} - {spec.labels[a]}, paired (95% intervals; * clear of zero)"
+    parts: list[Any] = [text(heading)]
+    if rows:
+        parts.append(_block(page, ["metric", "B - A", "95% interval"], rows))
+    parts.append(text(f"{equal} more metrics equal on every deal"))
+    return parts
 
 
 def plot(result: Result, path: str) -> None:

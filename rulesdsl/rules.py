@@ -8,7 +8,7 @@ with its kind, default (the equal-hands value) and a one-line description.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from functools import cached_property
 from typing import Any
@@ -207,6 +207,13 @@ class Rules:
                 + f" = {needed} cards, but the deck holds {len(self.cards)}"
             )
 
+    def check_players_of(self, profile: str, players: int) -> None:
+        """`check_players`, with the message naming the profile these rules come from."""
+        try:
+            self.check_players(players)
+        except RulesError as error:
+            raise RulesError(f"profile {profile}: {error}") from None
+
 
 OPTIONS: dict[str, Option] = {
     f.name: Option(
@@ -231,14 +238,17 @@ def lookup(name: str) -> Option:
     raise OptionError(f"unknown option '{name}'", suggest(name, OPTIONS))
 
 
+def option_values(opt: Option, code: Callable[[str], str] = str) -> str:
+    """The values an option takes, in words; `code` marks each word of a choice."""
+    kind = opt.kind
+    return ", ".join(code(w) for w in kind.words()) if isinstance(kind, Choice) else kind.expected
+
+
 def options_table() -> str:
     """The options as a Markdown table: name, values, default, meaning."""
     rows = ["| option | values | default | meaning |", "|---|---|---|---|"]
     for opt in OPTIONS.values():
-        kind = opt.kind
-        values = (
-            ", ".join(f"`{w}`" for w in kind.words()) if isinstance(kind, Choice) else kind.expected
-        )
+        values = option_values(opt, lambda word: f"`{word}`")
         rows.append(f"| `{opt.name}` | {values} | `{opt.text(opt.default)}` | {opt.description} |")
     return "\n".join(rows)
 

@@ -354,8 +354,8 @@ def run(
 
 def check_spec(spec: Spec) -> None:
     """Raise RulesError/ValueError when a profile cannot seat the players or bots are wrong."""
-    for _, rules in spec.profiles:
-        rules.check_players(spec.players)
+    for label, rules in spec.profiles:
+        rules.check_players_of(label, spec.players)
     if len(spec.bots) not in (1, spec.players):
         raise ValueError(
             f"--bots names {len(spec.bots)} seats, but there are {spec.players} players"

@@ -164,11 +164,13 @@ def test_side_a_is_the_hand_rulesdsl_play_plays(capsys):
 def test_the_report_names_the_trick_the_seat_and_the_option(capsys):
     code, out, err = run(capsys, "equal-hands", "instant-elimination", *deck_args(LAST_CARD))
     assert code == 0 and err == ""
-    lines = out.splitlines()
-    assert lines[0].startswith("trick 3: seat 0's last card won;")
-    assert lines[0].endswith("(elimination: after_draw vs immediate)")
-    assert lines[1] == "  A (equal-hands): seat 2 wins (last_player) after 4 tricks"
-    assert lines[2] == "  B (instant-elimination): seat 2 wins (all_out) after 4 tricks"
+    *wrapped, a, b = out.splitlines()
+    assert all(line.startswith("  ") for line in wrapped[1:])
+    sentence = " ".join(line.strip() for line in wrapped)
+    assert sentence.startswith("trick 3: seat 0's last card won;")
+    assert sentence.endswith("(elimination: after_draw vs immediate)")
+    assert a == "  A (equal-hands): seat 2 wins (last_player) after 4 tricks"
+    assert b == "  B (instant-elimination): seat 2 wins (all_out) after 4 tricks"
 
 
 def test_json_gives_the_documented_shape(capsys):
@@ -209,6 +211,10 @@ def test_identical_play_says_so(capsys):
         (["equal-hands", "instant-elimination", "--deck", "XX 2C"], "--deck: 'XX' is not a card"),
         (["equal-hands", "bicycle", "--seed", "1", "--bots", "human"], "needs a bot at every"),
         (["equal-hands", "bicycle", "--seed", "1", "--bots", "lowst"], "did you mean 'lowest'"),
+        (
+            ["equal-hands", "catsatcards", "--seed", "1", "--players", "6"],
+            "profile catsatcards: 6 players are not allowed",
+        ),
     ],
 )
 def test_bad_input_is_one_line_and_status_2(capsys, args, message):

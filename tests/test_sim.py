@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -130,7 +131,8 @@ def test_csv_and_plot_outputs(tmp_path, capsys):
 def test_the_table_names_every_profile(capsys):
     code, out, _ = run_cli(capsys, "simulate", "bicycle", "--hands", "250", "--players", "5")
     assert code == 0
-    assert "bicycle" in out and "win share, dealer" in out and "fires: opening_lead" in out
+    assert "bicycle" in out and "win share, dealer" in out
+    assert "hands where opening_lead fires" in out
 
 
 def test_an_interrupted_run_reports_what_was_gathered(monkeypatch):
@@ -150,7 +152,11 @@ def test_an_interrupted_run_reports_what_was_gathered(monkeypatch):
     [
         (["compare", "equal-hands"], "at least two profiles"),
         (["simulate", "equal-hands", "--bots", "randum"], "did you mean 'random'?"),
-        (["simulate", "catsatcards", "--players", "6"], "6 players are not allowed"),
+        (["simulate", "catsatcards", "--players", "6"], "catsatcards: 6 players are not allowed"),
+        (
+            ["compare", "equal-hands", "catsatcards", "--players", "6"],
+            "profile catsatcards: 6 players are not allowed",
+        ),
         (["simulate", "equal-hands", "--hands", "5", "--matches", "5"], "not both"),
         (["simulate", "equal-hands", "--plot", "x.pdf"], ".png or .svg"),
         (["simulate", "no-such-profile"], "no profile named"),
@@ -160,6 +166,42 @@ def test_bad_simulation_requests_are_usage_errors(capsys, args, message):
     code, out, err = run_cli(capsys, *args)
     assert code == 2 and out == ""
     assert message in err
+
+
+def test_json_with_csv_is_one_line_of_usage_error(capsys):
+    code, out, err = run_cli(capsys, "compare", "equal-hands", "bicycle", "--json", "--csv")
+    assert (code, out) == (2, "")
+    assert err == "rulesdsl: error: give --json or --csv, not both\n"
+
+
+def test_shared_match_wins_are_totalled_and_said_so(tmp_path, capsys):
+    # Two hands a match: when two players win one hand each, both win the match.
+    short = tmp_path / "short.rules"
+    short.write_text('profile "short" extends "equal-hands" {\n    match hands 2\n}\n')
+    args = ["compare", "equal-hands", short, "--matches", "60", "-j", "1"]
+    code, out, _ = run_cli(capsys, *args, "--json")
+    assert code == 0
+    profiles = json.loads(out)["profiles"]
+    shares = {
+        name: sum(p["metrics"][f"match_win_seat_{r}"]["mean"] for r in range(4))
+        for name, p in profiles.items()
+    }
+    assert profiles["short"]["match_wins"] == {
+        "total": pytest.approx(shares["short"]),
+        "shared": True,
+    }
+    assert shares["short"] > 1
+    assert profiles["equal-hands"]["match_wins"] == {"total": 1.0, "shared": False}
+    code, out, _ = run_cli(capsys, *args, "--width", "100")
+    note = re.search(
+        r"Match win shares add up to more than 100%.*?: (.*?)\. ", " ".join(out.split())
+    )
+    assert note is not None and note[1] == f"short {shares['short']:.1%}"
+
+
+def test_win_shares_of_hands_need_no_note(capsys):
+    code, out, _ = run_cli(capsys, "compare", "equal-hands", "bicycle", "--hands", "250")
+    assert code == 0 and "100%" not in out and "Match win" not in out
 
 
 def test_simulate_reads_a_profile_file(tmp_path, capsys):

@@ -262,10 +262,22 @@ def test_validate_shipped_profiles_folder_is_clean(capsys):
     assert (code, out) == (0, "")
 
 
+def show_entries(out: str) -> dict[str, str]:
+    """Each option's entry in `show`: its line and the lines indented under it, joined."""
+    entries: dict[str, str] = {}
+    for line in out.splitlines()[5:]:
+        if line.startswith("  ") and not line.startswith("   "):
+            name = line.split()[0]
+            entries[name] = line
+        elif line.strip():
+            entries[name] += " " + line.strip()
+    return entries
+
+
 def test_show_prints_values_and_where_they_came_from(capsys):
     code, out, _ = run(capsys, "show", "bicycle")
     assert code == 0
-    lines = {line.split()[0]: line for line in out.splitlines()[5:] if line.strip()}
+    lines = show_entries(out)
     assert set(lines) == set(load_file(SHIPPED / "bicycle.rules").settings)
     assert "4..6" in lines["players"] and "assumed" in lines["players"]
     assert "the manual says 4 or more" in lines["players"]
@@ -278,7 +290,7 @@ def test_show_marks_inherited_and_default_values(tmp_path, capsys, monkeypatch):
     write_file(tmp_path, "house.rules", 'profile "house" extends "bicycle" {\n    draw 2\n}\n')
     code, out, _ = run(capsys, "show", "house.rules")
     assert code == 0
-    lines = {line.split()[0]: line for line in out.splitlines()[5:] if line.strip()}
+    lines = show_entries(out)
     assert "set in house.rules:2" in lines["draw"]
     assert "inherited from bicycle" in lines["elimination"]
     assert "  chain    equal-hands -> bicycle -> house\n" in out

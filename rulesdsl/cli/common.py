@@ -45,7 +45,7 @@ def profile_option(command):
 # runs, so the command starts quickly. tests/test_cli.py checks this against the commands.
 COMMANDS = {
     "play": "play",
-    "options": "play",
+    "options": "rules_text",
     "validate": "profiles",
     "show": "profiles",
     "list": "profiles",
@@ -110,3 +110,12 @@ def write_failed(error: OutputError) -> None:
     """A write that failed after the work, once its results are shown: one line, exit 1."""
     click.echo(f"rulesdsl: error: {error}", err=True)
     click.get_current_context().exit(1)
+
+
+def width_option(command):
+    return click.option(
+        "--width",
+        type=click.IntRange(min=20),
+        help="Lay the report out for this many columns "
+        "(default: the terminal's width, or 100 when not on a terminal).",
+    )(command)

@@ -7,10 +7,12 @@ import json
 import click
 
 from rulesdsl.cards import Card, CardError, parse_deck
-from rulesdsl.cli.common import ProfileProblem, UsageProblem, cli, load_profile
+from rulesdsl.cli.common import ProfileProblem, UsageProblem, cli, load_profile, width_option
 from rulesdsl.cli.play import choose_players, default_seed, seat_players
 from rulesdsl.diverge import Divergence, first_divergence
 from rulesdsl.engine import HandOutcome
+from rulesdsl.explain import WIDTH, wrap
+from rulesdsl.layout import Page
 from rulesdsl.rules import Rules
 from rulesdsl.transcript import Style
 
@@ -54,15 +56,14 @@ def outcome_text(outcome: HandOutcome) -> str:
     return f"{who} ({outcome.reason}) after {outcome.tricks} tricks"
 
 
-def report(found: Divergence | None, refs: tuple[str, str], as_json: bool) -> None:
-    if as_json:
-        click.echo(json.dumps(found.to_dict() if found else {"diverged": False}))
-    elif found is None:
-        click.echo(SAME)
-    else:
-        click.echo(found.sentence)
-        for label, ref, outcome in zip("AB", refs, (found.outcome_a, found.outcome_b), strict=True):
-            click.echo(f"  {label} ({ref}): {outcome_text(outcome)}")
+def report_lines(found: Divergence | None, refs: tuple[str, str], width: int) -> list[str]:
+    """Where the two profiles part and each hand's outcome, wrapped at spaces to `width`."""
+    if found is None:
+        return wrap(SAME, width)
+    lines = wrap(found.sentence, width, "", "  ")
+    for label, ref, outcome in zip("AB", refs, (found.outcome_a, found.outcome_b), strict=True):
+        lines += wrap(f"{label} ({ref}): {outcome_text(outcome)}", width, "  ", "    ")
+    return lines
 
 
 @cli.command("diverge")
@@ -79,6 +80,7 @@ def report(found: Divergence | None, refs: tuple[str, str], as_json: bool) -> No
 @click.option("--players", "-n", type=int, help="Number of players (default 4).")
 @click.option("--dealer", type=int, help="The dealer's seat (default: 0 with --deck, else seeded).")
 @click.option("--json", "as_json", is_flag=True, help="The first divergence as one JSON object.")
+@width_option
 def diverge_command(
     profile_a: str,
     profile_b: str,
@@ -88,11 +90,12 @@ def diverge_command(
     players: int | None,
     dealer: int | None,
     as_json: bool,
+    width: int | None,
 ) -> None:
     """Play one deal under profiles A and B with the same bots; show where they part ways."""
     rules_a, rules_b = read_rules(profile_a), read_rules(profile_b)
-    count = choose_players(rules_a, players)
-    choose_players(rules_b, count)
+    count = choose_players(profile_a, rules_a, players)
+    choose_players(profile_b, rules_b, count)
     order = read_order(deck, rules_a, rules_b) if deck is not None else None
     if dealer is None and order is not None:
         dealer = 0
@@ -104,4 +107,8 @@ def diverge_command(
     found = first_divergence(
         rules_a, rules_b, count, seed=seed, dealer=dealer, order=order, bots=names
     )
-    report(found, (profile_a, profile_b), as_json)
+    if as_json:
+        click.echo(json.dumps(found.to_dict() if found else {"diverged": False}))
+    else:
+        lines = report_lines(found, (profile_a, profile_b), Page.for_stdout(width, WIDTH).width)
+        click.echo("\n".join(lines))

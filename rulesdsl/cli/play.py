@@ -25,7 +25,7 @@ from rulesdsl.engine import Hand, Match, Player, play_hand
 from rulesdsl.engine.driver import Listener
 from rulesdsl.engine.events import Event
 from rulesdsl.outputs import OutputError, Stream, check_output
-from rulesdsl.rules import Rules, options_table
+from rulesdsl.rules import Rules
 from rulesdsl.seeds import derive
 from rulesdsl.terminal import HumanPlayer, prompt_reader
 from rulesdsl.transcript import Style, Trace, Transcript
@@ -105,10 +105,10 @@ def default_seed(seed: int | None, deck_given: bool) -> int:
     return 0 if deck_given else random.SystemRandom().randrange(2**32)
 
 
-def choose_players(rules: Rules, players: int | None) -> int:
+def choose_players(profile: str, rules: Rules, players: int | None) -> int:
     low, high = rules.players
     count = players if players is not None else min(max(4, low), high)
-    rules.check_players(count)
+    rules.check_players_of(profile, count)
     return count
 
 
@@ -151,7 +151,7 @@ def play(
 ) -> None:
     """Play a match, or one hand per deck order, with bots or yourself at a seat."""
     rules = build_rules(profile, settings)
-    count = choose_players(rules, players)
+    count = choose_players(profile, rules, players)
     if deck is not None and decks is not None:
         raise UsageProblem("give --deck or --decks, not both")
     orders = [parse_deck(deck, rules.cards)] if deck is not None else None
@@ -244,9 +244,3 @@ def play_one_match(
             line["points"] = list(match.points)
             line["match_winners"] = list(match.winners) if match.winners else None
             click.echo(json.dumps(line))
-
-
-@cli.command()
-def options() -> None:
-    """List every option with its values, default and meaning (a Markdown table)."""
-    click.echo(options_table())

@@ -11,11 +11,28 @@ from pathlib import Path
 
 import click
 
-from rulesdsl.cli.common import ProfileProblem, UsageProblem, cli, load_profile, write_failed
+from rulesdsl.cli.common import (
+    ProfileProblem,
+    UsageProblem,
+    cli,
+    load_profile,
+    width_option,
+    write_failed,
+)
 from rulesdsl.diagnostics import Diagnostic, render
-from rulesdsl.explain import note_mark, phrases
+from rulesdsl.explain import note_mark, phrases, wrap
+from rulesdsl.layout import Page
 from rulesdsl.outputs import OutputError, check_output, write_text
-from rulesdsl.profile import SYNTAXES, load, load_file, read_document, read_source, shipped_names
+from rulesdsl.profile import (
+    SYNTAXES,
+    Profile,
+    Setting,
+    load,
+    load_file,
+    read_document,
+    read_source,
+    shipped_names,
+)
 from rulesdsl.schema import profile_schema
 from rulesdsl.syntax.document import Document
 from rulesdsl.syntax.writer import write
@@ -88,7 +105,8 @@ def validate(ctx: click.Context, paths: tuple[Path, ...], form: str, strict: boo
 @cli.command()
 @click.argument("profile")
 @click.option("--json", "as_json", is_flag=True, help="Print the settings as JSON.")
-def show(profile: str, as_json: bool) -> None:
+@width_option
+def show(profile: str, as_json: bool, width: int | None) -> None:
     """Print every option of a resolved profile, its value and where it came from."""
     resolved = load_profile(profile)
     if as_json:
@@ -114,28 +132,59 @@ def show(profile: str, as_json: bool) -> None:
         }
         click.echo(json.dumps(data, indent=2))
         return
-    click.echo(f"{resolved.name}: {resolved.title or '(no title)'}")
-    click.echo(f"  file     {resolved.path}")
-    click.echo(f"  source   {resolved.source or '-'}")
-    click.echo(f"  chain    {' -> '.join(resolved.chain)}")
-    click.echo("")
-    width = max(len(name) for name in resolved.settings)
-    value_width = max(len(s.text) for s in resolved.settings.values())
-    for s in resolved.settings.values():
-        status = "assumed" if s.assumed else ("default" if s.origin == "default" else "stated")
-        where = s.where() if s.origin != "default" else "registry default"
-        mark = note_mark(phrases(), s.note, s.note_from)
-        note = f"  {mark}" if mark else ""
-        click.echo(f"  {s.name:<{width}}  {s.text:<{value_width}}  {status:<7}  {where}{note}")
+    click.echo("\n".join(show_lines(resolved, Page.for_stdout(width).width)))
+
+
+def show_lines(profile: Profile, width: int) -> list[str]:
+    """The profile's header, then one entry per option: name, value, status and where it
+    was set on one line while they fit, then the note wrapped beneath."""
+    lines = wrap(f"{profile.name}: {profile.title or '(no title)'}", width, "", "  ")
+    for label, value in (
+        ("file", profile.path),
+        ("source", profile.source or "-"),
+        ("chain", " -> ".join(profile.chain)),
+    ):
+        lines += wrap(value, width, f"  {label:<7}  ", " " * 11)
+    lines.append("")
+    name_width = max(len(name) for name in profile.settings)
+    value_width = min(max(len(s.text) for s in profile.settings.values()), 18)
+    for s in profile.settings.values():
+        lines += _setting_lines(s, name_width, value_width, width)
+    return lines
+
+
+def _setting_lines(s: Setting, name_width: int, value_width: int, width: int) -> list[str]:
+    status = "assumed" if s.assumed else ("default" if s.origin == "default" else "stated")
+    where = s.where() if s.origin != "default" else "registry default"
+    indent = " " * 6
+    row = f"  {s.name:<{name_width}}  {s.text:<{value_width}}  {status:<7}"
+    if len(row) + 2 + len(where) <= width:
+        lines = [f"{row}  {where}"]
+    elif len(row.rstrip()) <= width:
+        lines = [row.rstrip(), *wrap(where, width, indent, indent)]
+    else:
+        lines = [f"  {s.name}", *wrap(f"{s.text}  {status}  {where}", width, indent, indent)]
+    return lines + _note_lines(s, indent, width)
+
+
+def _note_lines(s: Setting, indent: str, width: int) -> list[str]:
+    """The option's note, marked with the profile it comes from when inherited, wrapped
+    under it."""
+    mark = note_mark(phrases(), s.note, s.note_from)
+    return wrap(mark, width, indent, indent + "      ") if mark else []
 
 
 @cli.command(name="list")
-def list_profiles() -> None:
+@width_option
+def list_profiles(width: int | None) -> None:
     """List the shipped profiles with their titles."""
     names = shipped_names()
-    width = max(len(n) for n in names)
+    column = max(len(n) for n in names)
+    page = Page.for_stdout(width)
     for name in names:
-        click.echo(f"{name:<{width}}  {load(name).title or ''}")
+        title = load(name).title or ""
+        lines = wrap(title, page.width, f"{name:<{column}}  ", " " * (column + 2)) or [name]
+        click.echo("\n".join(lines))
 
 
 def _read(path: Path) -> tuple[str, Document, list[Diagnostic]]:

@@ -1,12 +1,15 @@
-"""`rulesdsl explain` and `rulesdsl diff`: profiles as rule sheets, and compared."""
+"""`rulesdsl explain`, `diff` and `options`: profiles as rule sheets, compared, and the
+options they are written in."""
 
 from __future__ import annotations
 
 import click
 
-from rulesdsl.cli.common import cli, load_profile
+from rulesdsl.cli.common import cli, load_profile, width_option
 from rulesdsl.diff import diff_profiles, render_json, render_text
-from rulesdsl.explain import DEFAULT_LANGUAGE, languages, rule_sheet
+from rulesdsl.explain import DEFAULT_LANGUAGE, WIDTH, languages, rule_sheet, wrap
+from rulesdsl.layout import Page
+from rulesdsl.rules import OPTIONS, option_values, options_table
 
 
 @cli.command()
@@ -18,9 +21,11 @@ from rulesdsl.explain import DEFAULT_LANGUAGE, languages, rule_sheet
     show_default=True,
     help="The language of the sheet.",
 )
-def explain(profile: str, lang: str) -> None:
+@width_option
+def explain(profile: str, lang: str, width: int | None) -> None:
     """Print a profile as a readable rule sheet; assumed values are marked."""
-    click.echo(rule_sheet(load_profile(profile), lang), nl=False)
+    text = rule_sheet(load_profile(profile), lang, Page.for_stdout(width, WIDTH).width)
+    click.echo(text, nl=False)
 
 
 @cli.command(name="diff")
@@ -34,8 +39,9 @@ def explain(profile: str, lang: str) -> None:
     show_default=True,
     help="How to print the differences.",
 )
+@width_option
 @click.pass_context
-def diff_command(ctx: click.Context, a: str, b: str, form: str) -> None:
+def diff_command(ctx: click.Context, a: str, b: str, form: str, width: int | None) -> None:
     """Compare two profiles option by option; exit 1 when they differ."""
     first, second = load_profile(a), load_profile(b)
     differences = diff_profiles(first, second)
@@ -43,5 +49,24 @@ def diff_command(ctx: click.Context, a: str, b: str, form: str) -> None:
         click.echo(render_json(differences))
     else:
         names = (first.name, second.name) if first.name != second.name else (a, b)
-        click.echo(render_text(differences, *names), nl=False)
+        page = Page.for_stdout(width, WIDTH)
+        click.echo(render_text(differences, *names, page.width), nl=False)
     ctx.exit(1 if differences else 0)
+
+
+@cli.command()
+@click.option("--markdown", is_flag=True, help="As one Markdown table.")
+@width_option
+def options(markdown: bool, width: int | None) -> None:
+    """List every option with its values, default and meaning."""
+    click.echo(options_table() if markdown else options_text(Page.for_stdout(width, WIDTH).width))
+
+
+def options_text(width: int) -> str:
+    """One block per option: its name and default, then its values and meaning wrapped."""
+    lines: list[str] = []
+    for opt in OPTIONS.values():
+        lines += wrap(f"{opt.name} (default {opt.text(opt.default)})", width, "", "    ")
+        lines += wrap(f"values: {option_values(opt)}", width, "    ", "            ")
+        lines += wrap(opt.description, width, "    ", "    ")
+    return "\n".join(lines)

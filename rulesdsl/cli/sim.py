@@ -9,8 +9,16 @@ from pathlib import Path
 
 import click
 
-from rulesdsl.cli.common import UsageProblem, build_rules, cli, profile_inputs, write_failed
+from rulesdsl.cli.common import (
+    UsageProblem,
+    build_rules,
+    cli,
+    profile_inputs,
+    width_option,
+    write_failed,
+)
 from rulesdsl.executors import ExecutorError, check_executor
+from rulesdsl.layout import Page
 from rulesdsl.outputs import OutputError, check_output, replacing
 from rulesdsl.sim import Result, Spec, check_spec, default_workers, run
 
@@ -54,6 +62,7 @@ def sim_options(command):
             type=click.Path(dir_okay=False, path_type=Path),
             help="Save seat shares and hand lengths to a .png or .svg file.",
         ),
+        width_option,
     ]
     for option in reversed(options):
         command = option(command)
@@ -92,9 +101,12 @@ def simulate_profiles(
     as_json: bool,
     as_csv: bool,
     plot: Path | None,
+    width: int | None,
 ) -> None:
     if hands is not None and matches is not None:
         raise UsageProblem("give --hands or --matches, not both")
+    if as_json and as_csv:
+        raise UsageProblem("give --json or --csv, not both")
     units = matches if matches is not None else (hands if hands is not None else 10_000)
     if units < 1:
         raise UsageProblem("the number of hands or matches must be at least 1")
@@ -121,7 +133,7 @@ def simulate_profiles(
     if plot is not None:
         _check_plot(plot, refs)
     result = _run_with_progress(spec, workers or default_workers(), executor)
-    _output(result, as_json, as_csv, plot)
+    _output(result, as_json, as_csv, plot, Page.for_stdout(width))
     if result.interrupted:
         click.get_current_context().exit(130)
 
@@ -160,7 +172,7 @@ def _stderr_console():
     return Console(stderr=True)
 
 
-def _output(result: Result, as_json: bool, as_csv: bool, plot: Path | None) -> None:
+def _output(result: Result, as_json: bool, as_csv: bool, plot: Path | None, page: Page) -> None:
     from rulesdsl import report
 
     if result.interrupted:
@@ -170,11 +182,7 @@ def _output(result: Result, as_json: bool, as_csv: bool, plot: Path | None) -> N
     elif as_csv:
         click.echo(report.to_csv(result), nl=False)
     else:
-        from rich.console import Console
-
-        console = Console(width=max(100, 40 + 34 * len(result.spec.labels)))
-        for table in report.tables(result):
-            console.print(table)
+        click.echo(report.render(result, page), nl=False)
     if plot is not None:
         try:
             with replacing(plot) as temp:
