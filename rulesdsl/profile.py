@@ -7,21 +7,21 @@ relative `extends` path is taken from the folder of the file that says it.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import re
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 from rulesdsl.check import check_entries, check_rules
-from rulesdsl.diagnostics import TOP, Diagnostic, Located, offset_pos
+from rulesdsl.diagnostics import TOP, Diagnostic, Located, line_index
 from rulesdsl.hints import suggest
 from rulesdsl.rules import OPTIONS, Rules
+from rulesdsl.sources import SourceError, read_text
 from rulesdsl.syntax.document import Document
 
 SHIPPED = Path(__file__).parent / "profiles"
 SYNTAXES = {".rules": "dsl", ".yaml": "yaml", ".yml": "yaml"}
-MAX_BYTES = 1_000_000
 # Control characters and the line separators other than \n and \r\n, which the two
 # syntaxes would read differently.
 CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029]|\r(?!\n)")
@@ -135,36 +135,21 @@ def find(ref: str, base: Path | None = None) -> Path | None:
 
 
 def read_source(path: Path) -> tuple[str | None, list[Diagnostic]]:
-    """The file's text, or a diagnostic: too large, binary, not UTF-8, empty."""
+    """The file's text, or a diagnostic: not a file, too large, binary, not UTF-8, empty."""
     shown = str(path)
-    where = Located(shown, "")
     try:
-        data = path.read_bytes()
-    except OSError as error:
-        return None, [where.at(TOP, "unreadable", f"cannot read the file: {error.strerror}")]
-    if len(data) > MAX_BYTES:
+        text = read_text(path)
+    except SourceError as error:
+        hint = error.hint or "a profile is a UTF-8 text file of 1 MB at most"
+        pos = error.pos
         return None, [
-            where.at(
-                TOP, "too-large", f"the file is {len(data):,} bytes; a profile may be 1 MB at most"
+            Diagnostic(
+                shown, pos.line, pos.column, error.code, error.message, hint, "error", error.line
             )
         ]
-    if b"\0" in data:
-        return None, [where.at(TOP, "binary", "this is a binary file, not a profile")]
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        return None, [
-            where.at(
-                offset_pos(data, error.start),
-                "encoding",
-                f"byte 0x{data[error.start]:02x} is not valid UTF-8",
-                "save the file as UTF-8",
-            )
-        ]
-    text = text.removeprefix("\ufeff")
     if not text.strip():
         return None, [
-            where.at(
+            Located(shown, "").at(
                 TOP,
                 "empty-file",
                 "the file is empty",
@@ -175,7 +160,7 @@ def read_source(path: Path) -> tuple[str | None, list[Diagnostic]]:
     if odd is not None:
         return None, [
             Located(shown, text).at(
-                offset_pos(text, odd.start()),
+                line_index(text).pos(odd.start()),
                 "control-character",
                 f"the character U+{ord(odd.group()):04X} is not allowed in a profile",
                 "delete it; a profile is plain text (tabs and line ends only)",
@@ -197,16 +182,20 @@ def read_document(path: Path, text: str) -> Document:
     return read_yaml(str(path), text)
 
 
-def load(ref: str, base: Path | None = None) -> Profile:
-    """Find, read, check and resolve a profile by name or path."""
+def load(ref: str, base: Path | None = None, root: Path | None = None) -> Profile:
+    """Find, read, check and resolve a profile by name or path.
+
+    `root` is the folder that `extends` paths must stay inside: by default the folder of
+    the file itself (or the shipped profiles' folder, for a shipped name)."""
     path = find(ref, base)
     if path is None:
         return _missing(ref)
-    return _load_path(path.resolve(), str(path))
+    return load_file(path, root)
 
 
-def load_file(path: Path) -> Profile:
-    return _load_path(path.resolve(), str(path))
+def load_file(path: Path, root: Path | None = None) -> Profile:
+    real = path.resolve()
+    return _load_path(real, str(path), (root or real.parent).resolve())
 
 
 def _missing(ref: str) -> Profile:
@@ -215,10 +204,14 @@ def _missing(ref: str) -> Profile:
     return Profile(ref, ref, None, default_settings(), diagnostics=[problem])
 
 
-def _load_path(real: Path, shown: str) -> Profile:
-    """A profile, read once per process (and again when the file changes), shown as `shown`."""
-    stat = real.stat()
-    cached = _load_cached(real, stat.st_mtime_ns, stat.st_size)
+def _load_path(real: Path, shown: str, root: Path) -> Profile:
+    """A profile, read once per process (and again when a file of its chain changes), shown
+    as `shown`."""
+    return _shown_as(_loaded(real, root).profile, shown)
+
+
+def _shown_as(cached: Profile, shown: str) -> Profile:
+    """The profile with its own file shown as `shown`."""
     if cached.path == shown:
         return cached
     moved = [
@@ -232,26 +225,68 @@ def _load_path(real: Path, shown: str) -> Profile:
     return dataclasses.replace(cached, path=shown, diagnostics=moved, settings=settings)
 
 
+@dataclass(frozen=True)
+class Stamp:
+    """A file as it was read: its path and a digest of its text (None if it was unreadable)."""
+
+    path: Path
+    digest: str | None
+
+    @classmethod
+    def of(cls, path: Path, text: str | None) -> Stamp:
+        digest = None if text is None else hashlib.blake2b(text.encode()).hexdigest()
+        return cls(path, digest)
+
+    def current(self) -> bool:
+        """Whether the file still holds the text it held (an unreadable file never does)."""
+        if self.digest is None:
+            return False
+        try:
+            text = read_text(self.path)
+        except SourceError:
+            return False
+        return Stamp.of(self.path, text) == self
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A resolved profile and every file of its chain as it was read, the file first."""
+
+    profile: Profile
+    stamps: tuple[Stamp, ...]
+
+
+# Resolved profiles by file and root: a hit counts only while every file of its chain
+# holds the text it held.
+_CACHE: dict[tuple[Path, Path], Loaded] = {}
 # The files being resolved, outermost first: an `extends` naming one of them is a cycle.
 _RESOLVING: list[str] = []
 
 
-@cache
-def _load_cached(real: Path, mtime: int, size: int) -> Profile:
-    """A profile, resolved once per file version (the cache key holds its time and size)."""
-    del mtime, size
+def clear_cache() -> None:
+    _CACHE.clear()
+
+
+def _loaded(real: Path, root: Path) -> Loaded:
+    hit = _CACHE.get((real, root))
+    if hit is not None and all(stamp.current() for stamp in hit.stamps):
+        return hit
     _RESOLVING.append(str(real))
     try:
-        return _resolve(real)
+        loaded = _resolve(real, root)
     finally:
         _RESOLVING.pop()
+    _CACHE[(real, root)] = loaded
+    return loaded
 
 
-def _resolve(real: Path) -> Profile:
+def _resolve(real: Path, root: Path) -> Loaded:
     shown = str(real)
     text, problems = read_source(real)
+    stamp = Stamp.of(real, text)
     if text is None:
-        return Profile(real.stem, shown, None, default_settings(), diagnostics=problems)
+        profile = Profile(real.stem, shown, None, default_settings(), diagnostics=problems)
+        return Loaded(profile, (stamp,))
     doc = read_document(real, text)
     name = doc.name or real.stem
     problems = list(doc.diagnostics)
@@ -266,7 +301,8 @@ def _resolve(real: Path) -> Profile:
                 f"add `profile: {real.stem}` at the top",
             )
         )
-    settings, parent_problems, parent_chain = _inherit(doc, real)
+    parent = _inherit(doc, real, root)
+    settings, parent_problems, parent_chain = parent.settings, parent.problems, parent.chain
     problems += parent_problems
     for key, item in parsed.items():
         settings[key] = Setting(
@@ -283,18 +319,57 @@ def _resolve(real: Path) -> Profile:
     if doc.ok:
         profile.diagnostics += check_rules(profile.rules, doc)
     profile.diagnostics.sort(key=lambda d: (d.line, d.column))
-    return profile
+    return Loaded(profile, (stamp, *parent.stamps))
 
 
-def _inherit(
-    doc: Document, real: Path
-) -> tuple[dict[str, Setting], list[Diagnostic], tuple[str, ...]]:
+@dataclass
+class Inherited:
+    """What a profile starts from: its parent's settings (or the defaults), the problems
+    with the parent, the parent's chain of names and the files read for it."""
+
+    settings: dict[str, Setting] = field(default_factory=default_settings)
+    problems: list[Diagnostic] = field(default_factory=list)
+    chain: tuple[str, ...] = ()
+    stamps: tuple[Stamp, ...] = ()
+
+
+def inside(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
+
+
+def _parent_file(ref: str, real: Path, root: Path) -> tuple[Path | None, Path, str]:
+    """The parent file `extends` names (or None), the root it resolves under, and, when it
+    is refused, why: a path must name a profile file inside the collection's root."""
+    if not is_path(ref):
+        return find(ref), SHIPPED.resolve(), ""
+    if Path(ref).suffix.lower() not in SYNTAXES:
+        return None, root, "a profile file's name ends in " + ", ".join(SYNTAXES)
+    path = real.parent / ref
+    try:
+        target = path.resolve()
+    except (OSError, RuntimeError):
+        return None, root, ""
+    if not (inside(target, root) or inside(target, SHIPPED.resolve())):
+        return None, root, f"it lies outside the collection's root folder {short_path(str(root))}"
+    return (path if is_file(path) else None), root, ""
+
+
+def _inherit(doc: Document, real: Path, root: Path) -> Inherited:
     """The parent's settings, marked inherited, and any problem with the parent."""
     if doc.extends is None:
-        return default_settings(), [], ()
+        return Inherited()
     where = Located(doc.path, doc.source)
     pos = doc.extends_pos or TOP
-    parent_path = find(doc.extends, real.parent)
+    parent_path, parent_root, refused = _parent_file(doc.extends, real, root)
+    if refused:
+        problem = where.at(
+            pos,
+            "extends-outside",
+            f"extends `{doc.extends}`, which cannot be read: {refused}",
+            "extend a shipped profile, or a profile file in this folder or below it "
+            "(--root FOLDER widens the collection)",
+        )
+        return Inherited(problems=[problem])
     if parent_path is None:
         names = shipped_names()
         hint = suggest(doc.extends, names) or "shipped profiles: " + ", ".join(names)
@@ -304,7 +379,7 @@ def _inherit(
             f"extends `{doc.extends}`, which is not a shipped profile or a file",
             hint,
         )
-        return default_settings(), [problem], ()
+        return Inherited(problems=[problem])
     parent_real = parent_path.resolve()
     if str(parent_real) in _RESOLVING:
         start = _RESOLVING.index(str(parent_real))
@@ -315,22 +390,16 @@ def _inherit(
             f"profiles extend each other in a cycle: {loop}",
             "one profile in the chain must extend another, or none",
         )
-        return default_settings(), [problem], ()
-    parent = _load_path(parent_real, str(parent_path))
+        return Inherited(problems=[problem])
+    loaded = _loaded(parent_real, parent_root)
+    parent = _shown_as(loaded.profile, str(parent_path))
     problems = []
     errors = [d for d in parent.diagnostics if d.is_error]
     if errors:
-        cycle = [d for d in errors if d.code == "extends-cycle"]
-        message = (
-            cycle[0].message
-            if cycle
-            else (f"extends `{doc.extends}`, which has {len(errors)} error(s): {errors[0].message}")
-        )
         problems.append(
             where.at(
                 pos,
-                cycle[0].code if cycle else "bad-parent",
-                message,
+                *_parent_problem(doc.extends, parent, errors),
                 f"run: rulesdsl validate {parent_path}",
             )
         )
@@ -338,4 +407,16 @@ def _inherit(
         key: s if s.origin == "default" else dataclasses.replace(s, origin="inherited")
         for key, s in parent.settings.items()
     }
-    return inherited, problems, parent.chain
+    return Inherited(inherited, problems, parent.chain, loaded.stamps)
+
+
+def _parent_problem(ref: str, parent: Profile, errors: list[Diagnostic]) -> tuple[str, str]:
+    """The code and message for a parent with errors. A file that does not read as a
+    profile is named, never quoted: it may be any file, and its lines are no one's business."""
+    cycle = [d for d in errors if d.code == "extends-cycle"]
+    if cycle:
+        return cycle[0].code, cycle[0].message
+    doc = parent.document
+    if doc is not None and (not doc.ok or doc.name is None):
+        return "bad-parent", f"extends `{ref}`, which does not read as a profile"
+    return "bad-parent", f"extends `{ref}`, which has {len(errors)} error(s): {errors[0].message}"

@@ -13,11 +13,13 @@ import click
 from rulesdsl.bots import make_bot
 from rulesdsl.cards import Card, CardError, parse_deck
 from rulesdsl.cli.common import UsageProblem, build_rules, cli, profile_option
+from rulesdsl.diagnostics import shorten
 from rulesdsl.engine import Hand, Match, Player, play_hand
 from rulesdsl.engine.driver import Listener
 from rulesdsl.engine.events import Event
 from rulesdsl.rules import Rules, options_table
 from rulesdsl.seeds import derive
+from rulesdsl.sources import SourceError, read_text
 from rulesdsl.terminal import HumanPlayer, prompt_reader
 from rulesdsl.transcript import Style, Trace, Transcript
 
@@ -25,16 +27,17 @@ from rulesdsl.transcript import Style, Trace, Transcript
 def read_decks(path: Path, rules: Rules) -> list[list[Card]]:
     """One deck order per line; blank lines and lines starting with # are skipped."""
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as error:
-        raise UsageProblem(f"cannot read {path}: {error}") from None
+        lines = read_text(path).split("\n")
+    except SourceError as error:
+        place = f"{path}:{error.pos.line}:{error.pos.column}" if error.line else str(path)
+        raise UsageProblem(f"--decks {place}: {error.message}") from None
     decks = []
     for number, line in enumerate(lines, 1):
         if line.strip() and not line.lstrip().startswith("#"):
             try:
                 decks.append(parse_deck(line, rules.cards))
             except CardError as error:
-                raise UsageProblem(f"{path}:{number}: {error}") from None
+                raise UsageProblem(f"{path}:{number}: {shorten(str(error))}") from None
     if not decks:
         raise UsageProblem(f"{path} holds no deck order")
     return decks
