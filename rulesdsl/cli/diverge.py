@@ -7,7 +7,7 @@ import json
 import click
 
 from rulesdsl.cards import Card, CardError, parse_deck
-from rulesdsl.cli.common import ProfileProblem, UsageProblem, cli, load_profile
+from rulesdsl.cli.common import ProfileProblem, UsageProblem, cli, load_profile, root_option
 from rulesdsl.cli.play import choose_players, default_seed, seat_players
 from rulesdsl.diverge import Divergence, first_divergence
 from rulesdsl.engine import HandOutcome
@@ -66,6 +66,7 @@ def report(found: Divergence | None, refs: tuple[str, str], as_json: bool) -> No
 
 
 @cli.command("diverge")
+@root_option
 @click.argument("profile_a", metavar="A")
 @click.argument("profile_b", metavar="B")
 @click.option("--seed", type=int, help="Seed for the shuffle, the dealer, the bots and the hand.")

@@ -9,8 +9,15 @@ from pathlib import Path
 
 import click
 
-from rulesdsl.cli.common import ProfileProblem, UsageProblem, cli, load_profile
-from rulesdsl.diagnostics import Diagnostic, render
+from rulesdsl.cli.common import (
+    ProfileProblem,
+    UsageProblem,
+    cli,
+    current_root,
+    load_profile,
+    root_option,
+)
+from rulesdsl.diagnostics import Diagnostic, render, safe_text
 from rulesdsl.profile import SYNTAXES, load, load_file, read_document, read_source, shipped_names
 from rulesdsl.schema import profile_schema
 from rulesdsl.syntax.document import Document
@@ -19,11 +26,17 @@ from rulesdsl.syntax.writer import write
 
 def profile_files(paths: Iterable[Path]) -> list[Path]:
     """The profile files named, and those found (recursively) in the folders named."""
-    files: list[Path] = []
+    return [file for file, _ in collection(paths)]
+
+
+def collection(paths: Iterable[Path]) -> list[tuple[Path, Path]]:
+    """Each profile file named or found in a folder named, with its collection's root: the
+    folder named, or the folder of a file named on its own."""
+    files: list[tuple[Path, Path]] = []
     for path in paths:
         if path.is_dir():
             found = [
-                p
+                (p, path)
                 for p in sorted(path.rglob("*"))
                 if p.suffix in SYNTAXES
                 and p.is_file()
@@ -31,7 +44,7 @@ def profile_files(paths: Iterable[Path]) -> list[Path]:
             ]
             files += found
         elif path.is_file():
-            files.append(path)
+            files.append((path, path.parent))
         else:
             raise UsageProblem(f"{path}: no such file or folder")
     return files
@@ -48,13 +61,14 @@ def profile_files(paths: Iterable[Path]) -> list[Path]:
     help="How to print the problems.",
 )
 @click.option("--strict", is_flag=True, help="Fail on warnings too.")
+@root_option
 @click.pass_context
 def validate(ctx: click.Context, paths: tuple[Path, ...], form: str, strict: bool) -> None:
     """Check profile files (and folders of them); exit 1 when problems are found."""
-    files = profile_files(paths)
+    files = collection(paths)
     problems: list[Diagnostic] = []
-    for path in files:
-        problems += load_file(path).diagnostics
+    for path, root in files:
+        problems += load_file(path, current_root() or root).diagnostics
     errors = sum(d.is_error for d in problems)
     warnings = len(problems) - errors
     if problems or form == "json":
@@ -67,6 +81,7 @@ def validate(ctx: click.Context, paths: tuple[Path, ...], form: str, strict: boo
 
 @cli.command()
 @click.argument("profile")
+@root_option
 @click.option("--json", "as_json", is_flag=True, help="Print the settings as JSON.")
 def show(profile: str, as_json: bool) -> None:
     """Print every option of a resolved profile, its value and where it came from."""
@@ -93,18 +108,21 @@ def show(profile: str, as_json: bool) -> None:
         }
         click.echo(json.dumps(data, indent=2))
         return
-    click.echo(f"{resolved.name}: {resolved.title or '(no title)'}")
-    click.echo(f"  file     {resolved.path}")
-    click.echo(f"  source   {resolved.source or '-'}")
-    click.echo(f"  chain    {' -> '.join(resolved.chain)}")
-    click.echo("")
+    lines = [
+        f"{resolved.name}: {resolved.title or '(no title)'}",
+        f"  file     {resolved.path}",
+        f"  source   {resolved.source or '-'}",
+        f"  chain    {' -> '.join(resolved.chain)}",
+        "",
+    ]
     width = max(len(name) for name in resolved.settings)
     value_width = max(len(s.text) for s in resolved.settings.values())
     for s in resolved.settings.values():
         status = "assumed" if s.assumed else ("default" if s.origin == "default" else "stated")
         where = s.where() if s.origin != "default" else "registry default"
         note = f"  ({s.note})" if s.note else ""
-        click.echo(f"  {s.name:<{width}}  {s.text:<{value_width}}  {status:<7}  {where}{note}")
+        lines.append(f"  {s.name:<{width}}  {s.text:<{value_width}}  {status:<7}  {where}{note}")
+    click.echo("\n".join(safe_text(line) for line in lines))
 
 
 @cli.command(name="list")
@@ -113,7 +131,7 @@ def list_profiles() -> None:
     names = shipped_names()
     width = max(len(n) for n in names)
     for name in names:
-        click.echo(f"{name:<{width}}  {load(name).title or ''}")
+        click.echo(safe_text(f"{name:<{width}}  {load(name).title or ''}"))
 
 
 def _read(path: Path) -> tuple[str, Document, list[Diagnostic]]:

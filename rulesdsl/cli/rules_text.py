@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import click
 
-from rulesdsl.cli.common import cli, load_profile
+from rulesdsl.cli.common import cli, load_profile, root_option
+from rulesdsl.diagnostics import safe_lines
 from rulesdsl.diff import diff_profiles, render_json, render_text
 from rulesdsl.explain import DEFAULT_LANGUAGE, languages, rule_sheet
 
 
 @cli.command()
 @click.argument("profile")
+@root_option
 @click.option(
     "--lang",
     type=click.Choice(languages()),
@@ -20,12 +22,13 @@ from rulesdsl.explain import DEFAULT_LANGUAGE, languages, rule_sheet
 )
 def explain(profile: str, lang: str) -> None:
     """Print a profile as a readable rule sheet; assumed values are marked."""
-    click.echo(rule_sheet(load_profile(profile), lang), nl=False)
+    click.echo(safe_lines(rule_sheet(load_profile(profile), lang)), nl=False)
 
 
 @cli.command(name="diff")
 @click.argument("a")
 @click.argument("b")
+@root_option
 @click.option(
     "--format",
     "form",
@@ -43,5 +46,5 @@ def diff_command(ctx: click.Context, a: str, b: str, form: str) -> None:
         click.echo(render_json(differences))
     else:
         names = (first.name, second.name) if first.name != second.name else (a, b)
-        click.echo(render_text(differences, *names), nl=False)
+        click.echo(safe_lines(render_text(differences, *names)), nl=False)
     ctx.exit(1 if differences else 0)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from rulesdsl.cli.common import UsageProblem, build_rules, cli
+from rulesdsl.cli.common import UsageProblem, build_rules, cli, root_option
 from rulesdsl.executors import ExecutorError, check_executor
 from rulesdsl.sim import Result, Spec, check_spec, default_workers, run
 
@@ -55,7 +55,7 @@ def sim_options(command):
     ]
     for option in reversed(options):
         command = option(command)
-    return command
+    return root_option(command)
 
 
 @cli.command()

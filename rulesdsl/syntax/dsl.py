@@ -8,7 +8,7 @@ from typing import ClassVar
 
 from lark import Lark, Token, Tree, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from rulesdsl.diagnostics import Located, Pos, offset_pos
+from rulesdsl.diagnostics import Located, Pos, line_index
 from rulesdsl.expr import GRAMMAR_DIR
 from rulesdsl.syntax.document import METADATA, Comment, Document, Entry
 
@@ -113,13 +113,16 @@ class _Reader:
         return self.doc
 
     def _comments(self, tokens: list[Token]) -> None:
-        lines = self.text.splitlines()
+        """The comments in the tokens the lexer passed over, each once, in linear time."""
+        index = line_index(self.text)
+        seen: set[Comment] = set()
         for token in tokens:
             for match in _COMMENT.finditer(token.value):
-                pos = offset_pos(self.text, token.start_pos + match.start())
-                before = lines[pos.line - 1][: pos.column - 1] if pos.line <= len(lines) else ""
+                pos = index.pos(token.start_pos + match.start())
+                before = index.line(pos.line)[: pos.column - 1]
                 comment = Comment(pos.line, match.group().rstrip(), bool(before.strip()))
-                if comment not in self.doc.comments:
+                if comment not in seen:
+                    seen.add(comment)
                     self.doc.comments.append(comment)
 
     def _profile(self, tree: Tree) -> None:
