@@ -47,11 +47,11 @@ class Diagnostic:
     @property
     def shown_message(self) -> str:
         """The message as printed: at most a line's worth, escaped."""
-        return safe_text(shorten(self.message))
+        return safe_text(shorten(self.message, SAID))
 
     @property
     def shown_hint(self) -> str:
-        return safe_text(shorten(self.hint))
+        return safe_text(shorten(self.hint, SAID))
 
     def github(self) -> str:
         """A GitHub Actions workflow command that annotates the line."""
@@ -73,8 +73,8 @@ class Diagnostic:
             "column": self.column,
             "severity": self.severity,
             "code": self.code,
-            "message": shorten(self.message),
-            "hint": shorten(self.hint),
+            "message": shorten(self.message, SAID),
+            "hint": shorten(self.hint, SAID),
         }
 
 
@@ -162,7 +162,8 @@ class Located:
 # Control characters (C0, DEL, C1), the line and paragraph separators, and the
 # bidirectional controls that can make text read differently from what it holds.
 UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
-SHOWN = 200
+SHOWN = 200  # characters of a source line shown
+SAID = 500  # characters of a message or a hint shown
 ELLIPSIS = "…"
 
 
@@ -175,6 +176,11 @@ def safe_text(text: str) -> str:
     """`text` fit to print on a terminal or in a log: every control character, line
     separator and bidirectional control shown as an escape (`\\x1b`, `\\u202e`)."""
     return UNSAFE.sub(_escape, text)
+
+
+def safe_json(text: str) -> str:
+    """JSON text with every unsafe character written as a `\\u` escape: the same data."""
+    return UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def safe_lines(text: str) -> str:

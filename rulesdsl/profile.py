@@ -122,6 +122,14 @@ def is_file(path: Path) -> bool:
         return False
 
 
+def exists(path: Path) -> bool:
+    """Whether anything (a file, a folder, a pipe...) is at `path`."""
+    try:
+        return path.exists()
+    except OSError:
+        return False
+
+
 def find(ref: str, base: Path | None = None) -> Path | None:
     """The file a profile reference names: a shipped name or a path (from `base`)."""
     if is_path(ref):
@@ -185,17 +193,31 @@ def read_document(path: Path, text: str) -> Document:
 def load(ref: str, base: Path | None = None, root: Path | None = None) -> Profile:
     """Find, read, check and resolve a profile by name or path.
 
-    `root` is the folder that `extends` paths must stay inside: by default the folder of
-    the file itself (or the shipped profiles' folder, for a shipped name)."""
+    `root` is the collection's folder, which a profile file and its `extends` paths must
+    lie in: by default the folder the file is in. A shipped profile's is theirs."""
     path = find(ref, base)
     if path is None:
         return _missing(ref)
-    return load_file(path, root)
+    return load_file(path, root if is_path(ref) else SHIPPED)
 
 
 def load_file(path: Path, root: Path | None = None) -> Profile:
     real = path.resolve()
-    return _load_path(real, str(path), (root or real.parent).resolve())
+    folder = (root or path.absolute().parent).resolve()
+    if not inside(real, folder):
+        return _outside(path, folder)
+    return _load_path(real, str(path), folder)
+
+
+def _outside(path: Path, root: Path) -> Profile:
+    """A file that links out of its collection: named, not read."""
+    problem = Located(str(path), "").at(
+        TOP,
+        "outside-root",
+        "this file links to a file outside the collection's root folder; it is not read",
+        f"the root is {short_path(str(root))}; --root FOLDER widens it",
+    )
+    return Profile(path.stem, str(path), None, default_settings(), diagnostics=[problem])
 
 
 def _missing(ref: str) -> Profile:
@@ -337,21 +359,36 @@ def inside(path: Path, folder: Path) -> bool:
     return path == folder or folder in path.parents
 
 
-def _parent_file(ref: str, real: Path, root: Path) -> tuple[Path | None, Path, str]:
+@dataclass(frozen=True)
+class Refusal:
+    """Why an `extends` path is not read: a code, the reason and a hint."""
+
+    code: str
+    reason: str
+    hint: str
+
+
+def _parent_file(ref: str, real: Path, root: Path) -> tuple[Path | None, Path, Refusal | None]:
     """The parent file `extends` names (or None), the root it resolves under, and, when it
     is refused, why: a path must name a profile file inside the collection's root."""
     if not is_path(ref):
-        return find(ref), SHIPPED.resolve(), ""
+        return find(ref), SHIPPED.resolve(), None
     if Path(ref).suffix.lower() not in SYNTAXES:
-        return None, root, "a profile file's name ends in " + ", ".join(SYNTAXES)
+        suffixes = ", ".join(SYNTAXES)
+        hint = f"extend a shipped profile, or a profile file (its name ends in {suffixes})"
+        return None, root, Refusal("not-a-profile", "it is not named as a profile", hint)
     path = real.parent / ref
     try:
         target = path.resolve()
     except (OSError, RuntimeError):
-        return None, root, ""
+        return None, root, None
     if not (inside(target, root) or inside(target, SHIPPED.resolve())):
-        return None, root, f"it lies outside the collection's root folder {short_path(str(root))}"
-    return (path if is_file(path) else None), root, ""
+        hint = (
+            f"the root is {short_path(str(root))}: extend a shipped profile or a file under "
+            "it, or widen it with --root FOLDER"
+        )
+        return None, root, Refusal("extends-outside", "it lies outside the collection", hint)
+    return (path if exists(path) else None), root, None
 
 
 def _inherit(doc: Document, real: Path, root: Path) -> Inherited:
@@ -361,15 +398,9 @@ def _inherit(doc: Document, real: Path, root: Path) -> Inherited:
     where = Located(doc.path, doc.source)
     pos = doc.extends_pos or TOP
     parent_path, parent_root, refused = _parent_file(doc.extends, real, root)
-    if refused:
-        problem = where.at(
-            pos,
-            "extends-outside",
-            f"extends `{doc.extends}`, which cannot be read: {refused}",
-            "extend a shipped profile, or a profile file in this folder or below it "
-            "(--root FOLDER widens the collection)",
-        )
-        return Inherited(problems=[problem])
+    if refused is not None:
+        message = f"extends `{doc.extends}`, which is not read: {refused.reason}"
+        return Inherited(problems=[where.at(pos, refused.code, message, refused.hint)])
     if parent_path is None:
         names = shipped_names()
         hint = suggest(doc.extends, names) or "shipped profiles: " + ", ".join(names)

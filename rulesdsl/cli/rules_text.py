@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from rulesdsl.cli.common import cli, load_profile, root_option
-from rulesdsl.diagnostics import safe_lines
+from rulesdsl.diagnostics import safe_json, safe_lines
 from rulesdsl.diff import diff_profiles, render_json, render_text
 from rulesdsl.explain import DEFAULT_LANGUAGE, languages, rule_sheet
 
@@ -43,7 +43,7 @@ def diff_command(ctx: click.Context, a: str, b: str, form: str) -> None:
     first, second = load_profile(a), load_profile(b)
     differences = diff_profiles(first, second)
     if form == "json":
-        click.echo(render_json(differences))
+        click.echo(safe_json(render_json(differences)))
     else:
         names = (first.name, second.name) if first.name != second.name else (a, b)
         click.echo(safe_lines(render_text(differences, *names)), nl=False)
