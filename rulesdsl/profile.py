@@ -134,7 +134,7 @@ def find(ref: str, base: Path | None = None) -> Path | None:
     """The file a profile reference names: a shipped name or a path (from `base`)."""
     if is_path(ref):
         path = (base / ref) if base is not None and not Path(ref).is_absolute() else Path(ref)
-        return path if is_file(path) else None
+        return path if exists(path) else None
     for suffix in SYNTAXES:
         candidate = SHIPPED / f"{ref}{suffix}"
         if is_file(candidate):

@@ -389,3 +389,12 @@ def test_every_position_in_a_file_comes_from_one_line_index(tmp_path, monkeypatc
     assert len([d for d in profile.diagnostics if d.code == "unknown-option"]) == 300
     assert len(profile.document.comments) == 600
     assert built == [len(text)]
+
+
+def test_commands_name_what_a_path_is_when_it_is_not_a_file(tmp_path, capsys):
+    pipe = fifo(tmp_path / "pipe.rules")
+    for command in (["validate", pipe], ["validate", tmp_path], ["fmt", "--check", tmp_path]):
+        code, out, err = run(capsys, *command)
+        assert code == 1 and "named pipe" in out + err, command
+    code, _, err = run(capsys, "show", pipe)
+    assert code == 2 and "named pipe" in err

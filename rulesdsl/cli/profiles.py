@@ -39,11 +39,11 @@ def collection(paths: Iterable[Path]) -> list[tuple[Path, Path]]:
                 (p, path)
                 for p in sorted(path.rglob("*"))
                 if p.suffix in SYNTAXES
-                and p.is_file()
+                and not p.is_dir()
                 and not any(part.startswith(".") for part in p.relative_to(path).parts)
             ]
             files += found
-        elif path.is_file():
+        elif path.exists():  # the reader names what it is, if not a file
             files.append((path, path.parent))
         else:
             raise UsageProblem(f"{path}: no such file or folder")
