@@ -179,8 +179,15 @@ def safe_text(text: str) -> str:
 
 
 def safe_json(text: str) -> str:
-    """JSON text with every unsafe character written as a `\\u` escape: the same data."""
-    return UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    """JSON text with every unsafe character in its strings written as a `\\u` escape: the
+    same data. (JSON writes tabs and line ends in strings as escapes already; outside
+    strings they are layout, and are kept.)"""
+    return UNSAFE.sub(_json_escape, text)
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    char = match.group()
+    return char if char in "\t\n\r" else f"\\u{ord(char):04x}"
 
 
 def safe_lines(text: str) -> str:

@@ -273,6 +273,8 @@ def test_shown_text_from_a_file_is_escaped_everywhere(tmp_path, capsys):
     ):
         _, out, err = run(capsys, *command)
         assert not raw(out + err), command
+        if "json" in command or "--json" in command:
+            assert json.loads(out)
 
 
 # --- reading outside the collection ----------------------------------------------------------
