@@ -190,9 +190,11 @@ def _json_escape(match: re.Match[str]) -> str:
     return char if char in "\t\n\r" else f"\\u{ord(char):04x}"
 
 
-def safe_lines(text: str) -> str:
-    """Several lines of output, each made safe with `safe_text`; the line ends are kept."""
-    return "\n".join(safe_text(line) for line in text.split("\n"))
+def safe_lines(text: str, limit: int | None = None) -> str:
+    """Several lines of output, each made safe with `safe_text` (and shortened to `limit`
+    characters, if given); the line ends are kept."""
+    lines = text.split("\n")
+    return "\n".join(safe_text(shorten(line, limit) if limit else line) for line in lines)
 
 
 def shorten(text: str, limit: int = SHOWN) -> str:

@@ -400,3 +400,8 @@ def test_commands_name_what_a_path_is_when_it_is_not_a_file(tmp_path, capsys):
         assert code == 1 and "named pipe" in out + err, command
     code, _, err = run(capsys, "show", pipe)
     assert code == 2 and "named pipe" in err
+
+
+def test_a_long_command_line_value_is_quoted_in_part(capsys):
+    code, _, err = run(capsys, "play", "--bots", "random", "--set", "hand_size=" + "(" * 50_000)
+    assert code == 2 and "hand_size" in err and len(err) < 1000

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import click
 
 from rulesdsl.cli.common import USER_ERRORS, ProfileProblem, UsageProblem, cli
-from rulesdsl.diagnostics import safe_lines
+from rulesdsl.diagnostics import SAID, safe_lines
 
 __all__ = ["cli", "main"]
 
@@ -19,10 +19,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code = cli.main(args=args, prog_name="rulesdsl", standalone_mode=False)
     except (click.UsageError, click.FileError) as error:
-        click.echo(safe_lines(f"rulesdsl: error: {error.format_message()}"), err=True)
+        click.echo(safe_lines(f"rulesdsl: error: {error.format_message()}", SAID), err=True)
         return 2
     except (UsageProblem, *USER_ERRORS) as error:
-        click.echo(safe_lines(f"rulesdsl: error: {error}"), err=True)
+        click.echo(safe_lines(f"rulesdsl: error: {error}", SAID), err=True)
         return 2
     except ProfileProblem as error:
         click.echo(str(error), err=True)

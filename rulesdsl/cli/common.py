@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 import click
 
 from rulesdsl.cards import CardError
-from rulesdsl.diagnostics import shorten
 from rulesdsl.executors import ExecutorError
 from rulesdsl.options import OptionError
 from rulesdsl.profile import DEFAULT_PROFILE
@@ -125,5 +124,5 @@ def build_rules(profile: str, settings: Sequence[str]) -> Rules:
         try:
             rules = rules.with_options(parse_assignments([item]))
         except OptionError as error:
-            raise UsageProblem(f"--set {shorten(item)}: {error}") from None
+            raise UsageProblem(f"--set {item}: {error}") from None
     return rules

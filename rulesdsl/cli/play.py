@@ -13,7 +13,6 @@ import click
 from rulesdsl.bots import make_bot
 from rulesdsl.cards import Card, CardError, parse_deck
 from rulesdsl.cli.common import UsageProblem, build_rules, cli, profile_option
-from rulesdsl.diagnostics import shorten
 from rulesdsl.engine import Hand, Match, Player, play_hand
 from rulesdsl.engine.driver import Listener
 from rulesdsl.engine.events import Event
@@ -37,7 +36,7 @@ def read_decks(path: Path, rules: Rules) -> list[list[Card]]:
             try:
                 decks.append(parse_deck(line, rules.cards))
             except CardError as error:
-                raise UsageProblem(f"{path}:{number}: {shorten(str(error))}") from None
+                raise UsageProblem(f"{path}:{number}: {error}") from None
     if not decks:
         raise UsageProblem(f"{path} holds no deck order")
     return decks
