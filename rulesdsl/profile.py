@@ -98,7 +98,7 @@ def short_path(path: str | None) -> str:
         return "-"
     try:
         return str(Path(path).resolve().relative_to(Path.cwd()))
-    except ValueError:
+    except (ValueError, OSError, RuntimeError):
         return path
 
 
@@ -202,19 +202,27 @@ def load(ref: str, base: Path | None = None, root: Path | None = None) -> Profil
 
 
 def load_file(path: Path, root: Path | None = None) -> Profile:
-    real = path.resolve()
-    folder = (root or path.absolute().parent).resolve()
+    real = real_path(path)
+    folder = real_path(root or path.absolute().parent)
     if not inside(real, folder):
         return _outside(path, folder)
     return _load_path(real, str(path), folder)
 
 
+def real_path(path: Path) -> Path:
+    """The path with every link followed; as it is when links loop."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return path.absolute()
+
+
 def _outside(path: Path, root: Path) -> Profile:
-    """A file that links out of its collection: named, not read."""
+    """A file that is (or links to) a file outside its collection: named, not read."""
     problem = Located(str(path), "").at(
         TOP,
         "outside-root",
-        "this file links to a file outside the collection's root folder; it is not read",
+        "this file lies outside the collection's root folder; it is not read",
         f"the root is {short_path(str(root))}; --root FOLDER widens it",
     )
     return Profile(path.stem, str(path), None, default_settings(), diagnostics=[problem])
@@ -378,10 +386,7 @@ def _parent_file(ref: str, real: Path, root: Path) -> tuple[Path | None, Path, R
         hint = f"extend a shipped profile, or a profile file (its name ends in {suffixes})"
         return None, root, Refusal("not-a-profile", "it is not named as a profile", hint)
     path = real.parent / ref
-    try:
-        target = path.resolve()
-    except (OSError, RuntimeError):
-        return None, root, None
+    target = real_path(path)
     if not (inside(target, root) or inside(target, SHIPPED.resolve())):
         hint = (
             f"the root is {short_path(str(root))}: extend a shipped profile or a file under "
@@ -411,7 +416,7 @@ def _inherit(doc: Document, real: Path, root: Path) -> Inherited:
             hint,
         )
         return Inherited(problems=[problem])
-    parent_real = parent_path.resolve()
+    parent_real = real_path(parent_path)
     if str(parent_real) in _RESOLVING:
         start = _RESOLVING.index(str(parent_real))
         loop = " -> ".join(Path(p).name for p in (*_RESOLVING[start:], str(parent_real)))

@@ -405,3 +405,10 @@ def test_commands_name_what_a_path_is_when_it_is_not_a_file(tmp_path, capsys):
 def test_a_long_command_line_value_is_quoted_in_part(capsys):
     code, _, err = run(capsys, "play", "--bots", "random", "--set", "hand_size=" + "(" * 50_000)
     assert code == 2 and "hand_size" in err and len(err) < 1000
+
+
+def test_a_link_that_loops_is_named_in_a_folder_validated(tmp_path, capsys):
+    (tmp_path / "loop.rules").symlink_to(tmp_path / "loop.rules")
+    write(tmp_path / "child.rules", 'profile "c" extends "./loop.rules" {\n}\n')
+    code, out, _ = run(capsys, "validate", tmp_path)
+    assert code == 1 and "loop.rules:1:1: error[unreadable]" in out
