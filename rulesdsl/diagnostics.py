@@ -121,9 +121,6 @@ class LineIndex:
         end = self.starts[number] - 1 if number < len(self.starts) else len(self.text)
         return self.text[start:end].removesuffix("\r")
 
-    def count(self) -> int:
-        return len(self.starts)
-
 
 _NEWLINE = re.compile("\n")
 

@@ -368,7 +368,7 @@ def inside(path: Path, folder: Path) -> bool:
 
 
 @dataclass(frozen=True)
-class Refusal:
+class ExtendsRefused:
     """Why an `extends` path is not read: a code, the reason and a hint."""
 
     code: str
@@ -376,7 +376,9 @@ class Refusal:
     hint: str
 
 
-def _parent_file(ref: str, real: Path, root: Path) -> tuple[Path | None, Path, Refusal | None]:
+def _parent_file(
+    ref: str, real: Path, root: Path
+) -> tuple[Path | None, Path, ExtendsRefused | None]:
     """The parent file `extends` names (or None), the root it resolves under, and, when it
     is refused, why: a path must name a profile file inside the collection's root."""
     if not is_path(ref):
@@ -384,7 +386,7 @@ def _parent_file(ref: str, real: Path, root: Path) -> tuple[Path | None, Path, R
     if Path(ref).suffix.lower() not in SYNTAXES:
         suffixes = ", ".join(SYNTAXES)
         hint = f"extend a shipped profile, or a profile file (its name ends in {suffixes})"
-        return None, root, Refusal("not-a-profile", "it is not named as a profile", hint)
+        return None, root, ExtendsRefused("not-a-profile", "it is not named as a profile", hint)
     path = real.parent / ref
     target = real_path(path)
     if not (inside(target, root) or inside(target, SHIPPED.resolve())):
@@ -392,7 +394,7 @@ def _parent_file(ref: str, real: Path, root: Path) -> tuple[Path | None, Path, R
             f"the root is {short_path(str(root))}: extend a shipped profile or a file under "
             "it, or widen it with --root FOLDER"
         )
-        return None, root, Refusal("extends-outside", "it lies outside the collection", hint)
+        return None, root, ExtendsRefused("extends-outside", "it lies outside the collection", hint)
     return (path if exists(path) else None), root, None
 
 

@@ -363,7 +363,7 @@ def test_a_changed_parent_is_seen_through_its_child(tmp_path):
     assert codes(grandchild) == ["bad-parent"]
 
 
-def test_an_unchanged_chain_is_read_from_the_cache(tmp_path, monkeypatch):
+def test_an_unchanged_chain_is_read_from_the_cache(tmp_path):
     write(tmp_path / "parent.rules", 'profile "p" {\n    draw 1\n}\n')
     child = write(tmp_path / "child.rules", 'profile "c" extends "./parent.rules" {\n}\n')
     first = load_file(child)
