@@ -17,6 +17,7 @@ from rulesdsl.cli import main
 from rulesdsl.diagnostics import UNSAFE, Diagnostic, excerpt, render, safe_text
 from rulesdsl.profile import load_file, read_source
 from rulesdsl.sources import MAX_BYTES, SourceError, read_bytes
+from rulesdsl.syntax.dsl import MAX_SYNTAX_ERRORS
 
 BAD = 'profile "x" {\n    trump hart\n}\n'
 GOOD = 'profile "x" extends "equal-hands" {\n    draw 2\n}\n'
@@ -412,3 +413,8 @@ def test_a_link_that_loops_is_named_in_a_folder_validated(tmp_path, capsys):
     write(tmp_path / "child.rules", 'profile "c" extends "./loop.rules" {\n}\n')
     code, out, _ = run(capsys, "validate", tmp_path)
     assert code == 1 and "loop.rules:1:1: error[unreadable]" in out
+
+
+def test_reading_stops_after_too_many_syntax_errors(tmp_path):
+    found = load_file(write(tmp_path / "x.rules", 'profile "x" {\n' + "}\n" * 10_000)).diagnostics
+    assert found[-1].code == "too-many-errors" and len(found) <= MAX_SYNTAX_ERRORS + 1

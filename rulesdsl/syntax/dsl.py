@@ -25,6 +25,7 @@ TOKEN_WORDS = {
     "$END": "the end of the file",
 }
 _COMMENT = re.compile(r"#[^\n]*")
+MAX_SYNTAX_ERRORS = 200
 
 
 @cache
@@ -70,9 +71,23 @@ class _Reader:
         self.where = Located(path, text)
         self.doc = Document(path, "dsl", text)
         self.error_lines: set[int] = set()
+        self.errors = 0
 
     def syntax_error(self, error: UnexpectedInput) -> bool:
+        """Report the first error of each line; go on reading unless at the end, or unless
+        there have been too many (a file of nothing but errors would take long to read)."""
         line, column = self._error_position(error)
+        self.errors += 1
+        if self.errors > MAX_SYNTAX_ERRORS:
+            self.doc.diagnostics.append(
+                self.where.at(
+                    Pos(line, column),
+                    "too-many-errors",
+                    f"more than {MAX_SYNTAX_ERRORS} syntax errors: the rest is not read",
+                    "mend the errors above, then validate again",
+                )
+            )
+            return False
         if line not in self.error_lines:
             self.error_lines.add(line)
             message, hint = self._describe(error)
