@@ -323,6 +323,15 @@ def test_root_widens_the_collection(collection, capsys):
     assert codes(child, collection.parent) == []
     code, out, _ = run(capsys, "show", "--root", collection.parent, child)
     assert code == 0 and "draw" in out
+    for command in (
+        ["explain", child],
+        ["diff", child, "equal-hands"],
+        ["diverge", child, "equal-hands", "--seed", "1"],
+        ["play", "--profile", child, "--bots", "lowest", "--seed", "1", "--json"],
+        ["simulate", child, "--hands", "10", "--workers", "1", "--no-skill", "--json"],
+    ):
+        assert run(capsys, *command)[0] == 2, command
+        assert run(capsys, *command, "--root", collection.parent)[0] in (0, 1), command
     assert run(capsys, "validate", "--root", collection.parent, child)[0] == 0
 
 
