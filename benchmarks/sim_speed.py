@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 import yardstick
 
-from rulesdsl.profile import _load_cached, load, shipped_names
+from rulesdsl.profile import clear_cache, load, shipped_names
 from rulesdsl.sim import Spec, run
 
 REPEATS = 3
@@ -150,7 +150,7 @@ def startup() -> None:
         load(name)
 
         def fresh(profile: str = name) -> int:
-            _load_cached.cache_clear()
+            clear_cache()
             return len(load(profile).diagnostics)
 
         seconds, _ = best_of(fresh)

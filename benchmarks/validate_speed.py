@@ -193,7 +193,7 @@ def best_of(run: Callable[[], object], setup: Callable[[], object] = lambda: Non
 
 
 def clear_cache() -> None:
-    profiles._load_cached.cache_clear()
+    profiles.clear_cache()
 
 
 def validate_all(files: Sequence[Path]) -> None:

@@ -7,21 +7,21 @@ relative `extends` path is taken from the folder of the file that says it.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import re
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 from rulesdsl.check import check_entries, check_rules
-from rulesdsl.diagnostics import TOP, Diagnostic, Located, offset_pos
+from rulesdsl.diagnostics import TOP, Diagnostic, Located, line_index
 from rulesdsl.hints import suggest
 from rulesdsl.rules import OPTIONS, Rules
+from rulesdsl.sources import SourceError, read_text
 from rulesdsl.syntax.document import Document
 
 SHIPPED = Path(__file__).parent / "profiles"
 SYNTAXES = {".rules": "dsl", ".yaml": "yaml", ".yml": "yaml"}
-MAX_BYTES = 1_000_000
 # Control characters and the line separators other than \n and \r\n, which the two
 # syntaxes would read differently.
 CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029]|\r(?!\n)")
@@ -105,7 +105,7 @@ def short_path(path: str | None) -> str:
         return "-"
     try:
         return str(Path(path).resolve().relative_to(Path.cwd()))
-    except ValueError:
+    except (ValueError, OSError, RuntimeError):
         return path
 
 
@@ -129,11 +129,19 @@ def is_file(path: Path) -> bool:
         return False
 
 
+def exists(path: Path) -> bool:
+    """Whether anything (a file, a folder, a pipe...) is at `path`."""
+    try:
+        return path.exists()
+    except OSError:
+        return False
+
+
 def find(ref: str, base: Path | None = None) -> Path | None:
     """The file a profile reference names: a shipped name or a path (from `base`)."""
     if is_path(ref):
         path = (base / ref) if base is not None and not Path(ref).is_absolute() else Path(ref)
-        return path if is_file(path) else None
+        return path if exists(path) else None
     for suffix in SYNTAXES:
         candidate = SHIPPED / f"{ref}{suffix}"
         if is_file(candidate):
@@ -142,36 +150,21 @@ def find(ref: str, base: Path | None = None) -> Path | None:
 
 
 def read_source(path: Path) -> tuple[str | None, list[Diagnostic]]:
-    """The file's text, or a diagnostic: too large, binary, not UTF-8, empty."""
+    """The file's text, or a diagnostic: not a file, too large, binary, not UTF-8, empty."""
     shown = str(path)
-    where = Located(shown, "")
     try:
-        data = path.read_bytes()
-    except OSError as error:
-        return None, [where.at(TOP, "unreadable", f"cannot read the file: {error.strerror}")]
-    if len(data) > MAX_BYTES:
+        text = read_text(path)
+    except SourceError as error:
+        hint = error.hint or "a profile is a UTF-8 text file of 1 MB at most"
+        pos = error.pos
         return None, [
-            where.at(
-                TOP, "too-large", f"the file is {len(data):,} bytes; a profile may be 1 MB at most"
+            Diagnostic(
+                shown, pos.line, pos.column, error.code, error.message, hint, "error", error.line
             )
         ]
-    if b"\0" in data:
-        return None, [where.at(TOP, "binary", "this is a binary file, not a profile")]
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        return None, [
-            where.at(
-                offset_pos(data, error.start),
-                "encoding",
-                f"byte 0x{data[error.start]:02x} is not valid UTF-8",
-                "save the file as UTF-8",
-            )
-        ]
-    text = text.removeprefix("\ufeff")
     if not text.strip():
         return None, [
-            where.at(
+            Located(shown, "").at(
                 TOP,
                 "empty-file",
                 "the file is empty",
@@ -182,7 +175,7 @@ def read_source(path: Path) -> tuple[str | None, list[Diagnostic]]:
     if odd is not None:
         return None, [
             Located(shown, text).at(
-                offset_pos(text, odd.start()),
+                line_index(text).pos(odd.start()),
                 "control-character",
                 f"the character U+{ord(odd.group()):04X} is not allowed in a profile",
                 "delete it; a profile is plain text (tabs and line ends only)",
@@ -204,16 +197,42 @@ def read_document(path: Path, text: str) -> Document:
     return read_yaml(str(path), text)
 
 
-def load(ref: str, base: Path | None = None) -> Profile:
-    """Find, read, check and resolve a profile by name or path."""
+def load(ref: str, base: Path | None = None, root: Path | None = None) -> Profile:
+    """Find, read, check and resolve a profile by name or path.
+
+    `root` is the collection's folder, which a profile file and its `extends` paths must
+    lie in: by default the folder the file is in. A shipped profile's is theirs."""
     path = find(ref, base)
     if path is None:
         return _missing(ref)
-    return _load_path(path.resolve(), str(path))
+    return load_file(path, root if is_path(ref) else SHIPPED)
 
 
-def load_file(path: Path) -> Profile:
-    return _load_path(path.resolve(), str(path))
+def load_file(path: Path, root: Path | None = None) -> Profile:
+    real = real_path(path)
+    folder = real_path(root or path.absolute().parent)
+    if not inside(real, folder):
+        return _outside(path, folder)
+    return _load_path(real, str(path), folder)
+
+
+def real_path(path: Path) -> Path:
+    """The path with every link followed; as it is when links loop."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return path.absolute()
+
+
+def _outside(path: Path, root: Path) -> Profile:
+    """A file that is (or links to) a file outside its collection: named, not read."""
+    problem = Located(str(path), "").at(
+        TOP,
+        "outside-root",
+        "this file lies outside the collection's root folder; it is not read",
+        f"the root is {short_path(str(root))}; --root FOLDER widens it",
+    )
+    return Profile(path.stem, str(path), None, default_settings(), diagnostics=[problem])
 
 
 def _missing(ref: str) -> Profile:
@@ -222,10 +241,14 @@ def _missing(ref: str) -> Profile:
     return Profile(ref, ref, None, default_settings(), diagnostics=[problem])
 
 
-def _load_path(real: Path, shown: str) -> Profile:
-    """A profile, read once per process (and again when the file changes), shown as `shown`."""
-    stat = real.stat()
-    cached = _load_cached(real, stat.st_mtime_ns, stat.st_size)
+def _load_path(real: Path, shown: str, root: Path) -> Profile:
+    """A profile, read once per process (and again when a file of its chain changes), shown
+    as `shown`."""
+    return _shown_as(_loaded(real, root).profile, shown)
+
+
+def _shown_as(cached: Profile, shown: str) -> Profile:
+    """The profile with its own file shown as `shown`."""
     if cached.path == shown:
         return cached
     moved = [
@@ -239,26 +262,68 @@ def _load_path(real: Path, shown: str) -> Profile:
     return dataclasses.replace(cached, path=shown, diagnostics=moved, settings=settings)
 
 
+@dataclass(frozen=True)
+class Stamp:
+    """A file as it was read: its path and a digest of its text (None if it was unreadable)."""
+
+    path: Path
+    digest: str | None
+
+    @classmethod
+    def of(cls, path: Path, text: str | None) -> Stamp:
+        digest = None if text is None else hashlib.blake2b(text.encode()).hexdigest()
+        return cls(path, digest)
+
+    def current(self) -> bool:
+        """Whether the file still holds the text it held (an unreadable file never does)."""
+        if self.digest is None:
+            return False
+        try:
+            text = read_text(self.path)
+        except SourceError:
+            return False
+        return Stamp.of(self.path, text) == self
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A resolved profile and every file of its chain as it was read, the file first."""
+
+    profile: Profile
+    stamps: tuple[Stamp, ...]
+
+
+# Resolved profiles by file and root: a hit counts only while every file of its chain
+# holds the text it held.
+_CACHE: dict[tuple[Path, Path], Loaded] = {}
 # The files being resolved, outermost first: an `extends` naming one of them is a cycle.
 _RESOLVING: list[str] = []
 
 
-@cache
-def _load_cached(real: Path, mtime: int, size: int) -> Profile:
-    """A profile, resolved once per file version (the cache key holds its time and size)."""
-    del mtime, size
+def clear_cache() -> None:
+    _CACHE.clear()
+
+
+def _loaded(real: Path, root: Path) -> Loaded:
+    hit = _CACHE.get((real, root))
+    if hit is not None and all(stamp.current() for stamp in hit.stamps):
+        return hit
     _RESOLVING.append(str(real))
     try:
-        return _resolve(real)
+        loaded = _resolve(real, root)
     finally:
         _RESOLVING.pop()
+    _CACHE[(real, root)] = loaded
+    return loaded
 
 
-def _resolve(real: Path) -> Profile:
+def _resolve(real: Path, root: Path) -> Loaded:
     shown = str(real)
     text, problems = read_source(real)
+    stamp = Stamp.of(real, text)
     if text is None:
-        return Profile(real.stem, shown, None, default_settings(), (), problems, (real,))
+        profile = Profile(real.stem, shown, None, default_settings(), (), problems, (real,))
+        return Loaded(profile, (stamp,))
     doc = read_document(real, text)
     name = doc.name or real.stem
     problems = list(doc.diagnostics)
@@ -273,8 +338,9 @@ def _resolve(real: Path) -> Profile:
                 f"add `profile: {real.stem}` at the top",
             )
         )
-    settings, parent_problems, parent = _inherit(doc, real)
-    problems += parent_problems
+    parent = _inherit(doc, real, root)
+    settings = parent.settings
+    problems += parent.problems
     for key, item in parsed.items():
         settings[key] = Setting(
             key,
@@ -286,23 +352,71 @@ def _resolve(real: Path) -> Profile:
             item.entry.assumed,
             item.entry.note,
         )
-    chain, files = (parent.chain, parent.files) if parent else ((), ())
-    profile = Profile(name, shown, doc, settings, (*chain, name), problems, (*files, real))
+    stamps = (stamp, *parent.stamps)
+    files = tuple(s.path for s in reversed(stamps))
+    profile = Profile(name, shown, doc, settings, (*parent.chain, name), problems, files)
     if doc.ok:
         profile.diagnostics += check_rules(profile.rules, doc)
     profile.diagnostics.sort(key=lambda d: (d.line, d.column))
-    return profile
+    return Loaded(profile, stamps)
 
 
-def _inherit(
-    doc: Document, real: Path
-) -> tuple[dict[str, Setting], list[Diagnostic], Profile | None]:
-    """The parent's settings, marked inherited, any problem with the parent, and the parent."""
+@dataclass
+class Inherited:
+    """What a profile starts from: its parent's settings (or the defaults), the problems
+    with the parent, the parent's chain of names and the files read for it."""
+
+    settings: dict[str, Setting] = field(default_factory=default_settings)
+    problems: list[Diagnostic] = field(default_factory=list)
+    chain: tuple[str, ...] = ()
+    stamps: tuple[Stamp, ...] = ()
+
+
+def inside(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
+
+
+@dataclass(frozen=True)
+class ExtendsRefused:
+    """Why an `extends` path is not read: a code, the reason and a hint."""
+
+    code: str
+    reason: str
+    hint: str
+
+
+def _parent_file(
+    ref: str, real: Path, root: Path
+) -> tuple[Path | None, Path, ExtendsRefused | None]:
+    """The parent file `extends` names (or None), the root it resolves under, and, when it
+    is refused, why: a path must name a profile file inside the collection's root."""
+    if not is_path(ref):
+        return find(ref), SHIPPED.resolve(), None
+    if Path(ref).suffix.lower() not in SYNTAXES:
+        suffixes = ", ".join(SYNTAXES)
+        hint = f"extend a shipped profile, or a profile file (its name ends in {suffixes})"
+        return None, root, ExtendsRefused("not-a-profile", "it is not named as a profile", hint)
+    path = real.parent / ref
+    target = real_path(path)
+    if not (inside(target, root) or inside(target, SHIPPED.resolve())):
+        hint = (
+            f"the root is {short_path(str(root))}: extend a shipped profile or a file under "
+            "it, or widen it with --root FOLDER"
+        )
+        return None, root, ExtendsRefused("extends-outside", "it lies outside the collection", hint)
+    return (path if exists(path) else None), root, None
+
+
+def _inherit(doc: Document, real: Path, root: Path) -> Inherited:
+    """The parent's settings, marked inherited, and any problem with the parent."""
     if doc.extends is None:
-        return default_settings(), [], None
+        return Inherited()
     where = Located(doc.path, doc.source)
     pos = doc.extends_pos or TOP
-    parent_path = find(doc.extends, real.parent)
+    parent_path, parent_root, refused = _parent_file(doc.extends, real, root)
+    if refused is not None:
+        message = f"extends `{doc.extends}`, which is not read: {refused.reason}"
+        return Inherited(problems=[where.at(pos, refused.code, message, refused.hint)])
     if parent_path is None:
         names = shipped_names()
         hint = suggest(doc.extends, names) or "shipped profiles: " + ", ".join(names)
@@ -312,8 +426,8 @@ def _inherit(
             f"extends `{doc.extends}`, which is not a shipped profile or a file",
             hint,
         )
-        return default_settings(), [problem], None
-    parent_real = parent_path.resolve()
+        return Inherited(problems=[problem])
+    parent_real = real_path(parent_path)
     if str(parent_real) in _RESOLVING:
         start = _RESOLVING.index(str(parent_real))
         loop = " -> ".join(Path(p).name for p in (*_RESOLVING[start:], str(parent_real)))
@@ -323,22 +437,16 @@ def _inherit(
             f"profiles extend each other in a cycle: {loop}",
             "one profile in the chain must extend another, or none",
         )
-        return default_settings(), [problem], None
-    parent = _load_path(parent_real, str(parent_path))
+        return Inherited(problems=[problem])
+    loaded = _loaded(parent_real, parent_root)
+    parent = _shown_as(loaded.profile, str(parent_path))
     problems = []
     errors = [d for d in parent.diagnostics if d.is_error]
     if errors:
-        cycle = [d for d in errors if d.code == "extends-cycle"]
-        message = (
-            cycle[0].message
-            if cycle
-            else (f"extends `{doc.extends}`, which has {len(errors)} error(s): {errors[0].message}")
-        )
         problems.append(
             where.at(
                 pos,
-                cycle[0].code if cycle else "bad-parent",
-                message,
+                *_parent_problem(doc.extends, parent, errors),
                 f"run: rulesdsl validate {parent_path}",
             )
         )
@@ -346,4 +454,16 @@ def _inherit(
         key: s if s.origin == "default" else dataclasses.replace(s, origin="inherited")
         for key, s in parent.settings.items()
     }
-    return inherited, problems, parent
+    return Inherited(inherited, problems, parent.chain, loaded.stamps)
+
+
+def _parent_problem(ref: str, parent: Profile, errors: list[Diagnostic]) -> tuple[str, str]:
+    """The code and message for a parent with errors. A file that does not read as a
+    profile is named, never quoted: it may be any file, and its lines are no one's business."""
+    cycle = [d for d in errors if d.code == "extends-cycle"]
+    if cycle:
+        return cycle[0].code, cycle[0].message
+    doc = parent.document
+    if doc is not None and (not doc.ok or doc.name is None):
+        return "bad-parent", f"extends `{ref}`, which does not read as a profile"
+    return "bad-parent", f"extends `{ref}`, which has {len(errors)} error(s): {errors[0].message}"

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rulesdsl.cli.sim as sim_cli
-from rulesdsl import outputs
+from rulesdsl import outputs, sources
 from rulesdsl.cli import cli, main
 from rulesdsl.cli.common import COMMANDS
 from rulesdsl.outputs import OutputError, Stream, check_output, replacing, write_text
@@ -267,6 +267,19 @@ FILE_OPTIONS = {
     ("convert", "output"): "output",
     ("validate", "paths"): "input",
     ("fmt", "paths"): "input",
+    **{
+        (command, "root"): "input"
+        for command in (
+            "compare",
+            "diff",
+            "diverge",
+            "explain",
+            "play",
+            "show",
+            "simulate",
+            "validate",
+        )
+    },
 }
 
 
@@ -401,14 +414,14 @@ def test_fmt_reports_an_unreadable_file_and_formats_the_others(tmp_path, capsys,
     hidden, other = tmp_path / "a.rules", tmp_path / "b.rules"
     for path in (hidden, other):
         path.write_text(UNFORMATTED)
-    read_bytes = Path.read_bytes
+    real_open = os.open
 
-    def refuse(self: Path) -> bytes:
-        if self == hidden:
+    def refuse(path, *args, **kwargs):
+        if Path(path) == hidden:
             raise PermissionError(13, "Permission denied")
-        return read_bytes(self)
+        return real_open(path, *args, **kwargs)
 
-    monkeypatch.setattr(Path, "read_bytes", refuse)
+    monkeypatch.setattr(sources.os, "open", refuse)
     code, _, err = run(capsys, "fmt", hidden, other)
     assert code == 1
     assert f"{hidden}" in err and "Permission denied" in err and "Traceback" not in err

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 import click
 
 from rulesdsl.cli.common import USER_ERRORS, ProfileProblem, UsageProblem, cli
+from rulesdsl.diagnostics import SAID, safe_lines
 
 __all__ = ["cli", "main"]
 
@@ -25,10 +26,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         code = cli.main(args=args, prog_name="rulesdsl", standalone_mode=False)
         sys.stdout.flush()
     except (click.UsageError, click.FileError) as error:
-        click.echo(f"rulesdsl: error: {error.format_message()}", err=True)
+        click.echo(safe_lines(f"rulesdsl: error: {error.format_message()}", SAID), err=True)
         return 2
     except (UsageProblem, *USER_ERRORS) as error:
-        click.echo(f"rulesdsl: error: {error}", err=True)
+        click.echo(safe_lines(f"rulesdsl: error: {error}", SAID), err=True)
         return 2
     except ProfileProblem as error:
         click.echo(str(error), err=True)

@@ -32,13 +32,41 @@ class ProfileProblem(Exception):
 
 
 def profile_option(command):
+    return root_option(
+        click.option(
+            "--profile",
+            "-p",
+            default=DEFAULT_PROFILE,
+            show_default=True,
+            help="A shipped profile's name or a profile file.",
+        )(command)
+    )
+
+
+_ROOT = "rulesdsl.root"
+
+
+def _remember_root(ctx: click.Context, param: click.Parameter, value: Path | None) -> None:
+    if value is not None:
+        ctx.meta[_ROOT] = value
+
+
+def root_option(command):
+    """`--root DIR`: the folder a profile's `extends` paths must stay inside."""
     return click.option(
-        "--profile",
-        "-p",
-        default=DEFAULT_PROFILE,
-        show_default=True,
-        help="A shipped profile's name or a profile file.",
+        "--root",
+        type=click.Path(exists=True, file_okay=False, path_type=Path),
+        expose_value=False,
+        callback=_remember_root,
+        help="The collection's folder: `extends` paths must stay inside it "
+        "(default: the folder of the profile file).",
     )(command)
+
+
+def current_root() -> Path | None:
+    """The `--root` of the command running, if it was given."""
+    ctx = click.get_current_context(silent=True)
+    return ctx.meta.get(_ROOT) if ctx is not None else None
 
 
 # Each command and the module that defines it: a module is imported only when its command
@@ -83,7 +111,7 @@ def load_profile(ref: str) -> Profile:
     from rulesdsl.diagnostics import render
     from rulesdsl.profile import load
 
-    profile = load(ref)
+    profile = load(ref, root=current_root())
     errors = [d for d in profile.diagnostics if d.is_error]
     if errors:
         raise ProfileProblem(render(errors, "text"))

@@ -7,7 +7,14 @@ import json
 import click
 
 from rulesdsl.cards import Card, CardError, parse_deck
-from rulesdsl.cli.common import ProfileProblem, UsageProblem, cli, load_profile, width_option
+from rulesdsl.cli.common import (
+    ProfileProblem,
+    UsageProblem,
+    cli,
+    load_profile,
+    root_option,
+    width_option,
+)
 from rulesdsl.cli.play import choose_players, default_seed, seat_players
 from rulesdsl.diverge import Divergence, first_divergence
 from rulesdsl.engine import HandOutcome
@@ -67,6 +74,7 @@ def report_lines(found: Divergence | None, refs: tuple[str, str], width: int) ->
 
 
 @cli.command("diverge")
+@root_option
 @click.argument("profile_a", metavar="A")
 @click.argument("profile_b", metavar="B")
 @click.option("--seed", type=int, help="Seed for the shuffle, the dealer, the bots and the hand.")

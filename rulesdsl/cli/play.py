@@ -27,6 +27,7 @@ from rulesdsl.engine.events import Event
 from rulesdsl.outputs import OutputError, Stream, check_output
 from rulesdsl.rules import Rules
 from rulesdsl.seeds import derive
+from rulesdsl.sources import SourceError, read_text
 from rulesdsl.terminal import HumanPlayer, prompt_reader
 from rulesdsl.transcript import Style, Trace, Transcript
 
@@ -34,9 +35,10 @@ from rulesdsl.transcript import Style, Trace, Transcript
 def read_decks(path: Path, rules: Rules) -> list[list[Card]]:
     """One deck order per line; blank lines and lines starting with # are skipped."""
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as error:
-        raise UsageProblem(f"cannot read {path}: {error}") from None
+        lines = read_text(path).split("\n")
+    except SourceError as error:
+        place = f"{path}:{error.pos.line}:{error.pos.column}" if error.line else str(path)
+        raise UsageProblem(f"--decks {place}: {error.message}") from None
     decks = []
     for number, line in enumerate(lines, 1):
         if line.strip() and not line.lstrip().startswith("#"):

@@ -15,11 +15,13 @@ from rulesdsl.cli.common import (
     ProfileProblem,
     UsageProblem,
     cli,
+    current_root,
     load_profile,
+    root_option,
     width_option,
     write_failed,
 )
-from rulesdsl.diagnostics import Diagnostic, render
+from rulesdsl.diagnostics import Diagnostic, render, safe_lines, safe_text
 from rulesdsl.explain import note_mark, phrases, wrap
 from rulesdsl.layout import Page
 from rulesdsl.outputs import OutputError, check_output, write_text
@@ -40,31 +42,37 @@ from rulesdsl.syntax.writer import write
 
 @dataclass(frozen=True)
 class Found:
-    """The profile files named or found in the folders named, and the folders without any."""
+    """The profile files named or found in the folders named, each with its collection's
+    root (the folder named, or the folder of a file named on its own), and the folders
+    without any."""
 
-    files: list[Path]
+    files: list[tuple[Path, Path]]
     empty: list[Path]
+
+    @property
+    def paths(self) -> list[Path]:
+        return [file for file, _ in self.files]
 
 
 def profile_files(paths: Iterable[Path]) -> Found:
     """The profile files named, and those found (recursively) in the folders named; each
     folder without any is said on stderr."""
-    files: list[Path] = []
+    files: list[tuple[Path, Path]] = []
     empty: list[Path] = []
     for path in paths:
         if path.is_dir():
             found = [
-                p
+                (p, path)
                 for p in sorted(path.rglob("*"))
                 if p.suffix in SYNTAXES
-                and p.is_file()
+                and not p.is_dir()
                 and not any(part.startswith(".") for part in p.relative_to(path).parts)
             ]
             if not found:
                 empty.append(path)
             files += found
-        elif path.is_file():
-            files.append(path)
+        elif path.exists():  # the reader names what it is, if not a file
+            files.append((path, path.parent))
         else:
             raise UsageProblem(f"{path}: no such file or folder")
     suffixes = ", ".join(f"*{suffix}" for suffix in SYNTAXES)
@@ -84,14 +92,15 @@ def profile_files(paths: Iterable[Path]) -> Found:
     help="How to print the problems.",
 )
 @click.option("--strict", is_flag=True, help="Fail on warnings too.")
+@root_option
 @click.pass_context
 def validate(ctx: click.Context, paths: tuple[Path, ...], form: str, strict: bool) -> None:
     """Check profile files (and folders of them); exit 1 when problems are found."""
     found = profile_files(paths)
     files = found.files
     problems: list[Diagnostic] = []
-    for path in files:
-        problems += load_file(path).diagnostics
+    for path, root in files:
+        problems += load_file(path, current_root() or root).diagnostics
     errors = sum(d.is_error for d in problems)
     warnings = len(problems) - errors
     if problems or form == "json":
@@ -104,6 +113,7 @@ def validate(ctx: click.Context, paths: tuple[Path, ...], form: str, strict: boo
 
 @cli.command()
 @click.argument("profile")
+@root_option
 @click.option("--json", "as_json", is_flag=True, help="Print the settings as JSON.")
 @width_option
 def show(profile: str, as_json: bool, width: int | None) -> None:
@@ -132,7 +142,8 @@ def show(profile: str, as_json: bool, width: int | None) -> None:
         }
         click.echo(json.dumps(data, indent=2))
         return
-    click.echo("\n".join(show_lines(resolved, Page.for_stdout(width).width)))
+    lines = show_lines(resolved, Page.for_stdout(width).width)
+    click.echo("\n".join(safe_text(line) for line in lines))
 
 
 def show_lines(profile: Profile, width: int) -> list[str]:
@@ -184,7 +195,7 @@ def list_profiles(width: int | None) -> None:
     for name in names:
         title = load(name).title or ""
         lines = wrap(title, page.width, f"{name:<{column}}  ", " " * (column + 2)) or [name]
-        click.echo("\n".join(lines))
+        click.echo("\n".join(safe_text(line) for line in lines))
 
 
 def _read(path: Path) -> tuple[str, Document, list[Diagnostic]]:
@@ -257,7 +268,7 @@ def fmt(ctx: click.Context, paths: tuple[Path, ...], check: bool, diff: bool) ->
     A file that cannot be read or written is reported and left as it was; the other files
     are still done, and the exit status is 1."""
     failed = changed = False
-    for path in profile_files(paths).files:
+    for path in profile_files(paths).paths:
         text, doc, problems = _read(path)
         if problems:
             click.echo(render(problems, "text"), err=True)
@@ -269,18 +280,18 @@ def fmt(ctx: click.Context, paths: tuple[Path, ...], check: bool, diff: bool) ->
                 check_output(path)
                 write_text(path, new)
         except (UsageProblem, OutputError) as error:
-            click.echo(f"rulesdsl: error: {error}", err=True)
+            click.echo(safe_text(f"rulesdsl: error: {error}"), err=True)
             failed = True
             continue
         if new == text:
             continue
         changed = True
         if diff:
-            click.echo(unified_diff(path, text, new), nl=False)
+            click.echo(safe_lines(unified_diff(path, text, new)), nl=False)
         elif check:
-            click.echo(f"would reformat {path}")
+            click.echo(safe_text(f"would reformat {path}"))
         else:
-            click.echo(f"reformatted {path}")
+            click.echo(safe_text(f"reformatted {path}"))
     ctx.exit(1 if failed or ((check or diff) and changed) else 0)
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import click
 
-from rulesdsl.cli.common import cli, load_profile, width_option
+from rulesdsl.cli.common import cli, load_profile, root_option, width_option
+from rulesdsl.diagnostics import safe_json, safe_lines
 from rulesdsl.diff import diff_profiles, render_json, render_text
 from rulesdsl.explain import DEFAULT_LANGUAGE, WIDTH, languages, rule_sheet, wrap
 from rulesdsl.layout import Page
@@ -14,6 +15,7 @@ from rulesdsl.rules import OPTIONS, option_values, options_table
 
 @cli.command()
 @click.argument("profile")
+@root_option
 @click.option(
     "--lang",
     type=click.Choice(languages()),
@@ -25,12 +27,13 @@ from rulesdsl.rules import OPTIONS, option_values, options_table
 def explain(profile: str, lang: str, width: int | None) -> None:
     """Print a profile as a readable rule sheet; assumed values are marked."""
     text = rule_sheet(load_profile(profile), lang, Page.for_stdout(width, WIDTH).width)
-    click.echo(text, nl=False)
+    click.echo(safe_lines(text), nl=False)
 
 
 @cli.command(name="diff")
 @click.argument("a")
 @click.argument("b")
+@root_option
 @click.option(
     "--format",
     "form",
@@ -46,11 +49,11 @@ def diff_command(ctx: click.Context, a: str, b: str, form: str, width: int | Non
     first, second = load_profile(a), load_profile(b)
     differences = diff_profiles(first, second)
     if form == "json":
-        click.echo(render_json(differences))
+        click.echo(safe_json(render_json(differences)))
     else:
         names = (first.name, second.name) if first.name != second.name else (a, b)
         page = Page.for_stdout(width, WIDTH)
-        click.echo(render_text(differences, *names, page.width), nl=False)
+        click.echo(safe_lines(render_text(differences, *names, page.width)), nl=False)
     ctx.exit(1 if differences else 0)
 
 

@@ -14,6 +14,7 @@ from rulesdsl.cli.common import (
     build_rules,
     cli,
     profile_inputs,
+    root_option,
     width_option,
     write_failed,
 )
@@ -66,7 +67,7 @@ def sim_options(command):
     ]
     for option in reversed(options):
         command = option(command)
-    return command
+    return root_option(command)
 
 
 @cli.command()

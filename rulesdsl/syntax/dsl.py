@@ -8,7 +8,7 @@ from typing import ClassVar
 
 from lark import Lark, Token, Tree, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from rulesdsl.diagnostics import Located, Pos, offset_pos
+from rulesdsl.diagnostics import Located, Pos, line_index
 from rulesdsl.expr import GRAMMAR_DIR
 from rulesdsl.syntax.document import METADATA, Comment, Document, Entry
 
@@ -25,6 +25,7 @@ TOKEN_WORDS = {
     "$END": "the end of the file",
 }
 _COMMENT = re.compile(r"#[^\n]*")
+MAX_SYNTAX_ERRORS = 200
 
 
 @cache
@@ -70,9 +71,23 @@ class _Reader:
         self.where = Located(path, text)
         self.doc = Document(path, "dsl", text)
         self.error_lines: set[int] = set()
+        self.errors = 0
 
     def syntax_error(self, error: UnexpectedInput) -> bool:
+        """Report the first error of each line; go on reading unless at the end, or unless
+        there have been too many (a file of nothing but errors would take long to read)."""
         line, column = self._error_position(error)
+        self.errors += 1
+        if self.errors > MAX_SYNTAX_ERRORS:
+            self.doc.diagnostics.append(
+                self.where.at(
+                    Pos(line, column),
+                    "too-many-errors",
+                    f"more than {MAX_SYNTAX_ERRORS} syntax errors: the rest is not read",
+                    "mend the errors above, then validate again",
+                )
+            )
+            return False
         if line not in self.error_lines:
             self.error_lines.add(line)
             message, hint = self._describe(error)
@@ -113,13 +128,16 @@ class _Reader:
         return self.doc
 
     def _comments(self, tokens: list[Token]) -> None:
-        lines = self.text.splitlines()
+        """The comments in the tokens the lexer passed over, each once, in linear time."""
+        index = line_index(self.text)
+        seen: set[Comment] = set()
         for token in tokens:
             for match in _COMMENT.finditer(token.value):
-                pos = offset_pos(self.text, token.start_pos + match.start())
-                before = lines[pos.line - 1][: pos.column - 1] if pos.line <= len(lines) else ""
+                pos = index.pos(token.start_pos + match.start())
+                before = index.line(pos.line)[: pos.column - 1]
                 comment = Comment(pos.line, match.group().rstrip(), bool(before.strip()))
-                if comment not in self.doc.comments:
+                if comment not in seen:
+                    seen.add(comment)
                     self.doc.comments.append(comment)
 
     def _profile(self, tree: Tree) -> None:

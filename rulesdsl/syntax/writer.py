@@ -7,6 +7,7 @@ stays above the statement that followed it; a comment at the end of a line stays
 
 from __future__ import annotations
 
+import bisect
 import json
 from dataclasses import dataclass, field
 
@@ -14,7 +15,7 @@ import yaml
 
 from rulesdsl.rules import OPTIONS
 from rulesdsl.syntax.document import METADATA, Comment, Document, Entry
-from rulesdsl.syntax.yamlform import YAML11_BOOLEANS
+from rulesdsl.syntax.yamlform import LOADER, MAX_DEPTH, YAML11_BOOLEANS
 
 ORDER = {key: i for i, key in enumerate((*METADATA, *OPTIONS))}
 
@@ -45,21 +46,22 @@ def _items(doc: Document) -> tuple[_Item, list[_Item], list[str], list[str]]:
 
 
 def _attach(comments: list[Comment], items: list[_Item]) -> tuple[list[str], list[str]]:
+    """Give each comment to its item (`items` sorted by line), by binary search."""
     before: list[str] = []
     tail: list[str] = []
+    lines = [i.line for i in items]
     for comment in comments:
+        at = bisect.bisect_right(lines, comment.line)
         if comment.trailing:
-            owner = [i for i in items if i.line <= comment.line]
-            target = owner[-1] if owner else items[0]
+            target = items[at - 1] if at else items[0]
             target.after = (target.after + " " + comment.text).strip()
             continue
-        below = [i for i in items if i.line > comment.line]
-        if not below:
+        if at == len(items):
             tail.append(comment.text)
-        elif below[0] is items[0]:
+        elif at == 0:
             before.append(comment.text)
         else:
-            below[0].above.append(comment.text)
+            items[at].above.append(comment.text)
     # A YAML `extends` line folds into the header.
     for extra in items:
         if extra.entry is None and extra is not items[0]:
@@ -107,11 +109,17 @@ def _dsl_statement(entry: Entry) -> str:
     return " ".join(words)
 
 
+def _nests(text: str) -> bool:
+    """Whether a YAML reader could see more than a line or more than a few levels of nesting
+    in `text` (which is then quoted, so that reading it back stays shallow)."""
+    return "\n" in text or sum(text.count(c) for c in "[{") > MAX_DEPTH
+
+
 def _yaml_scalar(text: str) -> str:
     """Plain when every YAML reader reads it back as this very text (or number), else quoted."""
-    if text and text.lower() not in YAML11_BOOLEANS and "\n" not in text:
+    if text and text.lower() not in YAML11_BOOLEANS and not _nests(text):
         try:
-            back = yaml.safe_load(f"k: {text}")
+            back = yaml.load(f"k: {text}", Loader=LOADER)
         except yaml.YAMLError:
             back = None
         if isinstance(back, dict) and not isinstance(back.get("k"), bool):
