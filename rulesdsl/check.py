@@ -97,25 +97,43 @@ def anchor(doc: Document, *names: str) -> Pos:
     return doc.extends_pos or doc.name_pos or TOP
 
 
-def _problem(doc, names, code, message, hint="", severity="error") -> Diagnostic:
-    pos = anchor(doc, *names)
-    return Located(doc.path, doc.source).at(pos, code, message, hint, severity)
+@dataclass(frozen=True)
+class RuleProblem:
+    """A problem of the rules as a whole: the options it involves, a code, a message, a hint."""
+
+    options: tuple[str, ...]
+    code: str
+    message: str
+    hint: str = ""
+    severity: str = "error"
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == "error"
 
 
 def check_rules(rules: Rules, doc: Document) -> list[Diagnostic]:
     """Cross-field checks of the resolved rules, located in `doc`."""
-    return list(_rule_problems(rules, doc))
+    where = Located(doc.path, doc.source)
+    return [
+        where.at(anchor(doc, *p.options), p.code, p.message, p.hint, p.severity)
+        for p in rule_problems(rules)
+    ]
 
 
-def _rule_problems(rules: Rules, doc: Document) -> Iterator[Diagnostic]:
+def rule_problems(rules: Rules) -> list[RuleProblem]:
+    """Cross-field checks of the rules, wherever they come from (a file, the command line)."""
+    return list(_rule_problems(rules))
+
+
+def _rule_problems(rules: Rules) -> Iterator[RuleProblem]:
     low, high = rules.players
     deck = len(rules.cards)
     turnup = int(rules.trump == "stock_turnup")
     for n in range(low, high + 1):
         size = rules.hand_size_for(n)
         if size < 1:
-            yield _problem(
-                doc,
+            yield RuleProblem(
                 ("hand_size", "players"),
                 "expr-range",
                 f"hand_size {rules.hand_size} gives {size} cards for {n} players",
@@ -125,8 +143,7 @@ def _rule_problems(rules: Rules, doc: Document) -> Iterator[Diagnostic]:
         stock = deck - n * size - turnup
         if stock < 0:
             extra = " + 1 trump card turned up" if turnup else ""
-            yield _problem(
-                doc,
+            yield RuleProblem(
                 ("hand_size", "players", "deck", "trump"),
                 "deal-too-large",
                 f"{n} players x {size} cards{extra} = {n * size + turnup} cards, "
@@ -135,8 +152,7 @@ def _rule_problems(rules: Rules, doc: Document) -> Iterator[Diagnostic]:
             )
             return
         if stock == 0 and rules.exhaustion == "last_draw_wins" and rules.draw != 0:
-            yield _problem(
-                doc,
+            yield RuleProblem(
                 ("hand_size", "players", "deck", "exhaustion"),
                 "empty-stock",
                 f"with {n} players the deal leaves no stock, and exhaustion "
@@ -145,15 +161,14 @@ def _rule_problems(rules: Rules, doc: Document) -> Iterator[Diagnostic]:
             )
             return
         if rules.match_count_for(n) < 1:
-            yield _problem(
-                doc,
+            yield RuleProblem(
                 ("match",),
                 "expr-range",
                 f"match {rules.match} gives {rules.match_count_for(n)} for {n} players",
                 "a match needs a count of at least 1",
             )
             return
-    yield from _warnings(rules, doc)
+    yield from _warnings(rules)
 
 
 def _most_players(rules: Rules) -> int:
@@ -166,11 +181,10 @@ def _most_players(rules: Rules) -> int:
     return max(fits, default=2)
 
 
-def _warnings(rules: Rules, doc: Document) -> Iterator[Diagnostic]:
+def _warnings(rules: Rules) -> Iterator[RuleProblem]:
     draws_a_trick = rules.draw == "per_card_in_trick" or int(rules.draw) >= 2
     if rules.exhaustion == "reshuffle" and draws_a_trick:
-        yield _problem(
-            doc,
+        yield RuleProblem(
             ("draw", "exhaustion"),
             "endless-hand",
             f"draw {rules.draw} with exhaustion reshuffle: a hand might never end "
@@ -181,8 +195,7 @@ def _warnings(rules: Rules, doc: Document) -> Iterator[Diagnostic]:
     if rules.trump == "none":
         for name in ("opening_lead", "when_void"):
             if getattr(rules, name) == "trump_if_able":
-                yield _problem(
-                    doc,
+                yield RuleProblem(
                     (name,),
                     "never-applies",
                     f"{name} trump_if_able never applies: there is no trump suit",
