@@ -77,7 +77,7 @@ def test_a_value_no_reader_could_produce_is_refused(name, value):
 
 
 def test_code_never_reaches_the_compiled_path():
-    with pytest.raises(OptionError, match="^trump: "):
+    with pytest.raises(OptionError, match=r"^trump: "):
         compile_hand(Rules(trump=INJECTION), 4, ("lowest",) * 4)
 
 
