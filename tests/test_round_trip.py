@@ -164,25 +164,87 @@ PROFILES = st.dictionaries(
 ).flatmap(lambda names: st.fixed_dictionaries({name: drawn_values(name) for name in names}))
 
 
+# -- notes, assumptions and metadata: text that must come back exactly ----------------------
+
+REMARKS = st.text(st.sampled_from("ab Z9#:,'\"\\\t-{}[]é✓"), max_size=12)
+
+
+@dataclass(frozen=True)
+class Statement:
+    """An option's value as written, with its mark and note."""
+
+    value: Drawn
+    assumed: bool
+    note: str | None
+
+
+@dataclass(frozen=True)
+class Written:
+    statements: dict[str, Statement]
+    title: str | None
+    source: str | None
+
+
+WRITTEN = st.builds(
+    Written,
+    PROFILES.flatmap(
+        lambda values: st.fixed_dictionaries(
+            {
+                name: st.builds(Statement, st.just(d), st.booleans(), st.none() | REMARKS)
+                for name, d in values.items()
+            }
+        )
+    ),
+    st.none() | REMARKS,
+    st.none() | REMARKS,
+)
+
+
 # -- the readers and writers ---------------------------------------------------------------
 
 FILES = itertools.count()
 
 
-def dsl_text(values: dict[str, Drawn]) -> str:
-    lines = "".join(f"    {name} {d.text}\n" for name, d in values.items())
-    return f'profile "house" {{\n{lines}}}\n'
+def dsl_string(text: str) -> str:
+    """A string of the profile language: a backslash escapes the next character."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def yaml_text(values: dict[str, Drawn], rng: random.Random) -> str:
+def dsl_text(written: Written) -> str:
+    lines = [f"    {key} {dsl_string(text)}" for key, text in _metadata(written)]
+    for name, st_ in written.statements.items():
+        mark = "assumed " if st_.assumed else ""
+        note = f" {dsl_string(st_.note)}" if st_.note is not None else ""
+        lines.append(f"    {mark}{name} {st_.value.text}{note}")
+    return 'profile "house" {\n' + "".join(line + "\n" for line in lines) + "}\n"
+
+
+def yaml_text(written: Written, rng: random.Random) -> str:
     lines = ["profile: house"]
-    for name, d in values.items():
-        if name == "deck" and d.text != "standard" and rng.random() < 0.5:
-            ranks = d.text.replace(",", " ").split()
-            lines.append(f"deck: [{', '.join(json.dumps(r) for r in ranks)}]")
+    lines += [f"{key}: {json.dumps(text)}" for key, text in _metadata(written)]
+    for name, st_ in written.statements.items():
+        text = st_.value.text
+        if name == "deck" and text != "standard" and rng.random() < 0.5:
+            value = f"[{', '.join(json.dumps(r) for r in text.replace(',', ' ').split())}]"
         else:
-            lines.append(f"{name}: {json.dumps(d.text)}")
+            value = json.dumps(text)
+        if not st_.assumed and st_.note is None:
+            lines.append(f"{name}: {value}")
+            continue
+        lines += [f"{name}:", f"  value: {value}"]
+        if st_.assumed and st_.note is not None and rng.random() < 0.3:
+            lines.append(f"  assumed: {json.dumps(st_.note)}")  # the reason is the note
+            continue
+        flags = ("true", "yes", '"on"', "y") if st_.assumed else ("false", "no", "off", "n", None)
+        flag = rng.choice(flags)
+        lines += [f"  assumed: {flag}"] if flag is not None else []
+        lines += [f"  note: {json.dumps(st_.note)}"] if st_.note is not None else []
     return "\n".join(lines) + "\n"
+
+
+def _metadata(written: Written) -> list[tuple[str, str]]:
+    pairs = [("title", written.title), ("source", written.source)]
+    return [(key, text) for key, text in pairs if text is not None]
 
 
 def read(folder: Path, text: str, suffix: str) -> tuple[Profile, Path]:
@@ -193,34 +255,58 @@ def read(folder: Path, text: str, suffix: str) -> tuple[Profile, Path]:
     return profile, path
 
 
-def rewritten(path: Path, syntax: str) -> tuple[Profile, Path]:
+def rewritten(path: Path, syntax: str) -> Profile:
     doc = read_document(path, path.read_text(encoding="utf-8"))
     suffix = ".rules" if syntax == "dsl" else ".yaml"
-    return read(path.parent, write(doc, syntax), suffix)
+    return read(path.parent, write(doc, syntax), suffix)[0]
 
 
-def shown(capsys, path: Path) -> Rules:
+@dataclass(frozen=True)
+class ReadBack:
+    """What one reader or writer gives: the rules, each option's mark and note, metadata."""
+
+    rules: Rules
+    marks: dict[str, tuple[bool, str | None]]
+    title: str | None
+    source: str | None
+
+    @classmethod
+    def of(cls, profile: Profile) -> ReadBack:
+        marks = {name: (s.assumed, s.note) for name, s in profile.settings.items()}
+        return cls(profile.rules, marks, profile.title, profile.source)
+
+
+def shown(capsys, path: Path) -> ReadBack:
     assert main(["show", str(path), "--json"]) == 0
-    options = json.loads(capsys.readouterr().out)["options"]
-    return Rules().with_options({name: o["value"] for name, o in options.items()})
+    data = json.loads(capsys.readouterr().out)
+    options = data["options"]
+    rules = Rules().with_options({name: o["value"] for name, o in options.items()})
+    marks = {name: (o["assumed"], o["note"]) for name, o in options.items()}
+    return ReadBack(rules, marks, data["title"], data["source"])
 
 
-def routes(capsys, folder: Path, values: dict[str, Drawn], rng: random.Random) -> dict[str, Rules]:
-    """The Rules each reader and writer gives for the values written."""
-    dsl, dsl_path = read(folder, dsl_text(values), ".rules")
-    yml, yaml_path = read(folder, yaml_text(values, rng), ".yaml")
-    settings = [f"{name}={d.text}" for name, d in values.items()]
+def routes(capsys, folder: Path, written: Written, rng: random.Random) -> dict[str, ReadBack]:
+    """What each reader and writer gives for the profile written."""
+    dsl, dsl_path = read(folder, dsl_text(written), ".rules")
+    yml, yaml_path = read(folder, yaml_text(written, rng), ".yaml")
     found = {
-        "dsl": dsl.rules,
-        "yaml": yml.rules,
-        "set": Rules().with_options(parse_assignments(settings)),
-        "fmt dsl": rewritten(dsl_path, "dsl")[0].rules,
-        "fmt yaml": rewritten(yaml_path, "yaml")[0].rules,
-        "convert to yaml": rewritten(dsl_path, "yaml")[0].rules,
-        "convert to dsl": rewritten(yaml_path, "dsl")[0].rules,
+        "dsl": ReadBack.of(dsl),
+        "yaml": ReadBack.of(yml),
+        "fmt dsl": ReadBack.of(rewritten(dsl_path, "dsl")),
+        "fmt yaml": ReadBack.of(rewritten(yaml_path, "yaml")),
+        "convert to yaml": ReadBack.of(rewritten(dsl_path, "yaml")),
+        "convert to dsl": ReadBack.of(rewritten(yaml_path, "dsl")),
     }
-    if dsl.ok:  # these refuse what validate refuses
+    if dsl.ok:  # show refuses what validate refuses
         found["show --json"] = shown(capsys, dsl_path)
+    return found
+
+
+def set_routes(written: Written, ok: bool) -> dict[str, Rules]:
+    """The rules `--set` gives for the values written: on the defaults, and on a profile."""
+    settings = [f"{name}={s.value.text}" for name, s in written.statements.items()]
+    found = {"--set": Rules().with_options(parse_assignments(settings))}
+    if ok:  # the command line refuses what validate refuses
         found["--set on a profile"] = build_rules("equal-hands", settings)
     return found
 
@@ -254,20 +340,28 @@ def played(rules: Rules, players: int, seed: int) -> list[tuple]:
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
-@given(PROFILES, st.integers(0, 2**16))
-def test_every_value_means_the_same_through_every_reader_and_writer(capsys, tmp_path, values, seed):
-    found = routes(capsys, tmp_path, values, random.Random(seed))
-    for route, rules in found.items():
-        for name, d in values.items():
+@given(WRITTEN, st.integers(0, 2**16))
+def test_every_value_means_the_same_through_every_reader_and_writer(
+    capsys, tmp_path, written, seed
+):
+    found = routes(capsys, tmp_path, written, random.Random(seed))
+    every_rules = {route: back.rules for route, back in found.items()}
+    every_rules |= set_routes(written, "show --json" in found)
+    for route, rules in every_rules.items():
+        for name, s in written.statements.items():
             value = getattr(rules, name)
-            assert d.means(value), f"{route}: {name} {d.text!r} read as {value!r}"
+            assert s.value.means(value), f"{route}: {name} {s.value.text!r} read as {value!r}"
         for name, opt in OPTIONS.items():
             assert same_value(opt.parse(opt.text(getattr(rules, name))), getattr(rules, name))
-    first = found["dsl"]
-    assert all(rules == first for rules in found.values())
+    for route, back in found.items():
+        for name, s in written.statements.items():
+            assert back.marks[name] == (s.assumed, s.note), f"{route}: {name}"
+        assert (back.title, back.source) == (written.title, written.source), route
+    first = found["dsl"].rules
+    assert all(rules == first for rules in every_rules.values())
     players = next((n for n in PLAYER_COUNTS if _playable(first, n)), None)
     if players is not None:
-        assert played(first, players, seed) == played(found["set"], players, seed)
+        assert played(first, players, seed) == played(every_rules["--set"], players, seed)
 
 
 def _playable(rules: Rules, players: int) -> bool:
@@ -276,3 +370,19 @@ def _playable(rules: Rules, players: int) -> bool:
     except RulesError:
         return False
     return True
+
+
+def test_fmt_keeps_a_tab_in_a_note(tmp_path, capsys):
+    path = tmp_path / "house.rules"
+    path.write_text('profile "house" {\n    draw 2 "two\tcards"\n}\n', encoding="utf-8")
+    assert main(["fmt", str(path)]) == 0
+    assert load_file(path).settings["draw"].note == "two\tcards"
+
+
+def test_a_reason_in_assumed_and_a_note_are_not_both_kept(tmp_path):
+    path = tmp_path / "house.yaml"
+    text = "profile: house\ndraw:\n  value: 2\n  assumed: not stated\n  note: ours\n"
+    path.write_text(text, encoding="utf-8")
+    (problem,) = [d for d in load_file(path).diagnostics if d.is_error]
+    assert (problem.line, problem.code) == (5, "yaml-shape")
+    assert "a reason in `assumed` and a `note`" in problem.message
