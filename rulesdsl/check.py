@@ -42,13 +42,15 @@ def check_entries(doc: Document) -> tuple[dict[str, Parsed], list[Diagnostic]]:
             continue
         first_line[key] = pos.line
         if key in METADATA:
-            if entry.note is not None:
+            if entry.note is not None or entry.assumed:
                 problems.append(
                     where.at(
                         pos,
                         "metadata-note",
-                        f"`{key}` takes no note",
-                        "a note is a remark on an option's value; write a # comment instead",
+                        f"`{key}` takes no note"
+                        if entry.note is not None
+                        else f"`{key}` cannot be assumed",
+                        "a note or `assumed` marks an option's value; write a # comment instead",
                     )
                 )
             continue

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -386,3 +387,20 @@ def test_a_reason_in_assumed_and_a_note_are_not_both_kept(tmp_path):
     (problem,) = [d for d in load_file(path).diagnostics if d.is_error]
     assert (problem.line, problem.code) == (5, "yaml-shape")
     assert "a reason in `assumed` and a `note`" in problem.message
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "line"),
+    [
+        ("a.rules", 'profile "a" {\n    assumed title "T"\n}\n', 2),
+        ("b.rules", 'profile "b" {\n    draw 2\n    assumed source "S"\n}\n', 3),
+        ("c.yaml", "profile: c\ntitle:\n  value: T\n  assumed: true\n", 2),
+        ("d.yaml", "profile:\n  value: d\n  note: mine\n", 1),
+        ("e.yaml", "profile: e\nextends:\n  value: equal-hands\n  assumed: true\n", 2),
+    ],
+)
+def test_a_mark_nothing_would_keep_is_refused(tmp_path, name, text, line):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    (problem,) = [d for d in load_file(path).diagnostics if d.is_error]
+    assert (problem.code, problem.line) == ("metadata-note", line)

@@ -183,6 +183,13 @@ class _Reader:
                 note = self._scalar(parts["note"], "note")
         value = self._scalar(value_node, f"`{key}`")
         entry = Entry(key, value, _pos(key_node), _pos(value_node), assumed, note)
+        if key in ("profile", "extends") and (assumed or note is not None):
+            self.error(
+                _pos(key_node),
+                "metadata-note",
+                f"`{key}` takes no note and cannot be assumed",
+                f"write `{key}: {value}` and any remark as a # comment",
+            )
         if key == "profile":
             self.doc.name, self.doc.name_pos = value, entry.value_pos
         elif key == "extends":
