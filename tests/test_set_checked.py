@@ -60,17 +60,18 @@ def test_the_command_line_refuses_exactly_what_validate_refuses(tmp_path, values
 @pytest.mark.parametrize(
     ("setting", "named"),
     [
-        ("match=target 0", "--set match=target 0: match target 0 gives 0 for 3 players"),
-        ("players=2..8", "--set players=2..8: 8 players x 8 cards = 64 cards"),
-        ("hand_size=13", "--set hand_size=13: with 4 players the deal leaves no stock"),
-        ("deck=A K Q", "--set deck=A K Q: 4 players x 4 cards = 16 cards"),
+        ("match=target 0", "match target 0 gives 0 for 3 players"),
+        ("players=2..8", "8 players x 8 cards = 64 cards"),
+        ("hand_size=13", "with 4 players the deal leaves no stock"),
+        ("deck=A K Q", "4 players x 4 cards = 16 cards"),
     ],
 )
 def test_play_refuses_in_one_line_naming_the_option(capsys, setting, named):
     code = main(["play", "--bots", "lowest", "--json", "--seed", "1", "--set", setting])
     out, err = capsys.readouterr()
     assert (code, out) == (2, "")
-    assert err.startswith(f"rulesdsl: error: {named}") and err.count("\n") == 1
+    assert err.startswith(f"rulesdsl: error: --set {setting} on equal-hands: {named}")
+    assert err.count("\n") == 1
 
 
 def test_an_option_set_twice_is_refused(capsys):

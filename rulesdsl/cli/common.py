@@ -108,5 +108,5 @@ def build_rules(profile: str, settings: Sequence[str]) -> Rules:
         if problem.is_error:
             blamed = [given[n] for n in problem.options if n in given] or list(given.values())
             hint = f"; {problem.hint}" if problem.hint else ""
-            raise UsageProblem(f"--set {blamed[-1]}: {problem.message}{hint}")
+            raise UsageProblem(f"--set {blamed[-1]} on {profile}: {problem.message}{hint}")
     return rules
