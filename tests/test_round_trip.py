@@ -151,7 +151,7 @@ STRATEGIES = {
 }
 
 
-def test_every_kind_has_a_strategy():
+def testatedevery_kind_has_a_strategy():
     assert {type(opt.kind) for opt in OPTIONS.values()} <= set(STRATEGIES)
 
 
@@ -181,6 +181,8 @@ class Statement:
 
 @dataclass(frozen=True)
 class Written:
+    """A profile as written: its statements and its metadata."""
+
     statements: dict[str, Statement]
     title: str | None
     source: str | None
@@ -204,6 +206,7 @@ WRITTEN = st.builds(
 # -- the readers and writers ---------------------------------------------------------------
 
 FILES = itertools.count()
+FLAG_WORDS = ("true", "yes", "on", "y", "false", "no", "off", "n")
 
 
 def dsl_string(text: str) -> str:
@@ -213,33 +216,36 @@ def dsl_string(text: str) -> str:
 
 def dsl_text(written: Written) -> str:
     lines = [f"    {key} {dsl_string(text)}" for key, text in _metadata(written)]
-    for name, st_ in written.statements.items():
-        mark = "assumed " if st_.assumed else ""
-        note = f" {dsl_string(st_.note)}" if st_.note is not None else ""
-        lines.append(f"    {mark}{name} {st_.value.text}{note}")
+    for name, stated in written.statements.items():
+        mark = "assumed " if stated.assumed else ""
+        note = f" {dsl_string(stated.note)}" if stated.note is not None else ""
+        lines.append(f"    {mark}{name} {stated.value.text}{note}")
     return 'profile "house" {\n' + "".join(line + "\n" for line in lines) + "}\n"
 
 
 def yaml_text(written: Written, rng: random.Random) -> str:
     lines = ["profile: house"]
     lines += [f"{key}: {json.dumps(text)}" for key, text in _metadata(written)]
-    for name, st_ in written.statements.items():
-        text = st_.value.text
+    for name, stated in written.statements.items():
+        text = stated.value.text
         if name == "deck" and text != "standard" and rng.random() < 0.5:
             value = f"[{', '.join(json.dumps(r) for r in text.replace(',', ' ').split())}]"
         else:
             value = json.dumps(text)
-        if not st_.assumed and st_.note is None:
+        if not stated.assumed and stated.note is None:
             lines.append(f"{name}: {value}")
             continue
         lines += [f"{name}:", f"  value: {value}"]
-        if st_.assumed and st_.note is not None and rng.random() < 0.3:
-            lines.append(f"  assumed: {json.dumps(st_.note)}")  # the reason is the note
+        reason = stated.note is not None and stated.note.lower() not in FLAG_WORDS
+        if stated.assumed and reason and rng.random() < 0.3:
+            lines.append(f"  assumed: {json.dumps(stated.note)}")  # the reason is the note
             continue
-        flags = ("true", "yes", '"on"', "y") if st_.assumed else ("false", "no", "off", "n", None)
+        flags = (
+            ("true", "yes", '"on"', "y") if stated.assumed else ("false", "no", "off", "n", None)
+        )
         flag = rng.choice(flags)
         lines += [f"  assumed: {flag}"] if flag is not None else []
-        lines += [f"  note: {json.dumps(st_.note)}"] if st_.note is not None else []
+        lines += [f"  note: {json.dumps(stated.note)}"] if stated.note is not None else []
     return "\n".join(lines) + "\n"
 
 
@@ -342,7 +348,7 @@ def played(rules: Rules, players: int, seed: int) -> list[tuple]:
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(WRITTEN, st.integers(0, 2**16))
-def test_every_value_means_the_same_through_every_reader_and_writer(
+def testatedevery_value_means_the_same_through_every_reader_and_writer(
     capsys, tmp_path, written, seed
 ):
     found = routes(capsys, tmp_path, written, random.Random(seed))
@@ -373,14 +379,14 @@ def _playable(rules: Rules, players: int) -> bool:
     return True
 
 
-def test_fmt_keeps_a_tab_in_a_note(tmp_path, capsys):
+def testatedfmt_keeps_a_tab_in_a_note(tmp_path, capsys):
     path = tmp_path / "house.rules"
     path.write_text('profile "house" {\n    draw 2 "two\tcards"\n}\n', encoding="utf-8")
     assert main(["fmt", str(path)]) == 0
     assert load_file(path).settings["draw"].note == "two\tcards"
 
 
-def test_a_reason_in_assumed_and_a_note_are_not_both_kept(tmp_path):
+def testateda_reason_in_assumed_and_a_note_are_not_both_kept(tmp_path):
     path = tmp_path / "house.yaml"
     text = "profile: house\ndraw:\n  value: 2\n  assumed: not stated\n  note: ours\n"
     path.write_text(text, encoding="utf-8")
@@ -399,7 +405,7 @@ def test_a_reason_in_assumed_and_a_note_are_not_both_kept(tmp_path):
         ("e.yaml", "profile: e\nextends:\n  value: equal-hands\n  assumed: true\n", 2),
     ],
 )
-def test_a_mark_nothing_would_keep_is_refused(tmp_path, name, text, line):
+def testateda_mark_nothing_would_keep_is_refused(tmp_path, name, text, line):
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
     (problem,) = [d for d in load_file(path).diagnostics if d.is_error]
