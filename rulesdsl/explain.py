@@ -97,11 +97,10 @@ def _deck(kind: DeckRanks, value: tuple[int, ...]) -> Phrase:
     if text in kind.words():
         return Phrase((text,))
     cards = len(value) * len(Suit)
-    form = (
-        "ranks"
-        if is_usual_order(value)
-        else ("full_order" if len(value) == len(RANKS_HIGH_TO_LOW) else "ranks_order")
-    )
+    if is_usual_order(value):
+        form = "ranks"
+    else:
+        form = "full_order" if len(value) == len(RANKS_HIGH_TO_LOW) else "ranks_order"
     return Phrase((form,), {"ranks": text, "count": cards}, cards)
 
 
