@@ -42,17 +42,7 @@ def check_entries(doc: Document) -> tuple[dict[str, Parsed], list[Diagnostic]]:
             continue
         first_line[key] = pos.line
         if key in METADATA:
-            if entry.note is not None or entry.assumed:
-                problems.append(
-                    where.at(
-                        pos,
-                        "metadata-note",
-                        f"`{key}` takes no note"
-                        if entry.note is not None
-                        else f"`{key}` cannot be assumed",
-                        "a note or `assumed` marks an option's value; write a # comment instead",
-                    )
-                )
+            problems += _metadata_problems(entry, where)
             continue
         if key not in OPTIONS:
             known = [*OPTIONS, *METADATA]
@@ -88,6 +78,25 @@ def check_entries(doc: Document) -> tuple[dict[str, Parsed], list[Diagnostic]]:
                 where.at(Pos(vpos.line, column, length), "bad-value", message, error.hint)
             )
     return found, problems
+
+
+def _metadata_problems(entry: Entry, where: Located) -> list[Diagnostic]:
+    """A title or source needs its text, and takes no note and no `assumed`."""
+    key, pos = entry.key, entry.key_pos
+    if entry.value is None:
+        return [
+            where.at(
+                pos,
+                "missing-value",
+                f"`{key}` needs a value",
+                f"write the {key} as text, or drop the line",
+            )
+        ]
+    if entry.note is None and not entry.assumed:
+        return []
+    message = f"`{key}` takes no note" if entry.note is not None else f"`{key}` cannot be assumed"
+    hint = "a note or `assumed` marks an option's value; write a # comment instead"
+    return [where.at(pos, "metadata-note", message, hint)]
 
 
 def anchor(doc: Document, *names: str) -> Pos:

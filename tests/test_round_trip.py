@@ -410,3 +410,14 @@ def testateda_mark_nothing_would_keep_is_refused(tmp_path, name, text, line):
     path.write_text(text, encoding="utf-8")
     (problem,) = [d for d in load_file(path).diagnostics if d.is_error]
     assert (problem.code, problem.line) == ("metadata-note", line)
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [("a.rules", 'profile "a" {\n    title\n}\n'), ("b.yaml", "profile: b\nsource:\n")],
+)
+def test_a_title_or_source_without_text_is_refused(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    (problem,) = [d for d in load_file(path).diagnostics if d.is_error]
+    assert (problem.code, problem.line) == ("missing-value", 2)
