@@ -89,3 +89,18 @@ def test_a_warning_does_not_stop_the_command(capsys):
 def test_values_that_validate_accepts_all_play():
     for draw, exhaustion in itertools.product(["0", "1", "2"], ["play_out", "reshuffle"]):
         assert not cli_refuses({"draw": draw, "exhaustion": exhaustion})
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["play", "--bots", "lowest", "--json", "--players", "7"],
+        ["simulate", "equal-hands", "--players", "2", "--hands", "5"],
+        ["play", "--bots", "lowest", "--json", "--set", "players=4", "--players", "5"],
+    ],
+)
+def test_a_player_count_outside_the_profile_is_refused(capsys, args):
+    assert main(args) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert "players are not allowed by these rules" in err
