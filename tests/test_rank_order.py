@@ -57,6 +57,15 @@ def test_a_trick_is_won_by_the_profile_order_in_the_reference_engine():
     assert won.seat == 1  # the ten ranks above the king
 
 
+@pytest.mark.parametrize(("deck", "winner"), [("standard", 1), (ACES_LOW, 0)])
+def test_a_trick_is_won_by_the_profile_order_in_the_compiled_path(deck, winner):
+    played = rules(deck, trump="none", hand_size="1")
+    order = cards("AC KC") + [c for c in played.cards if c not in cards("AC KC")]
+    fast = compile_hand(played, 2, ("lowest", "lowest"), trace=True)
+    got = outcome(fast([to_int(c) for c in order], 0, random.Random(0), 0))
+    assert got.trick_winners == (winner,)  # seat 1 leads the ace, seat 0 follows the king
+
+
 def test_must_head_asks_for_a_card_higher_in_the_profile_order():
     low = rules(ACES_LOW, must_head="yes", trump="none")
     hand = Hand.from_position(low, [cards("2C 5D"), cards("AC 3C 9D")], cards("2H 3H"), None)
