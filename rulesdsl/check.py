@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from rulesdsl.cards import is_usual_order, rank_text
 from rulesdsl.diagnostics import TOP, Diagnostic, Located, Pos
 from rulesdsl.hints import suggest
 from rulesdsl.options import OptionError
@@ -201,6 +202,17 @@ def _warnings(rules: Rules) -> Iterator[RuleProblem]:
             f"draw {rules.draw} with exhaustion reshuffle: a hand might never end "
             "(the winner can draw back every card played)",
             "use draw 1, or another exhaustion rule",
+            "warning",
+        )
+    if len(rules.deck) > 2 and is_usual_order(rules.deck[::-1]):
+        low, high = rank_text(rules.deck[-1]), rank_text(rules.deck[0])
+        yield RuleProblem(
+            ("deck",),
+            "ranks-low-first",
+            f"deck lists its ranks lowest first, so here {high} is the highest rank and "
+            f"{low} the lowest",
+            f"ranks are listed highest first: write `{OPTIONS['deck'].text(rules.deck[::-1])}` "
+            "for the usual order",
             "warning",
         )
     if rules.trump == "none":

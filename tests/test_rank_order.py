@@ -158,3 +158,20 @@ def test_play_honours_the_order_from_the_command_line(capsys):
     _, high, _ = run(capsys, *args)
     _, low, _ = run(capsys, *args, "--set", f"deck={ACES_LOW}")
     assert high != low
+
+
+@pytest.mark.parametrize(
+    ("deck", "warned"),
+    [
+        ("2 3 4 5 6 7 8 9 10 J Q K A", True),
+        ("9 10 J Q K A", True),
+        (ACES_LOW, False),
+        (TEN_HIGH, False),
+        ("A K Q J 10 9 8 7", False),
+    ],
+)
+def test_ranks_listed_lowest_first_are_warned_of(tmp_path, deck, warned):
+    path = tmp_path / "house.rules"
+    path.write_text(f'profile "house" {{\n    players 3\n    deck {deck}\n}}\n', encoding="utf-8")
+    codes = [d.code for d in load_file(path).diagnostics]
+    assert codes == (["ranks-low-first"] if warned else [])
