@@ -26,7 +26,8 @@ class RandomBot:
 
 
 class LowestBot:
-    """Plays the legal card smallest by (rank, suit): replayable by anyone."""
+    """Plays the legal card smallest by (rank, suit), rank in the profile's order:
+    replayable by anyone."""
 
     name = "lowest"
 
@@ -34,11 +35,12 @@ class LowestBot:
         del seed
 
     def choose(self, hand: Hand, legal: Sequence[Card]) -> Card:
-        return min(legal)
+        return min(legal, key=hand.rules.card_key)
 
 
 class HighestBot:
-    """Plays the legal card largest by (rank, suit): replayable by anyone."""
+    """Plays the legal card largest by (rank, suit), rank in the profile's order:
+    replayable by anyone."""
 
     name = "highest"
 
@@ -46,7 +48,7 @@ class HighestBot:
         del seed
 
     def choose(self, hand: Hand, legal: Sequence[Card]) -> Card:
-        return max(legal)
+        return max(legal, key=hand.rules.card_key)
 
 
 class HeuristicBot:
@@ -66,20 +68,20 @@ class HeuristicBot:
     def choose(self, hand: Hand, legal: Sequence[Card]) -> Card:
         if len(legal) == 1:
             return legal[0]
-        trump = hand.trump
+        trump, key, strength = hand.trump, hand.rules.card_key, hand.rules.rank_strength
         side = [c for c in legal if c.suit != trump]
         best = hand.best_so_far()
         if best is None:
-            return max(side, key=lambda c: c.rank) if side else max(legal)
+            return max(side, key=lambda c: strength[c.rank]) if side else max(legal, key=key)
         led = hand.led_suit
-        winners = [c for c in legal if beats(c, best[1], led, trump)]
+        winners = [c for c in legal if beats(c, best[1], led, trump, strength)]
         side_winners = [c for c in winners if c.suit != trump]
         plays_last = len(hand.trick) == len(hand.trick_seats) - 1
         if side_winners:
-            return min(side_winners) if plays_last else max(side_winners)
+            return min(side_winners, key=key) if plays_last else max(side_winners, key=key)
         if winners and (plays_last or not side):
-            return min(winners)
-        return min(side or legal)
+            return min(winners, key=key)
+        return min(side or legal, key=key)
 
 
 BOTS: dict[str, Callable[[int], Player]] = {

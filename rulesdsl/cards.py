@@ -60,8 +60,19 @@ def parse_rank(text: str) -> int:
     raise CardError(f"'{text}' is not a rank; expected 2-9, 10 (or T), J, Q, K or A")
 
 
+def rank_strength(order: Sequence[int]) -> dict[int, int]:
+    """Each rank's strength under a rank order written highest first: the last rank is 0."""
+    return {rank: len(order) - 1 - i for i, rank in enumerate(order)}
+
+
+def is_usual_order(order: Sequence[int]) -> bool:
+    """Whether the ranks run in the usual order, ace high and 2 low."""
+    return tuple(order) == tuple(sorted(order, reverse=True))
+
+
 class Card(NamedTuple):
-    """A card; tuples order it by (rank, suit) as the `lowest`/`highest` bots need."""
+    """A card; tuples order it by (rank, suit) under the usual order, aces high. Play
+    compares cards by the strength of their rank in the profile's order (`Rules.card_key`)."""
 
     rank: int
     suit: Suit
@@ -95,7 +106,8 @@ class Card(NamedTuple):
 
 
 def make_deck(ranks: Iterable[int] = RANKS_HIGH_TO_LOW) -> tuple[Card, ...]:
-    """The cards in play, in the canonical order: by suit, then rank low to high."""
+    """The cards in play, in the canonical order: by suit, then rank low to high (aces high),
+    whatever order the ranks play in: the same cards are the same deck."""
     rank_set = sorted(set(ranks))
     return tuple(Card(r, s) for s in Suit for r in rank_set)
 

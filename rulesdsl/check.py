@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from rulesdsl.cards import is_usual_order, rank_text
 from rulesdsl.diagnostics import TOP, Diagnostic, Located, Pos
 from rulesdsl.hints import suggest
 from rulesdsl.options import OptionError
@@ -42,15 +43,7 @@ def check_entries(doc: Document) -> tuple[dict[str, Parsed], list[Diagnostic]]:
             continue
         first_line[key] = pos.line
         if key in METADATA:
-            if entry.note is not None:
-                problems.append(
-                    where.at(
-                        pos,
-                        "metadata-note",
-                        f"`{key}` takes no note",
-                        "a note is a remark on an option's value; write a # comment instead",
-                    )
-                )
+            problems += _metadata_problems(entry, where)
             continue
         if key not in OPTIONS:
             known = [*OPTIONS, *METADATA]
@@ -88,6 +81,25 @@ def check_entries(doc: Document) -> tuple[dict[str, Parsed], list[Diagnostic]]:
     return found, problems
 
 
+def _metadata_problems(entry: Entry, where: Located) -> list[Diagnostic]:
+    """A title or source needs its text, and takes no note and no `assumed`."""
+    key, pos = entry.key, entry.key_pos
+    if entry.value is None:
+        return [
+            where.at(
+                pos,
+                "missing-value",
+                f"`{key}` needs a value",
+                f"write the {key} as text, or drop the line",
+            )
+        ]
+    if entry.note is None and not entry.assumed:
+        return []
+    message = f"`{key}` takes no note" if entry.note is not None else f"`{key}` cannot be assumed"
+    hint = "a note or `assumed` marks an option's value; write a # comment instead"
+    return [where.at(pos, "metadata-note", message, hint)]
+
+
 def anchor(doc: Document, *names: str) -> Pos:
     """Where to point at a problem involving `names`: the last of them set in this file,
     else the `extends` clause, else the profile's name, else the top of the file."""
@@ -97,25 +109,43 @@ def anchor(doc: Document, *names: str) -> Pos:
     return doc.extends_pos or doc.name_pos or TOP
 
 
-def _problem(doc, names, code, message, hint="", severity="error") -> Diagnostic:
-    pos = anchor(doc, *names)
-    return Located(doc.path, doc.source).at(pos, code, message, hint, severity)
+@dataclass(frozen=True)
+class RuleProblem:
+    """A problem of the rules as a whole: the options it involves, a code, a message, a hint."""
+
+    options: tuple[str, ...]
+    code: str
+    message: str
+    hint: str = ""
+    severity: str = "error"
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == "error"
 
 
 def check_rules(rules: Rules, doc: Document) -> list[Diagnostic]:
     """Cross-field checks of the resolved rules, located in `doc`."""
-    return list(_rule_problems(rules, doc))
+    where = Located(doc.path, doc.source)
+    return [
+        where.at(anchor(doc, *p.options), p.code, p.message, p.hint, p.severity)
+        for p in rule_problems(rules)
+    ]
 
 
-def _rule_problems(rules: Rules, doc: Document) -> Iterator[Diagnostic]:
+def rule_problems(rules: Rules) -> list[RuleProblem]:
+    """Cross-field checks of the rules, wherever they come from (a file, the command line)."""
+    return list(_rule_problems(rules))
+
+
+def _rule_problems(rules: Rules) -> Iterator[RuleProblem]:
     low, high = rules.players
     deck = len(rules.cards)
     turnup = int(rules.trump == "stock_turnup")
     for n in range(low, high + 1):
         size = rules.hand_size_for(n)
         if size < 1:
-            yield _problem(
-                doc,
+            yield RuleProblem(
                 ("hand_size", "players"),
                 "expr-range",
                 f"hand_size {rules.hand_size} gives {size} cards for {n} players",
@@ -125,8 +155,7 @@ def _rule_problems(rules: Rules, doc: Document) -> Iterator[Diagnostic]:
         stock = deck - n * size - turnup
         if stock < 0:
             extra = " + 1 trump card turned up" if turnup else ""
-            yield _problem(
-                doc,
+            yield RuleProblem(
                 ("hand_size", "players", "deck", "trump"),
                 "deal-too-large",
                 f"{n} players x {size} cards{extra} = {n * size + turnup} cards, "
@@ -135,8 +164,7 @@ def _rule_problems(rules: Rules, doc: Document) -> Iterator[Diagnostic]:
             )
             return
         if stock == 0 and rules.exhaustion == "last_draw_wins" and rules.draw != 0:
-            yield _problem(
-                doc,
+            yield RuleProblem(
                 ("hand_size", "players", "deck", "exhaustion"),
                 "empty-stock",
                 f"with {n} players the deal leaves no stock, and exhaustion "
@@ -145,15 +173,14 @@ def _rule_problems(rules: Rules, doc: Document) -> Iterator[Diagnostic]:
             )
             return
         if rules.match_count_for(n) < 1:
-            yield _problem(
-                doc,
+            yield RuleProblem(
                 ("match",),
                 "expr-range",
                 f"match {rules.match} gives {rules.match_count_for(n)} for {n} players",
                 "a match needs a count of at least 1",
             )
             return
-    yield from _warnings(rules, doc)
+    yield from _warnings(rules)
 
 
 def _most_players(rules: Rules) -> int:
@@ -166,11 +193,10 @@ def _most_players(rules: Rules) -> int:
     return max(fits, default=2)
 
 
-def _warnings(rules: Rules, doc: Document) -> Iterator[Diagnostic]:
+def _warnings(rules: Rules) -> Iterator[RuleProblem]:
     draws_a_trick = rules.draw == "per_card_in_trick" or int(rules.draw) >= 2
     if rules.exhaustion == "reshuffle" and draws_a_trick:
-        yield _problem(
-            doc,
+        yield RuleProblem(
             ("draw", "exhaustion"),
             "endless-hand",
             f"draw {rules.draw} with exhaustion reshuffle: a hand might never end "
@@ -178,11 +204,21 @@ def _warnings(rules: Rules, doc: Document) -> Iterator[Diagnostic]:
             "use draw 1, or another exhaustion rule",
             "warning",
         )
+    if len(rules.deck) > 2 and is_usual_order(rules.deck[::-1]):
+        low, high = rank_text(rules.deck[-1]), rank_text(rules.deck[0])
+        yield RuleProblem(
+            ("deck",),
+            "ranks-low-first",
+            f"deck lists its ranks lowest first, so here {high} is the highest rank and "
+            f"{low} the lowest",
+            f"ranks are listed highest first: write `{OPTIONS['deck'].text(rules.deck[::-1])}` "
+            "for the usual order",
+            "warning",
+        )
     if rules.trump == "none":
         for name in ("opening_lead", "when_void"):
             if getattr(rules, name) == "trump_if_able":
-                yield _problem(
-                    doc,
+                yield RuleProblem(
                     (name,),
                     "never-applies",
                     f"{name} trump_if_able never applies: there is no trump suit",

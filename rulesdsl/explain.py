@@ -18,7 +18,7 @@ from typing import Any
 
 import yaml
 
-from rulesdsl.cards import Suit
+from rulesdsl.cards import RANKS_HIGH_TO_LOW, Suit, is_usual_order
 from rulesdsl.expr import Expr
 from rulesdsl.options import (
     Choice,
@@ -48,7 +48,8 @@ class Phrase:
     """Where a value's sentence lies under its option in a phrase table, and what fills it.
 
     `path` starts with the value's word, or with a form for parametric values: `count`,
-    `players`, `expr`, `range`, `exact`, `ranks`, `suit`. `count` picks the plural form.
+    `players`, `expr`, `range`, `exact`, `ranks`, `full_order`, `ranks_order`, `suit`.
+    `count` picks the plural form.
     """
 
     path: tuple[str, ...]
@@ -90,11 +91,17 @@ def _player_range(kind: PlayerRange, value: tuple[int, int]) -> Phrase:
 
 @phrase_of.register
 def _deck(kind: DeckRanks, value: tuple[int, ...]) -> Phrase:
+    """`standard`; `ranks` in the usual order; else the order is stated: `full_order` for
+    all 13 ranks, `ranks_order` for fewer."""
     text = kind.text(value)
     if text in kind.words():
         return Phrase((text,))
     cards = len(value) * len(Suit)
-    return Phrase(("ranks",), {"ranks": text, "count": cards}, cards)
+    if is_usual_order(value):
+        form = "ranks"
+    else:
+        form = "full_order" if len(value) == len(RANKS_HIGH_TO_LOW) else "ranks_order"
+    return Phrase((form,), {"ranks": text, "count": cards}, cards)
 
 
 @phrase_of.register

@@ -182,9 +182,11 @@ class PlayerRange:
 
 @dataclass(frozen=True)
 class DeckRanks:
-    """`standard` (52 cards) or the ranks in play in every suit, e.g. `A K Q J 10 9 8 7`."""
+    """`standard` (52 cards, aces high) or the ranks in play in every suit, highest first:
+    the order written is the order the ranks play in, e.g. `K Q J 10 9 8 7 6 5 4 3 2 A`
+    (aces low) or `A 10 K Q J 9 8 7` (ten above king)."""
 
-    expected: str = "standard, or the ranks of each suit, e.g. A K Q J 10 9 8 7"
+    expected: str = "standard, or the ranks of each suit, highest first, e.g. A K Q J 10 9 8 7"
 
     def parse(self, text: str) -> tuple[int, ...]:
         word = str(text).strip()
@@ -192,14 +194,14 @@ class DeckRanks:
             return RANKS_HIGH_TO_LOW
         parts = word.replace(",", " ").split()
         try:
-            ranks = [parse_rank(p) for p in parts]
+            ranks = tuple(parse_rank(p) for p in parts)
         except CardError as error:
             raise OptionError(f"{error}; the deck is {self.expected}") from None
         if len(set(ranks)) != len(ranks):
             raise OptionError(f"'{word}' names a rank twice; list each rank once")
         if len(ranks) < 2:
             raise OptionError(f"'{word}' is too few ranks; expected {self.expected}")
-        return tuple(sorted(ranks, reverse=True))
+        return ranks
 
     def text(self, value: tuple[int, ...]) -> str:
         if tuple(value) == RANKS_HIGH_TO_LOW:
@@ -212,11 +214,12 @@ class DeckRanks:
     def schema(self) -> dict[str, Any]:
         rank = {"type": ["string", "integer"], "pattern": r"^(10|[2-9TJQKAtjqka])$"}
         ranks = r"^\s*(10|[2-9TJQKAtjqka])([\s,]+(10|[2-9TJQKAtjqka]))+\s*$"
+        order = "the ranks of each suit, highest first: the order they play in"
         return {
             "anyOf": [
                 {"const": "standard"},
-                {"type": "string", "pattern": ranks},
-                {"type": "array", "items": rank, "minItems": 2},
+                {"type": "string", "pattern": ranks, "description": order},
+                {"type": "array", "items": rank, "minItems": 2, "description": order},
             ]
         }
 

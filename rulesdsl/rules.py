@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, fields
 from functools import cached_property
 from typing import Any
 
-from rulesdsl.cards import Card, Suit, make_deck
+from rulesdsl.cards import Card, Suit, is_usual_order, make_deck, rank_strength
 from rulesdsl.expr import Expr
 from rulesdsl.hints import suggest
 from rulesdsl.options import (
@@ -70,6 +70,36 @@ class Option:
     def text(self, value: Any) -> str:
         return self.kind.text(value)
 
+    def check(self, value: Any) -> None:
+        """Raise OptionError unless `value` is one the kind could have read: its text reads
+        back to the very same value, of the very same types."""
+        try:
+            back = self.parse(self.text(value))
+        except Exception:  # any object at all may arrive here; what it raises is no matter
+            back = _UNREADABLE
+        if not same_value(back, value):
+            shown = repr(value)
+            shown = shown if len(shown) <= 60 else shown[:57] + "..."
+            raise OptionError(
+                f"{self.name}: {shown} ({type(value).__name__}) is not a value of this option; "
+                f"expected {self.kind.expected}",
+                "build Rules from text with Rules().with_options({...})",
+            )
+
+
+_UNREADABLE = object()
+
+
+def same_value(a: Any, b: Any) -> bool:
+    """Equal, and of the same types all the way down (so `1` is not `True`, nor `"1"`)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, tuple):
+        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b, strict=True))
+    if dataclasses.is_dataclass(a):
+        return all(same_value(getattr(a, f.name), getattr(b, f.name)) for f in fields(a))
+    return a == b
+
 
 def option(kind: Kind, default: str, description: str, section: str) -> Any:
     """A field of `Rules`; `section` is the part of a rule sheet the option belongs in."""
@@ -85,7 +115,12 @@ class RulesError(ValueError):
 
 @dataclass(frozen=True)
 class Rules:
-    """One version of the rules; the default is the equal-hands profile."""
+    """One version of the rules; the default is the equal-hands profile.
+
+    Every field is checked on construction, whatever the route: a value its option could
+    not have read is an OptionError. The constructor takes values, not text (`hand_size`
+    is an Expr, `must_head` a bool); `with_options` reads text.
+    """
 
     players: tuple[int, int] = option(
         PlayerRange(), "3..6", "the player counts the profile allows", "setup"
@@ -93,7 +128,7 @@ class Rules:
     deck: tuple[int, ...] = option(
         DeckRanks(),
         "standard",
-        "cards in play: the 52-card deck, or the ranks of each suit",
+        "cards in play and their order: the 52-card deck, or the ranks of each suit, highest first",
         "setup",
     )
     hand_size: Expr = option(IntExpr(), "players", "cards each player is dealt", "setup")
@@ -150,10 +185,28 @@ class Rules:
         choice("left", "hand_winner"), "left", "who deals the next hand", "scoring"
     )
 
+    def __post_init__(self) -> None:
+        for name, opt in OPTIONS.items():
+            opt.check(getattr(self, name))
+
     @cached_property
     def cards(self) -> tuple[Card, ...]:
         """The cards in play, in canonical order."""
         return make_deck(self.deck)
+
+    @cached_property
+    def rank_strength(self) -> dict[int, int]:
+        """Each rank's strength in the deck's rank order: the higher beats the lower."""
+        return rank_strength(self.deck)
+
+    @property
+    def usual_order(self) -> bool:
+        """Whether the ranks play in the usual order (ace high), as the cards sort."""
+        return is_usual_order(self.deck)
+
+    def card_key(self, card: Card) -> tuple[int, int]:
+        """A card's place in play order: by the strength of its rank, then by suit."""
+        return self.rank_strength[card.rank], card.suit
 
     @property
     def fixed_trump(self) -> Suit | None:

@@ -151,7 +151,7 @@ def test_set_changes_the_rules_played(capsys):
         (["--set", "hand_size"], "is not NAME=VALUE"),
         (["--deck", "AS KS 1H"], "'1H' is not a card"),
         (["--players", "9"], "profile equal-hands: 9 players are not allowed"),
-        (["--players", "6", "--set", "hand_size=9"], "profile equal-hands: 6 players x 9 cards"),
+        (["--players", "6", "--set", "hand_size=9"], "on equal-hands: 6 players x 9 cards"),
         (["--dealer", "4"], "--dealer 4: seats are 0 to 3"),
         (["--bots", "lowest,random"], "--bots names 2 seats, but there are 4 players"),
         (["--bots", "randon"], "did you mean 'random'?"),

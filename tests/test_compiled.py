@@ -42,7 +42,14 @@ def option_values(name: str) -> list[str]:
     extra = {
         "draw": ["0", "2", "3"],
         "hand_size": ["players", "players + 1", "3", "7", "min(players, 5)", "1"],
-        "deck": ["standard", "A K Q J 10 9 8 7", "A K Q J 10"],
+        "deck": [
+            "standard",
+            "A K Q J 10 9 8 7",
+            "A K Q J 10",
+            "K Q J 10 9 8 7 6 5 4 3 2 A",
+            "A 10 K Q J 9 8 7",
+            "7 8 9 10 J Q K A",
+        ],
         "match": ["target 3"],
         "players": ["2..6"],
     }

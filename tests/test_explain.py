@@ -29,7 +29,12 @@ SAMPLES: dict[type, tuple[str, ...]] = {
     IntExpr: ("players", "min(players, 5)", "players + 1", *COUNTS[1:]),
     CountOrWord: COUNTS,
     PlayerRange: ("3..6", "2", "4", "5", "10"),
-    DeckRanks: ("A K Q J 10 9 8 7", "A K Q J 10 9"),
+    DeckRanks: (
+        "A K Q J 10 9 8 7",
+        "A K Q J 10 9",
+        "K Q J 10 9 8 7 6 5 4 3 2 A",
+        "A 10 K Q J 9 8 7",
+    ),
     MatchKind: tuple(
         f"{kind} {count}"
         for kind in ("target", "hands")

@@ -154,21 +154,27 @@ def bots_for(names: Sequence[str], seed: int, label: object) -> list:
 # -- independent statements of the rules --------------------------------------------------
 
 
-def beats(card: Card, best: Card, led: Suit, trump: Suit | None) -> bool:
+def height(card: Card, deck: Sequence[int]) -> int:
+    """How high the card's rank is: the deck lists its ranks highest first (RULES.md 3)."""
+    return len(deck) - list(deck).index(card.rank)
+
+
+def beats(card: Card, best: Card, led: Suit, trump: Suit | None, deck: Sequence[int]) -> bool:
+    higher = height(card, deck) > height(best, deck)
     if trump is not None and card.suit == trump:
-        return best.suit != trump or card.rank > best.rank
+        return best.suit != trump or higher
     if best.suit == trump:
         return False
-    return card.suit == led == best.suit and card.rank > best.rank
+    return card.suit == led == best.suit and higher
 
 
-def trick_winner(trick: Sequence[tuple[int, Card]], trump: Suit | None) -> int:
+def trick_winner(trick: Sequence[tuple[int, Card]], trump: Suit | None, deck: Sequence[int]) -> int:
     """Section 1 rule 8: the highest trump, else the highest card of the led suit."""
     led = trick[0][1].suit
-    trumps = [(card.rank, seat) for seat, card in trick if card.suit == trump]
+    trumps = [(height(card, deck), seat) for seat, card in trick if card.suit == trump]
     if trumps:
         return max(trumps)[1]
-    return max((card.rank, seat) for seat, card in trick if card.suit == led)[1]
+    return max((height(card, deck), seat) for seat, card in trick if card.suit == led)[1]
 
 
 def legal_cards(
@@ -191,9 +197,9 @@ def legal_cards(
     if rules.must_head:
         best = trick[0][1]
         for _, card in trick[1:]:
-            if beats(card, best, led, trump):
+            if beats(card, best, led, trump, rules.deck):
                 best = card
-        heading = [c for c in allowed if beats(c, best, led, trump)]
+        heading = [c for c in allowed if beats(c, best, led, trump, rules.deck)]
         allowed = heading or allowed
     return set(allowed)
 
@@ -315,7 +321,7 @@ def check_play(watch: Watch, seat: int, card: Card, events: list[Event]) -> None
     won = [e for e in events if isinstance(e, TrickWon)]
     assert len(won) == 1 and won[0].trick == number
     winner = won[0].seat
-    assert winner == trick_winner(watch.trick, watch.trump)
+    assert winner == trick_winner(watch.trick, watch.trump, rules.deck)
     assert won[0].cards == tuple(c for _, c in watch.trick)
     if rules.exhaustion != "reshuffle":
         assert set(won[0].cards) <= set(hand.set_aside)  # section 1 rule 9: set aside

@@ -119,13 +119,26 @@ def load_profile(ref: str) -> Profile:
 
 
 def build_rules(profile: str, settings: Sequence[str]) -> Rules:
-    """The profile's rules with each `--set NAME=VALUE` applied."""
+    """The profile's rules with each `--set NAME=VALUE` applied, checked as `validate`
+    checks a file: a value it would refuse, or an option set twice, is a UsageProblem."""
+    from rulesdsl.check import rule_problems
+
     rules = load_profile(profile).rules
+    given: dict[str, str] = {}
     for item in settings:
         try:
-            rules = rules.with_options(parse_assignments([item]))
+            ((name, value),) = parse_assignments([item]).items()
+            rules = rules.with_options({name: value})
         except OptionError as error:
             raise UsageProblem(f"--set {item}: {error}") from None
+        if name in given:
+            raise UsageProblem(f"--set {item}: {name} is set twice (also --set {given[name]})")
+        given[name] = item
+    for problem in rule_problems(rules) if given else ():
+        if problem.is_error:
+            blamed = [given[n] for n in problem.options if n in given] or list(given.values())
+            hint = f"; {problem.hint}" if problem.hint else ""
+            raise UsageProblem(f"--set {blamed[-1]} on {profile}: {problem.message}{hint}")
     return rules
 
 

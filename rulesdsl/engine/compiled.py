@@ -2,9 +2,11 @@
 
 The loop below is Python source with the profile's rules written in as constants: the
 compiler drops every branch a profile cannot take, so a profile pays only for the rules
-it has. Cards are ints, rank * 4 + suit, so int order is (rank, suit) order; hands stay
-sorted, and the loop draws random numbers exactly as the reference engine and its bots
-do, so both give the same games. `tests/test_compiled.py` holds them to that.
+it has. Cards are ints, rank * 4 + suit, so int order is (rank, suit) order. A deck whose
+ranks play in another order (aces low, say) is recoded as it enters the loop, to strength
+* 4 + suit (`Rules.rank_strength`), so int order is always play order; hands stay sorted,
+and the loop draws random numbers exactly as the reference engine and its bots do, so
+both give the same games. `tests/test_compiled.py` holds them to that.
 
 A compiled hand returns a tuple: the winner's seat relative to the dealer (-1 for none),
 the reason's index in REASONS, the bits of the rules that fired, tricks, cards played,
@@ -61,8 +63,16 @@ def int_deck(rules: Rules) -> tuple[int, ...]:
     return tuple(to_int(c) for c in rules.cards)
 
 
+def recode(rules: Rules) -> tuple[int, ...]:
+    """Each card int (rank * 4 + suit) as the loop plays it: strength * 4 + suit."""
+    strength = rules.rank_strength
+    return tuple(strength.get(c >> 2, 0) * 4 + (c & 3) for c in range(max(strength) * 4 + 4))
+
+
 _LOOP = Template("""
 def play(deck, hand_seed, rng, dealer):
+    if $OWN_ORDER:
+        deck = [RECODE[c] for c in deck]
     hand_rng = None
     uniform = rng.random
     hands = [None] * $N
@@ -317,6 +327,7 @@ def _constants(rules: Rules, players: int, trace: bool) -> dict[str, object]:
     fixed = rules.fixed_trump
     return {
         "N": players,
+        "OWN_ORDER": not rules.usual_order,
         "DEALT": players * rules.hand_size_for(players),
         "TRUMP_MODE": {"dealer_last_card": 0, "stock_turnup": 1}.get(rules.trump, 2),
         "FIXED_TRUMP": int(fixed) if fixed is not None else -1,
@@ -352,7 +363,8 @@ _FIRED_NAMES = {
 def source(rules: Rules, players: int, bots: tuple[str, ...], trace: bool = False) -> str:
     """The play loop's Python source for these rules, players and bots."""
     values = {k: repr(v) for k, v in _constants(rules, players, trace).items()}
-    values["DRAW_COUNT"] = "len(order)" if rules.draw == "per_card_in_trick" else str(rules.draw)
+    count = rules.draw
+    values["DRAW_COUNT"] = "len(order)" if count == "per_card_in_trick" else str(int(count))
     one = rules.draw == 1 and rules.exhaustion != "reshuffle"
     values["DRAWN"] = Template(_DRAWN.strip("\n")).substitute(values)
     snippets = {
@@ -374,6 +386,7 @@ def compile_hand(
     rules.check_players(players)
     namespace = {
         "KINDS": tuple(BOT_CODES[name] for name in bots),
+        "RECODE": recode(rules),
         "Random": random.Random,
         "insort": insort,
         "heuristic": _heuristic,

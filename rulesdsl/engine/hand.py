@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 import random
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -92,11 +92,15 @@ def check_seat(seat: int, players: int, role: str) -> None:
         raise RulesError(f"{role} seat {seat} does not exist; seats are 0 to {players - 1}")
 
 
-def beats(card: Card, best: Card, led: Suit, trump: Suit | None) -> bool:
-    """Whether `card` beats `best`, the best card so far of a trick led in `led`."""
+def beats(
+    card: Card, best: Card, led: Suit, trump: Suit | None, strength: Mapping[int, int]
+) -> bool:
+    """Whether `card` beats `best`, the best card so far of a trick led in `led`, where
+    `strength` ranks the ranks (`Rules.rank_strength`)."""
+    higher = strength[card.rank] > strength[best.rank]
     if card.suit == trump:
-        return best.suit != trump or card.rank > best.rank
-    return card.suit == led and best.suit == led and card.rank > best.rank
+        return best.suit != trump or higher
+    return card.suit == led and best.suit == led and higher
 
 
 class Hand:
@@ -119,7 +123,7 @@ class Hand:
     ) -> None:
         self.rules = rules
         self.players = len(hands)
-        self.hands = [sorted(h) for h in hands]
+        self.hands = [sorted(h, key=rules.card_key) for h in hands]
         self.stock = list(stock)
         self.set_aside = list(set_aside)
         self.turnup = turnup
@@ -276,7 +280,7 @@ class Hand:
         led = self.trick[0][1].suit
         best = self.trick[0]
         for seat, card in self.trick[1:]:
-            if beats(card, best[1], led, self.trump):
+            if beats(card, best[1], led, self.trump, self.rules.rank_strength):
                 best = (seat, card)
         return best
 
@@ -326,7 +330,7 @@ class Hand:
             best = self.best_so_far()[1]
             yield (
                 "must_head",
-                lambda c: beats(c, best, led, trump),
+                lambda c: beats(c, best, led, trump, rules.rank_strength),
                 f"you must beat {best} when you can",
             )
 
@@ -431,7 +435,7 @@ class Hand:
             return False
         self.fired["draw"] += 1
         self.hands[winner].extend(drawn)
-        self.hands[winner].sort()
+        self.hands[winner].sort(key=self.rules.card_key)
         self.events.append(Draw(number, winner, tuple(drawn), len(self.stock)))
         return self.rules.exhaustion == "last_draw_wins" and not self.stock
 

@@ -71,6 +71,15 @@ def _attach(comments: list[Comment], items: list[_Item]) -> tuple[list[str], lis
 
 
 def _quote(text: str) -> str:
+    """A string of the profile language: a backslash makes the next character plain (so a
+    tab stays a tab; JSON's escapes would read back as the letter). A line break has no
+    spelling there: it is written as JSON would, and `rewrite` sees the change."""
+    if "\n" in text or "\r" in text:
+        return _yaml_quote(text)
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _yaml_quote(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
@@ -128,7 +137,7 @@ def _yaml_scalar(text: str) -> str:
                 isinstance(value, int) and str(value) == text
             ):
                 return text
-    return _quote(text)
+    return _yaml_quote(text)
 
 
 def write_yaml(doc: Document) -> str:

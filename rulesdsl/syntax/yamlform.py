@@ -21,6 +21,9 @@ PLAIN_TAGS = {
 # Booleans to YAML 1.1 readers only: YAML 1.2 reads them as text.
 YAML11_BOOLEANS = {"yes", "no", "on", "off", "y", "n"}
 ENTRY_KEYS = ("value", "assumed", "note")
+# `assumed` is a flag or a reason (a note); these words are the flag, in YAML 1.1 too.
+ASSUMED_TRUE = ("true", "yes", "on", "y")
+ASSUMED_FALSE = ("false", "no", "off", "n")
 
 
 def _pos(node: yaml.Node) -> Pos:
@@ -165,13 +168,28 @@ class _Reader:
                 self.error(_pos(node), "yaml-shape", f"`{key}` needs a `value`")
                 return
             assumed_text = self._scalar(parts["assumed"], "assumed") if "assumed" in parts else None
-            assumed = assumed_text is not None and assumed_text.lower() not in ("false", "no")
-            if assumed and assumed_text.lower() not in ("true", "yes"):
+            flag = assumed_text.lower() if assumed_text is not None else "false"
+            assumed = flag not in ASSUMED_FALSE
+            if assumed and flag not in ASSUMED_TRUE:
                 note = assumed_text
             if "note" in parts:
+                if note is not None:
+                    self.error(
+                        _pos(parts["note"]),
+                        "yaml-shape",
+                        f"`{key}` has a reason in `assumed` and a `note`: one would be lost",
+                        "write `assumed: true` and keep the text in `note`",
+                    )
                 note = self._scalar(parts["note"], "note")
         value = self._scalar(value_node, f"`{key}`")
         entry = Entry(key, value, _pos(key_node), _pos(value_node), assumed, note)
+        if key in ("profile", "extends") and (assumed or note is not None):
+            self.error(
+                _pos(key_node),
+                "metadata-note",
+                f"`{key}` takes no note and cannot be assumed",
+                f"write `{key}: {value}` and any remark as a # comment",
+            )
         if key == "profile":
             self.doc.name, self.doc.name_pos = value, entry.value_pos
         elif key == "extends":
