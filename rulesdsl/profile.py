@@ -209,11 +209,11 @@ def load(ref: str, base: Path | None = None, root: Path | None = None) -> Profil
 
 
 def load_file(path: Path, root: Path | None = None) -> Profile:
-    real = real_path(path)
     folder = real_path(root or path.absolute().parent)
-    if not inside(real, folder):
-        return _outside(path, folder)
-    return _load_path(real, str(path), folder)
+    problem = outside_root(path, folder)
+    if problem is not None:
+        return Profile(path.stem, str(path), None, default_settings(), diagnostics=[problem])
+    return _load_path(real_path(path), str(path), folder)
 
 
 def real_path(path: Path) -> Path:
@@ -224,15 +224,17 @@ def real_path(path: Path) -> Path:
         return path.absolute()
 
 
-def _outside(path: Path, root: Path) -> Profile:
-    """A file that is (or links to) a file outside its collection: named, not read."""
-    problem = Located(str(path), "").at(
+def outside_root(path: Path, root: Path) -> Diagnostic | None:
+    """The problem with a file that is (or links to) a file outside its collection's root,
+    which is named and neither read nor written; None for a file inside it."""
+    if inside(real_path(path), real_path(root)):
+        return None
+    return Located(str(path), "").at(
         TOP,
         "outside-root",
         "this file lies outside the collection's root folder; it is not read",
         f"the root is {short_path(str(root))}; --root FOLDER widens it",
     )
-    return Profile(path.stem, str(path), None, default_settings(), diagnostics=[problem])
 
 
 def _missing(ref: str) -> Profile:

@@ -427,3 +427,35 @@ def test_a_link_that_loops_is_named_in_a_folder_validated(tmp_path, capsys):
 def test_reading_stops_after_too_many_syntax_errors(tmp_path):
     found = load_file(write(tmp_path / "x.rules", 'profile "x" {\n' + "}\n" * 10_000)).diagnostics
     assert found[-1].code == "too-many-errors" and len(found) <= MAX_SYNTAX_ERRORS + 1
+
+
+@pytest.mark.parametrize("name", ["\x1b]0;owned\x07", "\x1b[2J", "\u202eslur", "a\x9bb"])
+def test_a_hostile_file_name_is_escaped_by_every_command_that_prints_it(tmp_path, capsys, name):
+    path = write(tmp_path / f"{name}.rules", GOOD.replace("    ", "  "))
+    sim = ["--hands", "20", "--no-skill", "--workers", "1"]
+    for command in (
+        ["compare", "equal-hands", path, *sim],
+        ["compare", "equal-hands", path, *sim, "--csv"],
+        ["simulate", path, *sim],
+        ["fmt", "--check", path],
+        ["fmt", "--diff", path],
+        ["validate", path],
+        ["show", path],
+    ):
+        _, out, err = run(capsys, *command)
+        assert not raw(out + err), command
+
+
+def test_fmt_of_a_folder_never_rewrites_a_file_a_link_leads_to_outside_it(tmp_path, capsys):
+    outside = write(tmp_path / "elsewhere" / "theirs.rules", GOOD.replace("    ", "  "))
+    folder = tmp_path / "rules"
+    folder.mkdir()
+    (folder / "link.rules").symlink_to(outside)
+    before = outside.read_text()
+    code, _, err = run(capsys, "fmt", folder)
+    assert code == 1
+    assert "outside-root" in err
+    assert outside.read_text() == before
+    code, _, _ = run(capsys, "fmt", folder, "--root", tmp_path)
+    assert code == 0
+    assert outside.read_text() != before

@@ -274,6 +274,7 @@ FILE_OPTIONS = {
             "diff",
             "diverge",
             "explain",
+            "fmt",
             "play",
             "show",
             "simulate",

@@ -26,6 +26,7 @@ from rulesdsl.explain import note_mark, phrases, wrap
 from rulesdsl.layout import Page
 from rulesdsl.outputs import OutputError, check_output, write_text
 from rulesdsl.profile import (
+    outside_root,
     SYNTAXES,
     Profile,
     Setting,
@@ -255,6 +256,7 @@ def convert(path: Path, syntax: str, output: Path | None) -> None:
 
 @cli.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@root_option
 @click.option(
     "--check", is_flag=True, help="Change nothing; say which files would change, exit 1 if any."
 )
@@ -268,8 +270,9 @@ def fmt(ctx: click.Context, paths: tuple[Path, ...], check: bool, diff: bool) ->
     A file that cannot be read or written is reported and left as it was; the other files
     are still done, and the exit status is 1."""
     failed = changed = False
-    for path in profile_files(paths).paths:
-        text, doc, problems = _read(path)
+    for path, root in profile_files(paths).files:
+        outside = outside_root(path, current_root() or root)
+        text, doc, problems = ("", None, [outside]) if outside else _read(path)
         if problems:
             click.echo(render(problems, "text"), err=True)
             failed = True

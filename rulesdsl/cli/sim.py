@@ -18,6 +18,7 @@ from rulesdsl.cli.common import (
     width_option,
     write_failed,
 )
+from rulesdsl.diagnostics import safe_text
 from rulesdsl.executors import ExecutorError, check_executor
 from rulesdsl.layout import Page
 from rulesdsl.outputs import OutputError, check_output, replacing
@@ -149,11 +150,12 @@ def _check_plot(plot: Path, refs: list[str]) -> None:
 
 
 def _labels(refs: list[str]) -> list[str]:
-    """Short names for the profiles: the name, or the file name for a path."""
+    """Short names for the profiles: the name, or the file name for a path; escaped, as
+    anything a report prints from a file or a command line is."""
     labels = [Path(ref).stem if ("/" in ref or "." in ref) else ref for ref in refs]
     if len(set(labels)) != len(labels):
-        return refs
-    return labels
+        labels = refs
+    return [safe_text(label) for label in labels]
 
 
 def _run_with_progress(spec: Spec, workers: int, executor: str) -> Result:
