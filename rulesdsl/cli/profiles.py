@@ -26,12 +26,12 @@ from rulesdsl.explain import note_mark, phrases, wrap
 from rulesdsl.layout import Page
 from rulesdsl.outputs import OutputError, check_output, write_text
 from rulesdsl.profile import (
-    outside_root,
     SYNTAXES,
     Profile,
     Setting,
     load,
     load_file,
+    outside_root,
     read_document,
     read_source,
     shipped_names,
