@@ -8,14 +8,17 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from rulesdsl.check import check_entries, check_rules
 from rulesdsl.diagnostics import TOP, Diagnostic, Located, offset_pos
-from rulesdsl.hints import suggest
+from rulesdsl.hints import closest, mean, suggest
 from rulesdsl.rules import OPTIONS, Rules
 from rulesdsl.syntax.document import Document
 
@@ -142,13 +145,18 @@ def find(ref: str, base: Path | None = None) -> Path | None:
 
 
 def read_source(path: Path) -> tuple[str | None, list[Diagnostic]]:
-    """The file's text, or a diagnostic: too large, binary, not UTF-8, empty."""
-    shown = str(path)
-    where = Located(shown, "")
+    """The file's text, or a diagnostic: unreadable, too large, binary, not UTF-8, empty."""
     try:
         data = path.read_bytes()
     except OSError as error:
+        where = Located(str(path), "")
         return None, [where.at(TOP, "unreadable", f"cannot read the file: {error.strerror}")]
+    return decode_source(str(path), data)
+
+
+def decode_source(shown: str, data: bytes) -> tuple[str | None, list[Diagnostic]]:
+    """The text of a profile's bytes, or a diagnostic: too large, binary, not UTF-8, empty."""
+    where = Located(shown, "")
     if len(data) > MAX_BYTES:
         return None, [
             where.at(
@@ -216,6 +224,21 @@ def load_file(path: Path) -> Profile:
     return _load_path(path.resolve(), str(path))
 
 
+# Texts that stand for files (by real path), as an editor holds them unsaved.
+_BUFFERS: ContextVar[Mapping[Path, str]] = ContextVar("buffers", default=MappingProxyType({}))
+
+
+def load_text(path: Path, text: str, buffers: Mapping[Path, str] | None = None) -> Profile:
+    """The profile `text` would be if saved at `path`; each file of its `extends` chain is
+    read from `buffers` (texts by real path) where it is there, else from disk."""
+    real = path.resolve()
+    token = _BUFFERS.set({**(buffers or {}), real: text})
+    try:
+        return _load_path(real, str(path))
+    finally:
+        _BUFFERS.reset(token)
+
+
 def _missing(ref: str) -> Profile:
     hint = suggest(ref, shipped_names()) or "`rulesdsl list` shows the shipped profiles"
     problem = Located(ref, "").at(TOP, "unknown-profile", f"no profile named `{ref}`", hint)
@@ -223,9 +246,13 @@ def _missing(ref: str) -> Profile:
 
 
 def _load_path(real: Path, shown: str) -> Profile:
-    """A profile, read once per process (and again when the file changes), shown as `shown`."""
-    stat = real.stat()
-    cached = _load_cached(real, stat.st_mtime_ns, stat.st_size)
+    """A profile, read once per process (and again when the file changes), shown as `shown`;
+    read afresh while texts stand for files, which the cache does not know."""
+    if _BUFFERS.get():
+        cached = _resolving(real)
+    else:
+        stat = real.stat()
+        cached = _load_cached(real, stat.st_mtime_ns, stat.st_size)
     if cached.path == shown:
         return cached
     moved = [
@@ -247,6 +274,10 @@ _RESOLVING: list[str] = []
 def _load_cached(real: Path, mtime: int, size: int) -> Profile:
     """A profile, resolved once per file version (the cache key holds its time and size)."""
     del mtime, size
+    return _resolving(real)
+
+
+def _resolving(real: Path) -> Profile:
     _RESOLVING.append(str(real))
     try:
         return _resolve(real)
@@ -256,7 +287,10 @@ def _load_cached(real: Path, mtime: int, size: int) -> Profile:
 
 def _resolve(real: Path) -> Profile:
     shown = str(real)
-    text, problems = read_source(real)
+    buffer = _BUFFERS.get().get(real)
+    text, problems = (
+        read_source(real) if buffer is None else decode_source(shown, buffer.encode("utf-8"))
+    )
     if text is None:
         return Profile(real.stem, shown, None, default_settings(), (), problems, (real,))
     doc = read_document(real, text)
@@ -305,12 +339,13 @@ def _inherit(
     parent_path = find(doc.extends, real.parent)
     if parent_path is None:
         names = shipped_names()
-        hint = suggest(doc.extends, names) or "shipped profiles: " + ", ".join(names)
+        fix = closest(doc.extends, names)
         problem = where.at(
             pos,
             "unknown-profile",
             f"extends `{doc.extends}`, which is not a shipped profile or a file",
-            hint,
+            mean(fix) or "shipped profiles: " + ", ".join(names),
+            replacement=fix,
         )
         return default_settings(), [problem], None
     parent_real = parent_path.resolve()

@@ -57,6 +57,7 @@ COMMANDS = {
     "diverge": "diverge",
     "simulate": "sim",
     "compare": "sim",
+    "lsp": "editor",
 }
 
 
