@@ -19,7 +19,7 @@ def lsp(stdio: bool) -> None:
     try:
         from rulesdsl.lsp.server import serve
     except ImportError as error:
-        if error.name not in NEEDS:
+        if (error.name or "").partition(".")[0] not in NEEDS:
             raise
         raise UsageProblem("the language server needs pygls: pip install 'rulesdsl[lsp]'") from None
     serve()
