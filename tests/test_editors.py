@@ -50,6 +50,18 @@ def test_the_vscode_manifest_points_at_files_that_exist():
 
 
 NVIM = shutil.which("nvim")
+NEOVIM_HEADING = "**Neovim** (0.7 or later), in `init.lua`:"
+
+
+def readme_init_lua() -> str:
+    """The Neovim configuration the README gives, pointed at this checkout's editors/vim."""
+    lines = (ROOT / "README.md").read_text().splitlines()
+    start = lines.index(NEOVIM_HEADING) + 2
+    end = next(i for i in range(start, len(lines)) if lines[i] and not lines[i].startswith(" "))
+    code = "\n".join(line.removeprefix("    ") for line in lines[start:end])
+    return code.replace("/path/to/rulesdsl/editors/vim", str(EDITORS / "vim"))
+
+
 BROKEN = 'profile "broken" extends "equal-hands" {\n    elimination immediat\n}\n'
 
 
@@ -61,18 +73,20 @@ def test_neovim_shows_the_diagnostics_and_applies_the_servers_fix(tmp_path):
     profile = tmp_path / "broken.rules"
     profile.write_text(BROKEN)
     report = tmp_path / "report.json"
+    init = tmp_path / "init.lua"
+    init.write_text(readme_init_lua())
     env = {
         **os.environ,
-        "RULESDSL_PYTHON": sys.executable,
+        # The README's `rulesdsl lsp`: this environment's.
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
         "RULESDSL_PROFILE": str(profile),
         "RULESDSL_REPORT": str(report),
         "XDG_STATE_HOME": str(tmp_path / "state"),
         "XDG_DATA_HOME": str(tmp_path / "data"),
     }
     script = ROOT / "tests/editor/fix_profile.lua"
-    command = [NVIM, "--headless", "--clean", "--cmd", f"set rtp^={EDITORS / 'vim'}"]
     subprocess.run(
-        [*command, "-c", f"luafile {script}"],
+        [NVIM, "--headless", "--clean", "-u", str(init), "-c", f"luafile {script}"],
         env=env,
         cwd=tmp_path,
         timeout=120,
@@ -83,7 +97,7 @@ def test_neovim_shows_the_diagnostics_and_applies_the_servers_fix(tmp_path):
     assert "error" not in result, result.get("error")
     assert result["filetype"] == "rulesdsl" and result["syntax"] == "rulesdslKeyword"
     assert result["before"] == [{"code": "bad-value", "severity": 1, "range": [1, 16, 1, 24]}]
-    assert result["applied"] == "Replace with 'immediate'"
+    assert result.get("applied") == "Replace with 'immediate'"
     assert result["after"] == []
     assert profile.read_text() == BROKEN.replace("immediat", "immediate")
     assert load_file(profile).diagnostics == []

@@ -1,7 +1,7 @@
--- Headless Neovim as a user of rulesdsl lsp: open the profile, wait for the server's
--- diagnostics, apply its quick fix, write the file, wait for the diagnostics again, and
--- write what happened as JSON. Reads RULESDSL_PYTHON, RULESDSL_PROFILE, RULESDSL_REPORT.
-local python = os.getenv("RULESDSL_PYTHON")
+-- Headless Neovim as a user of rulesdsl lsp, configured as the README says: open the
+-- profile, wait for the server's diagnostics, apply its quick fix, write the file, wait for
+-- the diagnostics again, and write what happened as JSON. Reads RULESDSL_PROFILE and
+-- RULESDSL_REPORT.
 local profile = os.getenv("RULESDSL_PROFILE")
 local report = os.getenv("RULESDSL_REPORT")
 local WAIT = 30000
@@ -23,12 +23,6 @@ local function run()
   vim.cmd("edit " .. vim.fn.fnameescape(profile))
   local buf = vim.api.nvim_get_current_buf()
   local syntax = vim.fn.synIDattr(vim.fn.synID(1, 1, 1), "name")
-  local client = vim.lsp.start_client({
-    name = "rulesdsl",
-    cmd = { python, "-m", "rulesdsl.cli", "lsp" },
-    root_dir = vim.fn.fnamemodify(profile, ":p:h"),
-  })
-  vim.lsp.buf_attach_client(buf, client)
   vim.wait(WAIT, function() return #vim.diagnostic.get(buf) > 0 end, 10)
   local before = vim.diagnostic.get(buf)
   local first = before[1]
