@@ -288,9 +288,10 @@ def _resolving(real: Path) -> Profile:
 def _resolve(real: Path) -> Profile:
     shown = str(real)
     buffer = _BUFFERS.get().get(real)
-    text, problems = (
-        read_source(real) if buffer is None else decode_source(shown, buffer.encode("utf-8"))
-    )
+    if buffer is None:
+        text, problems = read_source(real)
+    else:
+        text, problems = decode_source(shown, buffer.encode("utf-8", "surrogatepass"))
     if text is None:
         return Profile(real.stem, shown, None, default_settings(), (), problems, (real,))
     doc = read_document(real, text)

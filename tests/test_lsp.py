@@ -202,6 +202,40 @@ def test_the_unsaved_text_is_checked_not_the_file(session, folder):
     session.close(uri)
 
 
+def test_an_incremental_change_is_applied_to_the_text_checked(session, folder):
+    uri = session.open(folder / "step.rules", 'profile "step" {\n    draw 2\n}\n')
+    assert session.diagnostics(uri, 1) == []
+    session.versions[uri] = 2
+    document = lsp.VersionedTextDocumentIdentifier(uri=uri, version=2)
+    change = lsp.TextDocumentContentChangePartial(
+        range=lsp.Range(start=at(1, 9), end=at(1, 10)), text="two"
+    )
+    session.client.text_document_did_change(
+        lsp.DidChangeTextDocumentParams(text_document=document, content_changes=[change])
+    )
+    (problem,) = session.diagnostics(uri, 2)
+    assert (problem.code, problem.range.start, problem.range.end) == (
+        "bad-value",
+        at(1, 9),
+        at(1, 12),
+    )
+    session.close(uri)
+
+
+def test_a_buffer_that_is_no_profile_gets_its_diagnostic_and_no_features(session):
+    uri = "untitled:Untitled-1"
+    item = lsp.TextDocumentItem(uri=uri, language_id="rules", version=1, text="profile \0 {\n")
+    session.client.text_document_did_open(lsp.DidOpenTextDocumentParams(text_document=item))
+    (problem,) = session.diagnostics(uri, 1)
+    assert problem.code == "binary"
+    symbols = lsp.DocumentSymbolParams(text_document=doc(uri))
+    assert session.run(session.client.text_document_document_symbol_async(symbols)) == []
+    hover = lsp.HoverParams(text_document=doc(uri), position=at(0, 2))
+    assert session.run(session.client.text_document_hover_async(hover)) is None
+    assert actions(session, uri, 0, 1) == {}
+    session.close(uri)
+
+
 def test_a_change_to_an_open_parent_checks_its_open_children_again(session, folder):
     parent = folder / "parent.rules"
     child = folder / "child.yaml"

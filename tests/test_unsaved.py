@@ -53,6 +53,9 @@ def test_unsaved_bytes_get_the_checks_files_get(tmp_path):
     assert problem.code == "binary"
     (problem,) = load_text(tmp_path / "empty.rules", "  \n").diagnostics
     assert problem.code == "empty-file"
+    # A lone surrogate, which JSON can carry but no file holds.
+    (problem,) = load_text(tmp_path / "odd.rules", 'profile "\ud800" {\n}\n').diagnostics
+    assert (problem.code, problem.line, problem.column) == ("encoding", 1, 10)
 
 
 # Every place a did-you-mean can come from, in both syntaxes: a statement with `{}` where

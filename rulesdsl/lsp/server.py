@@ -102,6 +102,12 @@ def pos_range(doc: TextDocument, pos: Pos) -> lsp.Range:
     return to_range(doc, *span(pos, _line(doc, pos.line)))
 
 
+def line_end(doc: TextDocument, number: int) -> lsp.Position:
+    """Where the 1-based line's text ends."""
+    end = Spot(number - 1, len(_line(doc, number)))
+    return to_range(doc, end, end).end
+
+
 def to_diagnostic(doc: TextDocument, d: Diagnostic) -> lsp.Diagnostic:
     return lsp.Diagnostic(
         range=pos_range(doc, Pos(d.line, d.column, d.length)),
@@ -278,7 +284,7 @@ def document_symbol(
     children = []
     for entry in document.entries:
         key = pos_range(doc, entry.key_pos)
-        line = lsp.Range(start=key.start, end=pos_range(doc, Pos(entry.key_pos.line, 10**6)).end)
+        line = lsp.Range(start=key.start, end=line_end(doc, entry.key_pos.line))
         kind = lsp.SymbolKind.Property if entry.key in OPTIONS else lsp.SymbolKind.Field
         detail = ("assumed " if entry.assumed else "") + (entry.value or "")
         children.append(
