@@ -231,10 +231,15 @@ _BUFFERS: ContextVar[Mapping[Path, str]] = ContextVar("buffers", default=Mapping
 def load_text(path: Path, text: str, buffers: Mapping[Path, str] | None = None) -> Profile:
     """The profile `text` would be if saved at `path`; each file of its `extends` chain is
     read from `buffers` (texts by real path) where it is there, else from disk."""
-    real = path.resolve()
-    token = _BUFFERS.set({**(buffers or {}), real: text})
+    return load_open(path, {**(buffers or {}), path.resolve(): text})
+
+
+def load_open(path: Path, buffers: Mapping[Path, str]) -> Profile:
+    """The profile at `path`, it and each file of its `extends` chain read from `buffers`
+    (texts by real path) where it is there, else from disk."""
+    token = _BUFFERS.set(buffers)
     try:
-        return _load_path(real, str(path))
+        return _load_path(path.resolve(), str(path))
     finally:
         _BUFFERS.reset(token)
 

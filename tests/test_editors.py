@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -31,6 +32,17 @@ def test_the_grammars_name_every_option_keyword_and_value():
     vim = highlight.vim_syntax()
     for word in [*OPTIONS, "profile", "extends", "assumed", "trump_if_able", "per_card_in_trick"]:
         assert word in textmate and f" {word}" in vim
+
+
+def test_the_textmate_patterns_read_a_statement():
+    repository = highlight.textmate()["repository"]
+    statement = re.match(repository["statement"]["match"], "    assumed hand_size players + 1")
+    assert statement.groups() == ("assumed", "hand_size")
+    assert re.fullmatch(repository["string"]["match"], '"a \\"quoted\\" note"')
+    assert (
+        re.search(repository["value"]["match"], "opening_lead trump_if_able")[0] == "trump_if_able"
+    )
+    assert re.match(repository["comment"]["match"], "# a comment")[0] == "# a comment"
 
 
 def test_a_grammar_pattern_the_vim_file_was_not_written_for_stops_the_generator(monkeypatch):

@@ -341,6 +341,25 @@ def test_hover_tells_the_option_and_where_its_value_comes_from(session, folder):
     session.close(uri)
 
 
+def test_hover_reads_the_chain_from_open_buffers_and_files(session, folder):
+    top, middle = folder / "top.rules", folder / "middle.yaml"
+    top.write_text('profile "top" {\n    draw 3\n}\n')
+    middle.write_text("profile: middle\nextends: top.rules\nelimination: immediate\n")
+    top_uri = session.open(top, 'profile "top" {\n    assumed draw 4 "unsaved"\n}\n')
+    uri = session.open(
+        folder / "bottom.rules", 'profile "b" extends "middle.yaml" {\n    draw 2\n}\n'
+    )
+    params = lsp.HoverParams(text_document=doc(uri), position=at(1, 5))
+    text = session.run(session.client.text_document_hover_async(params)).contents.value
+    places = [line for line in text.splitlines() if line.startswith("- ")]
+    assert places == [
+        f"- `2`, stated, in b ({folder / 'bottom.rules'}:2)",
+        f"- `4`, assumed, in top ({top}:2): unsaved",
+    ]
+    session.close(uri)
+    session.close(top_uri)
+
+
 def test_definition_goes_to_the_parent_and_to_where_the_value_was_set(session, folder):
     uri = session.open(folder / "definition.rules", CHILD)
     params = lsp.DefinitionParams(text_document=doc(uri), position=at(0, 27))

@@ -21,7 +21,7 @@ from rulesdsl.cli.profiles import rewrite
 from rulesdsl.diagnostics import Diagnostic, Pos
 from rulesdsl.lsp import complete, describe
 from rulesdsl.lsp.edits import Edit, Spot, assumed_edit, can_mark_assumed, fix_edit, span
-from rulesdsl.profile import Profile, load_file, load_text
+from rulesdsl.profile import Profile, load_open, load_text
 from rulesdsl.rules import OPTIONS
 
 SEVERITY = {"error": lsp.DiagnosticSeverity.Error, "warning": lsp.DiagnosticSeverity.Warning}
@@ -78,11 +78,7 @@ class ProfileServer(LanguageServer):
     def chain(self, profile: Profile) -> list[Profile]:
         """The profile, then each ancestor (nearest first), read as `check` reads them."""
         buffers = self.buffers()
-        ancestors = [
-            load_text(path, buffers[path], buffers) if path in buffers else load_file(path)
-            for path in reversed(profile.files[:-1])
-        ]
-        return [profile, *ancestors]
+        return [profile, *(load_open(path, buffers) for path in reversed(profile.files[:-1]))]
 
 
 def to_range(doc: TextDocument, start: Spot, end: Spot) -> lsp.Range:
