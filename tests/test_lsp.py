@@ -444,6 +444,19 @@ def test_document_symbols_list_the_profile_and_its_statements(session, folder):
     session.close(uri)
 
 
+def test_a_message_that_is_not_json_is_one_line_on_stderr():
+    result = subprocess.run(
+        [sys.executable, "-m", "rulesdsl.cli", "lsp"],
+        input=b"Content-Length: 5\r\n\r\n{bad}",
+        capture_output=True,
+        timeout=WAIT,
+    )
+    assert result.returncode == 0
+    (line,) = result.stderr.decode().splitlines()
+    assert line.startswith("rulesdsl lsp: error: ") and "Expecting property name" in line
+    assert b"window/showMessage" in result.stdout
+
+
 def test_lsp_without_pygls_says_how_to_install_it():
     code = (
         "import sys; sys.modules['pygls'] = None; from rulesdsl.cli import main; "

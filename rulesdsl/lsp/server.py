@@ -7,6 +7,7 @@ Nothing is written to disk: edits go to the editor, which applies them.
 
 from __future__ import annotations
 
+import logging
 from importlib.metadata import version
 from pathlib import Path
 
@@ -305,5 +306,18 @@ def document_symbol(
     ]
 
 
+class OneLine(logging.Formatter):
+    """A log record as one line on stderr: what went wrong, never a traceback."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = f"rulesdsl lsp: {record.levelname.lower()}: {record.getMessage()}"
+        if record.exc_info and record.exc_info[1] is not None:
+            text += f": {record.exc_info[1]}"
+        return text
+
+
 def serve() -> None:
+    handler = logging.StreamHandler()
+    handler.setFormatter(OneLine())
+    logging.basicConfig(level=logging.WARNING, handlers=[handler])
     server.start_io()
