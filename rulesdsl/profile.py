@@ -254,7 +254,7 @@ def _load_path(real: Path, shown: str) -> Profile:
     """A profile, read once per process (and again when the file changes), shown as `shown`;
     read afresh while texts stand for files, which the cache does not know."""
     if _BUFFERS.get():
-        cached = _resolving(real)
+        cached = _resolving(real)  # not kept: what it read from texts is no file's
     else:
         stat = real.stat()
         cached = _load_cached(real, stat.st_mtime_ns, stat.st_size)
@@ -283,6 +283,7 @@ def _load_cached(real: Path, mtime: int, size: int) -> Profile:
 
 
 def _resolving(real: Path) -> Profile:
+    """A profile resolved, its file marked as being resolved meanwhile (to find cycles)."""
     _RESOLVING.append(str(real))
     try:
         return _resolve(real)
