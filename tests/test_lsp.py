@@ -305,7 +305,8 @@ def test_completion_offers_names_values_and_shipped_profiles(session, folder):
     ]
     assert "assumed" not in labels(session, uri, at(3, 12))
     session.close(uri)
-    yaml_uri = session.open(folder / "complete.yaml", "profile: c\nextends: \nexhaustion: \n")
+    yaml_text = "profile: c\nextends: \nexhaustion: \nmatch:\n  value: \n  \n"
+    yaml_uri = session.open(folder / "complete.yaml", yaml_text)
     assert "equal-hands" in labels(session, yaml_uri, at(1, 9))
     assert labels(session, yaml_uri, at(2, 12)) == [
         "last_draw_wins",
@@ -313,6 +314,9 @@ def test_completion_offers_names_values_and_shipped_profiles(session, folder):
         "reshuffle",
         "most_tricks",
     ]
+    assert labels(session, yaml_uri, at(4, 9)) == ["target", "hands"]
+    assert labels(session, yaml_uri, at(5, 2)) == ["value", "assumed", "note"]
+    assert "hand_size" in labels(session, yaml_uri, at(3, 0))
     session.close(yaml_uri)
 
 

@@ -51,9 +51,11 @@ def _dsl(before: str) -> list[Candidate]:
     if re.match(r'^\s*profile\b.*\bextends\s+"?[\w\-]*$', before):
         return _profiles(add_quotes='"' not in before.split("extends")[-1])
     if re.match(rf"^\s*({ASSUMED}\s+)?({NAME})?$", before):
-        names = _names("")
+        names = _names(" ")
         if not re.match(rf"^\s*{ASSUMED}\s", before):
-            names.append(Candidate(ASSUMED, Kind.KEYWORD, "the source does not state it", ""))
+            names.append(
+                Candidate(ASSUMED, Kind.KEYWORD, "the source does not state it", ASSUMED + " ")
+            )
         return names
     stated = re.match(rf'^\s*(?:{ASSUMED}\s+)?({NAME})\s+[^"#]*$', before)
     return _values(stated.group(1)) if stated else []
@@ -77,13 +79,14 @@ def _yaml(before: str, above: list[str]) -> list[Candidate]:
     return []
 
 
-def _names(after: str) -> list[Candidate]:
+def _names(separator: str) -> list[Candidate]:
+    """Each option and metadata key, inserted with the separator before its value."""
     found = [
-        Candidate(name, Kind.OPTION, opt.description, name + (after or " "))
+        Candidate(name, Kind.OPTION, opt.description, name + separator)
         for name, opt in OPTIONS.items()
     ]
     found += [
-        Candidate(key, Kind.METADATA, "about the profile", key + (after or " ")) for key in METADATA
+        Candidate(key, Kind.METADATA, "about the profile", key + separator) for key in METADATA
     ]
     return found
 
