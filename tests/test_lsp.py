@@ -36,9 +36,9 @@ class Session:
     def run(self, work):
         return self.loop.run_until_complete(asyncio.wait_for(work, WAIT))
 
-    def start(self) -> None:
+    def start(self, capabilities: lsp.ClientCapabilities | None = None) -> None:
         self.run(self.client.start_io(sys.executable, "-m", "rulesdsl.cli", "lsp"))
-        capabilities = lsp.ClientCapabilities()
+        capabilities = capabilities or lsp.ClientCapabilities()
         self.run(self.client.initialize_async(lsp.InitializeParams(capabilities=capabilities)))
         self.client.initialized(lsp.InitializedParams())
 
@@ -256,6 +256,44 @@ def test_a_change_to_an_open_parent_checks_its_open_children_again(session, fold
     session.wait_for(lambda: any(p.uri == child_uri for p in session.published[count:]))
     assert session.diagnostics(child_uri) == []
     session.close(child_uri)
+
+
+def test_a_parent_changed_on_disk_checks_its_open_children_again(session, folder):
+    parent = folder / "disk.rules"
+    parent.write_text('profile "disk" {\n    draw 2\n}\n')
+    child_uri = session.open(folder / "on-disk.rules", 'profile "c" extends "disk.rules" {\n}\n')
+    assert session.diagnostics(child_uri, 1) == []
+    parent.write_text('profile "disk" {\n    draw lots\n}\n')
+    count = len(session.published)
+    change = lsp.FileEvent(uri=from_fs_path(str(parent)), type=lsp.FileChangeType.Changed)
+    session.client.workspace_did_change_watched_files(
+        lsp.DidChangeWatchedFilesParams(changes=[change])
+    )
+    session.wait_for(lambda: any(p.uri == child_uri for p in session.published[count:]))
+    assert [d.code for d in session.diagnostics(child_uri)] == ["bad-parent"]
+    session.close(child_uri)
+
+
+def test_a_client_that_watches_files_is_asked_to_watch_the_profiles():
+    watching = Session()
+    asked: list[lsp.RegistrationParams] = []
+
+    @watching.client.feature(lsp.CLIENT_REGISTER_CAPABILITY)
+    def register(params: lsp.RegistrationParams) -> None:
+        asked.append(params)
+
+    files = lsp.DidChangeWatchedFilesClientCapabilities(dynamic_registration=True)
+    workspace = lsp.WorkspaceClientCapabilities(did_change_watched_files=files)
+    watching.start(lsp.ClientCapabilities(workspace=workspace))
+    try:
+        watching.wait_for(lambda: asked)
+    finally:
+        watching.stop()
+    (registration,) = asked[0].registrations
+    assert registration.method == lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES
+    # The options arrive as plain JSON: their type depends on the method.
+    globs = [w["globPattern"] for w in registration.register_options["watchers"]]
+    assert globs == ["**/*.rules", "**/*.yaml", "**/*.yml"]
 
 
 def test_yaml_profiles_get_diagnostics_with_their_ranges(session, folder):

@@ -22,7 +22,7 @@ from rulesdsl.cli.profiles import rewrite
 from rulesdsl.diagnostics import Diagnostic, Pos
 from rulesdsl.lsp import complete, describe
 from rulesdsl.lsp.edits import Edit, Spot, assumed_edit, can_mark_assumed, fix_edit, span
-from rulesdsl.profile import Profile, load_open, load_text
+from rulesdsl.profile import SYNTAXES, Profile, load_open, load_text
 from rulesdsl.rules import OPTIONS
 
 SEVERITY = {"error": lsp.DiagnosticSeverity.Error, "warning": lsp.DiagnosticSeverity.Warning}
@@ -121,6 +121,31 @@ def to_edit(doc: TextDocument, edit: Edit) -> lsp.TextEdit:
 
 
 server = ProfileServer()
+
+
+@server.feature(lsp.INITIALIZED)
+def initialized(ls: ProfileServer, params: lsp.InitializedParams) -> None:
+    """Ask the client to say when a profile file changes on disk, where it can."""
+    watched = (
+        ls.client_capabilities.workspace
+        and ls.client_capabilities.workspace.did_change_watched_files
+    )
+    if not (watched and watched.dynamic_registration):
+        return
+    watchers = [lsp.FileSystemWatcher(glob_pattern=f"**/*{suffix}") for suffix in SYNTAXES]
+    registration = lsp.Registration(
+        id="rulesdsl-profiles",
+        method=lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+        register_options=lsp.DidChangeWatchedFilesRegistrationOptions(watchers=watchers),
+    )
+    ls.client_register_capability(lsp.RegistrationParams(registrations=[registration]))
+
+
+@server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+def files_changed(ls: ProfileServer, params: lsp.DidChangeWatchedFilesParams) -> None:
+    """A profile changed on disk: its open children read it again."""
+    for change in params.changes:
+        ls.check_children(change.uri)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
