@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format clean
+.PHONY: run test lint format clean neovim
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -18,7 +18,12 @@ run: $(STAMP)
 	$(BIN)/rulesdsl validate profiles
 	$(BIN)/rulesdsl compare equal-hands instant-elimination opening-trumps seven-card-hands --hands 20000
 
-test: $(STAMP)
+# The editor test drives headless Neovim: installed from the distribution where it can be,
+# else that test is skipped.
+neovim:
+	@sh .ci/install-neovim || echo "make: Neovim is not installed; the editor test is skipped" >&2
+
+test: $(STAMP) neovim
 	$(BIN)/python -m pytest
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .

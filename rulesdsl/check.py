@@ -9,7 +9,7 @@ from typing import Any
 
 from rulesdsl.cards import is_usual_order, rank_text
 from rulesdsl.diagnostics import TOP, Diagnostic, Located, Pos
-from rulesdsl.hints import suggest
+from rulesdsl.hints import closest, mean
 from rulesdsl.options import OptionError
 from rulesdsl.rules import OPTIONS, Rules
 from rulesdsl.syntax.document import METADATA, Document, Entry
@@ -46,13 +46,14 @@ def check_entries(doc: Document) -> tuple[dict[str, Parsed], list[Diagnostic]]:
             problems += _metadata_problems(entry, where)
             continue
         if key not in OPTIONS:
-            known = [*OPTIONS, *METADATA]
+            fix = closest(key, [*OPTIONS, *METADATA])
             problems.append(
                 where.at(
                     pos,
                     "unknown-option",
                     f"unknown option `{key}`",
-                    suggest(key, known) or "`rulesdsl options` lists every option",
+                    mean(fix) or "`rulesdsl options` lists every option",
+                    replacement=fix,
                 )
             )
             continue
@@ -74,9 +75,16 @@ def check_entries(doc: Document) -> tuple[dict[str, Parsed], list[Diagnostic]]:
             inside = doc.syntax == "dsl" and error.length > 0
             column = vpos.column + error.column - 1 if inside else vpos.column
             length = error.length if inside else vpos.length
+            fix = error.replacement if inside else error.fixed(entry.value)
             message = f"{key}: {error.message}"
             problems.append(
-                where.at(Pos(vpos.line, column, length), "bad-value", message, error.hint)
+                where.at(
+                    Pos(vpos.line, column, length),
+                    "bad-value",
+                    message,
+                    error.hint,
+                    replacement=fix,
+                )
             )
     return found, problems
 

@@ -13,7 +13,10 @@ from typing import Any
 
 @dataclass(frozen=True)
 class Diagnostic:
-    """A problem at `path:line:col` (1-based); `length` is how many columns the caret spans."""
+    """A problem at `path:line:col` (1-based); `length` is how many columns the caret spans.
+
+    `replacement` is the fix a did-you-mean hint suggests: the text to put in the span
+    (inside its quotes, where the span is a quoted string)."""
 
     path: str
     line: int
@@ -24,6 +27,7 @@ class Diagnostic:
     severity: str = "error"
     source_line: str = ""
     length: int = 1
+    replacement: str = ""
 
     @property
     def is_error(self) -> bool:
@@ -147,12 +151,27 @@ class Located:
         self.text = text
 
     def at(
-        self, pos: Pos, code: str, message: str, hint: str = "", severity: str = "error"
+        self,
+        pos: Pos,
+        code: str,
+        message: str,
+        hint: str = "",
+        severity: str = "error",
+        replacement: str = "",
     ) -> Diagnostic:
         source = line_index(self.text).line(pos.line) if self.text else ""
         length = max(1, pos.length)
         return Diagnostic(
-            self.path, pos.line, pos.column, code, message, hint, severity, source, length
+            self.path,
+            pos.line,
+            pos.column,
+            code,
+            message,
+            hint,
+            severity,
+            source,
+            length,
+            replacement,
         )
 
 

@@ -7,7 +7,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from rulesdsl.hints import suggest
+from rulesdsl.hints import closest, mean
 
 GRAMMAR_DIR = Path(__file__).parent / "grammar"
 NAMES = ("players",)
@@ -15,14 +15,23 @@ FUNCTIONS = {"min": min, "max": max}
 
 
 class ExprError(ValueError):
-    """An expression that cannot be read; `column` is 1-based within the expression text."""
+    """An expression that cannot be read; `column` is 1-based within the expression text;
+    `replacement` is the name a did-you-mean hint suggests for the span."""
 
-    def __init__(self, message: str, column: int = 1, hint: str = "", length: int = 1) -> None:
+    def __init__(
+        self,
+        message: str,
+        column: int = 1,
+        hint: str = "",
+        length: int = 1,
+        replacement: str = "",
+    ) -> None:
         super().__init__(message + (f"; {hint}" if hint else ""))
         self.message = message
         self.hint = hint
         self.column = column
         self.length = length
+        self.replacement = replacement
 
 
 @dataclass(frozen=True)
@@ -79,15 +88,18 @@ def _build(tree: Any) -> Expr:
         word = str(items[0])
         if word == "players":
             return PLAYERS
-        raise ExprError(
-            f"unknown name '{word}'", items[0].column or 1, suggest(word, NAMES), len(word)
-        )
+        fix = closest(word, NAMES)
+        raise ExprError(f"unknown name '{word}'", items[0].column or 1, mean(fix), len(word), fix)
     if kind == "call":
         word, *args = items
         if str(word) not in FUNCTIONS:
-            hint = suggest(str(word), FUNCTIONS)
+            fix = closest(str(word), FUNCTIONS)
             raise ExprError(
-                f"unknown function '{word}'; expected min or max", word.column, hint, len(word)
+                f"unknown function '{word}'; expected min or max",
+                word.column,
+                mean(fix),
+                len(word),
+                fix,
             )
         if len(args) < 2:
             raise ExprError(f"{word}() takes at least two values", word.column)

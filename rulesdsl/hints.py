@@ -6,10 +6,20 @@ import difflib
 from collections.abc import Iterable
 
 
+def closest(word: str, choices: Iterable[str]) -> str:
+    """The choice closest to `word`, or an empty string when none is close."""
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return close[0] if close else ""
+
+
+def mean(fix: str) -> str:
+    """`did you mean 'x'?` for a suggested fix, or an empty string when there is none."""
+    return f"did you mean '{fix}'?" if fix else ""
+
+
 def suggest(word: str, choices: Iterable[str]) -> str:
     """`did you mean 'x'?` for the closest choice, or an empty string when none is close."""
-    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return f"did you mean '{close[0]}'?" if close else ""
+    return mean(closest(word, choices))
 
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str:

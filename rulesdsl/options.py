@@ -6,30 +6,61 @@ The options themselves are declared once, as the fields of `rulesdsl.rules.Rules
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from rulesdsl.cards import RANKS_HIGH_TO_LOW, CardError, parse_rank, rank_text
 from rulesdsl.expr import Expr, ExprError, parse_expr
-from rulesdsl.hints import suggest
+from rulesdsl.hints import closest, mean
 
 EXPR_PATTERN = r"^[\s0-9a-z_+*(),-]+$"
 
 
 class OptionError(ValueError):
     """A value an option does not accept: what was expected, a hint, and the column
-    (1-based, within the value's text) of the culprit."""
+    (1-based, within the value's text) of the culprit and how many columns it spans (0: the
+    whole value); `replacement` is the text a did-you-mean hint suggests for that span."""
 
-    def __init__(self, message: str, hint: str = "", column: int = 1, length: int = 0) -> None:
+    def __init__(
+        self,
+        message: str,
+        hint: str = "",
+        column: int = 1,
+        length: int = 0,
+        replacement: str = "",
+    ) -> None:
         super().__init__(message + (f"; {hint}" if hint else ""))
         self.message = message
         self.hint = hint
         self.column = column
         self.length = length
+        self.replacement = replacement
 
     @classmethod
     def from_expr(cls, error: ExprError, prefix: str = "", offset: int = 0) -> OptionError:
-        return cls(prefix + error.message, error.hint, error.column + offset, error.length)
+        return cls(
+            prefix + error.message,
+            error.hint,
+            error.column + offset,
+            error.length,
+            error.replacement,
+        )
+
+    @classmethod
+    def unknown_word(cls, word: str, expected: str, words: Iterable[str]) -> OptionError:
+        """`word` is none of `words`: the closest is the suggested fix."""
+        fix = closest(word, words)
+        return cls(f"'{word}' is not allowed; expected {expected}", mean(fix), replacement=fix)
+
+    def fixed(self, value: str) -> str:
+        """`value` with the suggested replacement put in its span (empty without one)."""
+        if not self.replacement:
+            return ""
+        if self.length == 0:
+            return self.replacement
+        start = self.column - 1
+        return value[:start] + self.replacement + value[start + self.length :]
 
 
 class Kind(Protocol):
@@ -61,9 +92,7 @@ class Choice:
     def parse(self, text: str) -> Any:
         word = text.strip()
         if word not in self.values:
-            raise OptionError(
-                f"'{word}' is not allowed; expected {self.expected}", suggest(word, self.values)
-            )
+            raise OptionError.unknown_word(word, self.expected, self.values)
         return self.values[word]
 
     def text(self, value: Any) -> str:
@@ -121,9 +150,7 @@ class CountOrWord:
             if int(word) < self.minimum:
                 raise OptionError(f"{word} is too small; expected {self.expected}")
             return int(word)
-        raise OptionError(
-            f"'{word}' is not allowed; expected {self.expected}", suggest(word, self.word_values)
-        )
+        raise OptionError.unknown_word(word, self.expected, self.word_values)
 
     def text(self, value: int | str) -> str:
         return str(value)
@@ -240,12 +267,15 @@ class MatchKind:
     expected: str = "target N (first to N points) or hands N / hands players"
 
     def parse(self, text: str) -> MatchEnd:
-        word, _, rest = str(text).strip().partition(" ")
+        stated = str(text).strip()
+        word, _, rest = stated.partition(" ")
         offset = len(word) + 1 + len(rest) - len(rest.lstrip())
-        if word not in ("target", "hands"):
+        if word not in self.words():
+            fix = closest(word, self.words())
             raise OptionError(
                 f"'{text}' is not a match rule; expected {self.expected}",
-                suggest(word, ("target", "hands")),
+                mean(fix),
+                replacement=fix + stated[len(word) :] if fix else "",
             )
         if not rest.strip():
             raise OptionError(f"'{word}' needs a count, e.g. {word} 3")

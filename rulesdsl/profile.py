@@ -9,15 +9,18 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import re
+from collections.abc import Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from rulesdsl.check import check_entries, check_rules
 from rulesdsl.diagnostics import TOP, Diagnostic, Located, line_index
-from rulesdsl.hints import suggest
+from rulesdsl.hints import closest, mean, suggest
 from rulesdsl.rules import OPTIONS, Rules
-from rulesdsl.sources import SourceError, read_text
+from rulesdsl.sources import MAX_BYTES, SourceError, check_size, decode, read_bytes, read_text
 from rulesdsl.syntax.document import Document
 
 SHIPPED = Path(__file__).parent / "profiles"
@@ -151,17 +154,29 @@ def find(ref: str, base: Path | None = None) -> Path | None:
 
 def read_source(path: Path) -> tuple[str | None, list[Diagnostic]]:
     """The file's text, or a diagnostic: not a file, too large, binary, not UTF-8, empty."""
-    shown = str(path)
     try:
-        text = read_text(path)
+        data = read_bytes(path)
     except SourceError as error:
-        hint = error.hint or "a profile is a UTF-8 text file of 1 MB at most"
-        pos = error.pos
-        return None, [
-            Diagnostic(
-                shown, pos.line, pos.column, error.code, error.message, hint, "error", error.line
-            )
-        ]
+        return None, [_source_problem(str(path), error)]
+    return decode_source(str(path), data)
+
+
+def _source_problem(shown: str, error: SourceError) -> Diagnostic:
+    hint = error.hint or "a profile is a UTF-8 text file of 1 MB at most"
+    pos = error.pos
+    return Diagnostic(
+        shown, pos.line, pos.column, error.code, error.message, hint, "error", error.line
+    )
+
+
+def decode_source(shown: str, data: bytes) -> tuple[str | None, list[Diagnostic]]:
+    """The text of a profile's bytes (a file's, or an editor's unsaved text), or a
+    diagnostic: too large, binary, not UTF-8, empty."""
+    try:
+        check_size(len(data), MAX_BYTES)
+        text = decode(data)
+    except SourceError as error:
+        return None, [_source_problem(shown, error)]
     if not text.strip():
         return None, [
             Located(shown, "").at(
@@ -237,6 +252,26 @@ def outside_root(path: Path, root: Path) -> Diagnostic | None:
     )
 
 
+# Texts that stand for files (by real path), as an editor holds them unsaved.
+_BUFFERS: ContextVar[Mapping[Path, str]] = ContextVar("buffers", default=MappingProxyType({}))
+
+
+def load_text(path: Path, text: str, buffers: Mapping[Path, str] | None = None) -> Profile:
+    """The profile `text` would be if saved at `path`; each file of its `extends` chain is
+    read from `buffers` (texts by real path) where it is there, else from disk."""
+    return load_open(path, {**(buffers or {}), path.resolve(): text})
+
+
+def load_open(path: Path, buffers: Mapping[Path, str], root: Path | None = None) -> Profile:
+    """The profile at `path`, it and each file of its `extends` chain read from `buffers`
+    (texts by real path) where it is there, else from disk."""
+    token = _BUFFERS.set(buffers)
+    try:
+        return load_file(path, root)
+    finally:
+        _BUFFERS.reset(token)
+
+
 def _missing(ref: str) -> Profile:
     hint = suggest(ref, shipped_names()) or "`rulesdsl list` shows the shipped profiles"
     problem = Located(ref, "").at(TOP, "unknown-profile", f"no profile named `{ref}`", hint)
@@ -307,7 +342,10 @@ def clear_cache() -> None:
 
 
 def _loaded(real: Path, root: Path) -> Loaded:
-    hit = _CACHE.get((real, root))
+    """The profile resolved, from the cache while its chain is unchanged; read afresh while
+    texts stand for files, which the cache does not know (nor keeps)."""
+    buffers = bool(_BUFFERS.get())
+    hit = None if buffers else _CACHE.get((real, root))
     if hit is not None and all(stamp.current() for stamp in hit.stamps):
         return hit
     _RESOLVING.append(str(real))
@@ -315,13 +353,18 @@ def _loaded(real: Path, root: Path) -> Loaded:
         loaded = _resolve(real, root)
     finally:
         _RESOLVING.pop()
-    _CACHE[(real, root)] = loaded
+    if not buffers:
+        _CACHE[(real, root)] = loaded
     return loaded
 
 
 def _resolve(real: Path, root: Path) -> Loaded:
     shown = str(real)
-    text, problems = read_source(real)
+    buffer = _BUFFERS.get().get(real)
+    if buffer is None:
+        text, problems = read_source(real)
+    else:
+        text, problems = decode_source(shown, buffer.encode("utf-8", "surrogatepass"))
     stamp = Stamp.of(real, text)
     if text is None:
         profile = Profile(real.stem, shown, None, default_settings(), (), problems, (real,))
@@ -421,12 +464,13 @@ def _inherit(doc: Document, real: Path, root: Path) -> Inherited:
         return Inherited(problems=[where.at(pos, refused.code, message, refused.hint)])
     if parent_path is None:
         names = shipped_names()
-        hint = suggest(doc.extends, names) or "shipped profiles: " + ", ".join(names)
+        fix = closest(doc.extends, names)
         problem = where.at(
             pos,
             "unknown-profile",
             f"extends `{doc.extends}`, which is not a shipped profile or a file",
-            hint,
+            mean(fix) or "shipped profiles: " + ", ".join(names),
+            replacement=fix,
         )
         return Inherited(problems=[problem])
     parent_real = real_path(parent_path)

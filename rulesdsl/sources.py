@@ -52,7 +52,7 @@ def _check_mode(mode: int) -> None:
         raise SourceError("not-a-file", f"this is {kind_of(mode)}, not a file", "name a text file")
 
 
-def _check_size(size: int, limit: int) -> None:
+def check_size(size: int, limit: int) -> None:
     if size > limit:
         raise SourceError(
             "too-large",
@@ -72,12 +72,12 @@ def read_bytes(path: Path, limit: int = MAX_BYTES) -> bytes:
     with os.fdopen(fd, "rb") as handle:
         info = os.fstat(handle.fileno())
         _check_mode(info.st_mode)
-        _check_size(info.st_size, limit)
+        check_size(info.st_size, limit)
         try:
             data = handle.read(limit + 1)
         except OSError as error:
             raise SourceError("unreadable", f"cannot read the file: {error.strerror}") from None
-    _check_size(len(data), limit)
+    check_size(len(data), limit)
     return data
 
 

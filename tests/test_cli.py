@@ -222,7 +222,7 @@ def test_every_command_is_listed_where_the_lazy_group_finds_it():
 
 
 def test_start_up_imports_no_heavy_library():
-    heavy = ("rich", "matplotlib", "dask", "lark", "yaml")
+    heavy = ("rich", "matplotlib", "dask", "lark", "yaml", "pygls", "lsprotocol")
     code = f"import sys, rulesdsl.cli; print(sorted(m for m in {heavy} if m in sys.modules))"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.stdout.strip() == "[]"

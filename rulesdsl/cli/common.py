@@ -85,6 +85,7 @@ COMMANDS = {
     "diverge": "diverge",
     "simulate": "sim",
     "compare": "sim",
+    "lsp": "editor",
 }
 
 

@@ -1,0 +1,2 @@
+"""The profile language server (`rulesdsl lsp`): checking, completion, hover, definitions,
+formatting, code actions and symbols for profiles in an editor. Only `server` needs pygls."""

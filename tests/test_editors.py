@@ -1,0 +1,115 @@
+"""The editor files: generated from the grammar and the registry, and used by a real editor."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rulesdsl import highlight
+from rulesdsl.profile import load_file
+from rulesdsl.rules import OPTIONS
+
+ROOT = Path(__file__).resolve().parent.parent
+EDITORS = ROOT / "editors"
+
+
+@pytest.mark.parametrize("name", sorted(highlight.files()))
+def test_the_committed_editor_files_are_what_the_generator_writes(name):
+    assert (EDITORS / name).read_text() == highlight.files()[name], (
+        "run: python -m rulesdsl.highlight"
+    )
+
+
+def test_the_grammars_name_every_option_keyword_and_value():
+    textmate = json.dumps(highlight.textmate())
+    vim = highlight.vim_syntax()
+    for word in [*OPTIONS, "profile", "extends", "assumed", "trump_if_able", "per_card_in_trick"]:
+        assert word in textmate and f" {word}" in vim
+
+
+def test_the_textmate_patterns_read_a_statement():
+    repository = highlight.textmate()["repository"]
+    statement = re.match(repository["statement"]["match"], "    assumed hand_size players + 1")
+    assert statement.groups() == ("assumed", "hand_size")
+    assert re.fullmatch(repository["string"]["match"], '"a \\"quoted\\" note"')
+    assert (
+        re.search(repository["value"]["match"], "opening_lead trump_if_able")[0] == "trump_if_able"
+    )
+    assert re.match(repository["comment"]["match"], "# a comment")[0] == "# a comment"
+
+
+def test_a_grammar_pattern_the_vim_file_was_not_written_for_stops_the_generator(monkeypatch):
+    monkeypatch.setitem(highlight.VIM_RULES, "STRING", ("'[^']*'", "syn region x"))
+    with pytest.raises(highlight.GrammarChanged, match="STRING"):
+        highlight.vim_syntax()
+
+
+def test_the_vscode_manifest_points_at_files_that_exist():
+    manifest = json.loads((EDITORS / "vscode/package.json").read_text())
+    folder = EDITORS / "vscode"
+    assert (folder / manifest["main"]).is_file()
+    (grammar,) = manifest["contributes"]["grammars"]
+    (language,) = manifest["contributes"]["languages"]
+    assert (folder / grammar["path"]).is_file() and (folder / language["configuration"]).is_file()
+    assert grammar["language"] == language["id"] == highlight.LANGUAGE
+
+
+NVIM = shutil.which("nvim")
+NEOVIM_HEADING = "**Neovim** (0.7 or later), in `init.lua`:"
+
+
+def readme_init_lua() -> str:
+    """The Neovim configuration the README gives, pointed at this checkout's editors/vim."""
+    lines = (ROOT / "README.md").read_text().splitlines()
+    start = lines.index(NEOVIM_HEADING) + 2
+    end = next(i for i in range(start, len(lines)) if lines[i] and not lines[i].startswith(" "))
+    code = "\n".join(line.removeprefix("    ") for line in lines[start:end])
+    return code.replace("/path/to/rulesdsl/editors/vim", str(EDITORS / "vim"))
+
+
+BROKEN = 'profile "broken" extends "equal-hands" {\n    elimination immediat\n}\n'
+
+
+def test_neovim_shows_the_diagnostics_and_applies_the_servers_fix(tmp_path):
+    if NVIM is None:
+        if os.environ.get("CI"):
+            pytest.fail("nvim is missing: .ci/run installs it (apt-get install neovim)")
+        pytest.skip("nvim is not installed: apt-get install neovim")
+    profile = tmp_path / "broken.rules"
+    profile.write_text(BROKEN)
+    report = tmp_path / "report.json"
+    init = tmp_path / "init.lua"
+    init.write_text(readme_init_lua())
+    env = {
+        **os.environ,
+        # The README's `rulesdsl lsp`: this environment's.
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+        "RULESDSL_PROFILE": str(profile),
+        "RULESDSL_REPORT": str(report),
+        "XDG_STATE_HOME": str(tmp_path / "state"),
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+    }
+    script = ROOT / "tests/editor/fix_profile.lua"
+    subprocess.run(
+        [NVIM, "--headless", "--clean", "-u", str(init), "-c", f"luafile {script}"],
+        env=env,
+        cwd=tmp_path,
+        timeout=120,
+        check=True,
+        capture_output=True,
+    )
+    result = json.loads(report.read_text())
+    assert "error" not in result, result.get("error")
+    assert result["filetype"] == "rulesdsl" and result["syntax"] == "rulesdslKeyword"
+    assert result["before"] == [{"code": "bad-value", "severity": 1, "range": [1, 16, 1, 24]}]
+    assert result.get("applied") == "Replace with 'immediate'"
+    assert result["after"] == []
+    assert profile.read_text() == BROKEN.replace("immediat", "immediate")
+    assert load_file(profile).diagnostics == []

@@ -1,0 +1,511 @@
+"""The language server, driven over stdio by pygls' own client: one server for the module."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from lsprotocol import types as lsp
+from pygls.lsp.client import LanguageClient
+from pygls.uris import from_fs_path
+
+from rulesdsl.cli.profiles import rewrite
+from rulesdsl.profile import SHIPPED, load_file, read_document
+
+WAIT = 20.0
+
+
+class Session:
+    """A client talking to one `rulesdsl lsp`; every published diagnostic is kept."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.client = LanguageClient("rulesdsl-tests", "1")
+        self.published: list[lsp.PublishDiagnosticsParams] = []
+        self.versions: dict[str, int] = {}
+        published = self.published
+
+        @self.client.feature(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        def publish(params: lsp.PublishDiagnosticsParams) -> None:
+            published.append(params)
+
+    def run(self, work):
+        return self.loop.run_until_complete(asyncio.wait_for(work, WAIT))
+
+    def start(self, capabilities: lsp.ClientCapabilities | None = None) -> None:
+        self.run(self.client.start_io(sys.executable, "-m", "rulesdsl.cli", "lsp"))
+        capabilities = capabilities or lsp.ClientCapabilities()
+        self.run(self.client.initialize_async(lsp.InitializeParams(capabilities=capabilities)))
+        self.client.initialized(lsp.InitializedParams())
+
+    def stop(self) -> None:
+        self.run(self.client.shutdown_async(None))
+        self.client.exit(None)
+        self.run(self.client.stop())
+        self.loop.close()
+
+    def wait_for(self, found: Callable[[], object]):
+        async def poll():
+            while not (result := found()):
+                await asyncio.sleep(0.005)
+            return result
+
+        return self.run(poll())
+
+    def diagnostics(self, uri: str, version: int | None = None) -> list[lsp.Diagnostic]:
+        """The diagnostics published for the document (at `version`, when given)."""
+
+        def latest():
+            for params in reversed(self.published):
+                if params.uri == uri and (version is None or params.version == version):
+                    return params
+
+        return list(self.wait_for(latest).diagnostics)
+
+    def open(self, path: Path, text: str | None = None) -> str:
+        uri = from_fs_path(str(path))
+        text = path.read_text() if text is None else text
+        self.versions[uri] = 1
+        language = "rules" if path.suffix == ".rules" else "yaml"
+        item = lsp.TextDocumentItem(uri=uri, language_id=language, version=1, text=text)
+        self.client.text_document_did_open(lsp.DidOpenTextDocumentParams(text_document=item))
+        return uri
+
+    def change(self, uri: str, text: str) -> int:
+        """Replace the whole unsaved text; the new version."""
+        self.versions[uri] += 1
+        version = self.versions[uri]
+        document = lsp.VersionedTextDocumentIdentifier(uri=uri, version=version)
+        change = lsp.TextDocumentContentChangeWholeDocument(text=text)
+        self.client.text_document_did_change(
+            lsp.DidChangeTextDocumentParams(text_document=document, content_changes=[change])
+        )
+        return version
+
+    def close(self, uri: str) -> None:
+        document = lsp.TextDocumentIdentifier(uri=uri)
+        self.client.text_document_did_close(lsp.DidCloseTextDocumentParams(text_document=document))
+
+
+@pytest.fixture(scope="module")
+def session():
+    started = Session()
+    started.start()
+    yield started
+    started.stop()
+
+
+@pytest.fixture
+def folder(tmp_path):
+    return tmp_path
+
+
+def doc(uri: str) -> lsp.TextDocumentIdentifier:
+    return lsp.TextDocumentIdentifier(uri=uri)
+
+
+def at(line: int, character: int) -> lsp.Position:
+    return lsp.Position(line=line, character=character)
+
+
+def spans(diagnostics: list[lsp.Diagnostic]) -> list[tuple]:
+    return [
+        (
+            d.code,
+            d.severity,
+            d.range.start.line,
+            d.range.start.character,
+            d.range.end.line,
+            d.range.end.character,
+        )
+        for d in diagnostics
+    ]
+
+
+def expected(path: Path) -> list[tuple]:
+    """What `validate` says of the saved file, as protocol ranges (0-based, end excluded)."""
+    severity = {"error": lsp.DiagnosticSeverity.Error, "warning": lsp.DiagnosticSeverity.Warning}
+    return [
+        (
+            d.code,
+            severity[d.severity],
+            d.line - 1,
+            d.column - 1,
+            d.line - 1,
+            d.column - 1 + d.length,
+        )
+        for d in load_file(path).diagnostics
+    ]
+
+
+def apply(text: str, edits: list[lsp.TextEdit]) -> str:
+    """The text with the edits made (ASCII text: columns are code points)."""
+    lines = text.splitlines(keepends=True)
+
+    def offset(position: lsp.Position) -> int:
+        return sum(len(line) for line in lines[: position.line]) + position.character
+
+    for edit in sorted(edits, key=lambda e: offset(e.range.start), reverse=True):
+        start, end = offset(edit.range.start), offset(edit.range.end)
+        text = text[:start] + edit.new_text + text[end:]
+    return text
+
+
+BROKEN = """\
+profile "broken" extends "equal-hands" {
+    trump none
+    opening_lead trump_if_able
+    hand_size plyers + 1
+    elimination immediat
+    colour red
+}
+"""
+
+
+def test_diagnostics_have_the_codes_and_ranges_validate_gives(session, folder):
+    path = folder / "broken.rules"
+    path.write_text(BROKEN)
+    uri = session.open(path)
+    got = session.diagnostics(uri, 1)
+    assert spans(got) == expected(path)
+    assert {d.code for d in got} == {"bad-value", "unknown-option", "never-applies"}
+    fixed = BROKEN.replace("plyers", "players").replace("immediat", "immediate")
+    fixed = fixed.replace("    colour red\n", "")
+    version = session.change(uri, fixed)
+    path.write_text(fixed)
+    # A warning comes through with its range, as validate reports it.
+    again = session.diagnostics(uri, version)
+    assert spans(again) == expected(path)
+    assert [(d.code, d.severity) for d in again] == [
+        ("never-applies", lsp.DiagnosticSeverity.Warning)
+    ]
+    session.close(uri)
+
+
+def test_the_unsaved_text_is_checked_not_the_file(session, folder):
+    path = folder / "draft.rules"
+    path.write_text(BROKEN)
+    uri = session.open(path, 'profile "draft" extends "bicycle" {\n    draw 2\n}\n')
+    assert session.diagnostics(uri, 1) == []
+    version = session.change(uri, 'profile "draft" extends "bicycle" {\n    draw two\n}\n')
+    (problem,) = session.diagnostics(uri, version)
+    assert (problem.code, problem.range.start, problem.range.end) == (
+        "bad-value",
+        at(1, 9),
+        at(1, 12),
+    )
+    assert path.read_text() == BROKEN
+    session.close(uri)
+
+
+def test_an_incremental_change_is_applied_to_the_text_checked(session, folder):
+    uri = session.open(folder / "step.rules", 'profile "step" {\n    draw 2\n}\n')
+    assert session.diagnostics(uri, 1) == []
+    session.versions[uri] = 2
+    document = lsp.VersionedTextDocumentIdentifier(uri=uri, version=2)
+    change = lsp.TextDocumentContentChangePartial(
+        range=lsp.Range(start=at(1, 9), end=at(1, 10)), text="two"
+    )
+    session.client.text_document_did_change(
+        lsp.DidChangeTextDocumentParams(text_document=document, content_changes=[change])
+    )
+    (problem,) = session.diagnostics(uri, 2)
+    assert (problem.code, problem.range.start, problem.range.end) == (
+        "bad-value",
+        at(1, 9),
+        at(1, 12),
+    )
+    session.close(uri)
+
+
+def test_a_buffer_that_is_no_profile_gets_its_diagnostic_and_no_features(session):
+    uri = "untitled:Untitled-1"
+    item = lsp.TextDocumentItem(uri=uri, language_id="rules", version=1, text="profile \0 {\n")
+    session.client.text_document_did_open(lsp.DidOpenTextDocumentParams(text_document=item))
+    (problem,) = session.diagnostics(uri, 1)
+    assert problem.code == "binary"
+    symbols = lsp.DocumentSymbolParams(text_document=doc(uri))
+    assert session.run(session.client.text_document_document_symbol_async(symbols)) == []
+    hover = lsp.HoverParams(text_document=doc(uri), position=at(0, 2))
+    assert session.run(session.client.text_document_hover_async(hover)) is None
+    assert actions(session, uri, 0, 1) == {}
+    session.close(uri)
+
+
+def test_a_change_to_an_open_parent_checks_its_open_children_again(session, folder):
+    parent = folder / "parent.rules"
+    child = folder / "child.yaml"
+    parent.write_text('profile "parent" {\n    draw 2\n}\n')
+    child.write_text("profile: child\nextends: parent.rules\nelimination: immediate\n")
+    parent_uri = session.open(parent)
+    child_uri = session.open(child)
+    assert session.diagnostics(child_uri, 1) == []
+    count = len(session.published)
+    session.change(parent_uri, 'profile "parent" {\n    draw lots\n}\n')
+    session.wait_for(lambda: any(p.uri == child_uri for p in session.published[count:]))
+    (problem,) = session.diagnostics(child_uri)
+    assert problem.code == "bad-parent"
+    assert (problem.range.start, problem.range.end) == (at(1, 9), at(1, 21))
+    # Closed, the parent is read from disk again, where it has no error.
+    count = len(session.published)
+    session.close(parent_uri)
+    session.wait_for(lambda: any(p.uri == child_uri for p in session.published[count:]))
+    assert session.diagnostics(child_uri) == []
+    session.close(child_uri)
+
+
+def test_a_parent_changed_on_disk_checks_its_open_children_again(session, folder):
+    parent = folder / "disk.rules"
+    parent.write_text('profile "disk" {\n    draw 2\n}\n')
+    child_uri = session.open(folder / "on-disk.rules", 'profile "c" extends "disk.rules" {\n}\n')
+    assert session.diagnostics(child_uri, 1) == []
+    parent.write_text('profile "disk" {\n    draw lots\n}\n')
+    count = len(session.published)
+    change = lsp.FileEvent(uri=from_fs_path(str(parent)), type=lsp.FileChangeType.Changed)
+    session.client.workspace_did_change_watched_files(
+        lsp.DidChangeWatchedFilesParams(changes=[change])
+    )
+    session.wait_for(lambda: any(p.uri == child_uri for p in session.published[count:]))
+    assert [d.code for d in session.diagnostics(child_uri)] == ["bad-parent"]
+    session.close(child_uri)
+
+
+def test_a_client_that_watches_files_is_asked_to_watch_the_profiles():
+    watching = Session()
+    asked: list[lsp.RegistrationParams] = []
+
+    @watching.client.feature(lsp.CLIENT_REGISTER_CAPABILITY)
+    def register(params: lsp.RegistrationParams) -> None:
+        asked.append(params)
+
+    files = lsp.DidChangeWatchedFilesClientCapabilities(dynamic_registration=True)
+    workspace = lsp.WorkspaceClientCapabilities(did_change_watched_files=files)
+    watching.start(lsp.ClientCapabilities(workspace=workspace))
+    try:
+        watching.wait_for(lambda: asked)
+    finally:
+        watching.stop()
+    (registration,) = asked[0].registrations
+    assert registration.method == lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES
+    # The options arrive as plain JSON: their type depends on the method.
+    globs = [w["globPattern"] for w in registration.register_options["watchers"]]
+    assert globs == ["**/*.rules", "**/*.yaml", "**/*.yml"]
+
+
+def test_yaml_profiles_get_diagnostics_with_their_ranges(session, folder):
+    path = folder / "yes.yaml"
+    path.write_text("profile: yes-profile\nextends: equal-hands\nmust_head: yes\ntrump: hart\n")
+    uri = session.open(path)
+    got = session.diagnostics(uri, 1)
+    assert spans(got) == expected(path)
+    assert [d.code for d in got] == ["yaml-boolean", "bad-value"]
+    session.close(uri)
+
+
+def test_columns_are_counted_in_the_clients_units(session, folder):
+    # A flow mapping puts the bad value after a character outside the BMP: two UTF-16 units.
+    text = 'profile: wide\nall_out: {note: "\U0001d11e", value: last_trik_winner}\n'
+    path = folder / "wide.yaml"
+    uri = session.open(path, text)
+    (problem,) = session.diagnostics(uri, 1)
+    start = text.splitlines()[1].index("last_trik")
+    assert problem.range.start == at(1, start + 1)
+    assert problem.range.end == at(1, start + 1 + len("last_trik_winner"))
+    session.close(uri)
+
+
+def labels(session, uri: str, position: lsp.Position) -> list[str]:
+    params = lsp.CompletionParams(text_document=doc(uri), position=position)
+    return [
+        item.label
+        for item in session.run(session.client.text_document_completion_async(params)).items
+    ]
+
+
+def test_completion_offers_names_values_and_shipped_profiles(session, folder):
+    text = 'profile "c" extends "bi\n    \n    trump \n    assumed \n}\n'
+    uri = session.open(folder / "complete.rules", text)
+    assert "bicycle" in labels(session, uri, at(0, 23))
+    names = labels(session, uri, at(1, 4))
+    assert {"hand_size", "trump", "title", "assumed"} <= set(names)
+    assert labels(session, uri, at(2, 10)) == [
+        "dealer_last_card",
+        "stock_turnup",
+        "none",
+        "clubs",
+        "diamonds",
+        "hearts",
+        "spades",
+    ]
+    assert "assumed" not in labels(session, uri, at(3, 12))
+    session.close(uri)
+    yaml_text = "profile: c\nextends: \nexhaustion: \nmatch:\n  value: \n  \n"
+    yaml_uri = session.open(folder / "complete.yaml", yaml_text)
+    assert "equal-hands" in labels(session, yaml_uri, at(1, 9))
+    assert labels(session, yaml_uri, at(2, 12)) == [
+        "last_draw_wins",
+        "play_out",
+        "reshuffle",
+        "most_tricks",
+    ]
+    assert labels(session, yaml_uri, at(4, 9)) == ["target", "hands"]
+    assert labels(session, yaml_uri, at(5, 2)) == ["value", "assumed", "note"]
+    assert "hand_size" in labels(session, yaml_uri, at(3, 0))
+    session.close(yaml_uri)
+
+
+CHILD = """\
+profile "child" extends "bicycle" {
+    draw 2
+    exhaustion play_out
+}
+"""
+
+
+def test_hover_tells_the_option_and_where_its_value_comes_from(session, folder):
+    uri = session.open(folder / "hover.rules", CHILD)
+    params = lsp.HoverParams(text_document=doc(uri), position=at(2, 6))
+    text = session.run(session.client.text_document_hover_async(params)).contents.value
+    bicycle = (SHIPPED / "bicycle.rules").read_text().splitlines()
+    line = next(i for i, t in enumerate(bicycle, 1) if "exhaustion" in t)
+    assert "**exhaustion**: what happens as the stock runs out" in text
+    assert "default: `last_draw_wins`" in text
+    assert "`play_out`, stated, in child" in text
+    assert "`play_out`, assumed, in bicycle (" in text and f"bicycle.rules:{line}):" in text
+    assert "silent; play on without drawing" in text
+    params = lsp.HoverParams(text_document=doc(uri), position=at(0, 27))
+    parent = session.run(session.client.text_document_hover_async(params)).contents.value
+    assert "chain: equal-hands -> bicycle" in parent
+    session.close(uri)
+
+
+def test_hover_reads_the_chain_from_open_buffers_and_files(session, folder):
+    top, middle = folder / "top.rules", folder / "middle.yaml"
+    top.write_text('profile "top" {\n    draw 3\n}\n')
+    middle.write_text("profile: middle\nextends: top.rules\nelimination: immediate\n")
+    top_uri = session.open(top, 'profile "top" {\n    assumed draw 4 "unsaved"\n}\n')
+    uri = session.open(
+        folder / "bottom.rules", 'profile "b" extends "middle.yaml" {\n    draw 2\n}\n'
+    )
+    params = lsp.HoverParams(text_document=doc(uri), position=at(1, 5))
+    text = session.run(session.client.text_document_hover_async(params)).contents.value
+    places = [line for line in text.splitlines() if line.startswith("- ")]
+    assert places == [
+        f"- `2`, stated, in b ({folder / 'bottom.rules'}:2)",
+        f"- `4`, assumed, in top ({top}:2): unsaved",
+    ]
+    session.close(uri)
+    session.close(top_uri)
+
+
+def test_definition_goes_to_the_parent_and_to_where_the_value_was_set(session, folder):
+    uri = session.open(folder / "definition.rules", CHILD)
+    params = lsp.DefinitionParams(text_document=doc(uri), position=at(0, 27))
+    place = session.run(session.client.text_document_definition_async(params))
+    assert place.uri == from_fs_path(str((SHIPPED / "bicycle.rules").resolve()))
+    params = lsp.DefinitionParams(text_document=doc(uri), position=at(1, 5))
+    place = session.run(session.client.text_document_definition_async(params))
+    bicycle = (SHIPPED / "bicycle.rules").read_text().splitlines()
+    assert bicycle[place.range.start.line].strip() == "draw 1"
+    session.close(uri)
+
+
+def test_formatting_gives_what_fmt_writes(session, folder):
+    text = '# top\nprofile "f" extends "bicycle" {\n  draw 2  # two\n      trump hearts\n}\n'
+    path = folder / "format.rules"
+    uri = session.open(path, text)
+    params = lsp.DocumentFormattingParams(
+        text_document=doc(uri), options=lsp.FormattingOptions(tab_size=4, insert_spaces=True)
+    )
+    edits = session.run(session.client.text_document_formatting_async(params))
+    wanted = rewrite(read_document(path, text), "dsl", path)
+    assert apply(text, edits) == wanted != text
+    session.close(uri)
+
+
+def actions(session, uri: str, first: int, last: int) -> dict[str, list[lsp.TextEdit]]:
+    params = lsp.CodeActionParams(
+        text_document=doc(uri),
+        range=lsp.Range(start=at(first, 0), end=at(last, 0)),
+        context=lsp.CodeActionContext(diagnostics=[]),
+    )
+    found = session.run(session.client.text_document_code_action_async(params))
+    return {a.title: a.edit.changes[uri] for a in found}
+
+
+def test_code_actions_apply_every_did_you_mean(session, folder):
+    path = folder / "fixes.rules"
+    uri = session.open(path, BROKEN.replace("equal-hands", "bicycel"))
+    session.diagnostics(uri, 1)
+    found = actions(session, uri, 0, 6)
+    fixes = {t: e for t, e in found.items() if t.startswith("Replace")}
+    assert set(fixes) == {
+        "Replace with 'bicycle'",
+        "Replace with 'players'",
+        "Replace with 'immediate'",
+    }
+    text = apply(BROKEN.replace("equal-hands", "bicycel"), [e for es in fixes.values() for e in es])
+    fixed = BROKEN.replace("equal-hands", "bicycle").replace("plyers", "players")
+    assert text == fixed.replace("immediat", "immediate")
+    session.close(uri)
+
+
+def test_code_actions_mark_a_value_assumed_in_either_syntax(session, folder):
+    rules = folder / "assume.rules"
+    uri = session.open(rules, CHILD)
+    found = actions(session, uri, 1, 1)
+    text = apply(CHILD, found["Mark draw as assumed"])
+    assert "    assumed draw 2\n" in text and "exhaustion" not in found
+    session.close(uri)
+    yaml_text = "profile: y\nextends: bicycle\ndraw: 2\nmatch:\n  value: target 5\n  note: ours\n"
+    path = folder / "assume.yaml"
+    uri = session.open(path, yaml_text)
+    found = actions(session, uri, 2, 5)
+    text = apply(yaml_text, found["Mark draw as assumed"] + found["Mark match as assumed"])
+    path.write_text(text)
+    settings = load_file(path).settings
+    assert settings["draw"].assumed and settings["match"].assumed
+    assert settings["match"].note == "ours" and settings["draw"].text == "2"
+    session.close(uri)
+
+
+def test_document_symbols_list_the_profile_and_its_statements(session, folder):
+    uri = session.open(folder / "symbols.rules", CHILD)
+    params = lsp.DocumentSymbolParams(text_document=doc(uri))
+    (root,) = session.run(session.client.text_document_document_symbol_async(params))
+    assert (root.name, root.detail) == ("child", "extends bicycle")
+    assert [(s.name, s.detail) for s in root.children] == [
+        ("draw", "2"),
+        ("exhaustion", "play_out"),
+    ]
+    assert root.children[0].selection_range == lsp.Range(start=at(1, 4), end=at(1, 8))
+    session.close(uri)
+
+
+def test_a_message_that_is_not_json_is_one_line_on_stderr():
+    result = subprocess.run(
+        [sys.executable, "-m", "rulesdsl.cli", "lsp"],
+        input=b"Content-Length: 5\r\n\r\n{bad}",
+        capture_output=True,
+        timeout=WAIT,
+    )
+    assert result.returncode == 0
+    (line,) = result.stderr.decode().splitlines()
+    assert line.startswith("rulesdsl lsp: error: ") and "Expecting property name" in line
+    assert b"window/showMessage" in result.stdout
+
+
+def test_lsp_without_pygls_says_how_to_install_it():
+    code = (
+        "import sys; sys.modules['pygls'] = None; from rulesdsl.cli import main; "
+        "sys.exit(main(['lsp']))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 2
+    assert result.stderr == (
+        "rulesdsl: error: the language server needs pygls: pip install 'rulesdsl[lsp]'\n"
+    )

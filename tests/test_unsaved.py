@@ -1,0 +1,118 @@
+"""Profiles read from unsaved texts (as an editor holds them), and the fixes diagnostics carry."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rulesdsl.lsp.edits import fix_edit
+from rulesdsl.options import Choice
+from rulesdsl.profile import load_file, load_text, shipped_names
+from rulesdsl.rules import OPTIONS
+
+
+def test_the_text_given_is_checked_not_the_file(tmp_path):
+    path = tmp_path / "p.rules"
+    path.write_text('profile "p" {\n    draw lots\n}\n')
+    profile = load_text(path, 'profile "p" {\n    draw 2\n}\n')
+    assert profile.diagnostics == [] and profile.settings["draw"].value == 2
+    assert [d.code for d in load_file(path).diagnostics] == ["bad-value"]
+
+
+def test_a_text_needs_no_file_on_disk(tmp_path):
+    profile = load_text(tmp_path / "new.rules", 'profile "new" extends "bicycle" {\n}\n')
+    assert profile.ok and profile.chain == ("equal-hands", "bicycle", "new")
+
+
+def test_parents_are_read_from_the_texts_given_else_from_disk(tmp_path):
+    parent, child = tmp_path / "parent.rules", tmp_path / "child.rules"
+    parent.write_text('profile "parent" {\n    draw 2\n}\n')
+    child_text = 'profile "child" extends "parent.rules" {\n}\n'
+    assert load_text(child, child_text).settings["draw"].value == 2
+    unsaved = {parent.resolve(): 'profile "parent" {\n    draw 3\n}\n'}
+    assert load_text(child, child_text, unsaved).settings["draw"].value == 3
+    # What was read from a text is not remembered as the file's.
+    child.write_text(child_text)
+    assert load_file(child).settings["draw"].value == 2
+
+
+def test_a_cycle_through_unsaved_texts_is_reported(tmp_path):
+    a, b = tmp_path / "a.rules", tmp_path / "b.rules"
+    a.write_text('profile "a" {\n}\n')
+    b.write_text('profile "b" {\n}\n')
+    texts = {b.resolve(): 'profile "b" extends "a.rules" {\n}\n'}
+    profile = load_text(a, 'profile "a" extends "b.rules" {\n}\n', texts)
+    assert [d.code for d in profile.diagnostics] == ["extends-cycle"]
+
+
+def test_unsaved_bytes_get_the_checks_files_get(tmp_path):
+    (problem,) = load_text(tmp_path / "nul.rules", 'profile "x" {\n\0}\n').diagnostics
+    assert problem.code == "binary"
+    (problem,) = load_text(tmp_path / "empty.rules", "  \n").diagnostics
+    assert problem.code == "empty-file"
+    # A lone surrogate, which JSON can carry but no file holds.
+    (problem,) = load_text(tmp_path / "odd.rules", 'profile "\ud800" {\n}\n').diagnostics
+    assert (problem.code, problem.line, problem.column) == ("encoding", 1, 10)
+
+
+# Every place a did-you-mean can come from, in both syntaxes: a statement with `{}` where
+# the misspelt word goes, and the word.
+CHOICES = [(n, w) for n, o in OPTIONS.items() if isinstance(o.kind, Choice) for w in o.kind.words()]
+SITES = [
+    *[("{}", OPTIONS[n].text(OPTIONS[n].default), n) for n in OPTIONS],
+    *[(n, "{}", w) for n, w in CHOICES],
+    ("draw", "{}", "per_card_in_trick"),
+    ("hand_size", "{} + 1", "players"),
+    ("hand_size", "min({}, 7)", "players"),
+    ("hand_size", "{}(players, 7)", "max"),
+    ("match", "{} 3", "target"),
+    ("match", "{} players", "hands"),
+]
+
+
+def _text(syntax: str, key: str, value: str, parent: str) -> str:
+    if syntax == "dsl":
+        return f'profile "p" extends "{parent}" {{\n    {key} {value}\n}}\n'
+    return f'profile: p\nextends: "{parent}"\n{key}: "{value}"\n'
+
+
+def _misspelt(word: str, at: int, how: int) -> str:
+    at %= len(word)
+    if how == 0 and len(word) > 3:
+        return word[:at] + word[at + 1 :]
+    if how == 1 and at + 1 < len(word):
+        return word[:at] + word[at + 1] + word[at] + word[at + 2 :]
+    return word[:at] + word[at] + word[at:]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(["dsl", "yaml"]),
+    st.sampled_from([*SITES, ("extends", None, None)]),
+    st.integers(0, 30),
+    st.integers(0, 2),
+)
+def test_every_did_you_mean_carries_its_fix_and_the_fix_mends_it(syntax, site, at, how):
+    key, value, word = site
+    if key == "extends":
+        word = shipped_names()[at % len(shipped_names())]
+        text = _text(syntax, "draw", "1", _misspelt(word, at, how))
+    else:
+        wrong = _misspelt(word, at, how)
+        text = _text(syntax, key.format(wrong), value.format(wrong), "equal-hands")
+    path = Path(f"/nonexistent/p.{'rules' if syntax == 'dsl' else 'yaml'}")
+    lines = text.splitlines()
+    for problem in load_text(path, text).diagnostics:
+        if "did you mean" not in problem.hint:
+            continue
+        suggested = problem.hint.removeprefix("did you mean '").removesuffix("'?")
+        assert suggested in re.findall(r"[\w-]+", problem.replacement)
+        edit = fix_edit(problem, lines)
+        mended = list(lines)
+        line = mended[edit.start.line]
+        mended[edit.start.line] = line[: edit.start.column] + edit.text + line[edit.end.column :]
+        after = load_text(path, "\n".join(mended) + "\n").diagnostics
+        assert not [d for d in after if d.line == problem.line and d.code == problem.code]
