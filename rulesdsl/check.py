@@ -11,7 +11,8 @@ from rulesdsl.diagnostics import TOP, Diagnostic, Located, Pos
 from rulesdsl.hints import suggest
 from rulesdsl.options import OptionError
 from rulesdsl.rules import OPTIONS, Rules
-from rulesdsl.syntax.document import METADATA, Document, Entry
+from rulesdsl.schema import takes_list
+from rulesdsl.syntax.document import ASSUMED, METADATA, Document, Entry
 
 
 @dataclass(frozen=True)
@@ -53,7 +54,8 @@ def check_entries(doc: Document) -> tuple[dict[str, Parsed], list[Diagnostic]]:
                 )
             continue
         if key not in OPTIONS:
-            known = [*OPTIONS, *METADATA]
+            # In the profile language a misspelt `assumed` reads as an option name.
+            known = [*OPTIONS, *METADATA, *([ASSUMED] if doc.syntax == "dsl" else [])]
             problems.append(
                 where.at(
                     pos,
@@ -64,6 +66,16 @@ def check_entries(doc: Document) -> tuple[dict[str, Parsed], list[Diagnostic]]:
             )
             continue
         option = OPTIONS[key]
+        if entry.listed and not takes_list(option.kind):
+            problems.append(
+                where.at(
+                    entry.value_pos,
+                    "yaml-shape",
+                    f"`{key}` takes one value, not a list",
+                    f"expected {option.kind.expected}",
+                )
+            )
+            continue
         if entry.value is None or not entry.value.strip():
             problems.append(
                 where.at(

@@ -7,7 +7,6 @@ relative `extends` path is taken from the folder of the file that says it.
 from __future__ import annotations
 
 import dataclasses
-import re
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -17,14 +16,12 @@ from rulesdsl.check import check_entries, check_rules
 from rulesdsl.diagnostics import TOP, Diagnostic, Located, offset_pos
 from rulesdsl.hints import suggest
 from rulesdsl.rules import OPTIONS, Rules
+from rulesdsl.syntax.chars import CONTROL, control_refusal
 from rulesdsl.syntax.document import Document
 
 SHIPPED = Path(__file__).parent / "profiles"
 SYNTAXES = {".rules": "dsl", ".yaml": "yaml", ".yml": "yaml"}
 MAX_BYTES = 1_000_000
-# Control characters and the line separators other than \n and \r\n, which the two
-# syntaxes would read differently.
-CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029]|\r(?!\n)")
 DEFAULT_PROFILE = "equal-hands"
 
 
@@ -173,12 +170,10 @@ def read_source(path: Path) -> tuple[str | None, list[Diagnostic]]:
         ]
     odd = CONTROL.search(text)
     if odd is not None:
+        refused = control_refusal(odd.group())
         return None, [
             Located(shown, text).at(
-                offset_pos(text, odd.start()),
-                "control-character",
-                f"the character U+{ord(odd.group()):04X} is not allowed in a profile",
-                "delete it; a profile is plain text (tabs and line ends only)",
+                offset_pos(text, odd.start()), refused.code, refused.message, refused.hint
             )
         ]
     return text, []

@@ -8,6 +8,10 @@ from rulesdsl.diagnostics import Diagnostic, Pos
 
 # Keys that describe the profile rather than a rule. `profile` names it; `extends` its parent.
 METADATA = ("title", "source")
+# The word that marks a value the source does not state.
+ASSUMED = "assumed"
+# Text that a YAML `assumed` reads as a yes or no (in any case) rather than as a reason.
+ASSUMED_WORDS = {"true": True, "yes": True, "false": False, "no": False}
 
 
 @dataclass(frozen=True)
@@ -15,7 +19,8 @@ class Entry:
     """One `key value` statement, as written.
 
     `value` is the raw text of the value (None when the statement has none); `assumed`
-    marks a value the source does not state; `note` is an optional remark on it.
+    marks a value the source does not state; `note` is an optional remark on it; `listed`
+    marks a value written as a YAML list (its items joined by spaces).
     """
 
     key: str
@@ -24,6 +29,7 @@ class Entry:
     value_pos: Pos
     assumed: bool = False
     note: str | None = None
+    listed: bool = False
 
 
 @dataclass(frozen=True)

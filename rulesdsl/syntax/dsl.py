@@ -10,7 +10,9 @@ from lark import Lark, Token, Tree, UnexpectedCharacters, UnexpectedInput, Unexp
 
 from rulesdsl.diagnostics import Located, Pos, offset_pos
 from rulesdsl.expr import GRAMMAR_DIR
+from rulesdsl.syntax.chars import bidi_controls
 from rulesdsl.syntax.document import METADATA, Comment, Document, Entry
+from rulesdsl.syntax.sniff import first_line, looks_like_yaml
 
 TOKEN_WORDS = {
     "NAME": "an option name",
@@ -23,7 +25,10 @@ TOKEN_WORDS = {
     "EXTENDS": "`extends`",
     "ASSUMED": "`assumed`",
     "$END": "the end of the file",
+    "<END-OF-FILE>": "the end of the file",
 }
+# How Lark names the end of the input in what it expected.
+END = {"$END", "<END-OF-FILE>"}
 _COMMENT = re.compile(r"#[^\n]*")
 
 
@@ -72,12 +77,47 @@ class _Reader:
         self.error_lines: set[int] = set()
 
     def syntax_error(self, error: UnexpectedInput) -> bool:
+        if self._whole_file(error):
+            return False
         line, column = self._error_position(error)
         if line not in self.error_lines:
             self.error_lines.add(line)
             message, hint = self._describe(error)
             self.doc.diagnostics.append(self.where.at(Pos(line, column), "syntax", message, hint))
         return not (isinstance(error, UnexpectedToken) and error.token.type == "$END")
+
+    def _whole_file(self, error: UnexpectedInput) -> bool:
+        """A file written in YAML, or text after the profile's end: one diagnostic says it,
+        and reading stops."""
+        if looks_like_yaml(self.text):
+            number, line = first_line(self.text)
+            indent = len(line) - len(line.lstrip())
+            self.doc.diagnostics.append(
+                self.where.at(
+                    Pos(number, indent + 1, len(line.strip())),
+                    "wrong-syntax",
+                    "this looks like YAML, not the profile language",
+                    "name the file .yaml, or write `name value` lines",
+                )
+            )
+            return True
+        if not isinstance(error, UnexpectedToken) or not set(error.expected) <= END:
+            return False
+        token = error.token
+        second = token.type == "PROFILE"
+        self.doc.diagnostics.append(
+            self.where.at(
+                _pos(token),
+                "syntax",
+                "a second profile starts here; a file holds one profile"
+                if second
+                else f"unexpected {_found(token)} after the end of the profile",
+                "move it to a file of its own"
+                if second
+                else "the profile ends with its `}`: move this inside it, or delete it",
+            )
+        )
+        return True
 
     def _error_position(self, error: UnexpectedInput) -> tuple[int, int]:
         if isinstance(error, UnexpectedToken) and error.token.type == "$END":
@@ -102,6 +142,10 @@ class _Reader:
         return f"unexpected {_found(token)}; expected {expected}", hint
 
     def read(self) -> Document:
+        for pos, refused in bidi_controls(self.text):
+            self.doc.diagnostics.append(
+                self.where.at(pos, refused.code, refused.message, refused.hint)
+            )
         _Collector.current = []
         try:
             tree = _parser().parse(self.text, on_error=self.syntax_error)

@@ -14,7 +14,7 @@ import yaml
 
 from rulesdsl.rules import OPTIONS
 from rulesdsl.syntax.document import METADATA, Comment, Document, Entry
-from rulesdsl.syntax.yamlform import YAML11_BOOLEANS
+from rulesdsl.syntax.yamlform import YAML11_BOOLEANS, CoreLoader
 
 ORDER = {key: i for i, key in enumerate((*METADATA, *OPTIONS))}
 
@@ -69,7 +69,8 @@ def _attach(comments: list[Comment], items: list[_Item]) -> tuple[list[str], lis
 
 
 def _quote(text: str) -> str:
-    return json.dumps(text, ensure_ascii=False)
+    """A string of the profile language: in double quotes, `\\` and `"` escaped."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def _with_comment(line: str, comment: str) -> str:
@@ -107,20 +108,28 @@ def _dsl_statement(entry: Entry) -> str:
     return " ".join(words)
 
 
-def _yaml_scalar(text: str) -> str:
-    """Plain when every YAML reader reads it back as this very text (or number), else quoted."""
-    if text and text.lower() not in YAML11_BOOLEANS and "\n" not in text:
+def _reads_plain(text: str, number: bool) -> bool:
+    """Whether every YAML reader (1.1 and 1.2) reads `text`, written plain, as this very
+    text, or (where `number`) as the whole number it writes."""
+    if not text or "\n" in text or text.lower() in YAML11_BOOLEANS:
+        return False
+    tags = {"tag:yaml.org,2002:str"}
+    if number and text.isascii() and text.isdigit():
+        tags.add("tag:yaml.org,2002:int")
+    for loader in (yaml.SafeLoader, CoreLoader):
         try:
-            back = yaml.safe_load(f"k: {text}")
+            root = yaml.compose(f"k: {text}", Loader=loader)
         except yaml.YAMLError:
-            back = None
-        if isinstance(back, dict) and not isinstance(back.get("k"), bool):
-            value = back.get("k")
-            if (isinstance(value, str) and value == text) or (
-                isinstance(value, int) and str(value) == text
-            ):
-                return text
-    return _quote(text)
+            return False
+        node = root.value[0][1] if isinstance(root, yaml.MappingNode) else None
+        if not isinstance(node, yaml.ScalarNode) or node.value != text or node.tag not in tags:
+            return False
+    return True
+
+
+def _yaml_scalar(text: str, number: bool = False) -> str:
+    """Plain where every YAML reader reads it back as written, else in double quotes."""
+    return text if _reads_plain(text, number) else json.dumps(text, ensure_ascii=False)
 
 
 def write_yaml(doc: Document) -> str:
@@ -137,7 +146,7 @@ def write_yaml(doc: Document) -> str:
 
 
 def _yaml_entry(entry: Entry, comment: str) -> list[str]:
-    value = _yaml_scalar(entry.value or "")
+    value = _yaml_scalar(entry.value or "", number=entry.key not in METADATA)
     if not entry.assumed and entry.note is None:
         return [_with_comment(f"{entry.key}: {value}", comment)]
     lines = [_with_comment(f"{entry.key}:", comment), f"  value: {value}"]
