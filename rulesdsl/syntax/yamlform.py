@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Iterator
-from typing import ClassVar
 
 import yaml
 
@@ -50,14 +49,15 @@ CORE_TYPES = (
 TYPE_WORDS = {"bool": "a boolean", "int": "a number", "float": "a number"}
 
 
-class CoreLoader(FAST_LOADER):  # type: ignore[misc, valid-type]
-    """The fast safe loader, typing plain scalars by the YAML 1.2 core schema."""
+def core_loader(base: type) -> type:
+    """`base`, a safe loader, typing plain scalars by the YAML 1.2 core schema."""
+    loader = type(f"Core{base.__name__}", (base,), {"yaml_implicit_resolvers": {}})
+    for name, pattern, first in CORE_TYPES:
+        loader.add_implicit_resolver(f"{TAG}{name}", re.compile(pattern), first)
+    return loader
 
-    yaml_implicit_resolvers: ClassVar[dict] = {}
 
-
-for _name, _pattern, _first in CORE_TYPES:
-    CoreLoader.add_implicit_resolver(f"{TAG}{_name}", re.compile(_pattern), _first)
+CoreLoader = core_loader(FAST_LOADER)
 
 
 def _pos(node: yaml.Node) -> Pos:
@@ -219,12 +219,15 @@ class _Reader:
         return clean
 
     def _pairs(
-        self, mapping: yaml.MappingNode, owner: str | None
+        self, mapping: yaml.MappingNode, owner: str | None, before: int | None = None
     ) -> dict[str, tuple[yaml.ScalarNode, yaml.Node]]:
         """The keys and values of a mapping; a key that is not a name, or is given twice,
-        is reported and left out."""
+        is left out, and reported when it comes before line `before` (0-based)."""
         found: dict[str, tuple[yaml.ScalarNode, yaml.Node]] = {}
         for key_node, value_node in mapping.value:
+            if before is not None and key_node.start_mark.line >= before:
+                self._pairs_after(found, key_node, value_node)
+                continue
             if kind_of(key_node) != "str":
                 self.error(
                     _pos(key_node),
@@ -246,6 +249,11 @@ class _Reader:
                 continue
             found[key] = (key_node, value_node)
         return found
+
+    @staticmethod
+    def _pairs_after(found: dict, key_node: yaml.Node, value_node: yaml.Node) -> None:
+        if kind_of(key_node) == "str" and key_node.value not in found:
+            found[key_node.value] = (key_node, value_node)
 
     def _text(self, node: yaml.Node, what: str) -> str | None:
         """The text of a scalar that must be text, or None (with an error) when it is not."""
@@ -321,16 +329,20 @@ class _Reader:
         self, key: str, key_node: yaml.ScalarNode, node: yaml.MappingNode
     ) -> Entry | None:
         """An option given as a mapping of value, assumed and note."""
-        parts = self._pairs(node, key)
-        for name, (name_node, _) in parts.items():
-            if name not in ENTRY_KEYS:
-                self.error(
-                    _pos(name_node),
-                    "yaml-shape",
-                    f"`{key}` has an unknown part `{name}`",
-                    suggest(name, ENTRY_KEYS)
-                    or "an option's mapping holds value, assumed and note",
-                )
+        unknown = [k for k, _ in node.value if kind_of(k) == "str" and k.value not in ENTRY_KEYS]
+        # What follows an unknown part is often a key indented too far, and what it holds:
+        # the unknown part is the one mistake reported.
+        parts = self._pairs(node, key, unknown[0].start_mark.line if unknown else None)
+        if unknown:
+            self.error(
+                _pos(unknown[0]),
+                "yaml-shape",
+                f"`{key}` has an unknown part `{unknown[0].value}`",
+                suggest(unknown[0].value, ENTRY_KEYS)
+                or "an option's mapping holds value, assumed and note; is this key indented "
+                "too far?",
+            )
+            return None
         if "value" not in parts:
             self.error(_pos(node), "yaml-shape", f"`{key}` needs a `value`")
             return None
