@@ -12,7 +12,7 @@ from rulesdsl.hints import suggest
 from rulesdsl.options import OptionError
 from rulesdsl.rules import OPTIONS, Rules
 from rulesdsl.schema import takes_list
-from rulesdsl.syntax.document import ASSUMED, METADATA, Document, Entry
+from rulesdsl.syntax.document import ASSUMED, HEADER, METADATA, Document, Entry
 
 
 @dataclass(frozen=True)
@@ -54,8 +54,9 @@ def check_entries(doc: Document) -> tuple[dict[str, Parsed], list[Diagnostic]]:
                 )
             continue
         if key not in OPTIONS:
-            # In the profile language a misspelt `assumed` reads as an option name.
-            known = [*OPTIONS, *METADATA, *([ASSUMED] if doc.syntax == "dsl" else [])]
+            # A misspelt `assumed` (in the profile language) or header key (in YAML) reads
+            # as an option name.
+            known = [*OPTIONS, *METADATA, *([ASSUMED] if doc.syntax == "dsl" else HEADER)]
             problems.append(
                 where.at(
                     pos,

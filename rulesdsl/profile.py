@@ -252,7 +252,7 @@ def _resolve(real: Path) -> Profile:
     problems = list(doc.diagnostics)
     parsed, entry_problems = check_entries(doc)
     problems += entry_problems
-    if doc.syntax == "yaml" and doc.name is None and doc.ok:
+    if doc.syntax == "yaml" and doc.name is None and not any(d.is_error for d in problems):
         problems.append(
             Located(shown, text).at(
                 TOP,

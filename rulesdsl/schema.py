@@ -14,7 +14,7 @@ from typing import Any
 from rulesdsl.options import Kind
 from rulesdsl.rules import OPTIONS
 from rulesdsl.syntax.chars import NOT_IN_A_LINE
-from rulesdsl.syntax.document import ASSUMED, ASSUMED_WORDS, METADATA
+from rulesdsl.syntax.document import ASSUMED, ASSUMED_WORDS, HEADER, METADATA
 
 META_DESCRIPTIONS = {
     "profile": "the profile's name",
@@ -76,7 +76,7 @@ def takes_list(kind: Kind) -> bool:
 
 def profile_schema() -> dict[str, Any]:
     properties: dict[str, Any] = {
-        key: _text(META_DESCRIPTIONS[key]) for key in ("profile", "extends", *METADATA)
+        key: _text(META_DESCRIPTIONS[key]) for key in (*HEADER, *METADATA)
     }
     for name, option in OPTIONS.items():
         properties[name] = _option(option.kind.schema(), option.description)

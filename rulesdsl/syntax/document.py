@@ -8,6 +8,8 @@ from rulesdsl.diagnostics import Diagnostic, Pos
 
 # Keys that describe the profile rather than a rule. `profile` names it; `extends` its parent.
 METADATA = ("title", "source")
+# The keys (in YAML) that name the profile and the one it extends.
+HEADER = ("profile", "extends")
 # The word that marks a value the source does not state.
 ASSUMED = "assumed"
 # Text that a YAML `assumed` reads as a yes or no (in any case) rather than as a reason.

@@ -20,7 +20,15 @@ import yaml
 from rulesdsl.diagnostics import Located, Pos, offset_pos
 from rulesdsl.hints import suggest
 from rulesdsl.syntax.chars import Refusal, bidi_controls, refusal
-from rulesdsl.syntax.document import ASSUMED, ASSUMED_WORDS, METADATA, Comment, Document, Entry
+from rulesdsl.syntax.document import (
+    ASSUMED,
+    ASSUMED_WORDS,
+    HEADER,
+    METADATA,
+    Comment,
+    Document,
+    Entry,
+)
 from rulesdsl.syntax.sniff import first_line, looks_like_dsl
 from rulesdsl.syntax.yamlerrors import describe
 
@@ -33,7 +41,7 @@ PLAIN_TAGS = {f"{TAG}{t}" for t in ("str", "int", "bool", "null", "float", "map"
 YAML11_BOOLEANS = {"yes", "no", "on", "off", "y", "n"}
 ENTRY_KEYS = ("value", ASSUMED, "note")
 # Keys whose value is text: YAML must read it as a string.
-TEXT_KEYS = ("profile", "extends", *METADATA)
+TEXT_KEYS = (*HEADER, *METADATA)
 # The YAML 1.2 core schema: how a plain scalar is typed, and its first characters.
 CORE_TYPES = (
     ("bool", r"^(?:true|True|TRUE|false|False|FALSE)$", "tTfF"),
