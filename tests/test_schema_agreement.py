@@ -22,14 +22,13 @@ from __future__ import annotations
 
 import itertools
 import json
-import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
 
 import jsonschema
 import pytest
 import yaml
+from conftest import Yaml12Loader
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -39,26 +38,6 @@ from rulesdsl.rules import OPTIONS
 from rulesdsl.schema import profile_schema
 
 _serial = itertools.count()
-
-
-class Yaml12Loader(yaml.SafeLoader):
-    """The YAML 1.2 core schema (spec 1.2.2, section 10.3.2) for plain scalars."""
-
-    yaml_implicit_resolvers: ClassVar[dict] = {}
-
-
-for tag, pattern, first in [
-    ("null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
-    ("bool", r"^(?:true|True|TRUE|false|False|FALSE)$", list("tTfF")),
-    ("int", r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$", list("-+0123456789")),
-    (
-        "float",
-        r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
-        r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$",
-        list("-+0123456789."),
-    ),
-]:
-    Yaml12Loader.add_implicit_resolver(f"tag:yaml.org,2002:{tag}", re.compile(pattern), first)
 
 
 # --- documents as data, then as YAML text ----------------------------------------------------

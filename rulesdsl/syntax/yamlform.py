@@ -365,7 +365,15 @@ class _Reader:
                 f"`{key}` has a reason in `assumed` and a `note`: one would be lost",
                 "keep one: `assumed: true` with the `note`, or the reason alone",
             )
-        return Entry(key, value, _pos(key_node), _pos(value_node), assumed, note or reason, listed)
+        return Entry(
+            key,
+            value,
+            _pos(key_node),
+            _pos(value_node),
+            assumed,
+            reason if note is None else note,
+            listed,
+        )
 
     def _assumed(
         self, key: str, parts: dict[str, tuple[yaml.ScalarNode, yaml.Node]]
