@@ -52,6 +52,15 @@ def check_entries(doc: Document) -> tuple[dict[str, Parsed], list[Diagnostic]]:
                         "a note is a remark on an option's value; write a # comment instead",
                     )
                 )
+            elif entry.assumed:
+                problems.append(
+                    where.at(
+                        pos,
+                        "metadata-assumed",
+                        f"`{key}` cannot be assumed",
+                        "`assumed` marks an option's value the source does not state; drop it",
+                    )
+                )
             continue
         if key not in OPTIONS:
             # A misspelt `assumed` (in the profile language) or header key (in YAML) reads

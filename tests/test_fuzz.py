@@ -569,6 +569,8 @@ CRASHES = [
     ("neg.yaml", f"profile: x\nhand_size: {'-' * 3000}1\n", "bad-value", 2, 12),
     # Not a crash: a note on metadata was accepted, and the writer made it unreadable DSL.
     ("meta-note.rules", 'profile "x" {\n    title .. "a note"\n}\n', "metadata-note", 2, 5),
+    # Not a crash: `assumed` on metadata was accepted, and the writer made it unreadable YAML.
+    ("meta-assumed.rules", 'profile "x" {\n    assumed title t\n}\n', "metadata-assumed", 2, 13),
     # In YAML the title is text, not a mapping (as the schema says).
     ("meta-note.yaml", "profile: x\ntitle:\n  value: a\n  note: b\n", "yaml-shape", 3, 3),
 ]

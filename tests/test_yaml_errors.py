@@ -67,6 +67,7 @@ BROKEN_YAML = [
     ('profile: x\ntitle: "a\\qb"\n', 2, 10, "`\\q` is not an escape", "single quotes"),
     ("profile: x\ntrump: none\n...\ndraw: 2\n", 4, 1, "goes on after", "`...`"),
     ("profile: x\ntitle: @home\n", 2, 8, "`@` cannot start", "quotes"),
+    ('profile: x\ntitle: "\\U00110000"\n', 2, 9, "writes no character", "\\U 8"),
 ]
 
 

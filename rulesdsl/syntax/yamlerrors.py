@@ -16,6 +16,10 @@ import yaml
 
 from rulesdsl.diagnostics import Pos
 
+ESCAPE_BEYOND_UNICODE = (
+    "this escape writes no character",
+    "\\x takes 2 hex digits, \\u 4 and \\U 8, up to 0010FFFF",
+)
 INDENT_HINT = (
     "line up each key with the keys above it; an option's value, assumed and note go 2 spaces in"
 )
@@ -141,9 +145,12 @@ def _escape(e: _Error) -> Described:
     line = e.line(mark)
     column = line.rfind("\\", 0, mark.column + 1)
     column = column if column >= 0 else mark.column
+    pos = Pos(mark.line + 1, column + 1)
     escape = line[column : column + 2]
+    if escape[1:2] in ("x", "u", "U"):
+        return Described(pos, *ESCAPE_BEYOND_UNICODE)
     return Described(
-        Pos(mark.line + 1, column + 1),
+        pos,
         f"`{escape}` is not an escape YAML knows",
         "write \\\\ for a backslash, or put the text in single quotes",
     )

@@ -19,7 +19,7 @@ import yaml
 
 from rulesdsl.diagnostics import Located, Pos, offset_pos
 from rulesdsl.hints import suggest
-from rulesdsl.syntax.chars import Refusal, bidi_controls, refusal
+from rulesdsl.syntax.chars import Refusal, bidi_controls, control_refusal, refusal
 from rulesdsl.syntax.document import (
     ASSUMED,
     ASSUMED_WORDS,
@@ -30,7 +30,7 @@ from rulesdsl.syntax.document import (
     Entry,
 )
 from rulesdsl.syntax.sniff import first_line, looks_like_dsl
-from rulesdsl.syntax.yamlerrors import describe
+from rulesdsl.syntax.yamlerrors import ESCAPE_BEYOND_UNICODE, describe
 
 MAX_DEPTH = 8
 # libyaml's loader where PyYAML has it (ten times faster), else the pure-Python one.
@@ -54,6 +54,7 @@ CORE_TYPES = (
     ),
     ("null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
 )
+LONG_ESCAPE = re.compile(r"\\U([0-9a-fA-F]{8})")
 TYPE_WORDS = {"bool": "a boolean", "int": "a number", "float": "a number"}
 
 
@@ -121,11 +122,13 @@ class _Reader:
         except yaml.MarkedYAMLError as error:
             self._syntax_error(error)
             return self.doc
+        except ValueError:  # PyYAML's own scanner, on an escape beyond the last character
+            self._beyond_unicode()
+            return self.doc
         except yaml.reader.ReaderError as error:
-            refused = refusal(chr(error.character)) if isinstance(error.character, int) else None
+            char = chr(error.character)
             self.refuse(
-                offset_pos(self.text, error.position),
-                refused or Refusal("control-character", "this character is not allowed", ""),
+                offset_pos(self.text, error.position), refusal(char) or control_refusal(char)
             )
             return self.doc
         if root is None:
@@ -146,6 +149,13 @@ class _Reader:
             return
         described = describe(error, self.text, FAST_LOADER)
         self.error(described.pos, "yaml-syntax", described.message, described.hint)
+
+    def _beyond_unicode(self) -> None:
+        """Where an escape writes a code point beyond Unicode's last, U+10FFFF."""
+        beyond = (m for m in LONG_ESCAPE.finditer(self.text) if int(m.group(1), 16) > 0x10FFFF)
+        found = next(beyond, None)
+        pos = offset_pos(self.text, found.start()) if found else Pos(1, 1)
+        self.error(pos, "yaml-syntax", *ESCAPE_BEYOND_UNICODE)
 
     def _looks_like_dsl(self) -> None:
         number, line = first_line(self.text)
@@ -230,12 +240,11 @@ class _Reader:
         self, mapping: yaml.MappingNode, owner: str | None, before: int | None = None
     ) -> dict[str, tuple[yaml.ScalarNode, yaml.Node]]:
         """The keys and values of a mapping; a key that is not a name, or is given twice,
-        is left out, and reported when it comes before line `before` (0-based)."""
+        is left out and reported; the keys from line `before` (0-based) on are not read."""
         found: dict[str, tuple[yaml.ScalarNode, yaml.Node]] = {}
         for key_node, value_node in mapping.value:
             if before is not None and key_node.start_mark.line >= before:
-                self._pairs_after(found, key_node, value_node)
-                continue
+                break
             if kind_of(key_node) != "str":
                 self.error(
                     _pos(key_node),
@@ -257,11 +266,6 @@ class _Reader:
                 continue
             found[key] = (key_node, value_node)
         return found
-
-    @staticmethod
-    def _pairs_after(found: dict, key_node: yaml.Node, value_node: yaml.Node) -> None:
-        if kind_of(key_node) == "str" and key_node.value not in found:
-            found[key_node.value] = (key_node, value_node)
 
     def _text(self, node: yaml.Node, what: str) -> str | None:
         """The text of a scalar that must be text, or None (with an error) when it is not."""
