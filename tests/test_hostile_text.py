@@ -17,6 +17,7 @@ from rulesdsl.cli import main
 from rulesdsl.profile import SHIPPED, load_file
 from rulesdsl.syntax.dsl import read_dsl
 from rulesdsl.syntax.writer import write
+from rulesdsl.syntax.yamlform import read_yaml
 
 _serial = itertools.count()
 BIDI = ["\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069"]
@@ -104,3 +105,8 @@ def test_bidirectional_controls_fail_validate_even_without_strict(
     path.write_text(text, encoding="utf-8")
     assert main(["validate", str(path)]) == 1
     assert f"{path}:{line}:{column}: error[bidi-control]" in capsys.readouterr().out
+
+
+def test_an_escape_after_a_byte_order_mark_is_located():
+    doc = read_yaml("bom.yaml", '\ufeffprofile: x\ntitle: "x\\e"\n')
+    assert [(d.code, d.line, d.column) for d in doc.diagnostics] == [("control-character", 2, 10)]

@@ -54,6 +54,7 @@ CORE_TYPES = (
     ),
     ("null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
 )
+HEX = re.compile("[0-9a-fA-F]+")
 LONG_ESCAPE = re.compile(r"\\U([0-9a-fA-F]{8})")
 TYPE_WORDS = {"bool": "a boolean", "int": "a number", "float": "a number"}
 
@@ -99,7 +100,8 @@ def scalars(node: yaml.Node) -> Iterator[yaml.ScalarNode]:
 
 class _Reader:
     def __init__(self, path: str, text: str) -> None:
-        self.text = text
+        # Without a byte-order mark, which libyaml leaves out of its positions.
+        self.text = text = text.removeprefix("\ufeff")
         self.where = Located(path, text)
         self.doc = Document(path, "yaml", text)
         # The scalars already refused (for a character or a line break): read no further.
@@ -412,8 +414,9 @@ def _escapes(raw: str) -> Iterator[tuple[int, int, Refusal]]:
     while i >= 0:
         letter = raw[i + 1 : i + 2]
         length = 2 + codes.get(letter, 0)
-        if letter in codes:
-            char = chr(int(raw[i + 2 : i + length], 16))
+        digits = raw[i + 2 : i + length]
+        if letter in codes and HEX.fullmatch(digits) and int(digits, 16) <= 0x10FFFF:
+            char = chr(int(digits, 16))
         else:
             char = replacements.get(letter, "")
         refused = refusal(char) if len(char) == 1 else None
