@@ -112,6 +112,13 @@ def test_a_file_in_the_other_syntax_is_one_diagnostic(tmp_path, name, text, mess
     assert diagnostics[0].line == (2 if text.startswith("#") else 1)
 
 
+def test_a_second_profile_in_a_yaml_file_is_one_diagnostic():
+    text = "profile: a\ntrump: none\ndraw: 2\nprofile: b\ntrump: hearts\ndraw: 1\n"
+    diagnostics = read_yaml("two.yaml", text).diagnostics
+    assert [(d.line, d.column) for d in diagnostics] == [(4, 1)]
+    assert "second profile" in diagnostics[0].message
+
+
 def test_a_second_profile_in_a_rules_file_is_one_diagnostic():
     text = 'profile "a" {\n    trump none\n}\nprofile "b" {\n    trump none\n}\n'
     diagnostics = read_dsl("two.rules", text).diagnostics

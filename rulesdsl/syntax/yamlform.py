@@ -141,7 +141,9 @@ class _Reader:
         if not isinstance(root, yaml.MappingNode):
             self._not_a_mapping(root)
             return self.doc
-        for key, (key_node, value_node) in self._pairs(root, None).items():
+        second = self._second_profile(root)
+        pairs = self._pairs(root, None, second.start_mark.line if second else None)
+        for key, (key_node, value_node) in pairs.items():
             self._entry(key, key_node, value_node)
         return self.doc
 
@@ -151,6 +153,22 @@ class _Reader:
             return
         described = describe(error, self.text, FAST_LOADER)
         self.error(described.pos, "yaml-syntax", described.message, described.hint)
+
+    def _second_profile(self, root: yaml.MappingNode) -> yaml.Node | None:
+        """A second `profile:` key, reported as the start of a second profile (what follows
+        it is that profile's, not keys given twice)."""
+        keys = [k for k, _ in root.value if kind_of(k) == "str" and k.value == HEADER[0]]
+        if len(keys) < 2:
+            return None
+        first = keys[0].start_mark.line + 1
+        self.error(
+            _pos(keys[1]),
+            "duplicate-key",
+            f"a second profile starts here (the first is named on line {first}); "
+            "a file holds one profile",
+            "move it, and what follows, to a file of its own",
+        )
+        return keys[1]
 
     def _beyond_unicode(self) -> None:
         """Where an escape writes a code point beyond Unicode's last, U+10FFFF."""
