@@ -92,32 +92,26 @@ class _Reader:
         if looks_like_yaml(self.text):
             number, line = first_line(self.text)
             indent = len(line) - len(line.lstrip())
-            self.doc.diagnostics.append(
-                self.where.at(
-                    Pos(number, indent + 1, len(line.strip())),
-                    "wrong-syntax",
-                    "this looks like YAML, not the profile language",
-                    "name the file .yaml, or write `name value` lines",
-                )
+            self._report(
+                Pos(number, indent + 1, len(line.strip())),
+                "wrong-syntax",
+                "this looks like YAML, not the profile language",
+                "name the file .yaml, or write `name value` lines",
             )
             return True
         if not isinstance(error, UnexpectedToken) or not set(error.expected) <= END:
             return False
-        token = error.token
-        second = token.type == "PROFILE"
-        self.doc.diagnostics.append(
-            self.where.at(
-                _pos(token),
-                "syntax",
-                "a second profile starts here; a file holds one profile"
-                if second
-                else f"unexpected {_found(token)} after the end of the profile",
-                "move it to a file of its own"
-                if second
-                else "the profile ends with its `}`: move this inside it, or delete it",
-            )
-        )
+        if error.token.type == "PROFILE":
+            message = "a second profile starts here; a file holds one profile"
+            hint = "move it to a file of its own"
+        else:
+            message = f"unexpected {_found(error.token)} after the end of the profile"
+            hint = "the profile ends with its `}`: move this inside it, or delete it"
+        self._report(_pos(error.token), "syntax", message, hint)
         return True
+
+    def _report(self, pos: Pos, code: str, message: str, hint: str) -> None:
+        self.doc.diagnostics.append(self.where.at(pos, code, message, hint))
 
     def _error_position(self, error: UnexpectedInput) -> tuple[int, int]:
         if isinstance(error, UnexpectedToken) and error.token.type == "$END":
@@ -143,9 +137,7 @@ class _Reader:
 
     def read(self) -> Document:
         for pos, refused in bidi_controls(self.text):
-            self.doc.diagnostics.append(
-                self.where.at(pos, refused.code, refused.message, refused.hint)
-            )
+            self._report(pos, refused.code, refused.message, refused.hint)
         _Collector.current = []
         try:
             tree = _parser().parse(self.text, on_error=self.syntax_error)
