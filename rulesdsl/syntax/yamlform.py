@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Iterator
+from enum import StrEnum
 
 import yaml
 
@@ -36,7 +37,21 @@ MAX_DEPTH = 8
 # libyaml's loader where PyYAML has it (ten times faster), else the pure-Python one.
 FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 TAG = "tag:yaml.org,2002:"
-PLAIN_TAGS = {f"{TAG}{t}" for t in ("str", "int", "bool", "null", "float", "map", "seq")}
+
+
+class YamlType(StrEnum):
+    """What a node is, as YAML 1.2 types it."""
+
+    MAP = "map"
+    SEQ = "seq"
+    STR = "str"
+    INT = "int"
+    FLOAT = "float"
+    BOOL = "bool"
+    NULL = "null"
+
+
+PLAIN_TAGS = {f"{TAG}{t}" for t in YamlType}
 # Booleans to YAML 1.1 readers only: YAML 1.2 reads them as text.
 YAML11_BOOLEANS = {"yes", "no", "on", "off", "y", "n"}
 ENTRY_KEYS = ("value", ASSUMED, "note")
@@ -44,19 +59,19 @@ ENTRY_KEYS = ("value", ASSUMED, "note")
 TEXT_KEYS = (*HEADER, *METADATA)
 # The YAML 1.2 core schema: how a plain scalar is typed, and its first characters.
 CORE_TYPES = (
-    ("bool", r"^(?:true|True|TRUE|false|False|FALSE)$", "tTfF"),
-    ("int", r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$", "-+0123456789"),
+    (YamlType.BOOL, r"^(?:true|True|TRUE|false|False|FALSE)$", "tTfF"),
+    (YamlType.INT, r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$", "-+0123456789"),
     (
-        "float",
+        YamlType.FLOAT,
         r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
         r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$",
         "-+0123456789.",
     ),
-    ("null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
+    (YamlType.NULL, r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
 )
 HEX = re.compile("[0-9a-fA-F]+")
 LONG_ESCAPE = re.compile(r"\\U([0-9a-fA-F]{8})")
-TYPE_WORDS = {"bool": "a boolean", "int": "a number", "float": "a number"}
+TYPE_WORDS = {YamlType.BOOL: "a boolean", YamlType.INT: "a number", YamlType.FLOAT: "a number"}
 
 
 def core_loader(base: type) -> type:
@@ -76,13 +91,14 @@ def _pos(node: yaml.Node) -> Pos:
     return Pos(start.line + 1, start.column + 1, max(1, length))
 
 
-def kind_of(node: yaml.Node) -> str:
-    """`map`, `seq`, or the YAML 1.2 type of a scalar: `str`, `int`, `float`, `bool`, `null`."""
+def kind_of(node: yaml.Node) -> YamlType:
+    """A mapping, a list, or the YAML 1.2 type of a scalar."""
     if isinstance(node, yaml.MappingNode):
-        return "map"
+        return YamlType.MAP
     if isinstance(node, yaml.SequenceNode):
-        return "seq"
-    return node.tag.removeprefix(TAG) if node.tag.startswith(TAG) else "str"
+        return YamlType.SEQ
+    name = node.tag.removeprefix(TAG)
+    return next((t for t in YamlType if t == name), YamlType.STR)
 
 
 def scalars(node: yaml.Node) -> Iterator[yaml.ScalarNode]:
@@ -157,7 +173,7 @@ class _Reader:
     def _second_profile(self, root: yaml.MappingNode) -> yaml.Node | None:
         """A second `profile:` key, reported as the start of a second profile (what follows
         it is that profile's, not keys given twice)."""
-        keys = [k for k, _ in root.value if kind_of(k) == "str" and k.value == HEADER[0]]
+        keys = [k for k, _ in root.value if kind_of(k) == YamlType.STR and k.value == HEADER[0]]
         if len(keys) < 2:
             return None
         first = keys[0].start_mark.line + 1
@@ -265,7 +281,7 @@ class _Reader:
         for key_node, value_node in mapping.value:
             if before is not None and key_node.start_mark.line >= before:
                 break
-            if kind_of(key_node) != "str":
+            if kind_of(key_node) != YamlType.STR:
                 self.error(
                     _pos(key_node),
                     "yaml-shape",
@@ -290,18 +306,18 @@ class _Reader:
     def _text(self, node: yaml.Node, what: str) -> str | None:
         """The text of a scalar that must be text, or None (with an error) when it is not."""
         kind = kind_of(node)
-        if kind == "str":
+        if kind == YamlType.STR:
             self._yaml11_boolean(node)
             return node.value
-        if kind in ("map", "seq"):
-            shape = "a list" if kind == "seq" else "a mapping"
+        if kind in (YamlType.MAP, YamlType.SEQ):
+            shape = "a list" if kind == YamlType.SEQ else "a mapping"
             self.error(
                 _pos(node),
                 "yaml-shape",
                 f"{what} is one line of text, not {shape}",
                 "write it on the line of its key; a # comment can say more",
             )
-        elif kind == "null":
+        elif kind == YamlType.NULL:
             self.error(_pos(node), "yaml-type", f"{what} is empty", "write it, or drop the line")
         else:
             self.error(
@@ -332,7 +348,7 @@ class _Reader:
         if not isinstance(node, yaml.ScalarNode):
             self.error(_pos(node), "yaml-shape", f"{what} must be a single value")
             return None, False
-        if kind_of(node) == "null" and not node.style:
+        if kind_of(node) == YamlType.NULL and not node.style:
             return None, False
         self._yaml11_boolean(node)
         return node.value, False
@@ -361,7 +377,9 @@ class _Reader:
         self, key: str, key_node: yaml.ScalarNode, node: yaml.MappingNode
     ) -> Entry | None:
         """An option given as a mapping of value, assumed and note."""
-        unknown = [k for k, _ in node.value if kind_of(k) == "str" and k.value not in ENTRY_KEYS]
+        unknown = [
+            k for k, _ in node.value if kind_of(k) == YamlType.STR and k.value not in ENTRY_KEYS
+        ]
         # What follows an unknown part is often a key indented too far, and what it holds:
         # the unknown part is the one mistake reported.
         parts = self._pairs(node, key, unknown[0].start_mark.line if unknown else None)
@@ -407,9 +425,9 @@ class _Reader:
             return False, None
         node = parts[ASSUMED][1]
         kind = kind_of(node)
-        if kind == "bool":
+        if kind == YamlType.BOOL:
             return ASSUMED_WORDS[node.value.lower()], None
-        if kind != "str":
+        if kind != YamlType.STR:
             self.error(
                 _pos(node),
                 "yaml-type",
