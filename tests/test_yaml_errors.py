@@ -21,7 +21,8 @@ from rulesdsl.profile import SHIPPED, load_file
 from rulesdsl.syntax import yamlform
 from rulesdsl.syntax.dsl import read_dsl
 from rulesdsl.syntax.writer import write
-from rulesdsl.syntax.yamlform import core_loader, read_yaml
+from rulesdsl.syntax.yamlform import read_yaml
+from rulesdsl.syntax.yamltypes import core_loader
 
 LOADERS = {"libyaml": getattr(yaml, "CSafeLoader", None), "pyyaml": yaml.SafeLoader}
 # Words of PyYAML's and libyaml's own messages, which a diagnostic must not repeat.

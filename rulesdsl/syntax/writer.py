@@ -14,7 +14,7 @@ import yaml
 
 from rulesdsl.rules import OPTIONS
 from rulesdsl.syntax.document import METADATA, Comment, Document, Entry
-from rulesdsl.syntax.yamlform import YAML11_BOOLEANS, CoreLoader
+from rulesdsl.syntax.yamltypes import YAML11_BOOLEANS, CoreLoader
 
 ORDER = {key: i for i, key in enumerate((*METADATA, *OPTIONS))}
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Iterator
-from enum import StrEnum
 
 import yaml
 
@@ -32,73 +31,28 @@ from rulesdsl.syntax.document import (
 )
 from rulesdsl.syntax.sniff import first_line, looks_like_dsl
 from rulesdsl.syntax.yamlerrors import ESCAPE_BEYOND_UNICODE, describe
+from rulesdsl.syntax.yamltypes import (
+    FAST_LOADER,
+    PLAIN_TAGS,
+    YAML11_BOOLEANS,
+    CoreLoader,
+    YamlType,
+    kind_of,
+)
 
 MAX_DEPTH = 8
-# libyaml's loader where PyYAML has it (ten times faster), else the pure-Python one.
-FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-TAG = "tag:yaml.org,2002:"
-
-
-class YamlType(StrEnum):
-    """What a node is, as YAML 1.2 types it."""
-
-    MAP = "map"
-    SEQ = "seq"
-    STR = "str"
-    INT = "int"
-    FLOAT = "float"
-    BOOL = "bool"
-    NULL = "null"
-
-
-PLAIN_TAGS = {f"{TAG}{t}" for t in YamlType}
-# Booleans to YAML 1.1 readers only: YAML 1.2 reads them as text.
-YAML11_BOOLEANS = {"yes", "no", "on", "off", "y", "n"}
 ENTRY_KEYS = ("value", ASSUMED, "note")
 # Keys whose value is text: YAML must read it as a string.
 TEXT_KEYS = (*HEADER, *METADATA)
-# The YAML 1.2 core schema: how a plain scalar is typed, and its first characters.
-CORE_TYPES = (
-    (YamlType.BOOL, r"^(?:true|True|TRUE|false|False|FALSE)$", "tTfF"),
-    (YamlType.INT, r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$", "-+0123456789"),
-    (
-        YamlType.FLOAT,
-        r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
-        r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$",
-        "-+0123456789.",
-    ),
-    (YamlType.NULL, r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
-)
 HEX = re.compile("[0-9a-fA-F]+")
 LONG_ESCAPE = re.compile(r"\\U([0-9a-fA-F]{8})")
 TYPE_WORDS = {YamlType.BOOL: "a boolean", YamlType.INT: "a number", YamlType.FLOAT: "a number"}
-
-
-def core_loader(base: type) -> type:
-    """`base`, a safe loader, typing plain scalars by the YAML 1.2 core schema."""
-    loader = type(f"Core{base.__name__}", (base,), {"yaml_implicit_resolvers": {}})
-    for name, pattern, first in CORE_TYPES:
-        loader.add_implicit_resolver(f"{TAG}{name}", re.compile(pattern), first)
-    return loader
-
-
-CoreLoader = core_loader(FAST_LOADER)
 
 
 def _pos(node: yaml.Node) -> Pos:
     start, end = node.start_mark, node.end_mark
     length = end.column - start.column if end.line == start.line else 1
     return Pos(start.line + 1, start.column + 1, max(1, length))
-
-
-def kind_of(node: yaml.Node) -> YamlType:
-    """A mapping, a list, or the YAML 1.2 type of a scalar."""
-    if isinstance(node, yaml.MappingNode):
-        return YamlType.MAP
-    if isinstance(node, yaml.SequenceNode):
-        return YamlType.SEQ
-    name = node.tag.removeprefix(TAG)
-    return next((t for t in YamlType if t == name), YamlType.STR)
 
 
 def scalars(node: yaml.Node) -> Iterator[yaml.ScalarNode]:
