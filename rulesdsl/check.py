@@ -24,43 +24,14 @@ class Parsed:
 
 
 def check_entries(doc: Document) -> tuple[dict[str, Parsed], list[Diagnostic]]:
-    """Read every option entry; report unknown names, missing or bad values, duplicates."""
+    """Read every option entry; report unknown names, missing or bad values (the readers
+    report a key given twice)."""
     where = Located(doc.path, doc.source)
     found: dict[str, Parsed] = {}
-    first_line: dict[str, int] = {}
     problems: list[Diagnostic] = []
     for entry in doc.entries:
         key, pos = entry.key, entry.key_pos
-        if key in first_line and doc.syntax == "dsl":
-            problems.append(
-                where.at(
-                    pos,
-                    "duplicate-key",
-                    f"`{key}` is set twice: here and on line {first_line[key]}",
-                    "keep one of them",
-                )
-            )
-            continue
-        first_line[key] = pos.line
         if key in METADATA:
-            if entry.note is not None:
-                problems.append(
-                    where.at(
-                        pos,
-                        "metadata-note",
-                        f"`{key}` takes no note",
-                        "a note is a remark on an option's value; write a # comment instead",
-                    )
-                )
-            elif entry.assumed:
-                problems.append(
-                    where.at(
-                        pos,
-                        "metadata-assumed",
-                        f"`{key}` cannot be assumed",
-                        "`assumed` marks an option's value the source does not state; drop it",
-                    )
-                )
             continue
         if key not in OPTIONS:
             # A misspelt `assumed` (in the profile language) or header key (in YAML) reads

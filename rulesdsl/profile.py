@@ -252,15 +252,6 @@ def _resolve(real: Path) -> Profile:
     problems = list(doc.diagnostics)
     parsed, entry_problems = check_entries(doc)
     problems += entry_problems
-    if doc.syntax == "yaml" and doc.name is None and not any(d.is_error for d in problems):
-        problems.append(
-            Located(shown, text).at(
-                TOP,
-                "missing-name",
-                "the profile has no name",
-                f"add `profile: {real.stem}` at the top",
-            )
-        )
     settings, parent_problems, parent_chain = _inherit(doc, real)
     problems += parent_problems
     for key, item in parsed.items():

@@ -27,6 +27,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from rulesdsl.cli import main
 from rulesdsl.diagnostics import Diagnostic
 from rulesdsl.options import Choice, CountOrWord, DeckRanks, IntExpr, MatchKind, PlayerRange
 from rulesdsl.profile import SHIPPED, SYNTAXES, Profile, load_file, read_document, read_source
@@ -531,6 +532,26 @@ def test_mutated_shipped_profiles_end_in_a_profile_or_diagnostics(folder, text):
 @example(data=b"\0")
 def test_raw_bytes_end_in_a_profile_or_diagnostics(folder, data):
     check_input(folder, data)
+
+
+@settings(FUZZ, max_examples=max(50, EXAMPLES // 4))
+@given(
+    text=st.one_of(dsl_texts(), yaml_texts(), mutated(), perturbed(yaml_texts())),
+    suffix=st.sampled_from([".rules", ".yaml"]),
+)
+def test_what_reads_clean_converts_and_formats(folder, text, suffix):
+    """A file whose text reads without a syntax error (whatever its values) converts to
+    either syntax and formats: never "cannot be rewritten without changing it"."""
+    here = folder / f"case{next(_serial)}"
+    here.mkdir()
+    path = here / f"input{suffix}"
+    path.write_text(text, encoding="utf-8", newline="")
+    source, _ = read_source(path)
+    if source is None or not read_document(path, source).ok:
+        return
+    for syntax in ("dsl", "yaml"):
+        assert main(["convert", str(path), "--to", syntax]) == 0, (syntax, text)
+    assert main(["fmt", str(path)]) == 0
 
 
 def test_the_shipped_profiles_survive_the_checks(folder):

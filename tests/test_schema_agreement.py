@@ -112,9 +112,10 @@ FITTING = {
     "draw": [0, 1, 2, "1", Raw("per_card_in_trick")],
     "match": [Raw("target 3"), Raw("hands players"), "hands 2"],
 }
-WRONG_FOR_ALL = [None, Raw(""), True, False, 2.5, 11, Raw("x"), "", ["a", "b"], []]
-# Wrong for every option but hand_size, where only the check across options refuses them.
-BELOW_ONE = [0, -1]
+WRONG_FOR_ALL = [None, Raw(""), True, False, 2.5, "", ["a", "b"], []]
+# Wrong for every option but hand_size, where the deal (counts) or the expression (names)
+# refuses them, which the schema cannot say.
+NOT_FOR_HAND_SIZE = [0, -1, 11, Raw("x")]
 ERRORS_IN_TEXT = [
     Raw('"a\\nb"'),
     Raw('"\\e]0;title\\a"'),
@@ -154,7 +155,7 @@ def scalar_value(name: str) -> st.SearchStrategy:
     return mostly(
         st.sampled_from(words(name)),
         st.one_of(
-            st.sampled_from(WRONG_FOR_ALL + ([] if name == "hand_size" else BELOW_ONE)),
+            st.sampled_from(WRONG_FOR_ALL + ([] if name == "hand_size" else NOT_FOR_HAND_SIZE)),
             st.lists(st.sampled_from(words(name)), min_size=1, max_size=3),
         ),
     )

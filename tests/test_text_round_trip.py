@@ -157,3 +157,29 @@ def test_a_one_line_block_title_with_a_hash_converts_and_formats(folder, capsys)
     assert 'title "A # block title"' in capsys.readouterr().out
     assert main(["fmt", str(path)]) == 0
     assert path.read_text(encoding="utf-8") == 'profile: house\ntitle: "A # block title"\n'
+
+
+def test_a_comment_on_the_closing_brace_stays_on_it(folder, capsys):
+    path = folder / "closing.rules"
+    text = 'profile "x" {  # head\n    trump none\n}  # end\n'
+    path.write_text(text, encoding="utf-8")
+    assert main(["fmt", "--check", str(path)]) == 0
+    assert main(["convert", str(path), "--to", "yaml"]) == 0
+    assert capsys.readouterr().out == "profile: x  # head\ntrump: none\n# end\n"
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "code", "line", "column"),
+    [
+        ("t.rules", 'profile "x" {\n    title\n}\n', "missing-value", 2, 5),
+        ("t.rules", 'profile "x" {\n    assumed source "s"\n}\n', "metadata-assumed", 2, 13),
+        ("t.yaml", "profile: x\nhand size: 5\n", "yaml-shape", 2, 1),
+        ("t.yaml", "profile: x\nwh\\en_void: any\n", "yaml-shape", 2, 1),
+        ("t.yaml", "# only a comment\n", "missing-name", 1, 1),
+        ("t.yaml", 'profile: x\nmust_head: no"\n', "bad-value", 2, 12),
+        ("t.yaml", "profile: x\ndeck: [A, 'K#']\n", "bad-value", 2, 7),
+    ],
+)
+def test_what_the_other_syntax_cannot_say_is_refused_on_reading(name, text, code, line, column):
+    doc = read_document(Path(name), text)
+    assert [(d.code, d.line, d.column) for d in doc.diagnostics] == [(code, line, column)]

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from rulesdsl.diagnostics import Diagnostic, Pos
 
 # Keys that describe the profile rather than a rule. `profile` names it; `extends` its parent.
 METADATA = ("title", "source")
+# What a key is in either syntax (the NAME of grammar/profile.lark).
+NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_\-]*")
+# Characters no option's value holds (the profile language ends a value at them).
+NOT_IN_A_VALUE = '#"{}'
 # The keys (in YAML) that name the profile and the one it extends.
 HEADER = ("profile", "extends")
 # The word that marks a value the source does not state.

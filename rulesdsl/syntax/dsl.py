@@ -163,9 +163,44 @@ class _Reader:
         self.doc.name, self.doc.name_pos = _label(name)
         if parent is not None:
             self.doc.extends, self.doc.extends_pos = _label(parent)
+        first_line: dict[str, int] = {}
         for child in rest:
-            if isinstance(child, Tree) and child.data == "statement":
-                self.doc.entries.append(_statement(child))
+            if not (isinstance(child, Tree) and child.data == "statement"):
+                continue
+            entry = _statement(child)
+            if entry.key in first_line:
+                message = f"`{entry.key}` is set twice: here and on line {first_line[entry.key]}"
+                self._report(entry.key_pos, "duplicate-key", message, "keep one of them")
+                continue
+            first_line[entry.key] = entry.key_pos.line
+            if entry.key in METADATA:
+                self._metadata(entry)
+            self.doc.entries.append(entry)
+
+    def _metadata(self, entry: Entry) -> None:
+        """The title and the source are text about the profile: no note, not assumed (the
+        YAML form has no way to say either), and never empty."""
+        if entry.value is None:
+            self._report(
+                entry.key_pos,
+                "missing-value",
+                f"`{entry.key}` needs its text",
+                f'write it in quotes: {entry.key} "..."',
+            )
+        elif entry.note is not None:
+            self._report(
+                entry.key_pos,
+                "metadata-note",
+                f"`{entry.key}` takes no note",
+                "a note is a remark on an option's value; write a # comment instead",
+            )
+        elif entry.assumed:
+            self._report(
+                entry.key_pos,
+                "metadata-assumed",
+                f"`{entry.key}` cannot be assumed",
+                "`assumed` marks an option's value the source does not state; drop it",
+            )
 
 
 def _pos(token: Token) -> Pos:

@@ -8,6 +8,7 @@ stays above the statement that followed it; a comment at the end of a line stays
 from __future__ import annotations
 
 import json
+from bisect import bisect_right
 from dataclasses import dataclass, field
 
 import yaml
@@ -26,46 +27,64 @@ class _Item:
     line: int
     entry: Entry | None
     above: list[str] = field(default_factory=list)
-    after: str = ""
+    trailing: list[str] = field(default_factory=list)
+
+    @property
+    def after(self) -> str:
+        return " ".join(self.trailing)
 
 
-def _items(doc: Document) -> tuple[_Item, list[_Item], list[str], list[str]]:
-    """The header item, the statements in canonical order, and comments before the header
-    and after the last statement."""
+@dataclass
+class _Layout:
+    """The header, the statements in canonical order, and the comments that belong to no
+    statement: before the header, after the last statement, and after the last line's code
+    (on the closing `}`)."""
+
+    header: _Item
+    body: list[_Item]
+    before: list[str] = field(default_factory=list)
+    tail: list[str] = field(default_factory=list)
+    closing: list[str] = field(default_factory=list)
+
+
+def _layout(doc: Document) -> _Layout:
     header_line = doc.name_pos.line if doc.name_pos else 1
     header = _Item(header_line, None)
     body = [_Item(e.key_pos.line, e) for e in doc.entries]
-    by_line = sorted([header, *body], key=lambda i: i.line)
+    by_line = [header, *body]
     if doc.syntax == "yaml" and doc.extends_pos is not None:
         by_line.append(_Item(doc.extends_pos.line, None))
-        by_line.sort(key=lambda i: i.line)
-    before, tail = _attach(doc.comments, by_line)
+    by_line.sort(key=lambda i: i.line)
+    layout = _Layout(header, body)
+    _attach(doc.comments, by_line, layout)
+    # A YAML `extends` line folds into the header.
+    for extra in by_line:
+        if extra.entry is None and extra is not header:
+            header.above += extra.above
+            header.trailing += extra.trailing
     body.sort(key=lambda i: (ORDER.get(i.entry.key, len(ORDER)), i.line))
-    return header, body, before, tail
+    return layout
 
 
-def _attach(comments: list[Comment], items: list[_Item]) -> tuple[list[str], list[str]]:
-    before: list[str] = []
-    tail: list[str] = []
+def _attach(comments: list[Comment], items: list[_Item], layout: _Layout) -> None:
+    """Give each comment to the statement it belongs to (`items` in line order): a comment
+    at the end of a line to the statement on or above that line, a comment on its own line
+    to the statement below it."""
+    lines = [i.line for i in items]
     for comment in comments:
         if comment.trailing:
-            owner = [i for i in items if i.line <= comment.line]
-            target = owner[-1] if owner else items[0]
-            target.after = (target.after + " " + comment.text).strip()
+            if comment.line > lines[-1]:
+                layout.closing.append(comment.text)
+            else:
+                items[max(0, bisect_right(lines, comment.line) - 1)].trailing.append(comment.text)
             continue
-        below = [i for i in items if i.line > comment.line]
-        if not below:
-            tail.append(comment.text)
-        elif below[0] is items[0]:
-            before.append(comment.text)
+        below = bisect_right(lines, comment.line)
+        if below == len(items):
+            layout.tail.append(comment.text)
+        elif below == 0:
+            layout.before.append(comment.text)
         else:
-            below[0].above.append(comment.text)
-    # A YAML `extends` line folds into the header.
-    for extra in items:
-        if extra.entry is None and extra is not items[0]:
-            items[0].above += extra.above
-            items[0].after = (items[0].after + " " + extra.after).strip()
-    return before, tail
+            items[below].above.append(comment.text)
 
 
 def _quote(text: str) -> str:
@@ -78,10 +97,11 @@ def _with_comment(line: str, comment: str) -> str:
 
 
 def write_dsl(doc: Document) -> str:
-    header, body, before, tail = _items(doc)
-    out = list(before) + header.above
+    layout = _layout(doc)
+    header, body = layout.header, layout.body
+    out = layout.before + header.above
     head = f"profile {_quote(doc.name or '')}"
-    if doc.extends:
+    if doc.extends is not None:
         head += f" extends {_quote(doc.extends)}"
     out.append(_with_comment(head + " {", header.after))
     previous_meta = None
@@ -93,8 +113,8 @@ def write_dsl(doc: Document) -> str:
         previous_meta = is_meta
         out += ["    " + c for c in item.above]
         out.append("    " + _with_comment(_dsl_statement(entry), item.after))
-    out += ["    " + c for c in tail]
-    out.append("}")
+    out += ["    " + c for c in layout.tail]
+    out.append(_with_comment("}", " ".join(layout.closing)))
     return "\n".join(out) + "\n"
 
 
@@ -133,23 +153,25 @@ def _yaml_scalar(text: str, number: bool = False) -> str:
 
 
 def write_yaml(doc: Document) -> str:
-    header, body, before, tail = _items(doc)
-    out = list(before) + header.above
+    layout = _layout(doc)
+    header, body = layout.header, layout.body
+    out = layout.before + header.above
     out.append(_with_comment(f"profile: {_yaml_scalar(doc.name or '')}", header.after))
-    if doc.extends:
+    if doc.extends is not None:
         out.append(f"extends: {_yaml_scalar(doc.extends)}")
     for item in body:
         out += item.above
         out += _yaml_entry(item.entry, item.after)
-    out += tail
+    out += layout.tail + layout.closing
     return "\n".join(out) + "\n"
 
 
 def _yaml_entry(entry: Entry, comment: str) -> list[str]:
-    value = _yaml_scalar(entry.value or "", number=entry.key not in METADATA)
+    # No value is written as none (`key:`), which YAML reads back as none.
+    value = "" if entry.value is None else _yaml_scalar(entry.value, entry.key not in METADATA)
     if not entry.assumed and entry.note is None:
-        return [_with_comment(f"{entry.key}: {value}", comment)]
-    lines = [_with_comment(f"{entry.key}:", comment), f"  value: {value}"]
+        return [_with_comment(f"{entry.key}:{value and ' '}{value}", comment)]
+    lines = [_with_comment(f"{entry.key}:", comment), f"  value:{value and ' '}{value}"]
     if entry.assumed:
         lines.append("  assumed: true")
     if entry.note is not None:

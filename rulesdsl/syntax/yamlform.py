@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Iterator
+from pathlib import Path
 
 import yaml
 
@@ -25,6 +26,8 @@ from rulesdsl.syntax.document import (
     ASSUMED_WORDS,
     HEADER,
     METADATA,
+    NAME,
+    NOT_IN_A_VALUE,
     Comment,
     Document,
     Entry,
@@ -53,6 +56,10 @@ def _pos(node: yaml.Node) -> Pos:
     start, end = node.start_mark, node.end_mark
     length = end.column - start.column if end.line == start.line else 1
     return Pos(start.line + 1, start.column + 1, max(1, length))
+
+
+def _text_of(node: yaml.Node) -> str:
+    return node.value if isinstance(node, yaml.ScalarNode) else ""
 
 
 def scalars(node: yaml.Node) -> Iterator[yaml.ScalarNode]:
@@ -104,6 +111,7 @@ class _Reader:
             )
             return self.doc
         if root is None:
+            self._no_name(None)
             return self.doc
         found = list(scalars(root))
         self.doc.comments = _comments(self.text, found)
@@ -113,6 +121,11 @@ class _Reader:
             return self.doc
         second = self._second_profile(root)
         pairs = self._pairs(root, None, second.start_mark.line if second else None)
+        if HEADER[0] not in pairs:
+            keys = [k.value for k, _ in root.value if kind_of(k) == YamlType.STR]
+            misspelt = next((k for k in keys if suggest(k, HEADER[:1])), None)
+            if misspelt is None or misspelt in pairs:  # else refused as a key already
+                self._no_name(pairs.pop(misspelt)[0] if misspelt else None)
         for key, (key_node, value_node) in pairs.items():
             self._entry(key, key_node, value_node)
         return self.doc
@@ -123,6 +136,15 @@ class _Reader:
             return
         described = describe(error, self.text, FAST_LOADER)
         self.error(described.pos, "yaml-syntax", described.message, described.hint)
+
+    def _no_name(self, misspelt: yaml.Node | None) -> None:
+        """The profile has no `profile:` key; `misspelt` is a key that may have meant it."""
+        if misspelt is not None:
+            pos, hint = _pos(misspelt), suggest(misspelt.value, HEADER[:1])
+        else:
+            stem = Path(self.doc.path).stem
+            pos, hint = Pos(1, 1), f"add `{HEADER[0]}: {stem}` at the top"
+        self.error(pos, "missing-name", "the profile has no name", hint)
 
     def _second_profile(self, root: yaml.MappingNode) -> yaml.Node | None:
         """A second `profile:` key, reported as the start of a second profile (what follows
@@ -235,12 +257,12 @@ class _Reader:
         for key_node, value_node in mapping.value:
             if before is not None and key_node.start_mark.line >= before:
                 break
-            if kind_of(key_node) != YamlType.STR:
+            if kind_of(key_node) != YamlType.STR or not NAME.fullmatch(key_node.value):
                 self.error(
                     _pos(key_node),
                     "yaml-shape",
-                    "a key must be a name",
-                    "write `name: value`, e.g. `trump: none`",
+                    "a key must be a name: letters, digits, `_` and `-`",
+                    suggest(_text_of(key_node), HEADER) or "write `name: value`, e.g. `draw: 1`",
                 )
                 continue
             key = key_node.value
@@ -294,18 +316,33 @@ class _Reader:
             )
 
     def _value(self, node: yaml.Node, what: str) -> tuple[str | None, bool]:
-        """An option's value as text, and whether it was written as a list."""
+        """An option's value as text (None when there is none, or only blanks), and whether
+        it was written as a list."""
         if isinstance(node, yaml.SequenceNode) and all(
             isinstance(n, yaml.ScalarNode) for n in node.value
         ):
-            return " ".join(n.value for n in node.value), True
+            return self._value_text(node, " ".join(n.value for n in node.value)), True
         if not isinstance(node, yaml.ScalarNode):
             self.error(_pos(node), "yaml-shape", f"{what} must be a single value")
             return None, False
         if kind_of(node) == YamlType.NULL and not node.style:
             return None, False
         self._yaml11_boolean(node)
-        return node.value, False
+        return self._value_text(node, node.value), False
+
+    def _value_text(self, node: yaml.Node, text: str) -> str | None:
+        """A value's text without the blanks around it (None when nothing else is there);
+        a character no value holds is refused, as the profile language refuses it."""
+        odd = next((c for c in NOT_IN_A_VALUE if c in text), None)
+        if odd is not None:
+            self.error(
+                _pos(node),
+                "bad-value",
+                f"no option's value holds `{odd}`",
+                "write the value without it; a remark goes in a note",
+            )
+            self.refused.update(id(n) for n in scalars(node))
+        return text.strip() or None
 
     def _entry(self, key: str, key_node: yaml.ScalarNode, node: yaml.Node) -> None:
         if not self._passed(node):
@@ -318,7 +355,7 @@ class _Reader:
         else:
             value, listed = self._value(node, f"`{key}`")
             entry = Entry(key, value, _pos(key_node), _pos(node), listed=listed)
-        if entry is None:
+        if entry is None or not self._passed(node):
             return
         if key == "profile":
             self.doc.name, self.doc.name_pos = entry.value, entry.value_pos
