@@ -4,18 +4,19 @@ Documents are drawn with keys from the registry and misspelt ones, and values of
 type: words, numbers, booleans, nulls, lists, text with escapes and line breaks, and
 mappings of value, assumed and note with wrong types and extra keys. Each is judged by the
 validator (errors only; warnings do not fail it) and by a JSON Schema validator on the
-document as YAML 1.2 reads it (as editors and schema checkers do), with a loader written
-here from the YAML 1.2 core schema rather than the one rulesdsl uses.
+document as YAML 1.2 reads it (as editors and schema checkers do), with the tests' own
+loader of the YAML 1.2 core schema (conftest.py) rather than the one rulesdsl uses.
 
 What the schema cannot say is not drawn, and is stated here:
 - a key given twice (JSON objects have none; the validator reports it);
 - whether `extends` names a profile that exists (only shipped names are drawn);
 - checks across options: the deal must fit the deck for every player count (only player
-  counts, hand sizes and decks that fit together are drawn, and no integer hand size
-  below 1);
+  counts, hand sizes and decks that fit together are drawn, and no other integer hand
+  size);
 - within an option's kind, the schema's patterns are looser than the kind: a player range
   beyond 10, an expression naming something other than `players`, a match rule's count,
-  a word padded with spaces. Misspelt values are drawn for the options of fixed words.
+  a word padded with spaces, `deck: [standard]`. Misspelt values are drawn for the
+  options of fixed words.
 """
 
 from __future__ import annotations
