@@ -68,6 +68,9 @@ BROKEN_YAML = [
     ('profile: x\ntitle: "a\\qb"\n', 2, 10, "`\\q` is not an escape", "single quotes"),
     ("profile: x\ntrump: none\n...\ndraw: 2\n", 4, 1, "goes on after", "`...`"),
     ("profile: x\ntitle: @home\n", 2, 8, "`@` cannot start", "quotes"),
+    ("profile: x\ntitle: 'it's\n", 2, 12, "after the closing quote", "written ''"),
+    ('profile: x\ntitle: "a" b\n', 2, 12, "after the closing quote", 'as \\"'),
+    ("profile: x\n- a\n", 2, 1, "list item", "`key: value`"),
     ('profile: x\ntitle: "\\U00110000"\n', 2, 9, "writes no character", "\\U 8"),
 ]
 

@@ -157,11 +157,21 @@ def _escape(e: _Error) -> Described:
 
 
 def _indent(e: _Error) -> Described:
-    return Described(
-        e.pos(e.problem_mark),
-        "this line does not line up with the keys above it",
-        INDENT_HINT,
-    )
+    mark = e.problem_mark
+    before = e.line(mark)[: mark.column].rstrip()
+    if before.endswith(("'", '"')) and ":" in before:
+        return Described(
+            e.pos(mark),
+            "text after the closing quote",
+            "a quote inside '...' is written '', inside \"...\" as \\\"; or quote the whole value",
+        )
+    if e.char(mark) == "-":
+        return Described(
+            e.pos(mark),
+            "a list item (`- `) where a key belongs",
+            "write one `key: value` per line; a list of ranks goes in brackets: [A, K, Q]",
+        )
+    return Described(e.pos(mark), "this line does not line up with the keys above it", INDENT_HINT)
 
 
 def _flow(e: _Error) -> Described:
