@@ -42,20 +42,21 @@ class _Error:
         self.loader = loader
         self.context = error.context or ""
         self.problem = error.problem or ""
-        self.problem_mark = error.problem_mark or error.context_mark
-        self.context_mark = error.context_mark or error.problem_mark
+        start = yaml.Mark("", 0, 0, 0, None, None)
+        self.problem_mark = error.problem_mark or error.context_mark or start
+        self.context_mark = error.context_mark or self.problem_mark
         self.words = f"{self.context} {self.problem}"
 
-    def pos(self, mark: yaml.Mark | None) -> Pos:
-        return Pos(mark.line + 1, mark.column + 1) if mark else Pos(1, 1)
+    def pos(self, mark: yaml.Mark) -> Pos:
+        return Pos(mark.line + 1, mark.column + 1)
 
-    def line(self, mark: yaml.Mark | None) -> str:
+    def line(self, mark: yaml.Mark) -> str:
         lines = self.text.splitlines()
-        return lines[mark.line] if mark and mark.line < len(lines) else ""
+        return lines[mark.line] if mark.line < len(lines) else ""
 
-    def char(self, mark: yaml.Mark | None) -> str:
+    def char(self, mark: yaml.Mark) -> str:
         line = self.line(mark)
-        return line[mark.column] if mark and mark.column < len(line) else ""
+        return line[mark.column] if mark.column < len(line) else ""
 
 
 def _tab(e: _Error) -> Described:
@@ -83,7 +84,7 @@ def _bad_start(e: _Error) -> Described:
 
 def _no_colon(e: _Error) -> Described:
     mark = e.context_mark
-    word = e.line(mark)[mark.column :].split(" ")[0] if mark else ""
+    word = e.line(mark)[mark.column :].split(" ")[0]
     return Described(
         e.pos(mark),
         f"`{word}` has no `:` after it",
