@@ -56,7 +56,7 @@ def _layout(doc: Document) -> _Layout:
         by_line.append(_Item(doc.extends_pos.line, None))
     by_line.sort(key=lambda i: i.line)
     layout = _Layout(header, body)
-    _attach(doc.comments, by_line, layout)
+    _attach(doc.comments, by_line, layout, closing_brace=doc.syntax == "dsl")
     # A YAML `extends` line folds into the header.
     for extra in by_line:
         if extra.entry is None and extra is not header:
@@ -66,14 +66,17 @@ def _layout(doc: Document) -> _Layout:
     return layout
 
 
-def _attach(comments: list[Comment], items: list[_Item], layout: _Layout) -> None:
+def _attach(
+    comments: list[Comment], items: list[_Item], layout: _Layout, closing_brace: bool
+) -> None:
     """Give each comment to the statement it belongs to (`items` in line order): a comment
-    at the end of a line to the statement on or above that line, a comment on its own line
-    to the statement below it."""
+    at the end of a line to the statement on or above that line (or, below the last one
+    in the profile language, to the closing brace), a comment on its own line to the
+    statement below it."""
     lines = [i.line for i in items]
     for comment in comments:
         if comment.trailing:
-            if comment.line > lines[-1]:
+            if closing_brace and comment.line > lines[-1]:
                 layout.closing.append(comment.text)
             else:
                 items[max(0, bisect_right(lines, comment.line) - 1)].trailing.append(comment.text)
