@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from rulesdsl.cli import main
 from rulesdsl.profile import read_document, read_source
 from rulesdsl.syntax.chars import BIDI, CONTROL
-from rulesdsl.syntax.document import Document
+from rulesdsl.syntax.document import METADATA, Document
 from rulesdsl.syntax.writer import write
 
 _serial = itertools.count()
@@ -54,11 +54,11 @@ def fragment(text: str, style: str) -> str:
     return f" {style}" + "".join(f"\n    {line}" for line in text.split("\n"))
 
 
-def profile_text(title: str, note: str) -> str:
+def profile_text(key: str, text: str, note: str) -> str:
     return (
         "# a comment\n"
         "profile: house\n"
-        f"title:{title}\n"
+        f"{key}:{text}\n"
         "trump:  # trailing\n"
         "  value: none\n"
         f"  note:{note}\n"
@@ -77,20 +77,23 @@ def clean(value: object) -> bool:
 
 
 def meaning(source: str) -> tuple | None:
-    """The title and the note as YAML reads them, or None where YAML reads no such thing."""
+    """The metadata text and the note as YAML reads them, or None where YAML reads no such
+    thing."""
     try:
         data = yaml.load(source, Loader=Yaml12Loader)
     except yaml.YAMLError:
         return None
     trump = data.get("trump") if isinstance(data, dict) else None
-    if not isinstance(trump, dict) or set(data) != {"profile", "title", "trump"}:
+    keys = set(data) - {"profile", "trump"} if isinstance(data, dict) else set()
+    if not isinstance(trump, dict) or len(keys) != 1 or not keys <= set(METADATA):
         return None
-    return data["title"], trump.get("note")
+    return data[keys.pop()], trump.get("note")
 
 
 def texts(doc: Document) -> tuple:
     note = next((e.note for e in doc.entries if e.key == "trump"), None)
-    return doc.meta("title"), note, sorted(c.text for c in doc.comments)
+    text = next((e.value for e in doc.entries if e.key in METADATA), None)
+    return text, note, sorted(c.text for c in doc.comments)
 
 
 @pytest.fixture(scope="module")
@@ -99,17 +102,23 @@ def folder(tmp_path_factory) -> Path:
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(title=TEXTS, title_style=STYLES, note=TEXTS, note_style=STYLES)
-def test_texts_are_kept_exactly_or_refused(folder, title, title_style, note, note_style):
-    source = profile_text(fragment(title, title_style), fragment(note, note_style))
+@given(
+    key=st.sampled_from(METADATA),
+    text=TEXTS,
+    text_style=STYLES,
+    note=TEXTS,
+    note_style=STYLES,
+)
+def test_texts_are_kept_exactly_or_refused(folder, key, text, text_style, note, note_style):
+    source = profile_text(key, fragment(text, text_style), fragment(note, note_style))
     path = folder / f"p{next(_serial)}.yaml"
     path.write_text(source, encoding="utf-8", newline="")
-    text, problems = read_source(path)
-    if text is None:  # a control character written raw, refused before reading
+    read, problems = read_source(path)
+    if read is None:  # a control character written raw, refused before reading
         assert [d.code for d in problems] in (["control-character"], ["binary"])
         assert CONTROL.search(source)
         return
-    doc = read_document(path, text)
+    doc = read_document(path, read)
     meant = meaning(source)
     if not doc.ok:
         codes = {d.code for d in doc.diagnostics if d.is_error}
