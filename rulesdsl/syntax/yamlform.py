@@ -112,13 +112,17 @@ class _Reader:
             return self.doc
         if root is None:
             self._no_name(None)
-            return self.doc
+        else:
+            self._profile(root)
+        return self.doc
+
+    def _profile(self, root: yaml.Node) -> None:
         found = list(scalars(root))
         self.doc.comments = _comments(self.text, found)
         self.refused = {id(node) for node in found if not self._characters(node)}
         if not isinstance(root, yaml.MappingNode):
             self._not_a_mapping(root)
-            return self.doc
+            return
         second = self._second_profile(root)
         pairs = self._pairs(root, None, second.start_mark.line if second else None)
         if HEADER[0] not in pairs:
@@ -128,7 +132,6 @@ class _Reader:
                 self._no_name(pairs.pop(misspelt)[0] if misspelt else None)
         for key, (key_node, value_node) in pairs.items():
             self._entry(key, key_node, value_node)
-        return self.doc
 
     def _syntax_error(self, error: yaml.MarkedYAMLError) -> None:
         if looks_like_dsl(self.text):
