@@ -12,7 +12,8 @@ from rulesdsl.diagnostics import TOP, Diagnostic, Located, Pos
 from rulesdsl.hints import closest, mean
 from rulesdsl.options import OptionError
 from rulesdsl.rules import OPTIONS, Rules
-from rulesdsl.syntax.document import METADATA, Document, Entry
+from rulesdsl.schema import takes_list
+from rulesdsl.syntax.document import ASSUMED, HEADER, METADATA, Document, Entry
 
 
 @dataclass(frozen=True)
@@ -24,29 +25,20 @@ class Parsed:
 
 
 def check_entries(doc: Document) -> tuple[dict[str, Parsed], list[Diagnostic]]:
-    """Read every option entry; report unknown names, missing or bad values, duplicates."""
+    """Read every option entry; report unknown names, missing or bad values (the readers
+    report a key given twice)."""
     where = Located(doc.path, doc.source)
     found: dict[str, Parsed] = {}
-    first_line: dict[str, int] = {}
     problems: list[Diagnostic] = []
     for entry in doc.entries:
         key, pos = entry.key, entry.key_pos
-        if key in first_line and doc.syntax == "dsl":
-            problems.append(
-                where.at(
-                    pos,
-                    "duplicate-key",
-                    f"`{key}` is set twice: here and on line {first_line[key]}",
-                    "keep one of them",
-                )
-            )
-            continue
-        first_line[key] = pos.line
         if key in METADATA:
-            problems += _metadata_problems(entry, where)
             continue
         if key not in OPTIONS:
-            fix = closest(key, [*OPTIONS, *METADATA])
+            # A misspelt `assumed` (in the profile language) or header key (in YAML) reads
+            # as an option name.
+            known = [*OPTIONS, *METADATA, *([ASSUMED] if doc.syntax == "dsl" else HEADER)]
+            fix = closest(key, known)
             problems.append(
                 where.at(
                     pos,
@@ -58,6 +50,16 @@ def check_entries(doc: Document) -> tuple[dict[str, Parsed], list[Diagnostic]]:
             )
             continue
         option = OPTIONS[key]
+        if entry.listed and not takes_list(option.kind):
+            problems.append(
+                where.at(
+                    entry.value_pos,
+                    "yaml-shape",
+                    f"`{key}` takes one value, not a list",
+                    f"expected {option.kind.expected}",
+                )
+            )
+            continue
         if entry.value is None or not entry.value.strip():
             problems.append(
                 where.at(
@@ -87,25 +89,6 @@ def check_entries(doc: Document) -> tuple[dict[str, Parsed], list[Diagnostic]]:
                 )
             )
     return found, problems
-
-
-def _metadata_problems(entry: Entry, where: Located) -> list[Diagnostic]:
-    """A title or source needs its text, and takes no note and no `assumed`."""
-    key, pos = entry.key, entry.key_pos
-    if entry.value is None:
-        return [
-            where.at(
-                pos,
-                "missing-value",
-                f"`{key}` needs a value",
-                f"write the {key} as text, or drop the line",
-            )
-        ]
-    if entry.note is None and not entry.assumed:
-        return []
-    message = f"`{key}` takes no note" if entry.note is not None else f"`{key}` cannot be assumed"
-    hint = "a note or `assumed` marks an option's value; write a # comment instead"
-    return [where.at(pos, "metadata-note", message, hint)]
 
 
 def anchor(doc: Document, *names: str) -> Pos:

@@ -179,6 +179,7 @@ class Located:
 # bidirectional controls that can make text read differently from what it holds.
 UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
 SHOWN = 200  # characters of a source line shown
+MAX_PROBLEMS = 200  # diagnostics reported for one file
 SAID = 500  # characters of a message or a hint shown
 ELLIPSIS = "…"
 
@@ -243,3 +244,21 @@ def github_data(text: str) -> str:
 def github_property(text: str) -> str:
     """Text escaped for a property (file=, title=) of a GitHub workflow command."""
     return github_data(safe_text(text)).replace(":", "%3A").replace(",", "%2C")
+
+
+def capped(problems: list[Diagnostic]) -> list[Diagnostic]:
+    """The first MAX_PROBLEMS diagnostics (in the order given), and one saying how many more
+    there were: a file of nothing but mistakes is still reported in a few pages."""
+    if len(problems) <= MAX_PROBLEMS:
+        return problems
+    last = problems[MAX_PROBLEMS]
+    more = len(problems) - MAX_PROBLEMS
+    note = Diagnostic(
+        last.path,
+        last.line,
+        last.column,
+        "too-many-errors",
+        f"{more:,} more problems are not shown",
+        "mend the problems above, then validate again",
+    )
+    return [*problems[:MAX_PROBLEMS], note]

@@ -7,9 +7,11 @@ from collections.abc import Iterable
 
 
 def closest(word: str, choices: Iterable[str]) -> str:
-    """The choice closest to `word`, or an empty string when none is close."""
-    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return close[0] if close else ""
+    """The choice closest to `word`, or an empty string when none is close. Case does not
+    count against a choice: `IMMEDIATE` is close to `immediate`."""
+    by_lower = {choice.lower(): choice for choice in choices}
+    close = difflib.get_close_matches(word.lower(), list(by_lower), n=1, cutoff=0.6)
+    return by_lower[close[0]] if close else ""
 
 
 def mean(fix: str) -> str:

@@ -162,6 +162,7 @@ class CountOrWord:
         return {
             "anyOf": [
                 {"type": "integer", "minimum": self.minimum},
+                {"type": "string", "pattern": r"^\s*[0-9]+\s*$"},
                 {"enum": list(self.word_values)},
             ]
         }

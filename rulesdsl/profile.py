@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import re
 from collections.abc import Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -17,17 +16,15 @@ from types import MappingProxyType
 from typing import Any
 
 from rulesdsl.check import check_entries, check_rules
-from rulesdsl.diagnostics import TOP, Diagnostic, Located, line_index
+from rulesdsl.diagnostics import TOP, Diagnostic, Located, capped, line_index
 from rulesdsl.hints import closest, mean, suggest
 from rulesdsl.rules import OPTIONS, Rules
 from rulesdsl.sources import MAX_BYTES, SourceError, check_size, decode, read_bytes, read_text
+from rulesdsl.syntax.chars import CONTROL, control_refusal
 from rulesdsl.syntax.document import Document
 
 SHIPPED = Path(__file__).parent / "profiles"
 SYNTAXES = {".rules": "dsl", ".yaml": "yaml", ".yml": "yaml"}
-# Control characters and the line separators other than \n and \r\n, which the two
-# syntaxes would read differently.
-CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029]|\r(?!\n)")
 DEFAULT_PROFILE = "equal-hands"
 
 
@@ -188,12 +185,10 @@ def decode_source(shown: str, data: bytes) -> tuple[str | None, list[Diagnostic]
         ]
     odd = CONTROL.search(text)
     if odd is not None:
+        refused = control_refusal(odd.group())
         return None, [
             Located(shown, text).at(
-                line_index(text).pos(odd.start()),
-                "control-character",
-                f"the character U+{ord(odd.group()):04X} is not allowed in a profile",
-                "delete it; a profile is plain text (tabs and line ends only)",
+                line_index(text).pos(odd.start()), refused.code, refused.message, refused.hint
             )
         ]
     return text, []
@@ -374,15 +369,6 @@ def _resolve(real: Path, root: Path) -> Loaded:
     problems = list(doc.diagnostics)
     parsed, entry_problems = check_entries(doc)
     problems += entry_problems
-    if doc.syntax == "yaml" and doc.name is None and doc.ok:
-        problems.append(
-            Located(shown, text).at(
-                TOP,
-                "missing-name",
-                "the profile has no name",
-                f"add `profile: {real.stem}` at the top",
-            )
-        )
     parent = _inherit(doc, real, root)
     settings = parent.settings
     problems += parent.problems
@@ -403,6 +389,7 @@ def _resolve(real: Path, root: Path) -> Loaded:
     if doc.ok:
         profile.diagnostics += check_rules(profile.rules, doc)
     profile.diagnostics.sort(key=lambda d: (d.line, d.column))
+    profile.diagnostics[:] = capped(profile.diagnostics)
     return Loaded(profile, stamps)
 
 

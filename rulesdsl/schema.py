@@ -1,11 +1,20 @@
-"""The JSON Schema (draft-07) of the YAML profile form, generated from the option registry."""
+"""The JSON Schema (draft-07) of the YAML profile form, generated from the option registry.
+
+It says what the YAML reader accepts, read as YAML 1.2 (as editors and schema validators
+read it): text is one line without control characters, a value may be a list only where
+its option's kind takes one, and `assumed` gives a reason or a `note` does, not both. What
+it cannot say: a key given twice (JSON has no such thing), whether `extends` names a
+profile that exists, and the checks across options (does the deal fit the deck).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from rulesdsl.options import Kind
 from rulesdsl.rules import OPTIONS
-from rulesdsl.syntax.document import METADATA
+from rulesdsl.syntax.chars import NOT_IN_A_LINE
+from rulesdsl.syntax.document import ASSUMED, ASSUMED_WORDS, HEADER, METADATA
 
 META_DESCRIPTIONS = {
     "profile": "the profile's name",
@@ -15,27 +24,59 @@ META_DESCRIPTIONS = {
 }
 
 
+def _text(description: str) -> dict[str, Any]:
+    return {"type": "string", "not": {"pattern": NOT_IN_A_LINE}, "description": description}
+
+
+def _any_case(word: str) -> str:
+    """A pattern for `word` in any case (JSON Schema patterns take no flags)."""
+    return "".join(f"[{c.upper()}{c.lower()}]" if c.isalpha() else c for c in word)
+
+
+# A text `assumed` that is not one of the words meaning true or false: a reason.
+REASON = {
+    "type": "string",
+    "not": {"pattern": "^(" + "|".join(_any_case(w) for w in ASSUMED_WORDS) + ")$"},
+}
+
+
 def _option(value: dict[str, Any], description: str) -> dict[str, Any]:
     detailed = {
         "type": "object",
         "properties": {
             "value": value,
-            "assumed": {
-                "type": ["boolean", "string"],
-                "description": "the source does not state this value (a string says why)",
+            ASSUMED: {
+                "anyOf": [
+                    {"type": "boolean"},
+                    _text("the source does not state this value (a string says why)"),
+                ]
             },
-            "note": {"type": "string", "description": "a remark on this value"},
+            "note": _text("a remark on this value"),
         },
         "required": ["value"],
         "additionalProperties": False,
+        # A reason in `assumed` is the note: the two together would lose one.
+        "not": {"required": [ASSUMED, "note"], "properties": {ASSUMED: REASON}},
     }
     return {"description": description, "anyOf": [value, detailed]}
 
 
+def _has_list(schema: Any) -> bool:
+    if isinstance(schema, dict):
+        return schema.get("type") == "array" or any(_has_list(v) for v in schema.values())
+    if isinstance(schema, list):
+        return any(_has_list(v) for v in schema)
+    return False
+
+
+def takes_list(kind: Kind) -> bool:
+    """Whether a YAML list may stand for a value of this kind (its items joined by spaces)."""
+    return _has_list(kind.schema())
+
+
 def profile_schema() -> dict[str, Any]:
     properties: dict[str, Any] = {
-        key: {"type": "string", "description": META_DESCRIPTIONS[key]}
-        for key in ("profile", "extends", *METADATA)
+        key: _text(META_DESCRIPTIONS[key]) for key in (*HEADER, *METADATA)
     }
     for name, option in OPTIONS.items():
         properties[name] = _option(option.kind.schema(), option.description)

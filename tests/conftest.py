@@ -1,8 +1,13 @@
-"""Helpers shared by the tests: card lists and deck orders built from the hands wanted."""
+"""Helpers shared by the tests: card lists and deck orders built from the hands wanted, and
+a YAML loader that reads as YAML 1.2 does (as editors and schema checkers do)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from typing import ClassVar
+
+import yaml
 
 from rulesdsl.cards import FULL_DECK, Card, parse_cards
 
@@ -24,3 +29,23 @@ def deck_order(hands: Sequence[str], stock: str = "", dealer: int = 0) -> list[C
 
 def deck_text(order: Sequence[Card]) -> str:
     return " ".join(str(c) for c in order)
+
+
+class Yaml12Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+    """The YAML 1.2 core schema (spec 1.2.2, section 10.3.2) for plain scalars."""
+
+    yaml_implicit_resolvers: ClassVar[dict] = {}
+
+
+for tag, pattern, first in [
+    ("null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
+    ("bool", r"^(?:true|True|TRUE|false|False|FALSE)$", list("tTfF")),
+    ("int", r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$", list("-+0123456789")),
+    (
+        "float",
+        r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+        r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$",
+        list("-+0123456789."),
+    ),
+]:
+    Yaml12Loader.add_implicit_resolver(f"tag:yaml.org,2002:{tag}", re.compile(pattern), first)

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from rulesdsl import diagnostics
 from rulesdsl.cards import FULL_DECK
 from rulesdsl.cli import main
-from rulesdsl.diagnostics import UNSAFE, Diagnostic, excerpt, render, safe_text
+from rulesdsl.diagnostics import MAX_PROBLEMS, UNSAFE, Diagnostic, excerpt, render, safe_text
 from rulesdsl.profile import load_file, read_source
 from rulesdsl.sources import MAX_BYTES, SourceError, read_bytes
 from rulesdsl.syntax.dsl import MAX_SYNTAX_ERRORS
@@ -257,7 +257,8 @@ def test_a_hostile_file_name_cannot_write_its_own_workflow_command(tmp_path, cap
 
 
 def test_shown_text_from_a_file_is_escaped_everywhere(tmp_path, capsys):
-    # YAML escapes put control and bidi characters past a reader that checks the raw text.
+    # YAML escapes put control and bidi characters past a reader that checks the raw text;
+    # whether the reader refuses them or a command prints them, nothing reaches the terminal.
     text = (
         'profile: evil\nextends: equal-hands\ntitle: "\\e]0;owned\\a\\u202e"\n'
         'source: "\\e[2J"\ndraw:\n  value: 2\n  note: "\\x9b31m\\u2066"\n'
@@ -274,7 +275,7 @@ def test_shown_text_from_a_file_is_escaped_everywhere(tmp_path, capsys):
     ):
         _, out, err = run(capsys, *command)
         assert not raw(out + err), command
-        if "json" in command or "--json" in command:
+        if out and ("json" in command or "--json" in command):
             assert json.loads(out)
 
 
@@ -395,11 +396,11 @@ def test_every_position_in_a_file_comes_from_one_line_index(tmp_path, monkeypatc
     monkeypatch.setattr(diagnostics.LineIndex, "__init__", counting)
     diagnostics.line_index.cache_clear()
     colon = ":" if suffix == ".yaml" else ""
-    body = "".join(f"# note {i}\ncolour{i}{colon} red  # why\n" for i in range(300))
+    body = "".join(f"# note {i}\ncolour{i}{colon} red  # why\n" for i in range(150))
     text = f'profile "x" {{\n{body}}}\n' if suffix == ".rules" else f"profile: x\n{body}"
     profile = load_file(write(tmp_path / f"many{suffix}", text))
-    assert len([d for d in profile.diagnostics if d.code == "unknown-option"]) == 300
-    assert len(profile.document.comments) == 600
+    assert len([d for d in profile.diagnostics if d.code == "unknown-option"]) == 150
+    assert len(profile.document.comments) == 300
     assert built == [len(text)]
 
 
@@ -424,9 +425,12 @@ def test_a_link_that_loops_is_named_in_a_folder_validated(tmp_path, capsys):
     assert code == 1 and "loop.rules:1:1: error[unreadable]" in out
 
 
-def test_reading_stops_after_too_many_syntax_errors(tmp_path):
-    found = load_file(write(tmp_path / "x.rules", 'profile "x" {\n' + "}\n" * 10_000)).diagnostics
-    assert found[-1].code == "too-many-errors" and len(found) <= MAX_SYNTAX_ERRORS + 1
+@pytest.mark.parametrize("line", ["@@", "= =", "}", "draw", "draw 2"])
+def test_reading_stops_after_too_many_problems(tmp_path, line):
+    text = 'profile "x" {\n' + f"{line}\n" * 10_000 + "}\n"
+    found = load_file(write(tmp_path / "x.rules", text)).diagnostics
+    assert len(found) <= MAX_SYNTAX_ERRORS + 1
+    assert len(found) == 1 or found[-1].code == "too-many-errors"
 
 
 @pytest.mark.parametrize("name", ["\x1b]0;owned\x07", "\x1b[2J", "\u202eslur", "a\x9bb"])
@@ -459,3 +463,11 @@ def test_fmt_of_a_folder_never_rewrites_a_file_a_link_leads_to_outside_it(tmp_pa
     code, _, _ = run(capsys, "fmt", folder, "--root", tmp_path)
     assert code == 0
     assert outside.read_text() != before
+
+
+def test_a_yaml_file_of_duplicate_keys_is_reported_in_a_few_pages(tmp_path, capsys):
+    text = "profile: x\n" + "draw: 2\n" * 50_000
+    code, out, _ = run(capsys, "validate", write(tmp_path / "x.yaml", text))
+    assert code == 1
+    assert out.count("error[") == MAX_PROBLEMS + 1
+    assert "error[too-many-errors]" in out

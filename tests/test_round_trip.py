@@ -151,7 +151,7 @@ STRATEGIES = {
 }
 
 
-def testatedevery_kind_has_a_strategy():
+def test_every_kind_has_a_strategy():
     assert {type(opt.kind) for opt in OPTIONS.values()} <= set(STRATEGIES)
 
 
@@ -348,7 +348,7 @@ def played(rules: Rules, players: int, seed: int) -> list[tuple]:
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(WRITTEN, st.integers(0, 2**16))
-def testatedevery_value_means_the_same_through_every_reader_and_writer(
+def test_every_value_means_the_same_through_every_reader_and_writer(
     capsys, tmp_path, written, seed
 ):
     found = routes(capsys, tmp_path, written, random.Random(seed))
@@ -379,45 +379,58 @@ def _playable(rules: Rules, players: int) -> bool:
     return True
 
 
-def testatedfmt_keeps_a_tab_in_a_note(tmp_path, capsys):
+def test_fmt_keeps_a_tab_in_a_note(tmp_path, capsys):
     path = tmp_path / "house.rules"
     path.write_text('profile "house" {\n    draw 2 "two\tcards"\n}\n', encoding="utf-8")
     assert main(["fmt", str(path)]) == 0
     assert load_file(path).settings["draw"].note == "two\tcards"
 
 
-def testateda_reason_in_assumed_and_a_note_are_not_both_kept(tmp_path):
+def test_a_reason_in_assumed_and_a_note_are_not_both_kept(tmp_path):
     path = tmp_path / "house.yaml"
     text = "profile: house\ndraw:\n  value: 2\n  assumed: not stated\n  note: ours\n"
     path.write_text(text, encoding="utf-8")
     (problem,) = [d for d in load_file(path).diagnostics if d.is_error]
-    assert (problem.line, problem.code) == (5, "yaml-shape")
+    assert (problem.line, problem.code) == (4, "two-notes")
     assert "a reason in `assumed` and a `note`" in problem.message
 
 
 @pytest.mark.parametrize(
-    ("name", "text", "line"),
+    ("name", "text", "code", "line"),
     [
-        ("a.rules", 'profile "a" {\n    assumed title "T"\n}\n', 2),
-        ("b.rules", 'profile "b" {\n    draw 2\n    assumed source "S"\n}\n', 3),
-        ("c.yaml", "profile: c\ntitle:\n  value: T\n  assumed: true\n", 2),
-        ("d.yaml", "profile:\n  value: d\n  note: mine\n", 1),
-        ("e.yaml", "profile: e\nextends:\n  value: equal-hands\n  assumed: true\n", 2),
+        ("a.rules", 'profile "a" {\n    assumed title "T"\n}\n', "metadata-assumed", 2),
+        (
+            "b.rules",
+            'profile "b" {\n    draw 2\n    assumed source "S"\n}\n',
+            "metadata-assumed",
+            3,
+        ),
+        ("c.yaml", "profile: c\ntitle:\n  value: T\n  assumed: true\n", "yaml-shape", 3),
+        ("d.yaml", "profile:\n  value: d\n  note: mine\n", "yaml-shape", 2),
+        (
+            "e.yaml",
+            "profile: e\nextends:\n  value: equal-hands\n  assumed: true\n",
+            "yaml-shape",
+            3,
+        ),
     ],
 )
-def testateda_mark_nothing_would_keep_is_refused(tmp_path, name, text, line):
+def test_a_mark_nothing_would_keep_is_refused(tmp_path, name, text, code, line):
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
     (problem,) = [d for d in load_file(path).diagnostics if d.is_error]
-    assert (problem.code, problem.line) == ("metadata-note", line)
+    assert (problem.code, problem.line) == (code, line)
 
 
 @pytest.mark.parametrize(
-    ("name", "text"),
-    [("a.rules", 'profile "a" {\n    title\n}\n'), ("b.yaml", "profile: b\nsource:\n")],
+    ("name", "text", "code"),
+    [
+        ("a.rules", 'profile "a" {\n    title\n}\n', "missing-value"),
+        ("b.yaml", "profile: b\nsource:\n", "yaml-type"),
+    ],
 )
-def test_a_title_or_source_without_text_is_refused(tmp_path, name, text):
+def test_a_title_or_source_without_text_is_refused(tmp_path, name, text, code):
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
     (problem,) = [d for d in load_file(path).diagnostics if d.is_error]
-    assert (problem.code, problem.line) == ("missing-value", 2)
+    assert (problem.code, problem.line) == (code, 2)

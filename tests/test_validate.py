@@ -89,15 +89,13 @@ def test_every_problem_in_a_file_is_reported(tmp_path):
         "}\n"
     )
     found = problems(tmp_path, "x.rules", text)
-    assert codes(found) == [
-        "unknown-option",
-        "bad-value",
-        "missing-value",
-        "duplicate-key",
-        "deal-too-large",
-    ]
-    assert [d.line for d in found] == [2, 3, 4, 5, 6]
+    assert codes(found) == ["unknown-option", "bad-value", "missing-value", "duplicate-key"]
+    assert [d.line for d in found] == [2, 3, 4, 5]
     assert "here and on line 4" in found[3].message
+    # A key given twice is a mistake of the file, as in YAML: the checks across options
+    # wait until it is mended.
+    found = problems(tmp_path, "y.rules", text.replace("    draw 2\n", ""))
+    assert codes(found) == ["unknown-option", "bad-value", "missing-value", "deal-too-large"]
 
 
 @pytest.mark.parametrize(

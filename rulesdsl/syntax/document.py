@@ -2,12 +2,27 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from rulesdsl.diagnostics import Diagnostic, Pos
 
 # Keys that describe the profile rather than a rule. `profile` names it; `extends` its parent.
 METADATA = ("title", "source")
+# What a key is in either syntax (the NAME of grammar/profile.lark).
+NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_\-]*")
+# Characters no option's value holds (the profile language ends a value at them).
+NOT_IN_A_VALUE = '#"{}'
+# The keys (in YAML) that name the profile and the one it extends.
+HEADER = ("profile", "extends")
+# The word that marks a value the source does not state.
+ASSUMED = "assumed"
+# Text that a YAML `assumed` reads as a yes or no (in any case) rather than as a reason.
+# The words `assumed` takes for a flag: YAML's booleans, YAML 1.1's among them.
+ASSUMED_WORDS = {
+    **dict.fromkeys(("true", "yes", "on", "y"), True),
+    **dict.fromkeys(("false", "no", "off", "n"), False),
+}
 
 
 @dataclass(frozen=True)
@@ -15,7 +30,8 @@ class Entry:
     """One `key value` statement, as written.
 
     `value` is the raw text of the value (None when the statement has none); `assumed`
-    marks a value the source does not state; `note` is an optional remark on it.
+    marks a value the source does not state; `note` is an optional remark on it; `listed`
+    marks a value written as a YAML list (its items joined by spaces).
     """
 
     key: str
@@ -24,6 +40,7 @@ class Entry:
     value_pos: Pos
     assumed: bool = False
     note: str | None = None
+    listed: bool = False
 
 
 @dataclass(frozen=True)

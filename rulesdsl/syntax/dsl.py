@@ -10,7 +10,9 @@ from lark import Lark, Token, Tree, UnexpectedCharacters, UnexpectedInput, Unexp
 
 from rulesdsl.diagnostics import Located, Pos, line_index
 from rulesdsl.expr import GRAMMAR_DIR
+from rulesdsl.syntax.chars import bidi_controls
 from rulesdsl.syntax.document import METADATA, Comment, Document, Entry
+from rulesdsl.syntax.sniff import first_line, looks_like_yaml
 
 TOKEN_WORDS = {
     "NAME": "an option name",
@@ -23,7 +25,10 @@ TOKEN_WORDS = {
     "EXTENDS": "`extends`",
     "ASSUMED": "`assumed`",
     "$END": "the end of the file",
+    "<END-OF-FILE>": "the end of the file",
 }
+# How Lark names the end of the input in what it expected.
+END = {"$END", "<END-OF-FILE>"}
 _COMMENT = re.compile(r"#[^\n]*")
 MAX_SYNTAX_ERRORS = 200
 
@@ -76,6 +81,8 @@ class _Reader:
     def syntax_error(self, error: UnexpectedInput) -> bool:
         """Report the first error of each line; go on reading unless at the end, or unless
         there have been too many (a file of nothing but errors would take long to read)."""
+        if self._whole_file(error):
+            return False
         line, column = self._error_position(error)
         self.errors += 1
         if self.errors > MAX_SYNTAX_ERRORS:
@@ -93,6 +100,33 @@ class _Reader:
             message, hint = self._describe(error)
             self.doc.diagnostics.append(self.where.at(Pos(line, column), "syntax", message, hint))
         return not (isinstance(error, UnexpectedToken) and error.token.type == "$END")
+
+    def _whole_file(self, error: UnexpectedInput) -> bool:
+        """A file written in YAML, or text after the profile's end: one diagnostic says it,
+        and reading stops."""
+        if looks_like_yaml(self.text):
+            number, line = first_line(self.text)
+            indent = len(line) - len(line.lstrip())
+            self._report(
+                Pos(number, indent + 1, len(line.strip())),
+                "wrong-syntax",
+                "this looks like YAML, not the profile language",
+                "name the file .yaml, or write `name value` lines",
+            )
+            return True
+        if not isinstance(error, UnexpectedToken) or not set(error.expected) <= END:
+            return False
+        if error.token.type == "PROFILE":
+            message = "a second profile starts here; a file holds one profile"
+            hint = "move it to a file of its own"
+        else:
+            message = f"unexpected {_found(error.token)} after the end of the profile"
+            hint = "the profile ends with its `}`: move this inside it, or delete it"
+        self._report(_pos(error.token), "syntax", message, hint)
+        return True
+
+    def _report(self, pos: Pos, code: str, message: str, hint: str) -> None:
+        self.doc.diagnostics.append(self.where.at(pos, code, message, hint))
 
     def _error_position(self, error: UnexpectedInput) -> tuple[int, int]:
         if isinstance(error, UnexpectedToken) and error.token.type == "$END":
@@ -117,6 +151,8 @@ class _Reader:
         return f"unexpected {_found(token)}; expected {expected}", hint
 
     def read(self) -> Document:
+        for pos, refused in bidi_controls(self.text):
+            self._report(pos, refused.code, refused.message, refused.hint)
         _Collector.current = []
         try:
             tree = _parser().parse(self.text, on_error=self.syntax_error)
@@ -145,9 +181,44 @@ class _Reader:
         self.doc.name, self.doc.name_pos = _label(name)
         if parent is not None:
             self.doc.extends, self.doc.extends_pos = _label(parent)
+        first_line: dict[str, int] = {}
         for child in rest:
-            if isinstance(child, Tree) and child.data == "statement":
-                self.doc.entries.append(_statement(child))
+            if not (isinstance(child, Tree) and child.data == "statement"):
+                continue
+            entry = _statement(child)
+            if entry.key in first_line:
+                message = f"`{entry.key}` is set twice: here and on line {first_line[entry.key]}"
+                self._report(entry.key_pos, "duplicate-key", message, "keep one of them")
+                continue
+            first_line[entry.key] = entry.key_pos.line
+            if entry.key in METADATA:
+                self._metadata(entry)
+            self.doc.entries.append(entry)
+
+    def _metadata(self, entry: Entry) -> None:
+        """The title and the source are text about the profile: no note, not assumed (the
+        YAML form has no way to say either), and never empty."""
+        if entry.value is None:
+            self._report(
+                entry.key_pos,
+                "missing-value",
+                f"`{entry.key}` needs its text",
+                f'write it in quotes: {entry.key} "..."',
+            )
+        elif entry.note is not None:
+            self._report(
+                entry.key_pos,
+                "metadata-note",
+                f"`{entry.key}` takes no note",
+                "a note is a remark on an option's value; write a # comment instead",
+            )
+        elif entry.assumed:
+            self._report(
+                entry.key_pos,
+                "metadata-assumed",
+                f"`{entry.key}` cannot be assumed",
+                "`assumed` marks an option's value the source does not state; drop it",
+            )
 
 
 def _pos(token: Token) -> Pos:

@@ -7,15 +7,16 @@ stays above the statement that followed it; a comment at the end of a line stays
 
 from __future__ import annotations
 
-import bisect
 import json
+from bisect import bisect_right
 from dataclasses import dataclass, field
 
 import yaml
 
 from rulesdsl.rules import OPTIONS
 from rulesdsl.syntax.document import METADATA, Comment, Document, Entry
-from rulesdsl.syntax.yamlform import LOADER, MAX_DEPTH, YAML11_BOOLEANS
+from rulesdsl.syntax.yamlform import MAX_DEPTH
+from rulesdsl.syntax.yamltypes import YAML11_BOOLEANS, CoreLoader
 
 ORDER = {key: i for i, key in enumerate((*METADATA, *OPTIONS))}
 
@@ -27,60 +28,72 @@ class _Item:
     line: int
     entry: Entry | None
     above: list[str] = field(default_factory=list)
-    after: str = ""
+    trailing: list[str] = field(default_factory=list)
+
+    @property
+    def after(self) -> str:
+        return " ".join(self.trailing)
 
 
-def _items(doc: Document) -> tuple[_Item, list[_Item], list[str], list[str]]:
-    """The header item, the statements in canonical order, and comments before the header
-    and after the last statement."""
+@dataclass
+class _Layout:
+    """The header, the statements in canonical order, and the comments that belong to no
+    statement: before the header, after the last statement, and after the last line's code
+    (on the closing `}`)."""
+
+    header: _Item
+    body: list[_Item]
+    before: list[str] = field(default_factory=list)
+    tail: list[str] = field(default_factory=list)
+    closing: list[str] = field(default_factory=list)
+
+
+def _layout(doc: Document) -> _Layout:
     header_line = doc.name_pos.line if doc.name_pos else 1
     header = _Item(header_line, None)
     body = [_Item(e.key_pos.line, e) for e in doc.entries]
-    by_line = sorted([header, *body], key=lambda i: i.line)
+    by_line = [header, *body]
     if doc.syntax == "yaml" and doc.extends_pos is not None:
         by_line.append(_Item(doc.extends_pos.line, None))
-        by_line.sort(key=lambda i: i.line)
-    before, tail = _attach(doc.comments, by_line)
+    by_line.sort(key=lambda i: i.line)
+    layout = _Layout(header, body)
+    _attach(doc.comments, by_line, layout, closing_brace=doc.syntax == "dsl")
+    # A YAML `extends` line folds into the header.
+    for extra in by_line:
+        if extra.entry is None and extra is not header:
+            header.above += extra.above
+            header.trailing += extra.trailing
     body.sort(key=lambda i: (ORDER.get(i.entry.key, len(ORDER)), i.line))
-    return header, body, before, tail
+    return layout
 
 
-def _attach(comments: list[Comment], items: list[_Item]) -> tuple[list[str], list[str]]:
-    """Give each comment to its item (`items` sorted by line), by binary search."""
-    before: list[str] = []
-    tail: list[str] = []
+def _attach(
+    comments: list[Comment], items: list[_Item], layout: _Layout, closing_brace: bool
+) -> None:
+    """Give each comment to the statement it belongs to (`items` in line order): a comment
+    at the end of a line to the statement on or above that line (or, below the last one
+    in the profile language, to the closing brace), a comment on its own line to the
+    statement below it."""
     lines = [i.line for i in items]
     for comment in comments:
-        at = bisect.bisect_right(lines, comment.line)
         if comment.trailing:
-            target = items[at - 1] if at else items[0]
-            target.after = (target.after + " " + comment.text).strip()
+            if closing_brace and comment.line > lines[-1]:
+                layout.closing.append(comment.text)
+            else:
+                items[max(0, bisect_right(lines, comment.line) - 1)].trailing.append(comment.text)
             continue
-        if at == len(items):
-            tail.append(comment.text)
-        elif at == 0:
-            before.append(comment.text)
+        below = bisect_right(lines, comment.line)
+        if below == len(items):
+            layout.tail.append(comment.text)
+        elif below == 0:
+            layout.before.append(comment.text)
         else:
-            items[at].above.append(comment.text)
-    # A YAML `extends` line folds into the header.
-    for extra in items:
-        if extra.entry is None and extra is not items[0]:
-            items[0].above += extra.above
-            items[0].after = (items[0].after + " " + extra.after).strip()
-    return before, tail
+            items[below].above.append(comment.text)
 
 
 def _quote(text: str) -> str:
-    """A string of the profile language: a backslash makes the next character plain (so a
-    tab stays a tab; JSON's escapes would read back as the letter). A line break has no
-    spelling there: it is written as JSON would, and `rewrite` sees the change."""
-    if "\n" in text or "\r" in text:
-        return _yaml_quote(text)
+    """A string of the profile language: in double quotes, `\\` and `"` escaped."""
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def _yaml_quote(text: str) -> str:
-    return json.dumps(text, ensure_ascii=False)
 
 
 def _with_comment(line: str, comment: str) -> str:
@@ -88,10 +101,11 @@ def _with_comment(line: str, comment: str) -> str:
 
 
 def write_dsl(doc: Document) -> str:
-    header, body, before, tail = _items(doc)
-    out = list(before) + header.above
+    layout = _layout(doc)
+    header, body = layout.header, layout.body
+    out = layout.before + header.above
     head = f"profile {_quote(doc.name or '')}"
-    if doc.extends:
+    if doc.extends is not None:
         head += f" extends {_quote(doc.extends)}"
     out.append(_with_comment(head + " {", header.after))
     previous_meta = None
@@ -103,8 +117,8 @@ def write_dsl(doc: Document) -> str:
         previous_meta = is_meta
         out += ["    " + c for c in item.above]
         out.append("    " + _with_comment(_dsl_statement(entry), item.after))
-    out += ["    " + c for c in tail]
-    out.append("}")
+    out += ["    " + c for c in layout.tail]
+    out.append(_with_comment("}", " ".join(layout.closing)))
     return "\n".join(out) + "\n"
 
 
@@ -119,45 +133,55 @@ def _dsl_statement(entry: Entry) -> str:
 
 
 def _nests(text: str) -> bool:
-    """Whether a YAML reader could see more than a line or more than a few levels of nesting
-    in `text` (which is then quoted, so that reading it back stays shallow)."""
-    return "\n" in text or sum(text.count(c) for c in "[{") > MAX_DEPTH
+    """Whether a YAML reader could see more than a few levels of nesting in `text` (which is
+    then quoted, so that reading it back stays shallow)."""
+    return sum(text.count(c) for c in "[{") > MAX_DEPTH
 
 
-def _yaml_scalar(text: str) -> str:
-    """Plain when every YAML reader reads it back as this very text (or number), else quoted."""
-    if text and text.lower() not in YAML11_BOOLEANS and not _nests(text):
+def _reads_plain(text: str, number: bool) -> bool:
+    """Whether every YAML reader (1.1 and 1.2) reads `text`, written plain, as this very
+    text, or (where `number`) as the whole number it writes."""
+    if not text or "\n" in text or text.lower() in YAML11_BOOLEANS or _nests(text):
+        return False
+    tags = {"tag:yaml.org,2002:str"}
+    if number and text.isascii() and text.isdigit():
+        tags.add("tag:yaml.org,2002:int")
+    for loader in (yaml.SafeLoader, CoreLoader):
         try:
-            back = yaml.load(f"k: {text}", Loader=LOADER)
+            root = yaml.compose(f"k: {text}", Loader=loader)
         except yaml.YAMLError:
-            back = None
-        if isinstance(back, dict) and not isinstance(back.get("k"), bool):
-            value = back.get("k")
-            if (isinstance(value, str) and value == text) or (
-                isinstance(value, int) and str(value) == text
-            ):
-                return text
-    return _yaml_quote(text)
+            return False
+        node = root.value[0][1] if isinstance(root, yaml.MappingNode) else None
+        if not isinstance(node, yaml.ScalarNode) or node.value != text or node.tag not in tags:
+            return False
+    return True
+
+
+def _yaml_scalar(text: str, number: bool = False) -> str:
+    """Plain where every YAML reader reads it back as written, else in double quotes."""
+    return text if _reads_plain(text, number) else json.dumps(text, ensure_ascii=False)
 
 
 def write_yaml(doc: Document) -> str:
-    header, body, before, tail = _items(doc)
-    out = list(before) + header.above
+    layout = _layout(doc)
+    header, body = layout.header, layout.body
+    out = layout.before + header.above
     out.append(_with_comment(f"profile: {_yaml_scalar(doc.name or '')}", header.after))
-    if doc.extends:
+    if doc.extends is not None:
         out.append(f"extends: {_yaml_scalar(doc.extends)}")
     for item in body:
         out += item.above
         out += _yaml_entry(item.entry, item.after)
-    out += tail
+    out += layout.tail + layout.closing
     return "\n".join(out) + "\n"
 
 
 def _yaml_entry(entry: Entry, comment: str) -> list[str]:
-    value = _yaml_scalar(entry.value or "")
+    # No value is written as none (`key:`), which YAML reads back as none.
+    value = "" if entry.value is None else _yaml_scalar(entry.value, entry.key not in METADATA)
     if not entry.assumed and entry.note is None:
-        return [_with_comment(f"{entry.key}: {value}", comment)]
-    lines = [_with_comment(f"{entry.key}:", comment), f"  value: {value}"]
+        return [_with_comment(f"{entry.key}:{value and ' '}{value}", comment)]
+    lines = [_with_comment(f"{entry.key}:", comment), f"  value:{value and ' '}{value}"]
     if entry.assumed:
         lines.append("  assumed: true")
     if entry.note is not None:
