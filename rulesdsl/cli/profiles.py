@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import difflib
+import glob
 import json
+import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -40,27 +42,37 @@ from rulesdsl.schema import profile_schema
 from rulesdsl.syntax.document import Document
 from rulesdsl.syntax.writer import write
 
+# A path holding one of these, and not there as written, is a pattern to match (as a shell
+# would, `**` included), for a shell that passed it on unexpanded.
+GLOB = re.compile(r"[*?[]")
+
 
 @dataclass(frozen=True)
 class Found:
     """The profile files named or found in the folders named, each with its collection's
-    root (the folder named, or the folder of a file named on its own), and the folders
-    without any."""
+    root (the folder named, or the folder of a file named on its own); the folders without
+    any, and the patterns that match nothing."""
 
     files: list[tuple[Path, Path]]
     empty: list[Path]
+    unmatched: list[Path]
 
     @property
     def paths(self) -> list[Path]:
         return [file for file, _ in self.files]
 
+    @property
+    def nothing_found(self) -> bool:
+        return bool(self.empty or self.unmatched)
+
 
 def profile_files(paths: Iterable[Path]) -> Found:
     """The profile files named, and those found (recursively) in the folders named; each
-    folder without any is said on stderr."""
+    folder without any, and each pattern that matches nothing, is said on stderr."""
+    named, unmatched = _expand(paths)
     files: list[tuple[Path, Path]] = []
     empty: list[Path] = []
-    for path in paths:
+    for path in named:
         if path.is_dir():
             found = [
                 (p, path)
@@ -78,8 +90,27 @@ def profile_files(paths: Iterable[Path]) -> Found:
             raise UsageProblem(f"{path}: no such file or folder")
     suffixes = ", ".join(f"*{suffix}" for suffix in SYNTAXES)
     for folder in empty:
-        click.echo(f"rulesdsl: warning: {folder}: no profile files here ({suffixes})", err=True)
-    return Found(files, empty)
+        warning = f"rulesdsl: warning: {folder}: no profile files here ({suffixes})"
+        click.echo(safe_text(warning), err=True)
+    for pattern in unmatched:
+        click.echo(safe_text(f"rulesdsl: warning: {pattern}: matches no file"), err=True)
+    return Found(files, empty, unmatched)
+
+
+def _expand(paths: Iterable[Path]) -> tuple[list[Path], list[Path]]:
+    """The paths named, each pattern replaced by what it matches; and the patterns that
+    match nothing."""
+    named: list[Path] = []
+    unmatched: list[Path] = []
+    for path in paths:
+        if path.exists() or path.is_symlink() or not GLOB.search(str(path)):
+            named.append(path)
+            continue
+        matches = [Path(p) for p in sorted(glob.glob(str(path), recursive=True))]
+        named += matches
+        if not matches:
+            unmatched.append(path)
+    return named, unmatched
 
 
 @cli.command()
@@ -109,7 +140,7 @@ def validate(ctx: click.Context, paths: tuple[Path, ...], form: str, strict: boo
     if form == "text":
         summary = f"{len(files)} file(s) checked: {errors} error(s), {warnings} warning(s)"
         click.echo(("\n" if problems else "") + summary, err=True)
-    ctx.exit(1 if errors or (strict and (warnings or found.empty)) else 0)
+    ctx.exit(1 if errors or (strict and (warnings or found.nothing_found)) else 0)
 
 
 @cli.command()
