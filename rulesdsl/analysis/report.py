@@ -1,0 +1,125 @@
+"""The analysis of a profile over its player counts: as text for people, as JSON for tools,
+and the rules that can never act (for `validate`, `show`, `explain` and `compare`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from rulesdsl.analysis.counts import build
+from rulesdsl.analysis.verdicts import (
+    ANALYSED,
+    QUESTIONS,
+    SEARCH_BUDGET,
+    Finding,
+    PlayersReport,
+    Verdict,
+    analyse_players,
+)
+from rulesdsl.rules import Rules
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """One profile analysed at each player count asked for."""
+
+    profile: str
+    rules: Rules
+    players: dict[int, PlayersReport]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "profile": self.profile,
+            "players": {str(n): r.to_dict() for n, r in self.players.items()},
+        }
+
+
+def player_counts(rules: Rules, only: int | None = None) -> list[int]:
+    low, high = rules.players
+    return [only] if only is not None else list(range(low, high + 1))
+
+
+def analyse(
+    profile: str, rules: Rules, only: int | None = None, tries: int = SEARCH_BUDGET
+) -> Analysis:
+    """Every question at every player count (or only `only`); `only` must be allowed."""
+    if only is not None:
+        rules.check_players_of(profile, only)
+    counts = player_counts(rules, only)
+    return Analysis(profile, rules, {n: analyse_players(rules, n, tries) for n in counts})
+
+
+def span(counts: list[int]) -> str:
+    """e.g. `3-6 players`, `4 players`."""
+    low, high = counts[0], counts[-1]
+    return f"{low} players" if low == high else f"{low}\u2013{high} players"
+
+
+@dataclass(frozen=True)
+class DeadRule:
+    """A rule that never acts at any of `counts`, with the proof at the largest count."""
+
+    name: str
+    counts: tuple[int, ...]
+    proof: str
+
+    def __str__(self) -> str:
+        return f"never comes into play with {span(list(self.counts))}: {self.proof}"
+
+
+def dead_rules(rules: Rules, counts: Iterable[int] | None = None) -> dict[str, DeadRule]:
+    """The rules the count model proves can never act at any of `counts` (default: every
+    count the profile allows). Needs no search, so it is quick enough for `validate`."""
+    counts = list(counts) if counts is not None else player_counts(rules)
+    models = [build(rules, n) for n in counts]
+    if not models or not all(m.complete for m in models):
+        return {}
+    dead = {}
+    for name in ANALYSED:
+        question = QUESTIONS.get(name)
+        proofs = [question.never(rules, m) for m in models] if question else [None]
+        if all(proof is not None for proof in proofs):
+            dead[name] = DeadRule(name, tuple(counts), str(proofs[-1]))
+    return dead
+
+
+def _finding_lines(name: str, finding: Finding, profile: str) -> list[str]:
+    lines = [f"    {finding.verdict:<7} {name:<13} {finding.proof}"]
+    if finding.witness is not None:
+        lines.append(f"{'':26}replay: {finding.witness.command(profile)}")
+    return lines
+
+
+def _summary(report: PlayersReport) -> list[str]:
+    m = report.model
+    most = "no end" if m.max_tricks is None else str(m.max_tricks)
+    lines = [
+        f"  {report.players} players: a hand lasts {m.min_tricks} to {most} tricks "
+        f"({m.states} count states)",
+        f"    least stock left {m.min_stock}; "
+        f"stock runs out: {_word(report.stock_runs_out)}; "
+        f"all out: {_word(report.all_out)}",
+        f"    hand can fail to end: {_word(report.hand_fails_to_end)} "
+        f"({report.hand_fails_to_end.proof})",
+        f"    match can fail to end: {_word(report.match_fails_to_end)} "
+        f"({report.match_fails_to_end.proof})",
+    ]
+    if report.longest is not None:
+        lines.append(f"    longest hand found: {report.longest.trick} tricks")
+    return lines
+
+
+def _word(finding: Finding) -> str:
+    return {Verdict.NEVER: "never", Verdict.CAN: "can", Verdict.UNKNOWN: "unknown"}[finding.verdict]
+
+
+def text(analysis: Analysis, profile_ref: str | None = None) -> str:
+    """The analysis for people: per player count, the bounds, then every rule's verdict."""
+    ref = profile_ref or analysis.profile
+    lines = [analysis.profile]
+    for report in analysis.players.values():
+        lines += _summary(report)
+        for name, finding in report.rules.items():
+            lines += _finding_lines(name, finding, ref)
+    return "\n".join(lines)

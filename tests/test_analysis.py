@@ -1,0 +1,153 @@
+"""The count analysis: its bounds, its witnesses replayed, and its "never"s attacked."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+
+import pytest
+from click.testing import CliRunner
+
+from rulesdsl.analysis import witness as w
+from rulesdsl.analysis.counts import build
+from rulesdsl.analysis.report import analyse, dead_rules
+from rulesdsl.analysis.verdicts import QUESTIONS, Verdict
+from rulesdsl.bots import make_bot
+from rulesdsl.cli import cli, main
+from rulesdsl.engine.hand import Hand
+from rulesdsl.profile import load, shipped_names
+from rulesdsl.rules import Rules
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_equal_hands_last_at_most_2n_minus_1_tricks_and_keep_a_stock(players):
+    model = build(Rules(), players)
+    assert model.max_tricks == 2 * players - 1
+    assert model.min_stock == 54 - (players + 1) ** 2
+    report = analyse("equal-hands", Rules(), players).players[players]
+    assert report.stock_runs_out.verdict is Verdict.NEVER
+    assert report.all_out.verdict is Verdict.NEVER
+    assert report.rules["exhaustion"].verdict is Verdict.NEVER
+    assert report.rules["all_out"].verdict is Verdict.NEVER
+    assert f"at least {54 - (players + 1) ** 2} cards" in report.rules["exhaustion"].proof
+    assert report.longest.trick == 2 * players - 1  # the bound is reached by a real hand
+
+
+def every_line(hand: Hand, seen: dict, found: list[tuple[int, int]]) -> None:
+    """Play every legal line from `hand` to its end; note each end's tricks and stock."""
+    if hand.is_over:
+        found.append((hand.outcome.tricks, hand.outcome.stock_left))
+        return
+    key = str(hand)
+    if key in seen:
+        return
+    seen[key] = True
+    for card in hand.legal_moves():
+        child = hand.copy()
+        child.play(card)
+        every_line(child, seen, found)
+
+
+@pytest.mark.parametrize(
+    ("ranks", "players", "hand_size"),
+    [("A K Q J", 3, "players"), ("A K Q", 3, "players"), ("A K Q J 10", 3, "2")],
+)
+def test_the_count_bounds_agree_with_every_line_of_play_on_small_decks(ranks, players, hand_size):
+    rules = Rules().with_options({"deck": ranks, "hand_size": hand_size})
+    model = build(rules, players)
+    ends: list[tuple[int, int]] = []
+    for candidate in w.candidates(rules, players, 5):
+        every_line(w.replay(rules, candidate), {}, ends)
+    assert max(t for t, _ in ends) <= model.max_tricks
+    assert min(t for t, _ in ends) >= model.min_tricks
+    assert min(s for _, s in ends) >= model.min_stock
+    if ranks == "A K Q J":
+        assert max(t for t, _ in ends) == 2 * players - 1 == model.max_tricks
+
+
+@cache
+def shipped_analyses():
+    return [(name, analyse(name, load(name).rules)) for name in shipped_names()]
+
+
+def test_shipped_profiles_leave_no_question_unknown():
+    for name, analysis in shipped_analyses():
+        for report in analysis.players.values():
+            findings = [*report.rules.values(), report.hand_fails_to_end, report.all_out]
+            findings.append(report.match_fails_to_end)
+            unknown = [f.proof for f in findings if f.verdict is Verdict.UNKNOWN]
+            assert not unknown, (name, report.players, unknown)
+
+
+def test_every_can_replays_on_the_reference_engine_and_the_compiled_path():
+    detectors = {name: q.detectors for name, q in QUESTIONS.items()}
+    for name, analysis in shipped_analyses():
+        for report in analysis.players.values():
+            for rule, finding in report.rules.items():
+                if finding.verdict is Verdict.CAN:
+                    assert w.check(analysis.rules, finding.witness, rule, detectors), (name, rule)
+                    assert w.same_on_compiled(analysis.rules, finding.witness), (name, rule)
+
+
+def test_a_witness_replays_through_rulesdsl_play():
+    report = analyse("equal-hands", Rules(), 4).players[4]
+    found = report.rules["elimination"].witness
+    args = ["play", "-n", "4", "--deck", found.deck_text, "--dealer", str(found.dealer)]
+    result = CliRunner().invoke(cli, [*args, "--bots", found.bots_text, "--json"])
+    assert result.exit_code == 0, result.output
+    hand = w.replay(Rules(), found)
+    bots = [make_bot(b) for b in found.bots]
+    while not hand.is_over:
+        hand.play(bots[hand.to_move].choose(hand, hand.legal_moves()))
+    played = json.loads(result.output)
+    assert (played["winner"], played["tricks"]) == (hand.outcome.winner, hand.outcome.tricks)
+    assert played["trick_winners"] == list(hand.outcome.trick_winners)
+
+
+def test_every_never_survives_a_search_that_tries_to_reach_it():
+    names = ("lowest", "highest", "random", "heuristic")
+    for name, analysis in shipped_analyses():
+        for players, report in analysis.players.items():
+            dead = {r: QUESTIONS[r].detectors for r, f in report.rules.items()}
+            dead = {r: d for r, d in dead.items() if report.rules[r].verdict is Verdict.NEVER}
+            for candidate in w.candidates(analysis.rules, players, 40, seed=1, names=names):
+                assert not w.watch(analysis.rules, candidate, dead).acted, (name, players)
+
+
+def test_dead_rules_are_the_nevers_at_every_count():
+    dead = dead_rules(Rules())
+    assert set(dead) == {"exhaustion", "all_out"}
+    assert str(dead["exhaustion"]).startswith("never comes into play with 3\u20136 players")
+    assert "at least 5 cards" in str(dead["exhaustion"])
+    assert set(dead_rules(Rules().with_options({"trump": "none"}))) >= {"follow", "when_void"}
+
+
+def test_reshuffle_with_a_big_draw_can_repeat_its_counts():
+    rules = Rules().with_options({"exhaustion": "reshuffle", "draw": "per_card_in_trick"})
+    model = build(rules, 4)
+    assert model.cycles and model.max_tricks is None
+    report = analyse("x", rules, 4, tries=3).players[4]
+    assert report.hand_fails_to_end.verdict is not Verdict.NEVER
+
+
+def test_analyze_prints_text_and_json():
+    runner = CliRunner()
+    result = runner.invoke(cli, ["analyze", "equal-hands", "--players", "4", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    four = data["players"]["4"]
+    assert data["profile"] == "equal-hands"
+    assert (four["max_tricks"], four["min_stock_left"]) == (7, 29)
+    assert four["stock_can_run_out"] is False and four["all_out_possible"] is False
+    assert four["hand_can_fail_to_end"] is False and four["match_can_fail_to_end"] is False
+    assert four["rules"]["exhaustion"]["verdict"] == "never"
+    assert four["rules"]["elimination"]["witness"]["dealer"] in range(4)
+    text = runner.invoke(cli, ["analyze", "equal-hands", "no-trumps", "-n", "3"])
+    assert text.exit_code == 0
+    assert "never   exhaustion" in text.output and "no-trumps" in text.output
+    assert "replay: rulesdsl play -p equal-hands -n 3 --deck" in text.output
+
+
+def test_analyze_refuses_a_player_count_the_profile_does_not_allow(capsys):
+    assert main(["analyze", "equal-hands", "-n", "9"]) == 2
+    assert "9 players are not allowed" in capsys.readouterr().err
