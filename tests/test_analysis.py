@@ -3,20 +3,25 @@
 from __future__ import annotations
 
 import json
+import random
 from functools import cache
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from rulesdsl.analysis import witness as w
 from rulesdsl.analysis.counts import build
 from rulesdsl.analysis.report import analyse, dead_rules
 from rulesdsl.analysis.verdicts import QUESTIONS, Verdict
 from rulesdsl.bots import make_bot
+from rulesdsl.check import rule_problems
 from rulesdsl.cli import cli, main
+from rulesdsl.engine.compiled import compile_hand, outcome, to_int
 from rulesdsl.engine.hand import Hand
 from rulesdsl.profile import load, shipped_names
-from rulesdsl.rules import Rules
+from rulesdsl.rules import OPTIONS, Rules
 
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
@@ -151,3 +156,76 @@ def test_analyze_prints_text_and_json():
 def test_analyze_refuses_a_player_count_the_profile_does_not_allow(capsys):
     assert main(["analyze", "equal-hands", "-n", "9"]) == 2
     assert "9 players are not allowed" in capsys.readouterr().err
+
+
+# -- no simulated hand of any profile contradicts a "never" -----------------------------
+
+EXTRA_TEXTS = {
+    "PlayerRange": ("2", "3", "4", "5", "6"),
+    "DeckRanks": ("A K Q J 10 9 8 7", "A K Q J", "A K Q", "K Q J 10 9 8 7 6 5 4 3 2 A"),
+    "IntExpr": ("1", "2", "3", "5", "players + 1"),
+    "CountOrWord": ("0", "1", "2", "3"),
+    "MatchKind": ("target 1", "target 3", "hands 2", "hands players"),
+}
+
+
+def option_texts(name: str) -> list[str]:
+    """The values to draw for an option: its kind's words, and a few values of its kind."""
+    kind = OPTIONS[name].kind
+    return [*kind.words(), *EXTRA_TEXTS.get(type(kind).__name__, ())]
+
+
+def playable(values: dict[str, str]) -> Rules | None:
+    if values["match"] in ("target", "hands"):
+        return None
+    rules = Rules().with_options(values)
+    return None if any(p.is_error for p in rule_problems(rules)) else rules
+
+
+random_values = st.fixed_dictionaries(
+    {name: st.sampled_from(option_texts(name)) for name in OPTIONS}
+)
+
+
+def contradictions(rules: Rules, players: int, seed: int) -> list[str]:
+    """Every way a simulated hand (compiled path and reference engine) contradicts the
+    count model's bounds or a rule's "never" at this player count."""
+    model = build(rules, players)
+    never = {name for name, q in QUESTIONS.items() if q.never(rules, model) is not None}
+    found = []
+    play = compile_hand(rules, players, ("random",) * players)
+    rng = random.Random(seed)
+    for i in range(12):
+        deck = [to_int(c) for c in rules.cards]
+        rng.shuffle(deck)
+        hand = outcome(play(deck, seed + i, rng, i % players))
+        if hand.reason == "trick_limit":
+            found += [] if model.max_tricks is None else ["trick_limit with a bound"]
+            continue
+        most = hand.tricks if model.max_tricks is None else model.max_tricks
+        if model.min_tricks is None or not model.min_tricks <= hand.tricks <= most:
+            found.append(f"{hand.tricks} tricks outside {model.min_tricks}..{most}")
+        if hand.stock_left < model.min_stock:
+            found.append(f"stock {hand.stock_left} below {model.min_stock}")
+        if hand.winner is not None and hand.winner_cards not in model.winner_cards:
+            found.append(f"winner holds {hand.winner_cards}")
+        if hand.winner is None and not model.can_end_without_winner:
+            found.append("no winner")
+        drew_nothing = rules.draw == 0
+        fired = hand.fired - ({"elimination"} if drew_nothing else set()) - {"follow"}
+        found += [f"{name} fired" for name in fired & never]
+    detectors = {name: QUESTIONS[name].detectors for name in never}
+    if model.max_tricks is not None:
+        for candidate in w.candidates(rules, players, 4, seed, ("lowest", "highest", "random")):
+            found += [f"{name} acted" for name in w.watch(rules, candidate, detectors).acted]
+    return found
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(random_values, st.integers(0, 2**16))
+def test_no_simulated_hand_of_a_random_profile_contradicts_a_never(values, seed):
+    rules = playable(values)
+    assume(rules is not None)
+    players = rules.players[0] + seed % (rules.players[1] - rules.players[0] + 1)
+    assume(build(rules, players).complete)
+    assert contradictions(rules, players, seed) == [], rules.changed()

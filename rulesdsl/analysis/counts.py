@@ -112,9 +112,9 @@ def draw(rules: Rules, trick: Trick) -> int:
                 break
             trick.stock -= 1
             taken += 1
+            if trick.stock == 0:
+                trick.events.add(Event.STOCK_EMPTY)
         trick.sizes[seat] += taken
-    if trick.stock == 0:
-        trick.events.add(Event.STOCK_EMPTY)
     return taken
 
 
@@ -207,7 +207,7 @@ class CountModel:
     ends: frozenset[End]
     min_tricks: int | None  # None: no hand can end
     max_tricks: int | None  # None: a hand can go on for ever (the counts can repeat)
-    min_stock: int
+    min_stock: int  # the least stock at any moment (0 if it can run out, refilled or not)
     winner_cards: frozenset[int]  # the card counts a hand winner can hold at the end
     can_end_without_winner: bool
     cycles: bool
@@ -245,7 +245,9 @@ def build(rules: Rules, players: int, budget: int = STATE_BUDGET) -> CountModel:
         ends=frozenset(t.end for t in tricks if t.end is not None),
         min_tricks=shortest.get(start),
         max_tricks=None if cycles else longest.get(start),
-        min_stock=min([setup_.stock, *(t.stock for t in tricks)]),
+        min_stock=min(
+            [setup_.stock, *(0 if Event.STOCK_EMPTY in t.events else t.stock for t in tricks)]
+        ),
         winner_cards=frozenset(c for t in tricks for c in t.winner_cards),
         can_end_without_winner=any(t.end is not None and not t.winner_cards for t in tricks),
         cycles=cycles,

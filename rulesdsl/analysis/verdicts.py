@@ -158,8 +158,16 @@ def _winner_cards_not_one(hand: Hand) -> bool:
 
 
 def _winner_not_left(hand: Hand) -> bool:
-    winner = hand.outcome.winner
-    return winner is not None and winner != (hand.dealer + 1) % hand.players
+    """As the first hand of a match: won by a player other than the dealer's left, and
+    the match is not over after it."""
+    rules, outcome = hand.rules, hand.outcome
+    if outcome.winner is None or outcome.winner == (hand.dealer + 1) % hand.players:
+        return False
+    count = rules.match_count_for(hand.players)
+    if rules.match.kind == "hands":
+        return count >= 2
+    gained = 1 if rules.scoring == "one_per_hand" else outcome.winner_cards
+    return gained < count
 
 
 QUESTIONS: dict[str, Question] = {
