@@ -229,3 +229,37 @@ def test_no_simulated_hand_of_a_random_profile_contradicts_a_never(values, seed)
     players = rules.players[0] + seed % (rules.players[1] - rules.players[0] + 1)
     assume(build(rules, players).complete)
     assert contradictions(rules, players, seed) == [], rules.changed()
+
+
+# -- validate warns about a chosen rule that can never act ------------------------------
+
+
+def warnings_of(tmp_path, body: str) -> list[tuple[int, int, str, str]]:
+    path = tmp_path / "house.rules"
+    path.write_text(f'profile "house" extends "equal-hands" {{\n{body}\n}}\n')
+    return [(d.line, d.column, d.code, d.message) for d in load(str(path)).diagnostics]
+
+
+def test_a_chosen_value_that_never_acts_is_a_dead_rule_warning_at_its_value(tmp_path):
+    (found,) = warnings_of(tmp_path, "    exhaustion play_out")
+    assert found[:3] == (2, 16, "dead-rule")
+    assert found[3].startswith("exhaustion play_out never comes into play with 3\u20136 players")
+    assert "at least 5 cards" in found[3]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        '    exhaustion play_out "the manual says so"',
+        "    assumed exhaustion play_out",
+        "    exhaustion last_draw_wins",
+        "    hand_size 8\n    exhaustion play_out",
+    ],
+)
+def test_a_dead_value_kept_knowingly_or_unchanged_or_alive_is_not_warned_about(tmp_path, body):
+    assert [w for w in warnings_of(tmp_path, body) if w[2] == "dead-rule"] == []
+
+
+def test_a_value_another_warning_already_points_at_gets_no_second_one(tmp_path):
+    found = warnings_of(tmp_path, "    trump none\n    when_void trump_if_able")
+    assert [w[2] for w in found] == ["never-applies"]

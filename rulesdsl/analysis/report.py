@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from rulesdsl.analysis.counts import build
+from rulesdsl.analysis.counts import STATE_BUDGET, build
 from rulesdsl.analysis.verdicts import (
     ANALYSED,
     QUESTIONS,
@@ -68,11 +68,14 @@ class DeadRule:
         return f"never comes into play with {span(list(self.counts))}: {self.proof}"
 
 
-def dead_rules(rules: Rules, counts: Iterable[int] | None = None) -> dict[str, DeadRule]:
+def dead_rules(
+    rules: Rules, counts: Iterable[int] | None = None, budget: int = STATE_BUDGET
+) -> dict[str, DeadRule]:
     """The rules the count model proves can never act at any of `counts` (default: every
-    count the profile allows). Needs no search, so it is quick enough for `validate`."""
+    count the profile allows). Needs no search, so it is quick enough for `validate`;
+    beyond `budget` count states nothing is proved, so nothing is dead."""
     counts = list(counts) if counts is not None else player_counts(rules)
-    models = [build(rules, n) for n in counts]
+    models = [build(rules, n, budget) for n in counts]
     if not models or not all(m.complete for m in models):
         return {}
     dead = {}
