@@ -263,3 +263,22 @@ def test_a_dead_value_kept_knowingly_or_unchanged_or_alive_is_not_warned_about(t
 def test_a_value_another_warning_already_points_at_gets_no_second_one(tmp_path):
     found = warnings_of(tmp_path, "    trump none\n    when_void trump_if_able")
     assert [w[2] for w in found] == ["never-applies"]
+
+
+def test_show_and_explain_mark_a_rule_that_never_acts():
+    runner = CliRunner()
+    shown = runner.invoke(cli, ["show", "equal-hands", "--width", "200"]).output
+    after = shown.split("\n  exhaustion", 1)[1].split("\n  all_out", 1)[0]
+    assert (
+        "(never comes into play with 3\u20136 players: the stock always keeps at least 5" in after
+    )
+    assert "never comes into play" not in shown.split("\n  draw", 1)[1].split("\n  exhaustion")[0]
+    data = json.loads(runner.invoke(cli, ["show", "equal-hands", "--json"]).output)
+    assert data["options"]["exhaustion"]["never_acts"].startswith("never comes into play")
+    assert data["options"]["draw"]["never_acts"] is None
+    sheet = " ".join(runner.invoke(cli, ["explain", "equal-hands"]).output.split())
+    assert sheet.count("(never comes into play with 3\u20136 players") == 2
+    portuguese = " ".join(
+        runner.invoke(cli, ["explain", "no-trumps", "--lang", "pt"]).output.split()
+    )
+    assert "nunca entra em jogo com 3\u20136 jogadores" in portuguese

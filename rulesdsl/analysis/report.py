@@ -64,8 +64,14 @@ class DeadRule:
     counts: tuple[int, ...]
     proof: str
 
+    @property
+    def players(self) -> str:
+        """The player counts as a span of digits, e.g. `3\u20136` or `4`."""
+        low, high = self.counts[0], self.counts[-1]
+        return str(low) if low == high else f"{low}\u2013{high}"
+
     def __str__(self) -> str:
-        return f"never comes into play with {span(list(self.counts))}: {self.proof}"
+        return f"never comes into play with {self.players} players: {self.proof}"
 
 
 def dead_rules(

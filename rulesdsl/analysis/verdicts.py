@@ -96,9 +96,8 @@ def _follow(rules: Rules, model: CountModel) -> str | None:
 def _stock(model: CountModel) -> str:
     s = model.setup
     return (
-        f"with {s.players} players the stock starts with {s.stock} cards and a hand lasts "
-        f"at most {model.max_tricks} tricks, so the stock always keeps at least "
-        f"{model.min_stock} cards"
+        f"the stock always keeps at least {model.min_stock} cards ({s.players} players: "
+        f"{s.stock} after the deal, and a hand lasts at most {model.max_tricks} tricks)"
     )
 
 
@@ -124,7 +123,7 @@ def _all_out(rules: Rules, model: CountModel) -> str | None:
     if Event.ALL_OUT in model.events:
         return None
     if Event.STOCK_EMPTY not in model.events and rules.elimination == "after_draw":
-        return f"the trick winner always draws, since {_stock(model)}"
+        return f"the trick winner always draws a card: {_stock(model)}"
     return (
         f"none of the {model.states} count states a hand can reach ends a trick "
         "with every hand empty"
