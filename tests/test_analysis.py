@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from rulesdsl.analysis import witness as w
 from rulesdsl.analysis.counts import build
 from rulesdsl.analysis.report import analyse, dead_rules
+from rulesdsl.analysis.sameness import sameness, sameness_lines
 from rulesdsl.analysis.verdicts import QUESTIONS, Verdict
 from rulesdsl.bots import make_bot
 from rulesdsl.check import rule_problems
@@ -282,3 +283,22 @@ def test_show_and_explain_mark_a_rule_that_never_acts():
         runner.invoke(cli, ["explain", "no-trumps", "--lang", "pt"]).output.split()
     )
     assert "nunca entra em jogo com 3\u20136 jogadores" in portuguese
+
+
+def test_compare_names_the_differing_rules_that_never_act_and_identical_games():
+    equal = ("equal-hands", Rules())
+    play_out = ("play-out", Rules().with_options({"exhaustion": "play_out"}))
+    both = ("both", Rules().with_options({"exhaustion": "play_out", "all_out": "no_winner"}))
+    house = ("house", Rules().with_options({"exhaustion": "play_out", "draw": "2"}))
+    assert sameness(equal, play_out, 4).identical
+    assert sameness(equal, both, 4).identical
+    assert set(sameness(equal, both, 4).dead) == {"exhaustion", "all_out"}
+    assert not sameness(equal, house, 4).identical
+    lines = sameness_lines([equal, play_out, house], 4)
+    assert lines[0].startswith("exhaustion differs between equal-hands and play-out but never")
+    assert "equal-hands and play-out play identical games with 4 players" in lines
+    assert not any("and house play identical" in line for line in lines)
+    result = CliRunner().invoke(
+        cli, ["compare", "equal-hands", "catsatcards", "--hands", "20", "-j", "1", "--no-skill"]
+    )
+    assert result.output.index("play identical games") < result.output.index("paired hands")
