@@ -302,3 +302,16 @@ def test_compare_names_the_differing_rules_that_never_act_and_identical_games():
         cli, ["compare", "equal-hands", "catsatcards", "--hands", "20", "-j", "1", "--no-skill"]
     )
     assert result.output.index("play identical games") < result.output.index("paired hands")
+
+
+def test_a_match_nobody_can_score_in_can_fail_to_end():
+    rules = Rules().with_options(
+        {"hand_size": "1", "elimination": "immediate", "scoring": "cards_in_hand"}
+    )
+    report = analyse("x", rules, 4).players[4]
+    assert report.all_out.verdict is Verdict.CAN
+    assert report.match_fails_to_end.verdict is Verdict.CAN
+    assert "no hand can score" in report.match_fails_to_end.proof
+    assert report.to_dict()["match_can_fail_to_end"] is True
+    hands = Rules().with_options({**rules.changed(), "match": "hands 2"})
+    assert analyse("x", hands, 4).players[4].match_fails_to_end.verdict is Verdict.NEVER

@@ -138,7 +138,7 @@ def last_draw_ends(rules: Rules, trick: Trick, taken: int) -> None:
         trick.winner_cards = frozenset({trick.sizes[0]})
 
 
-def last_players_end(rules: Rules, trick: Trick, players: int) -> None:
+def last_players_end(rules: Rules, trick: Trick) -> None:
     """Steps 7 and 8: one active player left wins; none left is the `all_out` rule's case."""
     if len(trick.sizes) == 1:
         trick.end = End.LAST_PLAYER
@@ -174,7 +174,7 @@ def play_trick(rules: Rules, setup_: Setup, state: State, winner: int) -> Trick:
     last_draw_ends(rules, trick, taken)
     if trick.end is None:
         eliminate_after_draw(rules, trick)
-        last_players_end(rules, trick, setup_.players)
+        last_players_end(rules, trick)
     if trick.end is None:
         most_tricks_ends(rules, trick, setup_.players)
     if trick.end is not None:

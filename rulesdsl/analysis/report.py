@@ -14,7 +14,6 @@ from rulesdsl.analysis.verdicts import (
     SEARCH_BUDGET,
     Finding,
     PlayersReport,
-    Verdict,
     analyse_players,
 )
 from rulesdsl.rules import Rules
@@ -48,12 +47,6 @@ def analyse(
         rules.check_players_of(profile, only)
     counts = player_counts(rules, only)
     return Analysis(profile, rules, {n: analyse_players(rules, n, tries) for n in counts})
-
-
-def span(counts: list[int]) -> str:
-    """e.g. `3-6 players`, `4 players`."""
-    low, high = counts[0], counts[-1]
-    return f"{low} players" if low == high else f"{low}\u2013{high} players"
 
 
 @dataclass(frozen=True)
@@ -103,8 +96,9 @@ def _finding_lines(name: str, finding: Finding, profile: str) -> list[str]:
 def _summary(report: PlayersReport) -> list[str]:
     m = report.model
     most = "no end" if m.max_tricks is None else str(m.max_tricks)
+    least = "no end" if m.min_tricks is None else str(m.min_tricks)
     lines = [
-        f"  {report.players} players: a hand lasts {m.min_tricks} to {most} tricks "
+        f"  {report.players} players: a hand lasts {least} to {most} tricks "
         f"({m.states} count states)",
         f"    least stock left {m.min_stock}; "
         f"stock runs out: {_word(report.stock_runs_out)}; "
@@ -120,7 +114,7 @@ def _summary(report: PlayersReport) -> list[str]:
 
 
 def _word(finding: Finding) -> str:
-    return {Verdict.NEVER: "never", Verdict.CAN: "can", Verdict.UNKNOWN: "unknown"}[finding.verdict]
+    return str(finding.verdict)
 
 
 def text(analysis: Analysis, profile_ref: str | None = None) -> str:

@@ -81,7 +81,7 @@ def compiled_outcome(rules: Rules, witness: Witness) -> FastOutcome:
 
 @dataclass
 class Moment:
-    """One move about to be made: the hand, and the cards the other rules allow."""
+    """One move about to be made: the hand, and the seat to move."""
 
     hand: Hand
     seat: int
