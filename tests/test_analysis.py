@@ -315,3 +315,20 @@ def test_a_match_nobody_can_score_in_can_fail_to_end():
     assert report.to_dict()["match_can_fail_to_end"] is True
     hands = Rules().with_options({**rules.changed(), "match": "hands 2"})
     assert analyse("x", hands, 4).players[4].match_fails_to_end.verdict is Verdict.NEVER
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(random_values, st.integers(0, 2**16))
+def test_every_can_of_a_random_profile_replays_on_both_engines(values, seed):
+    rules = playable(values)
+    assume(rules is not None)
+    players = rules.players[0] + seed % (rules.players[1] - rules.players[0] + 1)
+    model = build(rules, players)
+    assume(model.complete and model.max_tricks is not None)
+    report = analyse("random", rules, players, tries=20).players[players]
+    detectors = {name: q.detectors for name, q in QUESTIONS.items()}
+    for name, finding in report.rules.items():
+        assert finding.verdict is not Verdict.NEVER or finding.witness is None
+        if finding.verdict is Verdict.CAN:
+            assert w.check(rules, finding.witness, name, detectors), name
+            assert w.same_on_compiled(rules, finding.witness), name

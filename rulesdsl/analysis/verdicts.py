@@ -19,7 +19,7 @@ from enum import StrEnum
 from typing import Any
 
 from rulesdsl.analysis import witness as w
-from rulesdsl.analysis.counts import STATE_BUDGET, CountModel, Event, build
+from rulesdsl.analysis.counts import STATE_BUDGET, CountModel, Event, build, draw_count
 from rulesdsl.engine.hand import TRICK_LIMIT, Hand
 from rulesdsl.engine.match import HAND_LIMIT
 from rulesdsl.rules import OPTIONS, Rules
@@ -122,7 +122,8 @@ def _exhaustion(rules: Rules, model: CountModel) -> str | None:
 def _all_out(rules: Rules, model: CountModel) -> str | None:
     if Event.ALL_OUT in model.events:
         return None
-    if Event.STOCK_EMPTY not in model.events and rules.elimination == "after_draw":
+    draws = draw_count(rules, model.setup.players) > 0
+    if Event.STOCK_EMPTY not in model.events and rules.elimination == "after_draw" and draws:
         return f"the trick winner always draws a card: {_stock(model)}"
     return (
         f"none of the {model.states} count states a hand can reach ends a trick "
