@@ -147,11 +147,14 @@ def test_analyze_prints_text_and_json():
     assert four["stock_can_run_out"] is False and four["all_out_possible"] is False
     assert four["hand_can_fail_to_end"] is False and four["match_can_fail_to_end"] is False
     assert four["rules"]["exhaustion"]["verdict"] == "never"
+    assert four["rules"]["all_out"]["can_change"] == ["hand_winner"]
+    assert four["rules"]["follow"]["can_change"] == ["play"]
     assert four["rules"]["elimination"]["witness"]["dealer"] in range(4)
     text = runner.invoke(cli, ["analyze", "equal-hands", "no-trumps", "-n", "3"])
     assert text.exit_code == 0
     assert "never   exhaustion" in text.output and "no-trumps" in text.output
-    assert "replay: rulesdsl play -p equal-hands -n 3 --deck" in text.output
+    assert "hands, to replay:\n      1: rulesdsl play -p equal-hands -n 3 --deck" in text.output
+    assert "can     elimination   a trick is won with a last card" in text.output
 
 
 def test_analyze_refuses_a_player_count_the_profile_does_not_allow(capsys):

@@ -12,10 +12,10 @@ from rulesdsl.analysis.verdicts import (
     ANALYSED,
     QUESTIONS,
     SEARCH_BUDGET,
-    Finding,
     PlayersReport,
     analyse_players,
 )
+from rulesdsl.analysis.witness import Witness
 from rulesdsl.rules import Rules
 
 
@@ -86,35 +86,42 @@ def dead_rules(
     return dead
 
 
-def _finding_lines(name: str, finding: Finding, profile: str) -> list[str]:
-    lines = [f"    {finding.verdict:<7} {name:<13} {finding.proof}"]
-    if finding.witness is not None:
-        lines.append(f"{'':26}replay: {finding.witness.command(profile)}")
-    return lines
-
-
 def _summary(report: PlayersReport) -> list[str]:
     m = report.model
     most = "no end" if m.max_tricks is None else str(m.max_tricks)
     least = "no end" if m.min_tricks is None else str(m.min_tricks)
-    lines = [
+    longest = f"; the longest hand found lasts {report.longest.trick}" if report.longest else ""
+    return [
         f"  {report.players} players: a hand lasts {least} to {most} tricks "
-        f"({m.states} count states)",
+        f"({m.states} count states{longest})",
         f"    least stock left {m.min_stock}; "
-        f"stock runs out: {_word(report.stock_runs_out)}; "
-        f"all out: {_word(report.all_out)}",
-        f"    hand can fail to end: {_word(report.hand_fails_to_end)} "
+        f"stock runs out: {report.stock_runs_out.verdict}; all out: {report.all_out.verdict}",
+        f"    hand can fail to end: {report.hand_fails_to_end.verdict} "
         f"({report.hand_fails_to_end.proof})",
-        f"    match can fail to end: {_word(report.match_fails_to_end)} "
+        f"    match can fail to end: {report.match_fails_to_end.verdict} "
         f"({report.match_fails_to_end.proof})",
     ]
-    if report.longest is not None:
-        lines.append(f"    longest hand found: {report.longest.trick} tricks")
+
+
+def _rule_lines(report: PlayersReport, profile: str) -> list[str]:
+    """One line per rule, a witness named by its number; then the witnesses, each once."""
+    numbers: dict[tuple, int] = {}
+    hands: list[Witness] = []
+    lines = []
+    for name, finding in report.rules.items():
+        shown = finding.proof
+        found = finding.witness
+        if found is not None:
+            key = (found.deck, found.dealer, found.bots)
+            if key not in numbers:
+                numbers[key] = len(hands) + 1
+                hands.append(found)
+            shown += f" [hand {numbers[key]}]"
+        lines.append(f"    {finding.verdict:<7} {name:<13} {shown}")
+    if hands:
+        lines.append("    hands, to replay:")
+    lines += [f"      {n}: {found.command(profile)}" for n, found in enumerate(hands, 1)]
     return lines
-
-
-def _word(finding: Finding) -> str:
-    return str(finding.verdict)
 
 
 def text(analysis: Analysis, profile_ref: str | None = None) -> str:
@@ -123,6 +130,5 @@ def text(analysis: Analysis, profile_ref: str | None = None) -> str:
     lines = [analysis.profile]
     for report in analysis.players.values():
         lines += _summary(report)
-        for name, finding in report.rules.items():
-            lines += _finding_lines(name, finding, ref)
+        lines += _rule_lines(report, ref)
     return "\n".join(lines)

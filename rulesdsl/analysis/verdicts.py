@@ -34,6 +34,16 @@ class Verdict(StrEnum):
     UNKNOWN = "unknown"
 
 
+class Effect(StrEnum):
+    """What a rule that acts can change."""
+
+    DEAL = "deal"
+    PLAY = "play"
+    HAND_END = "hand_end"
+    HAND_WINNER = "hand_winner"
+    MATCH = "match"
+
+
 @dataclass(frozen=True)
 class Finding:
     """A verdict, the sentence behind it, and for `can` the hand that shows it."""
@@ -41,9 +51,12 @@ class Finding:
     verdict: Verdict
     proof: str
     witness: w.Witness | None = None
+    effects: tuple[Effect, ...] = ()  # what the rule's acting can change
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"verdict": str(self.verdict), "proof": self.proof}
+        if self.effects:
+            data["can_change"] = [str(e) for e in self.effects]
         if self.witness is not None:
             data["witness"] = self.witness.to_dict()
         return data
@@ -54,12 +67,13 @@ Never = Callable[[Rules, CountModel], str | None]
 
 @dataclass(frozen=True)
 class Question:
-    """What a rule's acting means, the count-level proof that it cannot, and how a hand
-    shows it acting."""
+    """What a rule's acting means, the count-level proof that it cannot, how a hand shows
+    it acting, and what its acting can change."""
 
     acts: str
     never: Never
     detectors: w.Detectors
+    effects: tuple[Effect, ...]
 
 
 def _no_proof(rules: Rules, model: CountModel) -> str | None:
@@ -171,51 +185,86 @@ def _winner_not_left(hand: Hand) -> bool:
 
 
 QUESTIONS: dict[str, Question] = {
-    "deck": Question("the deck is dealt", _no_proof, w.Detectors(outcome=_any_hand)),
-    "hand_size": Question("the hands are dealt", _no_proof, w.Detectors(outcome=_any_hand)),
+    "deck": Question(
+        "the deck is dealt",
+        _no_proof,
+        w.Detectors(outcome=_any_hand),
+        (Effect.DEAL, Effect.PLAY),
+    ),
+    "hand_size": Question(
+        "the hands are dealt",
+        _no_proof,
+        w.Detectors(outcome=_any_hand),
+        (Effect.DEAL, Effect.PLAY),
+    ),
     "trump": Question(
-        "a player void in the led suit plays to a trick", _no_proof, w.Detectors(move=w.off_suit)
+        "a player void in the led suit plays to a trick",
+        _no_proof,
+        w.Detectors(move=w.off_suit),
+        (Effect.PLAY, Effect.HAND_WINNER),
     ),
     "opening_lead": Question(
         "the first leader holds a trump and a card that is not",
         _opening,
         w.Detectors(move=w.opening_choice),
+        (Effect.PLAY,),
     ),
     "follow": Question(
         "a follower holds the led suit and a trump of another suit",
         _follow,
         w.Detectors(move=w.follow_choice),
+        (Effect.PLAY,),
     ),
     "when_void": Question(
         "a follower void in the led suit holds a trump and a card that is not",
         _trump_choice,
         w.Detectors(move=w.void_choice),
+        (Effect.PLAY,),
     ),
     "must_head": Question(
         "a follower may play a card that beats the best so far and one that does not",
         _follower_choice,
         w.Detectors(move=w.head_choice),
+        (Effect.PLAY,),
     ),
-    "draw": Question("the trick winner draws", _draws, w.Detectors(trick=w.winner_draws)),
+    "draw": Question(
+        "the trick winner draws",
+        _draws,
+        w.Detectors(trick=w.winner_draws),
+        (Effect.PLAY, Effect.HAND_END),
+    ),
     "elimination": Question(
         "a trick is won with a last card while a card is there to draw",
         _elimination,
         w.Detectors(trick=w.last_card_win),
+        (Effect.PLAY, Effect.HAND_END, Effect.HAND_WINNER),
     ),
-    "exhaustion": Question("the stock runs out", _exhaustion, w.Detectors(trick=w.stock_empty)),
+    "exhaustion": Question(
+        "the stock runs out",
+        _exhaustion,
+        w.Detectors(trick=w.stock_empty),
+        (Effect.PLAY, Effect.HAND_END, Effect.HAND_WINNER),
+    ),
     "all_out": Question(
-        "every remaining hand empties in the same trick", _all_out, w.Detectors(trick=w.all_out)
+        "every remaining hand empties in the same trick",
+        _all_out,
+        w.Detectors(trick=w.all_out),
+        (Effect.HAND_WINNER,),
     ),
     "scoring": Question(
         "a hand winner holds other than one card at the end",
         _scoring,
         w.Detectors(outcome=_winner_cards_not_one),
+        (Effect.MATCH,),
     ),
-    "match": Question("a hand is scored", _no_proof, w.Detectors(outcome=_any_hand)),
+    "match": Question(
+        "a hand is scored", _no_proof, w.Detectors(outcome=_any_hand), (Effect.MATCH,)
+    ),
     "next_dealer": Question(
         "a hand is won by a player other than the dealer's left, and the match goes on",
         _next_dealer,
         w.Detectors(outcome=_winner_not_left),
+        (Effect.MATCH,),
     ),
 }
 """Every option's question; `players` is what the analysis ranges over."""
@@ -276,20 +325,28 @@ def _flag(finding: Finding) -> bool | None:
     return {Verdict.NEVER: False, Verdict.CAN: True}.get(finding.verdict)
 
 
-def settle(question: Question, rules: Rules, model: CountModel, found: w.Witness | None) -> Finding:
+def settle(
+    question: Question,
+    rules: Rules,
+    model: CountModel,
+    found: w.Witness | None,
+    tries: int = SEARCH_BUDGET,
+) -> Finding:
     """The verdict on one question: a proof from the counts, else a witness, else unknown."""
     if model.complete:
         proof = question.never(rules, model)
         if proof is not None:
-            return Finding(Verdict.NEVER, proof)
+            return Finding(Verdict.NEVER, proof, None, question.effects)
     if found is not None:
-        at = f" at trick {found.trick}" if found.trick else ""
-        return Finding(Verdict.CAN, f"in the witness hand {question.acts}{at}", found)
+        at = f"at trick {found.trick} of" if found.trick else "in"
+        return Finding(
+            Verdict.CAN, f"{question.acts}, {at} the witness hand", found, question.effects
+        )
     if not model.complete:
         why = f"the counts reach more than {STATE_BUDGET:,} states"
     else:
-        why = f"the counts allow it, but none of {SEARCH_BUDGET} deals searched shows it"
-    return Finding(Verdict.UNKNOWN, why)
+        why = f"the counts allow it, but none of {tries} deals searched shows it"
+    return Finding(Verdict.UNKNOWN, why, None, question.effects)
 
 
 def analyse_players(rules: Rules, players: int, tries: int = SEARCH_BUDGET) -> PlayersReport:
@@ -306,11 +363,13 @@ def analyse_players(rules: Rules, players: int, tries: int = SEARCH_BUDGET) -> P
     if endless:
         open_["endless"] = w.Detectors(outcome=_ends_badly)
     found, longest = w.search(rules, players, open_, tries, model.max_tricks)
-    verdicts = {name: settle(q, rules, model, found.get(name)) for name, q in questions.items()}
+    verdicts = {
+        name: settle(q, rules, model, found.get(name), tries) for name, q in questions.items()
+    }
     for name in ANALYSED:
         if name not in QUESTIONS:
             verdicts[name] = Finding(Verdict.UNKNOWN, "the analysis has no model of this option")
-    hand = _hand_fails(model, found.get("endless"), endless)
+    hand = _hand_fails(model, found.get("endless"), endless, tries)
     return PlayersReport(
         players,
         model,
@@ -323,7 +382,7 @@ def analyse_players(rules: Rules, players: int, tries: int = SEARCH_BUDGET) -> P
     )
 
 
-def _hand_fails(model: CountModel, found: w.Witness | None, endless: bool) -> Finding:
+def _hand_fails(model: CountModel, found: w.Witness | None, endless: bool, tries: int) -> Finding:
     if not endless:
         return Finding(
             Verdict.NEVER,
@@ -333,8 +392,7 @@ def _hand_fails(model: CountModel, found: w.Witness | None, endless: bool) -> Fi
         return Finding(Verdict.CAN, f"this hand is stopped after {TRICK_LIMIT} tricks", found)
     return Finding(
         Verdict.UNKNOWN,
-        f"the counts can repeat, but none of {SEARCH_BUDGET} deals searched "
-        f"lasts {TRICK_LIMIT} tricks",
+        f"the counts can repeat, but none of {tries} deals searched lasts {TRICK_LIMIT} tricks",
     )
 
 
