@@ -90,9 +90,13 @@ def drawers(rules: Rules, trick: Trick) -> list[int]:
     return [0] if trick.winner_active else []
 
 
+def reshuffles(rules: Rules) -> bool:
+    """Step 4: whether an empty stock is refilled from the set-aside cards before a draw."""
+    return rules.exhaustion == "reshuffle"
+
+
 def can_refill(rules: Rules, trick: Trick) -> bool:
-    """Step 4: whether an empty stock is refilled before a draw (`exhaustion reshuffle`)."""
-    return rules.exhaustion == "reshuffle" and trick.set_aside > 0
+    return reshuffles(rules) and trick.set_aside > 0
 
 
 def draw(rules: Rules, trick: Trick) -> int:
@@ -118,9 +122,14 @@ def draw(rules: Rules, trick: Trick) -> int:
     return taken
 
 
+def out_before_draw(rules: Rules) -> bool:
+    """Step 3: whether empty hands drop out before the draw (`elimination immediate`)."""
+    return rules.elimination == "immediate"
+
+
 def eliminate_immediate(rules: Rules, trick: Trick) -> None:
     """Step 3: under `elimination immediate` the empty hands drop out, the winner too."""
-    if rules.elimination == "immediate" and trick.sizes[0] == 0:
+    if out_before_draw(rules) and trick.sizes[0] == 0:
         trick.winner_active = False
 
 

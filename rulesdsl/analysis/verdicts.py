@@ -19,7 +19,15 @@ from enum import StrEnum
 from typing import Any
 
 from rulesdsl.analysis import witness as w
-from rulesdsl.analysis.counts import STATE_BUDGET, CountModel, Event, build, draw_count
+from rulesdsl.analysis.counts import (
+    STATE_BUDGET,
+    CountModel,
+    Event,
+    build,
+    draw_count,
+    out_before_draw,
+    reshuffles,
+)
 from rulesdsl.engine.hand import TRICK_LIMIT, Hand
 from rulesdsl.engine.match import HAND_LIMIT
 from rulesdsl.rules import OPTIONS, Rules
@@ -123,7 +131,7 @@ def _draws(rules: Rules, model: CountModel) -> str | None:
 
 def _elimination(rules: Rules, model: CountModel) -> str | None:
     if Event.LAST_CARD_WIN not in model.events:
-        if model.setup.stock == 0 and rules.exhaustion != "reshuffle":
+        if model.setup.stock == 0 and not reshuffles(rules):
             return "there is no stock, so a last-card winner never has a card to draw"
         return "no trick is won with a last card while a card is there to draw"
     return None
@@ -137,7 +145,7 @@ def _all_out(rules: Rules, model: CountModel) -> str | None:
     if Event.ALL_OUT in model.events:
         return None
     draws = draw_count(rules, model.setup.players) > 0
-    if Event.STOCK_EMPTY not in model.events and rules.elimination == "after_draw" and draws:
+    if Event.STOCK_EMPTY not in model.events and not out_before_draw(rules) and draws:
         return f"the trick winner always draws a card: {_stock(model)}"
     return (
         f"none of the {model.states} count states a hand can reach ends a trick "

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from rulesdsl.analysis.counts import draw_count, out_before_draw, reshuffles
 from rulesdsl.bots import make_bot
 from rulesdsl.cards import Card
 from rulesdsl.engine.compiled import FastOutcome, compile_hand, outcome, to_int
@@ -90,7 +91,7 @@ class Moment:
 @dataclass
 class TrickDone:
     """A trick just finished: its number, winner, whether the winner played their last
-    card, the stock at the start of the trick, and the events it caused."""
+    card, the stock at the start of the trick, the events it caused, its cards."""
 
     hand: Hand
     number: int
@@ -98,6 +99,7 @@ class TrickDone:
     last_card: bool
     stock_before: int
     events: list
+    in_trick: int
 
 
 Detector = Callable[[Any], bool]
@@ -179,20 +181,20 @@ def stock_empty(t: TrickDone) -> bool:
 
 
 def card_available(hand: Hand, t: TrickDone) -> bool:
-    return t.stock_before > 0 or hand.rules.exhaustion == "reshuffle"
+    return t.stock_before > 0 or reshuffles(hand.rules)
 
 
 def last_card_win(t: TrickDone) -> bool:
     """The winner played their last card, and a draw would give them one."""
     hand = t.hand
-    wants = hand.rules.draw == "per_card_in_trick" or int(hand.rules.draw) > 0
+    wants = draw_count(hand.rules, t.in_trick) > 0
     return t.last_card and wants and card_available(hand, t)
 
 
 def winner_draws(t: TrickDone) -> bool:
     """The winner is still active at the draw and a card is there to draw."""
     hand = t.hand
-    out_first = t.last_card and hand.rules.elimination == "immediate"
+    out_first = t.last_card and out_before_draw(hand.rules)
     return not out_first and card_available(hand, t)
 
 
@@ -245,7 +247,8 @@ def watch(
         won = [e for e in events if isinstance(e, TrickWon)]
         if won:
             winner = won[0].seat
-            done = TrickDone(hand, number, winner, last_cards[winner], stock_before, events)
+            cards = len(won[0].cards)
+            done = TrickDone(hand, number, winner, last_cards[winner], stock_before, events, cards)
             for name, d in detectors.items():
                 if d.trick is not None and name not in seen.acted and d.trick(done):
                     seen.acted[name] = number
