@@ -19,7 +19,6 @@ from rulesdsl.analysis.verdicts import QUESTIONS, Verdict
 from rulesdsl.bots import make_bot
 from rulesdsl.check import rule_problems
 from rulesdsl.cli import cli, main
-from rulesdsl.engine.compiled import compile_hand, outcome, to_int
 from rulesdsl.engine.hand import Hand
 from rulesdsl.profile import load, shipped_names
 from rulesdsl.rules import OPTIONS, Rules
@@ -197,12 +196,11 @@ def contradictions(rules: Rules, players: int, seed: int) -> list[str]:
     model = build(rules, players)
     never = {name for name, q in QUESTIONS.items() if q.never(rules, model) is not None}
     found = []
-    play = compile_hand(rules, players, ("random",) * players)
     rng = random.Random(seed)
     for i in range(12):
-        deck = [to_int(c) for c in rules.cards]
+        deck = list(rules.cards)
         rng.shuffle(deck)
-        hand = outcome(play(deck, seed + i, rng, i % players))
+        hand = w.play_fast(rules, players, ("random",) * players, deck, seed + i, rng, i % players)
         if hand.reason == "trick_limit":
             found += [] if model.max_tricks is None else ["trick_limit with a bound"]
             continue

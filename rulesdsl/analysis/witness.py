@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 import shlex
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -19,7 +19,7 @@ from rulesdsl.bots import make_bot
 from rulesdsl.cards import Card
 from rulesdsl.engine.compiled import FastOutcome, compile_hand, outcome, to_int
 from rulesdsl.engine.events import Draw, Reshuffle, TrickWon
-from rulesdsl.engine.hand import Hand, HandOutcome, beats
+from rulesdsl.engine.hand import Hand, HandOutcome, Refusal, beats
 from rulesdsl.rules import OPTIONS, Rules
 from rulesdsl.seeds import derive
 
@@ -69,12 +69,27 @@ def replay(rules: Rules, witness: Witness) -> Hand:
     return Hand.deal(rules, witness.players, witness.dealer, list(witness.deck), seed)
 
 
+def play_fast(
+    rules: Rules,
+    players: int,
+    bots: tuple[str, ...],
+    deck: Sequence[Card],
+    hand_seed: int,
+    rng: random.Random,
+    dealer: int,
+) -> FastOutcome:
+    """One hand on the compiled path, as simulations play it: the only place the analysis
+    calls that path."""
+    play = compile_hand(rules, players, bots, trace=True)
+    return outcome(play([to_int(c) for c in deck], hand_seed, rng, dealer))
+
+
 def compiled_outcome(rules: Rules, witness: Witness) -> FastOutcome:
     """The witness's hand played on the compiled path."""
-    play = compile_hand(rules, witness.players, witness.bots, trace=True)
-    deck = [to_int(c) for c in witness.deck]
     seed = derive(REPLAY_SEED, "hand", 0)
-    return outcome(play(deck, seed, random.Random(0), witness.dealer))
+    return play_fast(
+        rules, witness.players, witness.bots, witness.deck, seed, random.Random(0), witness.dealer
+    )
 
 
 # -- what a rule's acting looks like in a hand ------------------------------------------
@@ -110,7 +125,12 @@ def allowed_before(hand: Hand, option: str) -> list[Card]:
     the rules after `option` are left out too: they only narrow what `option` left)."""
     seat = hand.to_move
     refused = hand.refusals()
-    return [c for c in hand.hands[seat] if c not in refused or refused[c].option == option]
+    return [c for c in hand.hands[seat] if c not in refused or refusing_rule(refused[c]) == option]
+
+
+def refusing_rule(refusal: Refusal) -> str:
+    """The name of the rule that refused a card."""
+    return refusal.option
 
 
 def opening_choice(m: Moment) -> bool:
