@@ -384,13 +384,14 @@ def analyse_players(rules: Rules, players: int, tries: int = SEARCH_BUDGET) -> P
         stock_runs_out=verdicts["exhaustion"],
         all_out=verdicts["all_out"],
         hand_fails_to_end=hand,
-        match_fails_to_end=_match_fails(rules, model, hand, found.get("scores"), longest),
+        match_fails_to_end=_match_fails(rules, model, hand, found.get("scores"), longest, tries),
         rules=verdicts,
         longest=longest,
     )
 
 
 def _hand_fails(model: CountModel, found: w.Witness | None, endless: bool, tries: int) -> Finding:
+    """Never when the counts cannot repeat; can with a hand the engine stops at its limit."""
     if not endless:
         return Finding(
             Verdict.NEVER,
@@ -398,9 +399,13 @@ def _hand_fails(model: CountModel, found: w.Witness | None, endless: bool, tries
         )
     if found is not None:
         return Finding(Verdict.CAN, f"this hand is stopped after {TRICK_LIMIT} tricks", found)
+    counts = (
+        "the counts can repeat"
+        if model.complete
+        else f"the counts reach more than {STATE_BUDGET:,} states"
+    )
     return Finding(
-        Verdict.UNKNOWN,
-        f"the counts can repeat, but none of {tries} deals searched lasts {TRICK_LIMIT} tricks",
+        Verdict.UNKNOWN, f"{counts}, but none of {tries} deals searched lasts {TRICK_LIMIT} tricks"
     )
 
 
@@ -410,7 +415,10 @@ def _match_fails(
     hand: Finding,
     scoring: w.Witness | None,
     any_hand: w.Witness | None,
+    tries: int,
 ) -> Finding:
+    """A match fails to end when a hand can, or when no hand can ever score; a match in
+    which some hand can score can always still end."""
     if hand.verdict is not Verdict.NEVER:
         return hand
     if rules.match.kind == "hands":
@@ -431,4 +439,4 @@ def _match_fails(
             "reach its target",
             scoring,
         )
-    return Finding(Verdict.UNKNOWN, f"none of {SEARCH_BUDGET} deals searched scores a point")
+    return Finding(Verdict.UNKNOWN, f"none of {tries} deals searched scores a point")

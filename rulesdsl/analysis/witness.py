@@ -121,8 +121,8 @@ Detector = Callable[[Any], bool]
 
 
 def allowed_before(hand: Hand, option: str) -> list[Card]:
-    """The mover's cards that every rule but `option` allows (the filters run in order, so
-    the rules after `option` are left out too: they only narrow what `option` left)."""
+    """The mover's cards that the rules before `option` allow: what `option` chooses among
+    (a refused card is charged to the first rule that refuses it)."""
     seat = hand.to_move
     refused = hand.refusals()
     return [c for c in hand.hands[seat] if c not in refused or refusing_rule(refused[c]) == option]
