@@ -15,7 +15,7 @@ from rulesdsl.analysis import witness as w
 from rulesdsl.analysis.counts import build
 from rulesdsl.analysis.report import analyse, dead_rules
 from rulesdsl.analysis.sameness import sameness, sameness_lines
-from rulesdsl.analysis.verdicts import QUESTIONS, Verdict
+from rulesdsl.analysis.verdicts import QUESTIONS, Verdict, settle
 from rulesdsl.bots import make_bot
 from rulesdsl.check import rule_problems
 from rulesdsl.cli import cli, main
@@ -333,3 +333,11 @@ def test_every_can_of_a_random_profile_replays_on_both_engines(values, seed):
         if finding.verdict is Verdict.CAN:
             assert w.check(rules, finding.witness, name, detectors), name
             assert w.same_on_compiled(rules, finding.witness), name
+
+
+def test_past_its_state_budget_the_model_proves_nothing():
+    model = build(Rules(), 4, budget=3)
+    assert not model.complete
+    finding = settle(QUESTIONS["exhaustion"], Rules(), model, None)
+    assert finding.verdict is Verdict.UNKNOWN and "more than" in finding.proof
+    assert dead_rules(Rules(), budget=3) == {}
