@@ -7,12 +7,13 @@ import glob
 import json
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 import click
 
+from rulesdsl.analysis.report import DeadRule, dead_rules
 from rulesdsl.cli.common import (
     ProfileProblem,
     UsageProblem,
@@ -24,7 +25,7 @@ from rulesdsl.cli.common import (
     write_failed,
 )
 from rulesdsl.diagnostics import Diagnostic, render, safe_lines, safe_text
-from rulesdsl.explain import note_mark, phrases, wrap
+from rulesdsl.explain import dead_mark, note_mark, phrases, wrap
 from rulesdsl.layout import Page
 from rulesdsl.outputs import OutputError, check_output, write_text
 from rulesdsl.profile import (
@@ -151,6 +152,7 @@ def validate(ctx: click.Context, paths: tuple[Path, ...], form: str, strict: boo
 def show(profile: str, as_json: bool, width: int | None) -> None:
     """Print every option of a resolved profile, its value and where it came from."""
     resolved = load_profile(profile)
+    dead = dead_rules(resolved.rules)
     if as_json:
         data = {
             "profile": resolved.name,
@@ -168,19 +170,24 @@ def show(profile: str, as_json: bool, width: int | None) -> None:
                     "assumed": s.assumed,
                     "note": s.note,
                     "note_from": s.note_from,
+                    "never_acts": str(dead[s.name]) if s.name in dead else None,
                 }
                 for s in resolved.settings.values()
             },
         }
         click.echo(json.dumps(data, indent=2))
         return
-    lines = show_lines(resolved, Page.for_stdout(width).width)
+    lines = show_lines(resolved, Page.for_stdout(width).width, dead)
     click.echo("\n".join(safe_text(line) for line in lines))
 
 
-def show_lines(profile: Profile, width: int) -> list[str]:
+def show_lines(
+    profile: Profile, width: int, dead: Mapping[str, DeadRule] | None = None
+) -> list[str]:
     """The profile's header, then one entry per option: name, value, status and where it
-    was set on one line while they fit, then the note wrapped beneath."""
+    was set on one line while they fit, then the note wrapped beneath, and the mark of a
+    rule in `dead` (one that can never act)."""
+    dead = dead or {}
     lines = wrap(f"{profile.name}: {profile.title or '(no title)'}", width, "", "  ")
     for label, value in (
         ("file", profile.path),
@@ -193,6 +200,8 @@ def show_lines(profile: Profile, width: int) -> list[str]:
     value_width = min(max(len(s.text) for s in profile.settings.values()), 18)
     for s in profile.settings.values():
         lines += _setting_lines(s, name_width, value_width, width)
+        mark = dead_mark(phrases(), dead.get(s.name))
+        lines += wrap(mark, width, " " * 6, " " * 7) if mark else []
     return lines
 
 
