@@ -2,7 +2,9 @@
 
 Both hands get the same deck order (or shuffle), the same hand seed and, seat by seat,
 bots built with the same seed; they are stepped in lockstep and their event streams
-compared until the first event that differs.
+compared until the first event that differs. The option responsible is read from the
+events themselves: each names the rule that decided it, and a refused card the rule
+that refused it.
 """
 
 from __future__ import annotations
@@ -14,34 +16,12 @@ from typing import Any
 
 from rulesdsl.bots import make_bot
 from rulesdsl.cards import Card
-from rulesdsl.engine import Hand, HandOutcome, Match, Player, Refusal
+from rulesdsl.engine import Hand, HandResult, Match, Player, Refusal
 from rulesdsl.engine import events as ev
+from rulesdsl.explain import phrases
 from rulesdsl.rules import OPTIONS, Rules
 from rulesdsl.seeds import derive
-from rulesdsl.transcript import REASON_TEXT
-
-# The options that govern each kind of event after the deal: the steps of RULES.md
-# section 2 that make it.
-GOVERNS: dict[str, tuple[str, ...]] = {
-    "trump": ("trump",),
-    "play": ("opening_lead", "follow", "when_void", "must_head"),  # step 1
-    "trick_won": ("trump",),  # step 2
-    "out": ("elimination", "draw", "exhaustion"),  # steps 3 and 6
-    "reshuffle": ("exhaustion",),  # step 4
-    "draw": ("draw", "exhaustion", "elimination"),  # step 4
-}
-
-# The options that can end a hand, by the reason it ended: steps 5, 7, 8 and 9.
-ENDS: dict[str, tuple[str, ...]] = {
-    "stock_exhausted": ("exhaustion",),
-    "last_player": ("elimination", "draw", "exhaustion"),
-    "all_out": ("all_out", "elimination"),
-    "most_tricks": ("exhaustion",),
-    "trick_limit": ("draw", "exhaustion"),
-}
-
-# Options that cannot change how a single deal is played.
-BETWEEN_HANDS = ("players", "scoring", "match", "next_dealer")
+from rulesdsl.units import UNITS, Elimination, Step
 
 
 @dataclass(frozen=True)
@@ -54,8 +34,8 @@ class Divergence:
     b: ev.Event | None
     options: tuple[str, ...]
     sentence: str
-    outcome_a: HandOutcome
-    outcome_b: HandOutcome
+    outcome_a: HandResult
+    outcome_b: HandResult
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -102,7 +82,7 @@ class Side:
         self.turns[len(hand.events)] = Turn(seat, not hand.trick, refused, card)
         hand.play(card)
 
-    def finish(self) -> HandOutcome:
+    def finish(self) -> HandResult:
         while self.hand.outcome is None:
             self.step()
         return self.hand.outcome
@@ -218,7 +198,13 @@ def _keep(candidates: Sequence[str], a: Side, b: Side) -> tuple[str, ...]:
     that can matter within a hand."""
     differing = _differing(a, b)
     kept = [o for o in dict.fromkeys(candidates) if o in differing]
-    return tuple(kept or [o for o in differing if o not in BETWEEN_HANDS])
+    within = [o for o in differing if not OPTIONS[o].between_hands]
+    return tuple(kept or within)
+
+
+def _acting_at(*steps: Step) -> list[str]:
+    """The rules that act at any of these steps of a trick."""
+    return [unit.name for unit in UNITS if unit.steps & set(steps)]
 
 
 def _step_cause(index: int, a: Side, b: Side) -> Cause:
@@ -230,7 +216,7 @@ def _step_cause(index: int, a: Side, b: Side) -> Cause:
     if len({e.kind for e in events}) > 1:  # a Play only shows that one hand moved on
         events = [e for e in events if e.kind != "play"]
     ruled_out = _ruled_out(events, a.hand.events[:index])
-    candidates = [o for e in events for o in _governing(e) if o not in ruled_out]
+    candidates = [e.rule for e in events if e.rule not in ruled_out]
     return Cause(_keep(candidates, a, b))
 
 
@@ -244,12 +230,6 @@ def _ruled_out(events: Sequence[ev.Event], prefix: Sequence[ev.Event]) -> set[st
     if kinds == ["draw", "draw"] or ends == ["all_out", "all_out"] or not _emptied(prefix):
         ruled_out.add("elimination")  # both drew, both emptied, or nobody ran out
     return ruled_out
-
-
-def _governing(event: ev.Event) -> tuple[str, ...]:
-    if isinstance(event, ev.HandEnd):
-        return ENDS.get(event.reason, ())
-    return GOVERNS.get(event.kind, ())
 
 
 def _deal_options(deal_a: ev.Deal, deal_b: ev.Deal) -> tuple[str, ...]:
@@ -269,7 +249,7 @@ def _refused_apart(one: Turn, other: Turn) -> list[Card]:
 
 def _refusal_options(one: Turn, other: Turn, a: Side, b: Side) -> tuple[str, ...]:
     named = [
-        refusal.option
+        refusal.rule
         for card in _refused_apart(one, other)
         for refusal in (one.refused.get(card), other.refused.get(card))
         if refusal is not None
@@ -295,7 +275,8 @@ def _play_cause(index: int, a: Side, b: Side) -> Cause:
         if i < index and i in b.turns and _refused_apart(a.turns[i], b.turns[i])
     ]
     if not earlier:
-        return Cause(_keep(GOVERNS["play"], a, b), tail="; the same cards were legal")
+        filters = _acting_at(Step.LEAD_FILTER, Step.FOLLOW_FILTER)
+        return Cause(_keep(filters, a, b), tail="; the same cards were legal")
     then_a, then_b = a.turns[earlier[0]], b.turns[earlier[0]]
     trick = a.hand.events[earlier[0]].trick
     tail = (
@@ -418,7 +399,7 @@ def _describe(
             stays = " and stays in" if held[seat] == 0 else ""
             return f"seat {seat} draws {' '.join(map(str, cards))}{stays}"
         case ev.Out(seat=seat):
-            at_once = " at once" if side.hand.rules.elimination == "immediate" else ""
+            at_once = " at once" if side.hand.rules.elimination is Elimination.IMMEDIATE else ""
             return f"seat {seat} is out{at_once}"
         case ev.HandEnd():
             return _end_text(event)
@@ -446,5 +427,4 @@ def _trump_text(trump: ev.Trump) -> str:
 def _end_text(end: ev.HandEnd) -> str:
     if end.winner is None:
         return f"the hand ends with no winner ({end.reason})"
-    why = REASON_TEXT.get(end.reason) or end.reason
-    return f"the hand ends: seat {end.winner} wins, as it {why}"
+    return f"the hand ends: seat {end.winner} wins, as it {phrases().end(end.reason)}"

@@ -110,7 +110,7 @@ def any_rules(draw) -> Rules:
 @settings(max_examples=100, deadline=None)
 @given(any_rules(), st.integers(2, 10))
 def test_the_compiled_source_holds_only_numbers_and_truth_values(rules, players):
-    constants = _constants(rules, players, trace=False)
+    constants = _constants(rules, players)
     assert all(type(value) in (int, bool) for value in constants.values())
     text = source(rules, players, ("lowest",) * players)
     assert "import" not in text and "$" not in text

@@ -8,11 +8,8 @@ ranks play in another order (aces low, say) is recoded as it enters the loop, to
 and the loop draws random numbers exactly as the reference engine and its bots do, so
 both give the same games. `tests/test_compiled.py` holds them to that.
 
-A compiled hand returns a tuple: the winner's seat relative to the dealer (-1 for none),
-the reason's index in REASONS, the bits of the rules that fired, tricks, cards played,
-stock left, eliminations, last-card saves, the winner's seat (-1), the winner's cards, and
-with `trace` the trick winners and eliminations (`outcome` names them). The first eight
-are what a simulation counts.
+A compiled hand returns a HandResult, the same as the reference engine's for the same
+game (`rulesdsl.engine.result`).
 
 A compiled hand is called as `play(deck, hand_seed, rng, dealer)`: `deck` is the deck
 order as ints, `hand_seed` seeds reshuffles as `Hand.deal(..., seed=hand_seed)` does, and
@@ -23,35 +20,25 @@ from __future__ import annotations
 
 import random
 from bisect import insort
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
 from functools import cache
 from string import Template
 
-from rulesdsl.cards import Card
-from rulesdsl.engine.hand import COUNTED, REASONS, TRICK_LIMIT
+from rulesdsl.cards import Card, Suit
+from rulesdsl.engine.hand import REASONS, TRICK_LIMIT
+from rulesdsl.engine.result import HandResult
 from rulesdsl.rules import Rules
+from rulesdsl.units import COUNTED, Elimination, Exhaustion, Follow, OpeningLead, Trump, WhenVoid
+from rulesdsl.units.all_out import AllOut
+from rulesdsl.units.draw import DrawWord
 
 BOT_CODES = {"random": 0, "lowest": 1, "highest": 2, "heuristic": 3}
 FIRED_BITS = {name: 1 << i for i, name in enumerate(COUNTED)}
-
-
-@dataclass(frozen=True)
-class FastOutcome:
-    """What a compiled hand reports; `winner` is None when nobody won; `plays` counts the
-    cards played."""
-
-    winner: int | None
-    reason: str
-    tricks: int
-    stock_left: int
-    eliminations: int
-    saves: int
-    fired: frozenset[str]
-    winner_cards: int
-    plays: int
-    trick_winners: tuple[int, ...] = ()
-    eliminated: tuple[tuple[int, int], ...] = ()
+# The names of the rules that fired, for each set of bits.
+FIRED_NAMES = tuple(
+    frozenset(name for name, bit in FIRED_BITS.items() if bits & bit)
+    for bits in range(1 << len(COUNTED))
+)
 
 
 def to_int(card: Card) -> int:
@@ -94,6 +81,7 @@ def play(deck, hand_seed, rng, dealer):
         tricks_won = [0] * $N
         last_win = [-1] * $N
     trick_winners = []
+    record_winner = trick_winners.append
     active = [True] * $N
     remaining = $N
     eliminated = []
@@ -175,8 +163,7 @@ $CHOOSE
         if $MOST_TRICKS:
             tricks_won[winner] += 1
             last_win[winner] = tricks
-        if $TRACE:
-            trick_winners.append(winner)
+        record_winner(winner)
         if $IMMEDIATE:
 $ELIMINATE
             if last_card:
@@ -208,8 +195,19 @@ $ELIMINATE
         leader = winner
         while not active[leader]:
             leader = (leader + 1) % $N
-    return end(dealer, final, reason, fired, tricks, plays, stock, eliminated, saves, hands,
-               trick_winners)
+    return HandResult(
+        None if final < 0 else final,
+        REASONS[reason],
+        tricks,
+        tuple(eliminated),
+        len(stock),
+        SUIT[trump],
+        tuple(trick_winners),
+        len(hands[final]) if final >= 0 else 0,
+        plays,
+        saves,
+        FIRED_NAMES[fired],
+    )
 """)
 
 # Every player with no cards is out (steps 3 and 6 of a trick).
@@ -312,42 +310,30 @@ def _heuristic(allowed: list[int], trump: int, led: int, best: int, plays_last: 
     return (side or allowed)[0]
 
 
-def _ender(trace: bool) -> Callable[..., tuple]:
-    def end(dealer, winner, reason, fired, tricks, plays, stock, eliminated, saves, hands, winners):
-        relative = (winner - dealer) % len(hands) if winner >= 0 else -1
-        cards = len(hands[winner]) if winner >= 0 else 0
-        raw = (relative, reason, fired, tricks, plays, len(stock), len(eliminated), saves, winner)
-        extra = (tuple(winners), tuple(eliminated)) if trace else ((), ())
-        return (*raw, cards, *extra)
-
-    return end
-
-
-def _constants(rules: Rules, players: int, trace: bool) -> dict[str, object]:
+def _constants(rules: Rules, players: int) -> dict[str, object]:
     fixed = rules.fixed_trump
     return {
         "N": players,
         "OWN_ORDER": not rules.usual_order,
         "DEALT": players * rules.hand_size_for(players),
-        "TRUMP_MODE": {"dealer_last_card": 0, "stock_turnup": 1}.get(rules.trump, 2),
+        "TRUMP_MODE": {Trump.DEALER_LAST_CARD: 0, Trump.STOCK_TURNUP: 1}.get(rules.trump, 2),
         "FIXED_TRUMP": int(fixed) if fixed is not None else -1,
-        "OPENING_TRUMP": rules.opening_lead == "trump_if_able",
-        "FOLLOW_OR_TRUMP": rules.follow == "suit_or_trump",
-        "VOID_TRUMP": rules.when_void == "trump_if_able",
+        "OPENING_TRUMP": rules.opening_lead is OpeningLead.TRUMP_IF_ABLE,
+        "FOLLOW_OR_TRUMP": rules.follow is Follow.SUIT_OR_TRUMP,
+        "VOID_TRUMP": rules.when_void is WhenVoid.TRUMP_IF_ABLE,
         "MUST_HEAD": rules.must_head,
-        "IMMEDIATE": rules.elimination == "immediate",
-        "LAST_DRAW_WINS": rules.exhaustion == "last_draw_wins",
-        "PLAY_OUT": rules.exhaustion == "play_out",
-        "RESHUFFLE": rules.exhaustion == "reshuffle",
-        "MOST_TRICKS": rules.exhaustion == "most_tricks",
-        "ALL_OUT_WINNER": rules.all_out == "last_trick_winner",
+        "IMMEDIATE": rules.elimination is Elimination.IMMEDIATE,
+        "LAST_DRAW_WINS": rules.exhaustion is Exhaustion.LAST_DRAW_WINS,
+        "PLAY_OUT": rules.exhaustion is Exhaustion.PLAY_OUT,
+        "RESHUFFLE": rules.exhaustion is Exhaustion.RESHUFFLE,
+        "MOST_TRICKS": rules.exhaustion is Exhaustion.MOST_TRICKS,
+        "ALL_OUT_WINNER": rules.all_out is AllOut.LAST_TRICK_WINNER,
         "TRICK_LIMIT": TRICK_LIMIT,
-        "TRACE": trace,
-        **{f"F_{key}": FIRED_BITS[name] for key, name in _FIRED_NAMES.items()},
+        **{f"F_{key}": FIRED_BITS[name] for key, name in _BIT_KEYS.items()},
     }
 
 
-_FIRED_NAMES = {
+_BIT_KEYS = {
     "OPENING": "opening_lead",
     "FOLLOW": "follow",
     "VOID": "when_void",
@@ -360,12 +346,12 @@ _FIRED_NAMES = {
 }
 
 
-def source(rules: Rules, players: int, bots: tuple[str, ...], trace: bool = False) -> str:
+def source(rules: Rules, players: int, bots: tuple[str, ...]) -> str:
     """The play loop's Python source for these rules, players and bots."""
-    values = {k: repr(v) for k, v in _constants(rules, players, trace).items()}
+    values = {k: repr(v) for k, v in _constants(rules, players).items()}
     count = rules.draw
-    values["DRAW_COUNT"] = "len(order)" if count == "per_card_in_trick" else str(int(count))
-    one = rules.draw == 1 and rules.exhaustion != "reshuffle"
+    values["DRAW_COUNT"] = "len(order)" if count is DrawWord.PER_CARD_IN_TRICK else str(int(count))
+    one = rules.draw == 1 and rules.exhaustion is not Exhaustion.RESHUFFLE
     values["DRAWN"] = Template(_DRAWN.strip("\n")).substitute(values)
     snippets = {
         "DRAW": _indent(Template(_DRAW_ONE if one else _DRAW_MANY).substitute(values), 12),
@@ -380,8 +366,8 @@ def source(rules: Rules, players: int, bots: tuple[str, ...], trace: bool = Fals
 
 @cache
 def compile_hand(
-    rules: Rules, players: int, bots: tuple[str, ...], trace: bool = False
-) -> Callable[[list[int], int, random.Random, int], tuple]:
+    rules: Rules, players: int, bots: tuple[str, ...]
+) -> Callable[[list[int], int, random.Random, int], HandResult]:
     """A function playing one hand of `rules` with `bots` (one name per seat)."""
     rules.check_players(players)
     namespace = {
@@ -390,28 +376,13 @@ def compile_hand(
         "Random": random.Random,
         "insort": insort,
         "heuristic": _heuristic,
-        "end": _ender(trace),
+        "HandResult": HandResult,
+        "REASONS": REASONS,
+        "FIRED_NAMES": FIRED_NAMES,
+        "SUIT": (*Suit, None),
     }
     exec(
-        compile(source(rules, players, bots, trace), f"<rulesdsl: {players} players>", "exec"),
+        compile(source(rules, players, bots), f"<rulesdsl: {players} players>", "exec"),
         namespace,
     )
     return namespace["play"]
-
-
-def outcome(raw: Sequence) -> FastOutcome:
-    """A compiled hand's raw tuple, with names."""
-    _, reason, fired, tricks, plays, stock, eliminations, saves, winner, cards, winners, out = raw
-    return FastOutcome(
-        winner=winner if winner >= 0 else None,
-        reason=REASONS[reason],
-        tricks=tricks,
-        stock_left=stock,
-        eliminations=eliminations,
-        saves=saves,
-        fired=frozenset(name for name, bit in FIRED_BITS.items() if fired & bit),
-        winner_cards=cards,
-        plays=plays,
-        trick_winners=winners,
-        eliminated=out,
-    )

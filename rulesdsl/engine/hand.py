@@ -23,67 +23,49 @@ from rulesdsl.engine.events import (
     Play,
     Reshuffle,
     TrickWon,
-    Trump,
 )
-from rulesdsl.rules import OPTIONS, Rules, RulesError
+from rulesdsl.engine.events import Trump as TrumpEvent
+from rulesdsl.engine.result import EndReason, HandResult
+from rulesdsl.rules import Rules, RulesError
+from rulesdsl.units import (
+    CORE,
+    AllOut,
+    Elimination,
+    Exhaustion,
+    Follow,
+    OpeningLead,
+    RuleTag,
+    Trump,
+    WhenVoid,
+)
+from rulesdsl.units.draw import DrawWord
 
 # A hand that has not ended after this many tricks stops with reason `trick_limit`.
 # Only profiles that the validator flags as possibly endless can reach it.
 TRICK_LIMIT = 2000
 
-REASONS = ("stock_exhausted", "last_player", "all_out", "most_tricks", "trick_limit")
-# The options whose effect on play a hand counts in `Hand.fired`, in the registry's order.
-_COUNTED = "trump opening_lead follow when_void must_head draw elimination exhaustion all_out"
-COUNTED = tuple(name for name in OPTIONS if name in _COUNTED.split())
-# The option whose rule ends a hand for each reason (last_player is the core rule).
-END_RULES = {"stock_exhausted": "exhaustion", "most_tricks": "exhaustion", "all_out": "all_out"}
+REASONS = tuple(EndReason)
+
+HandOutcome = HandResult
+"""The earlier name of a hand's result."""
 
 
 @dataclass(frozen=True)
 class Refusal:
-    """Why a card may not be played: the option that forbids it and a sentence."""
+    """Why a card may not be played: the rule that forbids it and a sentence."""
 
     card: Card
-    option: str
+    rule: RuleTag
     message: str
 
     def __str__(self) -> str:
-        return f"{self.card} is not allowed: {self.message} ({self.option})"
+        return f"{self.card} is not allowed: {self.message} ({self.rule})"
 
 
 class IllegalMove(ValueError):
     def __init__(self, refusal: Refusal) -> None:
         super().__init__(str(refusal))
         self.refusal = refusal
-
-
-@dataclass(frozen=True)
-class HandOutcome:
-    winner: int | None
-    reason: str
-    tricks: int
-    eliminated: tuple[tuple[int, int], ...]
-    stock_left: int
-    trump: Suit | None
-    trick_winners: tuple[int, ...]
-    winner_cards: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "winner": self.winner,
-            "reason": self.reason,
-            "tricks": self.tricks,
-            "eliminated": [list(e) for e in self.eliminated],
-            "stock_left": self.stock_left,
-            "trump": self.trump.letter if self.trump is not None else None,
-            "trick_winners": list(self.trick_winners),
-        }
-
-    def __str__(self) -> str:
-        """e.g. `seat 2 wins: last player after 7 tricks`."""
-        who = "no winner" if self.winner is None else f"seat {self.winner} wins"
-        tricks = f"{self.tricks} trick" + ("" if self.tricks == 1 else "s")
-        return f"{who}: {self.reason.replace('_', ' ')} after {tricks}"
 
 
 def check_seat(seat: int, players: int, role: str) -> None:
@@ -139,11 +121,12 @@ class Hand:
         self.trick_winners: list[int] = []
         self.eliminated: list[tuple[int, int]] = []
         self.opening = opening
-        self.outcome: HandOutcome | None = None
-        # How often each option changed play: a constraint that refused a card, a draw,
-        # a trick won by trumping, an elimination rule that decided a last-card winner's
-        # fate, an exhaustion or all-out rule that acted.
-        self.fired: Counter[str] = Counter()
+        self.outcome: HandResult | None = None
+        # How often each rule fired, by name, as its unit's `fires` says: a constraint that
+        # refused a card, a draw, a trick won by trumping, an elimination rule that decided
+        # a last-card winner's fate, an exhaustion or all-out rule that acted.
+        self.fired: Counter[RuleTag] = Counter()
+        self.plays = 0
         self.saves = 0
         self._check_setup(leader)
         self.leader = leader
@@ -174,8 +157,8 @@ class Hand:
         for k, card in enumerate(order[:dealt]):
             hands[(dealer + 1 + k) % players].append(card)
         rest = list(order[dealt:])
-        turnup = rest.pop(0) if rules.trump == "stock_turnup" else None
-        shown = order[dealt - 1] if rules.trump == "dealer_last_card" else None
+        turnup = rest.pop(0) if rules.trump is Trump.STOCK_TURNUP else None
+        shown = order[dealt - 1] if rules.trump is Trump.DEALER_LAST_CARD else None
         named_by = shown if shown is not None else turnup
         trump = named_by.suit if named_by is not None else rules.fixed_trump
         hand = cls(
@@ -189,7 +172,7 @@ class Hand:
             seed=rng.getrandbits(64),
         )
         hand.events.append(Deal(dealer, tuple(tuple(h) for h in hands), len(rest)))
-        hand.events.append(Trump(trump, named_by, rules.trump))
+        hand.events.append(TrumpEvent(trump, named_by, rules.trump, rule="trump"))
         return hand
 
     @classmethod
@@ -295,9 +278,9 @@ class Hand:
             return {}
         refused: dict[Card, Refusal] = {}
         allowed = list(self.hands[seat])
-        for option, allows, message in self._constraints():
+        for rule, allows, message in self._constraints():
             kept = [c for c in allowed if allows(c)] or allowed
-            refused.update({c: Refusal(c, option, message) for c in allowed if c not in kept})
+            refused.update({c: Refusal(c, rule, message) for c in allowed if c not in kept})
             allowed = kept
         return refused
 
@@ -308,22 +291,23 @@ class Hand:
         refused = self.refusals()
         return [c for c in self.hands[seat] if c not in refused]
 
-    def _constraints(self) -> Iterator[tuple[str, Callable[[Card], bool], str]]:
-        """The rules that narrow a move, in order: option, the cards it allows, and why."""
+    def _constraints(self) -> Iterator[tuple[RuleTag, Callable[[Card], bool], str]]:
+        """The rules that narrow a move, in order: rule, the cards it allows, and why."""
         rules, trump = self.rules, self.trump
         if not self.trick:
-            if self.opening and rules.opening_lead == "trump_if_able" and trump is not None:
+            asked = rules.opening_lead is OpeningLead.TRUMP_IF_ABLE
+            if self.opening and asked and trump is not None:
                 why = f"the first lead must be a trump ({trump.word}) when you hold one"
                 yield "opening_lead", lambda c: c.suit == trump, why
             return
         led = self.trick[0][1].suit
         if any(c.suit == led for c in self.hands[self.to_move]):
-            if rules.follow == "suit_or_trump":
+            if rules.follow is Follow.SUIT_OR_TRUMP:
                 why = f"you hold a {led.word[:-1]}: follow suit or play a trump"
                 yield "follow", lambda c: c.suit in (led, trump), why
             else:
                 yield "follow", lambda c: c.suit == led, f"you hold a {led.word[:-1]}: follow suit"
-        elif rules.when_void == "trump_if_able" and trump is not None:
+        elif rules.when_void is WhenVoid.TRUMP_IF_ABLE and trump is not None:
             why = f"you hold no {led.word}: play a trump ({trump.word})"
             yield "when_void", lambda c: c.suit == trump, why
         if rules.must_head:
@@ -355,9 +339,10 @@ class Hand:
         refusal = self._check(card, refused)
         if refusal is not None:
             raise IllegalMove(refusal)
-        for option in {r.option for r in refused.values()}:
-            self.fired[option] += 1
+        for rule in {r.rule for r in refused.values()}:
+            self.fired[rule] += 1
         start = len(self.events)
+        self.plays += 1
         self.hands[seat].remove(card)
         self.trick.append((seat, card))
         self.events.append(Play(self.tricks_played + 1, seat, card))
@@ -368,7 +353,8 @@ class Hand:
     def _finish_trick(self) -> None:
         number = self.tricks_played + 1
         winner, best = self.best_so_far()  # step 2
-        if best.suit == self.trump and self.trick[0][1].suit != self.trump:
+        trumped = best.suit == self.trump and self.trick[0][1].suit != self.trump
+        if trumped:
             self.fired["trump"] += 1
         last_card = not self.hands[winner]
         cards = tuple(c for _, c in self.trick)
@@ -380,29 +366,28 @@ class Hand:
         self.trick_winners.append(winner)
         self.trick = []
         self.opening = False
-        self.events.append(TrickWon(number, winner, cards))
-        if self.rules.elimination == "immediate":  # step 3
+        self.events.append(TrickWon(number, winner, cards, rule="trump" if trumped else CORE))
+        if self.rules.elimination is Elimination.IMMEDIATE:  # step 3
             self._eliminate(played_order, number)
-            if last_card and (self.stock or self.rules.exhaustion == "reshuffle"):
+            if last_card and (self.stock or self.rules.exhaustion is Exhaustion.RESHUFFLE):
                 self.fired["elimination"] += 1  # out before a draw that would have saved it
         if self._draw(winner, len(cards), number):  # steps 4 and 5
-            return self._end(winner, "stock_exhausted")
-        if self.rules.elimination == "after_draw":  # step 6
+            return self._end(winner, EndReason.STOCK_EXHAUSTED, "exhaustion")
+        if self.rules.elimination is Elimination.AFTER_DRAW:  # step 6
             self._eliminate(played_order, number)
             if last_card and self.active[winner]:
                 self.fired["elimination"] += 1
                 self.saves += 1
         remaining = [s for s in range(self.players) if self.active[s]]
         if len(remaining) == 1:  # step 7
-            return self._end(remaining[0], "last_player")
+            return self._end(remaining[0], EndReason.LAST_PLAYER, CORE)
         if not remaining:  # step 8
-            return self._end(
-                winner if self.rules.all_out == "last_trick_winner" else None, "all_out"
-            )
-        if self.rules.exhaustion == "most_tricks" and not self.stock:  # step 9
-            return self._end(self._most_tricks(), "most_tricks")
+            last = self.rules.all_out is AllOut.LAST_TRICK_WINNER
+            return self._end(winner if last else None, EndReason.ALL_OUT, "all_out")
+        if self.rules.exhaustion is Exhaustion.MOST_TRICKS and not self.stock:  # step 9
+            return self._end(self._most_tricks(), EndReason.MOST_TRICKS, "exhaustion")
         if number >= TRICK_LIMIT:
-            return self._end(None, "trick_limit")
+            return self._end(None, EndReason.TRICK_LIMIT, CORE)
         self.leader = self._next_leader(winner)  # step 10
         self.trick_seats = self._seats_from(self.leader)
 
@@ -411,23 +396,25 @@ class Hand:
             if self.active[seat] and not self.hands[seat]:
                 self.active[seat] = False
                 self.eliminated.append((number, seat))
-                self.events.append(Out(number, seat))
+                self.events.append(Out(number, seat, rule="elimination"))
 
     def _draw(self, winner: int, in_trick: int, number: int) -> bool:
         """The winner's draw; True when it took the last card and that ends the hand."""
         if not self.active[winner]:
             return False
-        wanted = in_trick if self.rules.draw == "per_card_in_trick" else int(self.rules.draw)
+        draw = self.rules.draw
+        wanted = in_trick if draw is DrawWord.PER_CARD_IN_TRICK else int(draw)
         drawn: list[Card] = []
         for _ in range(wanted):
-            if not self.stock and self.rules.exhaustion == "reshuffle" and self.set_aside:
+            exhaustion = self.rules.exhaustion
+            if not self.stock and exhaustion is Exhaustion.RESHUFFLE and self.set_aside:
                 self.stock = self.set_aside
                 self.set_aside = []
                 self.rng.shuffle(self.stock)
-                self.events.append(Reshuffle(number, len(self.stock)))
+                self.events.append(Reshuffle(number, len(self.stock), rule="exhaustion"))
                 self.fired["exhaustion"] += 1
             if not self.stock:
-                if self.rules.exhaustion == "play_out":
+                if exhaustion is Exhaustion.PLAY_OUT:
                     self.fired["exhaustion"] += 1  # play goes on without drawing
                 break
             drawn.append(self.stock.pop(0))
@@ -436,8 +423,8 @@ class Hand:
         self.fired["draw"] += 1
         self.hands[winner].extend(drawn)
         self.hands[winner].sort(key=self.rules.card_key)
-        self.events.append(Draw(number, winner, tuple(drawn), len(self.stock)))
-        return self.rules.exhaustion == "last_draw_wins" and not self.stock
+        self.events.append(Draw(number, winner, tuple(drawn), len(self.stock), rule="draw"))
+        return self.rules.exhaustion is Exhaustion.LAST_DRAW_WINS and not self.stock
 
     def _most_tricks(self) -> int:
         return max(range(self.players), key=lambda s: (self.tricks_won[s], self.last_win[s]))
@@ -449,10 +436,11 @@ class Hand:
                 return seat
         raise AssertionError("no active seat to lead")
 
-    def _end(self, winner: int | None, reason: str) -> None:
-        if reason in END_RULES:
-            self.fired[END_RULES[reason]] += 1
-        self.outcome = HandOutcome(
+    def _end(self, winner: int | None, reason: EndReason, rule: RuleTag) -> None:
+        """End the hand, as the rule `rule` decides."""
+        if rule != CORE:
+            self.fired[rule] += 1
+        self.outcome = HandResult(
             winner=winner,
             reason=reason,
             tricks=self.tricks_played,
@@ -461,8 +449,11 @@ class Hand:
             trump=self.trump,
             trick_winners=tuple(self.trick_winners),
             winner_cards=len(self.hands[winner]) if winner is not None else 0,
+            plays=self.plays,
+            saves=self.saves,
+            fired=frozenset(name for name, count in self.fired.items() if count),
         )
-        self.events.append(HandEnd(winner, reason, self.tricks_played))
+        self.events.append(HandEnd(winner, reason, self.tricks_played, rule=rule))
 
     def cards_in_play(self) -> list[Card]:
         """Every card the hand holds anywhere: hands, trick, stock, set aside, turn-up."""

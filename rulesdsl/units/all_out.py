@@ -1,0 +1,22 @@
+"""all_out: who wins when every remaining hand empties in the same trick."""
+
+from enum import StrEnum
+
+from rulesdsl.options import enum_choice
+from rulesdsl.units.base import Section, Step, Unit
+
+
+class AllOut(StrEnum):
+    LAST_TRICK_WINNER = "last_trick_winner"
+    NO_WINNER = "no_winner"
+
+
+UNIT = Unit(
+    "all_out",
+    enum_choice(AllOut),
+    "last_trick_winner",
+    "who wins when every remaining hand empties in the same trick",
+    Section.ENDING,
+    frozenset({Step.END_CHECK}),
+    fires="it ends a hand where every remaining hand emptied",
+)

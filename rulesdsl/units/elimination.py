@@ -1,0 +1,22 @@
+"""elimination: when an empty hand drops out."""
+
+from enum import StrEnum
+
+from rulesdsl.options import enum_choice
+from rulesdsl.units.base import Section, Step, Unit
+
+
+class Elimination(StrEnum):
+    AFTER_DRAW = "after_draw"
+    IMMEDIATE = "immediate"
+
+
+UNIT = Unit(
+    "elimination",
+    enum_choice(Elimination),
+    "after_draw",
+    "when an empty hand drops out",
+    Section.DRAWING,
+    frozenset({Step.ELIMINATE}),
+    fires="it decides the fate of a player who won a trick with their last card",
+)

@@ -1,0 +1,43 @@
+"""opening_lead: the constraint on the first lead of each hand."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+from rulesdsl.options import enum_choice
+from rulesdsl.units.base import RuleProblem, Section, Step, Unit
+from rulesdsl.units.trump import Trump
+
+if TYPE_CHECKING:
+    from rulesdsl.rules import Rules
+
+
+class OpeningLead(StrEnum):
+    ANY = "any"
+    TRUMP_IF_ABLE = "trump_if_able"
+
+
+def never_applies(name: str, rules: Rules) -> Iterator[RuleProblem]:
+    """A rule asking for a trump under a profile without one."""
+    if rules.trump is Trump.NONE and getattr(rules, name) == "trump_if_able":
+        yield RuleProblem(
+            (name,),
+            "never-applies",
+            f"{name} trump_if_able never applies: there is no trump suit",
+            f"drop `{name}` or choose a trump rule",
+            "warning",
+        )
+
+
+UNIT = Unit(
+    "opening_lead",
+    enum_choice(OpeningLead),
+    "any",
+    "constraint on the first lead of each hand",
+    Section.PLAY,
+    frozenset({Step.LEAD_FILTER}),
+    fires="it refuses a card",
+    warnings=lambda rules: never_applies("opening_lead", rules),
+)
