@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from rulesdsl.bots import make_bot
-from rulesdsl.engine.compiled import compile_hand, int_deck
+from rulesdsl.engine.fast import compile_hand, int_deck
 from rulesdsl.engine.match import Match
 from rulesdsl.engine.result import EndReason, HandResult
 from rulesdsl.executors import LOCAL, results

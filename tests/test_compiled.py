@@ -1,5 +1,5 @@
-"""The compiled play loop, as the simulator calls it, plays exactly the games of the
-reference engine: the same HandResult, field for field."""
+"""The fast path, specialised as the simulator calls it, plays exactly the games of the
+reference engine and of the driver as written: the same HandResult, field for field."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from rulesdsl.bots import RandomBot, make_bot
 from rulesdsl.engine import Hand, play_hand
-from rulesdsl.engine.compiled import compile_hand, source, to_int
 from rulesdsl.engine.events import Play
+from rulesdsl.engine.fast import compile_hand, play_plain, to_int
 from rulesdsl.rules import OPTIONS, Rules, RulesError
 from rulesdsl.sim import Spec, _play_hands, empty_result
 
@@ -25,9 +25,11 @@ def same_game(rules: Rules, players: int, dealer: int, seed: int, bots: tuple[st
     hand = Hand.deal(rules, players, dealer, order=order, seed=seed + 1)
     shared = random.Random(seed + 2)
     play_hand(hand, [RandomBot(shared) if name == "random" else make_bot(name) for name in bots])
-    play = compile_hand(rules, players, bots)
-    fast = play([to_int(c) for c in order], seed + 1, random.Random(seed + 2), dealer)
+    deck = [to_int(c) for c in order]
+    fast = compile_hand(rules, players, bots)(deck, seed + 1, random.Random(seed + 2), dealer)
+    plain = play_plain(rules, players, bots)(deck, seed + 1, random.Random(seed + 2), dealer)
     assert fast == hand.outcome
+    assert plain == fast
     assert fast.plays == sum(1 for e in hand.events if isinstance(e, Play))
 
 
@@ -95,10 +97,14 @@ def test_the_simulator_plays_the_compiled_hands_it_is_tested_on(monkeypatch):
     assert called[0] == (Rules(), 4, ("random",) * 4)
 
 
-def test_the_source_holds_the_rules_as_constants():
-    text = source(Rules().with_options({"elimination": "immediate"}), 4, ("random",) * 4)
-    assert "if True:\n            for seat in order:" in text
-    assert "$" not in text
+def test_the_specialised_hand_keeps_only_the_rules_it_has():
+    """Branches of rules the profile does not have, and tracing, are gone from the code."""
+    plain = compile_hand(Rules(), 4, ("random",) * 4).source
+    immediate = compile_hand(Rules().with_options({"elimination": "immediate"}), 4, ("random",) * 4)
+    reshuffle = compile_hand(Rules().with_options({"exhaustion": "reshuffle"}), 4, ("random",) * 4)
+    assert "trace" not in plain and "log" not in plain and "shuffle" not in plain
+    assert "shuffle" in reshuffle.source
+    assert plain != immediate.source
 
 
 INTERESTING = [

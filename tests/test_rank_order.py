@@ -13,7 +13,7 @@ from rulesdsl.bots import HeuristicBot, make_bot
 from rulesdsl.cards import Suit
 from rulesdsl.cli import main
 from rulesdsl.engine import Hand
-from rulesdsl.engine.compiled import compile_hand, to_int
+from rulesdsl.engine.fast import compile_hand, to_int
 from rulesdsl.explain import rule_sheet, sentence
 from rulesdsl.profile import load_file
 from rulesdsl.rules import Rules

@@ -25,7 +25,7 @@ from rulesdsl.cards import RANKS_HIGH_TO_LOW, rank_text
 from rulesdsl.cli import main
 from rulesdsl.cli.common import build_rules
 from rulesdsl.engine import Hand, play_hand
-from rulesdsl.engine.compiled import compile_hand, to_int
+from rulesdsl.engine.fast import compile_hand, to_int
 from rulesdsl.expr import Expr
 from rulesdsl.options import Choice, CountOrWord, DeckRanks, IntExpr, MatchKind, PlayerRange
 from rulesdsl.profile import Profile, load_file, read_document

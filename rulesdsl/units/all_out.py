@@ -1,7 +1,9 @@
 """all_out: who wins when every remaining hand empties in the same trick."""
 
 from enum import StrEnum
+from typing import Any
 
+from rulesdsl.engine.state import State
 from rulesdsl.options import enum_choice
 from rulesdsl.units.base import Section, Step, Unit
 
@@ -9,6 +11,14 @@ from rulesdsl.units.base import Section, Step, Unit
 class AllOut(StrEnum):
     LAST_TRICK_WINNER = "last_trick_winner"
     NO_WINNER = "no_winner"
+
+
+def no_winner(s: State) -> int:
+    return -1
+
+
+def _plays(value: AllOut) -> dict[Step, Any]:
+    return {Step.ALL_OUT: no_winner} if value is AllOut.NO_WINNER else {}
 
 
 UNIT = Unit(
@@ -19,4 +29,5 @@ UNIT = Unit(
     Section.ENDING,
     frozenset({Step.END_CHECK}),
     fires="it ends a hand where every remaining hand emptied",
+    plays=_plays,
 )

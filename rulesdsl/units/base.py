@@ -10,7 +10,7 @@ emits carry the name of the unit that decided them (`RuleTag`).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
@@ -51,7 +51,10 @@ class Step(StrEnum):
     ELIMINATE = "eliminate"  # steps 3 and 6, when an empty hand is out
     DRAW_COUNT = "draw_count"  # step 4, how many cards a drawer takes
     DRAWERS = "drawers"  # step 4, who draws, in order
-    END_CHECK = "end_check"  # steps 5, 7, 8 and 9: does the hand end, and who wins
+    REFILL = "refill"  # step 4, the stock is empty as a card is to be drawn
+    DRAW_END = "draw_end"  # step 5, does a draw end the hand, and who wins
+    ALL_OUT = "all_out"  # step 8, who wins when every hand emptied
+    END_CHECK = "end_check"  # step 9 and after: does the hand end, and who wins
     NEXT_LEAD = "next_lead"  # step 10
     SCORE = "score"  # match points for the hand winner
     MATCH_END = "match_end"  # between hands
@@ -78,10 +81,15 @@ class RuleProblem:
 
 Problems = Callable[["Rules", int], Iterator[RuleProblem]]
 Warnings = Callable[["Rules"], Iterator[RuleProblem]]
+Plays = Callable[[Any], Mapping[Step, Any]]
 
 
 def _none(*_: Any) -> Iterator[RuleProblem]:
     return iter(())
+
+
+def _no_steps(value: Any) -> Mapping[Step, Any]:
+    return {}
 
 
 @dataclass(frozen=True)
@@ -90,7 +98,9 @@ class Unit:
 
     `fires` says when the rule counts as having fired in a hand (empty: it is not counted);
     `problems(rules, players)` yields the errors of the rules at one player count that this
-    rule owns, `warnings(rules)` its warnings.
+    rule owns, `warnings(rules)` its warnings. `plays(value)` gives, for one of its values,
+    the step functions it contributes (see rulesdsl.engine.steps); a value that keeps the
+    default order of a trick contributes none.
     """
 
     name: str
@@ -102,6 +112,7 @@ class Unit:
     fires: str = ""
     problems: Problems = _none
     warnings: Warnings = _none
+    plays: Plays = _no_steps
     default: Any = field(init=False, compare=False)
 
     def __post_init__(self) -> None:

@@ -1,6 +1,7 @@
 """elimination: when an empty hand drops out."""
 
 from enum import StrEnum
+from typing import Any
 
 from rulesdsl.options import enum_choice
 from rulesdsl.units.base import Section, Step, Unit
@@ -11,6 +12,11 @@ class Elimination(StrEnum):
     IMMEDIATE = "immediate"
 
 
+def _plays(value: Elimination) -> dict[Step, Any]:
+    """Whether an empty hand is out at step 3, before the draw, rather than at step 6."""
+    return {Step.ELIMINATE: value is Elimination.IMMEDIATE}
+
+
 UNIT = Unit(
     "elimination",
     enum_choice(Elimination),
@@ -19,4 +25,5 @@ UNIT = Unit(
     Section.DRAWING,
     frozenset({Step.ELIMINATE}),
     fires="it decides the fate of a player who won a trick with their last card",
+    plays=_plays,
 )

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from rulesdsl.engine.state import State
+from rulesdsl.engine.steps import NO_END, Refill, reshuffle_rng
 from rulesdsl.options import enum_choice
 from rulesdsl.units.base import RuleProblem, Section, Step, Unit
 from rulesdsl.units.draw import DrawWord
@@ -47,6 +49,44 @@ def _warnings(rules: Rules) -> Iterator[RuleProblem]:
         )
 
 
+def reshuffle(s: State) -> bool:
+    """Shuffle the set-aside tricks into a new stock; whether there were any."""
+    cards = s.set_aside
+    if cards:
+        reshuffle_rng(s).shuffle(cards)
+        cards.reverse()
+        s.stock = cards
+        s.set_aside = []
+    return bool(cards)
+
+
+def play_on(s: State) -> bool:
+    """Play goes on without drawing."""
+    return True
+
+
+def last_draw_wins(s: State, seat: int) -> int:
+    """The draw that took the last stock card ends the hand; that player wins it."""
+    return NO_END if s.stock else seat
+
+
+def most_tricks(s: State) -> int:
+    """When the stock is empty: most tricks won wins; among ties, the latest to win one."""
+    won, last = s.tricks_won, s.last_win
+    ended = not s.stock
+    return max(range(s.players), key=lambda t: (won[t], last[t])) if ended else NO_END
+
+
+def _plays(value: Exhaustion) -> dict[Step, Any]:
+    if value is Exhaustion.RESHUFFLE:
+        return {Step.REFILL: Refill(reshuffle, True)}
+    if value is Exhaustion.PLAY_OUT:
+        return {Step.REFILL: Refill(play_on, False)}
+    if value is Exhaustion.MOST_TRICKS:
+        return {Step.END_CHECK: most_tricks}
+    return {Step.DRAW_END: last_draw_wins}
+
+
 UNIT = Unit(
     "exhaustion",
     enum_choice(Exhaustion),
@@ -57,4 +97,5 @@ UNIT = Unit(
     fires="it reshuffles, plays on without drawing, or ends the hand",
     problems=_problems,
     warnings=_warnings,
+    plays=_plays,
 )

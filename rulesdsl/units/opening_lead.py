@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from rulesdsl.engine.state import State
 from rulesdsl.options import enum_choice
 from rulesdsl.units.base import RuleProblem, Section, Step, Unit
 from rulesdsl.units.trump import Trump
@@ -31,6 +32,16 @@ def never_applies(name: str, rules: Rules) -> Iterator[RuleProblem]:
         )
 
 
+def trump_on_opening(s: State, seat: int, allowed: list[int]) -> list[int]:
+    """The first lead of the hand is a trump, if able."""
+    trump = s.trump
+    return [c for c in allowed if c & 3 == trump] if s.opening else allowed
+
+
+def _plays(value: OpeningLead) -> dict[Step, Any]:
+    return {Step.LEAD_FILTER: trump_on_opening} if value is OpeningLead.TRUMP_IF_ABLE else {}
+
+
 UNIT = Unit(
     "opening_lead",
     enum_choice(OpeningLead),
@@ -40,4 +51,5 @@ UNIT = Unit(
     frozenset({Step.LEAD_FILTER}),
     fires="it refuses a card",
     warnings=lambda rules: never_applies("opening_lead", rules),
+    plays=_plays,
 )

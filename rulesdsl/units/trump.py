@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from rulesdsl.cards import Suit
+from rulesdsl.engine.steps import fixed_suit
 from rulesdsl.options import enum_choice
 from rulesdsl.units.base import Section, Step, Unit
 
@@ -36,6 +38,28 @@ def turned_up(rules: Rules) -> int:
     return int(rules.trump is Trump.STOCK_TURNUP)
 
 
+def dealer_last_card(deck: list[int], dealt: int) -> int:
+    """The last card dealt, the dealer's, names trump."""
+    return deck[dealt - 1] & 3
+
+
+def stock_turnup(deck: list[int], dealt: int) -> int:
+    """The first card after the deal names trump."""
+    return deck[dealt] & 3
+
+
+def no_trump(deck: list[int], dealt: int) -> int:
+    return -1
+
+
+def _plays(value: Trump) -> dict[Step, Any]:
+    suit = value.suit
+    if suit is not None:
+        return {Step.SETUP: partial(fixed_suit, suit=int(suit))}
+    chosen = {Trump.DEALER_LAST_CARD: dealer_last_card, Trump.STOCK_TURNUP: stock_turnup}
+    return {Step.SETUP: chosen.get(value, no_trump)}
+
+
 UNIT = Unit(
     "trump",
     enum_choice(Trump),
@@ -44,4 +68,5 @@ UNIT = Unit(
     Section.SETUP,
     frozenset({Step.SETUP, Step.RESOLVE}),
     fires="a trick is won by a trump when another suit was led",
+    plays=_plays,
 )
