@@ -352,7 +352,8 @@ def _context(
 ) -> str:
     """What led up to the divergence: the seat to move, or who won the trick just played."""
     if isinstance(event_a, ev.Play) and isinstance(event_b, ev.Play):
-        return f"seat {event_a.seat} to {'lead' if a.turns[index].lead else 'play'}"
+        key = "to_lead" if a.turns[index].lead else "to_play"
+        return phrases().event(key, seat=event_a.seat)
     won = [e for e in prefix if isinstance(e, ev.TrickWon)]
     return _trick_result(won[-1].seat, prefix, held) if won else ""
 
@@ -370,61 +371,68 @@ def _emptied(prefix: Sequence[ev.Event]) -> list[int]:
 
 def _trick_result(winner: int, prefix: Sequence[ev.Event], held: list[int]) -> str:
     """Who won the trick just played, and who played their last card to it."""
-    won = "'s last card won" if held[winner] == 0 else " won the trick"
-    text = f"seat {winner}{won}"
+    say = phrases().event
+    text = say("last_card_won" if held[winner] == 0 else "won", seat=winner)
     emptied = [seat for seat in _emptied(prefix) if seat != winner]
     if len(emptied) == 1:
-        return f"{text}, seat {emptied[0]} played its last card"
+        return text + say("emptied_one", seat=emptied[0])
     if emptied:
-        seats = ", ".join(map(str, emptied[:-1])) + f" and {emptied[-1]}"
-        return f"{text}, seats {seats} played their last cards"
+        seats = ", ".join(map(str, emptied[:-1]))
+        return text + say("emptied_many", seats=seats, last=emptied[-1])
     return text
 
 
 def _describe(
     event: ev.Event | None, other: ev.Event | None, side: Side, index: int, held: list[int]
 ) -> str:
+    """What the event says, in the words of the phrases (`diverge` in phrases/en.yaml)."""
+    say = phrases().event
     match event:
         case ev.Deal():
             return _deal_text(event, other)
         case ev.Trump():
             return _trump_text(event)
         case ev.Play(seat=seat, card=card):
-            return f"seat {seat} {'leads' if side.turns[index].lead else 'plays'} {card}"
+            return say("leads" if side.turns[index].lead else "plays", seat=seat, card=card)
         case ev.TrickWon(seat=seat):
-            return f"seat {seat} wins the trick"
+            return say("trick_won", seat=seat)
         case ev.Reshuffle(cards=count):
-            return f"the {count} set-aside cards are shuffled into a new stock"
+            return say("reshuffle", count=count)
         case ev.Draw(seat=seat, cards=cards):
-            stays = " and stays in" if held[seat] == 0 else ""
-            return f"seat {seat} draws {' '.join(map(str, cards))}{stays}"
+            drawn = " ".join(map(str, cards))
+            return say("draw_stays" if held[seat] == 0 else "draw", seat=seat, cards=drawn)
         case ev.Out(seat=seat):
-            at_once = " at once" if side.hand.rules.elimination is Elimination.IMMEDIATE else ""
-            return f"seat {seat} is out{at_once}"
+            immediate = side.hand.rules.elimination is Elimination.IMMEDIATE
+            return say("out_at_once" if immediate else "out", seat=seat)
         case ev.HandEnd():
             return _end_text(event)
-    return "nothing more happens"
+    return say("nothing")
 
 
 def _deal_text(deal: ev.Deal, other: ev.Event | None) -> str:
     """The hand size and stock; when those agree, the first hand that differs."""
+    say = phrases().event
     size = len(deal.hands[0])
-    text = f"seat {deal.dealer} deals {size} cards each, {deal.stock} left in stock"
+    text = say("deal", dealer=deal.dealer, size=size, stock=deal.stock)
     if isinstance(other, ev.Deal) and (len(other.hands[0]), other.stock) == (size, deal.stock):
         seat = next(s for s, cards in enumerate(deal.hands) if cards != other.hands[s])
-        return f"{text}; seat {seat} gets {' '.join(map(str, deal.hands[seat]))}"
+        held = " ".join(map(str, deal.hands[seat]))
+        return text + say("deal_gets", seat=seat, cards=held)
     return text
 
 
 def _trump_text(trump: ev.Trump) -> str:
+    say = phrases().event
     if trump.suit is None:
-        return "there is no trump"
-    how = {"dealer_last_card": ", the dealer's last card", "stock_turnup": ", turned up"}
-    shown = f" ({trump.card}{how.get(trump.source, '')})" if trump.card else " (fixed)"
-    return f"trump is {trump.suit.word}{shown}"
+        return say("no_trump")
+    if trump.card is None:
+        return say("trump_fixed", suit=trump.suit)
+    how = {"dealer_last_card": "trump_dealer", "stock_turnup": "trump_turned_up"}
+    return say(how.get(trump.source, "trump_shown"), suit=trump.suit, card=trump.card)
 
 
 def _end_text(end: ev.HandEnd) -> str:
+    say = phrases().event
     if end.winner is None:
-        return f"the hand ends with no winner ({end.reason})"
-    return f"the hand ends: seat {end.winner} wins, as it {phrases().end(end.reason)}"
+        return say("end_no_winner", reason=end.reason)
+    return say("end", winner=end.winner, why=phrases().end(end.reason))

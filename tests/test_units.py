@@ -99,6 +99,15 @@ def test_sections_and_steps_are_declared_for_every_unit():
     assert all(unit.steps and unit.steps <= set(Step) for unit in UNITS)
 
 
+@pytest.mark.parametrize("unit", UNITS, ids=lambda unit: unit.name)
+def test_a_unit_contributes_steps_only_where_it_says_it_acts(unit):
+    for text in [unit.default_text, *other_values(unit)]:
+        value = unit.parse(text)
+        assert set(unit.plays(value)) <= unit.steps
+        refusing = {Step.LEAD_FILTER, Step.FOLLOW_FILTER} & set(unit.plays(value))
+        assert bool(refusing) == (value in unit.refusals), "a play rule says why it refuses"
+
+
 def test_choice_values_are_enums_compared_by_identity():
     rules = Rules().with_options({"follow": "suit_or_trump", "draw": "per_card_in_trick"})
     assert rules.follow is OPTIONS["follow"].parse("suit_or_trump")

@@ -97,17 +97,6 @@ def codes_for(rules: Rules) -> Codes:
     return Codes(rules)
 
 
-# The sentence of a refusal, by rule and value: {led} the led suit, {led_one} one card of
-# it, {trump} the trump suit, {best} the best card so far.
-REFUSALS = {
-    "opening_lead": "the first lead must be a trump ({trump}) when you hold one",
-    "follow": "you hold a {led_one}: follow suit",
-    "follow suit_or_trump": "you hold a {led_one}: follow suit or play a trump",
-    "when_void": "you hold no {led}: play a trump ({trump})",
-    "must_head": "you must beat {best} when you can",
-}
-
-
 class Hand:
     """The state of one hand, played by the steps of `rulesdsl.engine.steps` one card at a
     time on the int State; Cards at its methods, events and outcome. Build it with `deal`
@@ -379,8 +368,7 @@ class Hand:
 
     def _message(self, rule: str) -> str:
         s = self.s
-        value = getattr(self.rules, rule)
-        template = REFUSALS.get(f"{rule} {value}", REFUSALS[rule])
+        template = OPTIONS[rule].refusals[getattr(self.rules, rule)]
         led = Suit(s.led).word if s.trick else ""
         trump = Suit(s.trump).word if s.trump >= 0 else ""
         best = str(self.codes.card[s.best]) if s.trick else ""

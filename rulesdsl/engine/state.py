@@ -49,7 +49,6 @@ class State:
         "trick_winners",
         "tricks_won",
         "trump",
-        "trumps_broken",
         "winner",
     )
 
@@ -77,7 +76,6 @@ class State:
         self.tricks_won = [0] * players
         self.last_win = [-1] * players
         self.opening = True
-        self.trumps_broken = False  # a trump was played to an earlier trick
         self.led = NO_CARD  # the suit led, at the lead none
         self.holding: list[int] = []  # the cards of the led suit the player to move holds
         self.best = NO_CARD  # the card winning the trick so far

@@ -27,7 +27,7 @@ UNIT = Unit(
     "last_trick_winner",
     "who wins when every remaining hand empties in the same trick",
     Section.ENDING,
-    frozenset({Step.END_CHECK}),
+    frozenset({Step.ALL_OUT}),
     fires="it ends a hand where every remaining hand emptied",
     plays=_plays,
 )

@@ -100,7 +100,9 @@ class Unit:
     `problems(rules, players)` yields the errors of the rules at one player count that this
     rule owns, `warnings(rules)` its warnings. `plays(value)` gives, for one of its values,
     the step functions it contributes (see rulesdsl.engine.steps); a value that keeps the
-    default order of a trick contributes none.
+    default order of a trick contributes none. `refusals` holds, for each value whose play
+    rule can refuse a card, the sentence a refusal says: {led} is the led suit, {led_one}
+    one card of it, {trump} the trump suit, {best} the best card so far.
     """
 
     name: str
@@ -113,6 +115,7 @@ class Unit:
     problems: Problems = _none
     warnings: Warnings = _none
     plays: Plays = _no_steps
+    refusals: Mapping[Any, str] = field(default_factory=dict)
     default: Any = field(init=False, compare=False)
 
     def __post_init__(self) -> None:

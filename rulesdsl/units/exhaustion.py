@@ -93,7 +93,7 @@ UNIT = Unit(
     "last_draw_wins",
     "what happens as the stock runs out",
     Section.ENDING,
-    frozenset({Step.DRAW_COUNT, Step.END_CHECK}),
+    frozenset({Step.REFILL, Step.DRAW_END, Step.END_CHECK}),
     fires="it reshuffles, plays on without drawing, or ends the hand",
     problems=_problems,
     warnings=_warnings,
