@@ -670,25 +670,96 @@ def propagate_constants(node: ast.FunctionDef) -> None:
 
 
 def inline_constant_temps(node: ast.FunctionDef) -> None:
-    """A temporary assigned once, a constant: every read becomes the constant."""
-    stores = _names(node, ast.Store)
-    for block in list(_blocks(node)):
-        for i, stmt in enumerate(block):
+    """A temporary only ever set to one constant: every read becomes the constant, and the
+    tests on it fold (`ended = NO_END` where no rule can end the hand at that step)."""
+    values: dict[str, list[Any]] = {}
+    for found in ast.walk(node):
+        if isinstance(found, ast.Name) and isinstance(found.ctx, ast.Store):
+            values.setdefault(found.id, [])
+    for block in _blocks(node):
+        for stmt in block:
             if (
                 isinstance(stmt, ast.Assign)
                 and len(stmt.targets) == 1
                 and isinstance(stmt.targets[0], ast.Name)
                 and isinstance(stmt.value, ast.Constant)
-                and TEMP.match(stmt.targets[0].id)
-                and stores.count(stmt.targets[0].id) == 1
             ):
-                name = stmt.targets[0].id
-                for n in ast.walk(node):
-                    if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load):
-                        n.__class__ = ast.Constant
-                        n.value = stmt.value.value
-                        del n.id, n.ctx
-                block[i] = ast.Pass()
+                values[stmt.targets[0].id].append(stmt.value.value)
+    stores = _names(node, ast.Store)
+    constant = {
+        name: found[0]
+        for name, found in values.items()
+        if TEMP.match(name)
+        and found
+        and len(found) == stores.count(name)
+        and all(type(v) is type(found[0]) and v == found[0] for v in found)
+    }
+    if not constant:
+        return
+
+    class Replace(ast.NodeTransformer):
+        def visit_Name(self, found: ast.Name) -> ast.expr:
+            if found.id in constant and isinstance(found.ctx, ast.Load):
+                return ast.Constant(constant[found.id])
+            return found
+
+    Replace().visit(node)
+    for block in list(_blocks(node)):
+        block[:] = [
+            stmt
+            for stmt in block
+            if not (
+                isinstance(stmt, ast.Assign)
+                and isinstance(stmt.targets[0], ast.Name)
+                and stmt.targets[0].id in constant
+            )
+        ] or [ast.Pass()]
+    fold_branches(node)
+
+
+def fold_branches(node: ast.FunctionDef) -> None:
+    """Branches on tests that are now constant are resolved; empty ones and `pass` go."""
+    node.body = _folded_block(node.body) or [ast.Pass()]
+
+
+def _folded_block(block: list[ast.stmt]) -> list[ast.stmt]:
+    out: list[ast.stmt] = []
+    for stmt in block:
+        for name in ("body", "orelse"):
+            inner = getattr(stmt, name, None)
+            if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                setattr(stmt, name, _folded_block(inner))
+        if isinstance(stmt, ast.If):
+            stmt.test = fold(_fold_tree(stmt.test))
+            if isinstance(stmt.test, ast.Constant):
+                out.extend(stmt.body if stmt.test.value else stmt.orelse)
+                continue
+            if not stmt.body and not stmt.orelse:
+                if not _pure(stmt.test):
+                    out.append(ast.Expr(stmt.test))
+                continue
+            if not stmt.body:
+                stmt.test, stmt.body, stmt.orelse = (
+                    ast.UnaryOp(ast.Not(), stmt.test),
+                    stmt.orelse,
+                    [],
+                )
+        elif isinstance(stmt, (ast.For, ast.While)) and not stmt.body:
+            stmt.body = [ast.Pass()]
+        if not isinstance(stmt, ast.Pass):
+            out.append(stmt)
+    return out
+
+
+def _fold_tree(node: ast.expr) -> ast.expr:
+    """`fold` from the leaves up."""
+
+    class Fold(ast.NodeTransformer):
+        def generic_visit(self, found: ast.AST) -> ast.AST:
+            super().generic_visit(found)
+            return fold(found) if isinstance(found, ast.expr) else found
+
+    return Fold().visit(node)
 
 
 def _replace_name(node: ast.expr, name: str, value: Any) -> ast.expr:

@@ -158,7 +158,7 @@ def allowed_cards(s: State, rules: tuple[PlayRule, ...], seat: int) -> list[int]
         s.refused = []
     for rule in rules:
         kept = rule.keep(s, seat, allowed)
-        if kept and len(kept) < len(allowed):
+        if kept is not allowed and kept and len(kept) < len(allowed):
             s.fired |= rule.bit
             if s.trace:
                 s.refused.append((rule.rule, [c for c in allowed if c not in kept]))
