@@ -37,7 +37,7 @@ class InlineError(ValueError):
 
 
 @dataclass
-class Unit:
+class Specialisation:
     """What one specialisation shares: the fixed objects and the fresh names."""
 
     objects: dict[str, Any] = field(default_factory=dict)
@@ -62,12 +62,12 @@ class Unit:
         return f"_{next(self.names)}_{hint}"
 
 
-def fixed_value(unit: Unit, node: ast.expr) -> tuple[bool, Any]:
+def fixed_value(spec: Specialisation, node: ast.expr) -> tuple[bool, Any]:
     """Whether `node` is a fixed object, and which."""
     if isinstance(node, ast.Constant):
         return True, node.value
-    if isinstance(node, ast.Name) and node.id in unit.objects:
-        return True, unit.objects[node.id]
+    if isinstance(node, ast.Name) and node.id in spec.objects:
+        return True, spec.objects[node.id]
     return False, None
 
 
@@ -121,8 +121,8 @@ class Scope:
     """One function body being rewritten: its module, its locals' new names, and what its
     parameters stand for."""
 
-    def __init__(self, unit: Unit, module: dict[str, Any], subst: dict[str, ast.expr]):
-        self.unit = unit
+    def __init__(self, spec: Specialisation, module: dict[str, Any], subst: dict[str, ast.expr]):
+        self.spec = spec
         self.module = module
         self.subst = subst
         self.rename: dict[str, str] = {}
@@ -144,7 +144,7 @@ class Scope:
             return fold(ast.BoolOp(node.op, [first, *rest]))
         if isinstance(node, ast.IfExp):
             test = self.expr(node.test, hoist)
-            done, value = fixed_value(self.unit, test)
+            done, value = fixed_value(self.spec, test)
             if done:
                 return self.expr(node.body if value else node.orelse, hoist)
             return ast.IfExp(test, self.expr(node.body, None), self.expr(node.orelse, None))
@@ -154,9 +154,9 @@ class Scope:
         if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
             value = self.expr(node.value, hoist)
             index = self.expr(node.slice, hoist)
-            done, held = fixed_value(self.unit, value)
+            done, held = fixed_value(self.spec, value)
             if done and isinstance(index, ast.Constant) and not isinstance(value, ast.Constant):
-                return self.unit.ref(held[index.value])
+                return self.spec.ref(held[index.value])
             return ast.Subscript(value, index, node.ctx)
         if isinstance(node, ast.Compare):
             left = self.expr(node.left, hoist)
@@ -175,7 +175,7 @@ class Scope:
 
     def compare(self, node: ast.Compare) -> ast.expr:
         """A comparison of fixed objects is folded: e.g. `p.drawers is winner_draws`."""
-        known = [fixed_value(self.unit, n) for n in [node.left, *node.comparators]]
+        known = [fixed_value(self.spec, n) for n in [node.left, *node.comparators]]
         if not all(done for done, _ in known):
             return node
         names = [f"v{i}" for i in range(len(known))]
@@ -218,30 +218,30 @@ class Scope:
         if node.id in self.rename or isinstance(node.ctx, ast.Store):
             return ast.Name(self.local(node.id), node.ctx)
         if node.id in self.module:
-            return self.unit.ref(self.module[node.id])
+            return self.spec.ref(self.module[node.id])
         if hasattr(builtins, node.id):
             return ast.Name(node.id, node.ctx)
         raise InlineError(f"unknown name {node.id}")
 
     def attribute(self, node: ast.Attribute, hoist: list[ast.stmt] | None) -> ast.expr:
         value = self.expr(node.value, hoist)
-        done, held = fixed_value(self.unit, value)
+        done, held = fixed_value(self.spec, value)
         if done and not isinstance(value, ast.Constant):
-            return self.unit.ref(getattr(held, node.attr))
+            return self.spec.ref(getattr(held, node.attr))
         if (
             isinstance(value, ast.Name)
-            and value.id in self.unit.state_vars
-            and node.attr in self.unit.fixed
+            and value.id in self.spec.state_vars
+            and node.attr in self.spec.fixed
             and isinstance(node.ctx, ast.Load)
         ):
-            return ast.Constant(self.unit.fixed[node.attr])
+            return ast.Constant(self.spec.fixed[node.attr])
         return ast.Attribute(value, node.attr, node.ctx)
 
     def call(self, node: ast.Call, hoist: list[ast.stmt] | None) -> ast.expr:
         func = self.expr(node.func, hoist)
         args = [self.expr(a, hoist) for a in node.args]
         keywords = [ast.keyword(k.arg, self.expr(k.value, hoist)) for k in node.keywords]
-        done, target = fixed_value(self.unit, func)
+        done, target = fixed_value(self.spec, func)
         if done:
             inlined = self.inline(target, args, keywords, hoist)
             if inlined is not None:
@@ -259,7 +259,7 @@ class Scope:
         bound: dict[str, Any] = {}
         if isinstance(target, partial):
             bound = dict(target.keywords)
-            args = [self.unit.ref(a) for a in target.args] + args
+            args = [self.spec.ref(a) for a in target.args] + args
             target = target.func
         if not isinstance(target, types.FunctionType) or keywords:
             return None
@@ -268,10 +268,10 @@ class Scope:
             return None
         names = params(node)
         given = dict(zip(names, args, strict=False))
-        given.update({name: self.unit.ref(value) for name, value in bound.items()})
+        given.update({name: self.spec.ref(value) for name, value in bound.items()})
         if set(given) != set(names):
             raise InlineError(f"{target.__qualname__}: arguments {sorted(given)} for {names}")
-        scope = Scope(self.unit, target.__globals__, {})
+        scope = Scope(self.spec, target.__globals__, {})
         stores = stored_names(node.body)
         single = expression_body(node)
         for name in names:
@@ -283,12 +283,12 @@ class Scope:
             if ((_simple(arg) or pure) and name not in stores) or once:
                 scope.subst[name] = arg
             elif hoist is not None:
-                temp = self.unit.fresh(name)
+                temp = self.spec.fresh(name)
                 hoist.append(ast.Assign([ast.Name(temp, ast.Store())], arg))
                 scope.subst[name] = ast.Name(temp, ast.Load())
             else:
                 return None
-        scope.rename = {n: self.unit.fresh(n) for n in stores - set(names)}
+        scope.rename = {n: self.spec.fresh(n) for n in stores - set(names)}
         for name in names:
             if name not in scope.subst:
                 scope.subst[name] = ast.Constant(None)  # unused by the expression
@@ -308,7 +308,7 @@ class Scope:
             hoist.extend(pre)
             if _simple(value):
                 return value
-            temp = self.unit.fresh("result")
+            temp = self.spec.fresh("result")
             hoist.append(ast.Assign([ast.Name(temp, ast.Store())], value))
             returned = ast.Name(temp, ast.Load())
         return returned
@@ -317,7 +317,7 @@ class Scope:
         return (
             isinstance(node, ast.Attribute)
             and isinstance(node.value, ast.Name)
-            and node.value.id in self.unit.state_vars
+            and node.value.id in self.spec.state_vars
         )
 
     # -- statements ----------------------------------------------------------------
@@ -340,7 +340,7 @@ class Scope:
             return self.state(stmt)
         if isinstance(stmt, ast.If):
             test = self.expr(stmt.test, hoist)
-            done, value = fixed_value(self.unit, test)
+            done, value = fixed_value(self.spec, test)
             if done:
                 return hoist + self.block(stmt.body if value else stmt.orelse)
             body, orelse = self.block(stmt.body), self.block(stmt.orelse)
@@ -376,7 +376,7 @@ class Scope:
     def loop(self, stmt: ast.For) -> list[ast.stmt]:
         hoist: list[ast.stmt] = []
         iterable = self.expr(stmt.iter, hoist)
-        done, items = fixed_value(self.unit, iterable)
+        done, items = fixed_value(self.spec, iterable)
         if done and isinstance(items, tuple) and isinstance(stmt.target, ast.Name):
             if any(
                 isinstance(n, (ast.Break, ast.Continue)) for s in stmt.body for n in ast.walk(s)
@@ -384,7 +384,7 @@ class Scope:
                 raise InlineError("a loop over fixed items cannot break")
             out = hoist
             for item in items:
-                self.subst[stmt.target.id] = self.unit.ref(item)
+                self.subst[stmt.target.id] = self.spec.ref(item)
                 out += self.block(stmt.body)
             self.subst.pop(stmt.target.id, None)
             return out
@@ -395,28 +395,28 @@ class Scope:
         value = stmt.value
         if not (isinstance(value, ast.Call) and len(stmt.targets) == 1):
             return False
-        done, target = fixed_value(self.unit, self.expr(_copy(value.func), None))
+        done, target = fixed_value(self.spec, self.expr(_copy(value.func), None))
         return done and target is State and isinstance(stmt.targets[0], ast.Name)
 
     def state(self, stmt: ast.Assign) -> list[ast.stmt]:
         """`s = State(...)`: the constructor's body inlined, the state held in locals."""
         assert isinstance(stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.Call)
         var = self.local(stmt.targets[0].id)
-        self.unit.state_vars.add(var)
+        self.spec.state_vars.add(var)
         hoist: list[ast.stmt] = []
         args = [self.expr(a, hoist) for a in stmt.value.args]
         init = source_of(State.__init__)
         names = params(init)
-        scope = Scope(self.unit, vars(inspect.getmodule(State)), {})
+        scope = Scope(self.spec, vars(inspect.getmodule(State)), {})
         scope.subst[names[0]] = ast.Name(var, ast.Load())
         for name, arg in zip(names[1:], args, strict=True):
             if _simple(arg):
                 scope.subst[name] = arg
                 continue
-            temp = self.unit.fresh(name)
+            temp = self.spec.fresh(name)
             hoist.append(ast.Assign([ast.Name(temp, ast.Store())], arg))
             scope.subst[name] = ast.Name(temp, ast.Load())
-        scope.rename = {n: self.unit.fresh(n) for n in stored_names(init.body) - set(names)}
+        scope.rename = {n: self.spec.fresh(n) for n in stored_names(init.body) - set(names)}
         return hoist + scope.block(init.body)
 
 
@@ -467,7 +467,7 @@ def fold(node: ast.expr) -> ast.expr:
     return node
 
 
-def localise(node: ast.AST, unit: Unit) -> None:
+def localise(node: ast.AST, spec: Specialisation) -> None:
     """`s.attr` of a state held in locals becomes the local `s_attr`."""
     for parent in ast.walk(node):
         for name, value in ast.iter_fields(parent):
@@ -478,7 +478,7 @@ def localise(node: ast.AST, unit: Unit) -> None:
                 if (
                     isinstance(item, ast.Attribute)
                     and isinstance(item.value, ast.Name)
-                    and item.value.id in unit.state_vars
+                    and item.value.id in spec.state_vars
                 ):
                     item = ast.Name(f"{item.value.id}_{item.attr}", item.ctx)
                     changed = True
@@ -486,7 +486,7 @@ def localise(node: ast.AST, unit: Unit) -> None:
             if changed:
                 setattr(parent, name, new if isinstance(value, list) else new[0])
     for found in ast.walk(node):
-        if isinstance(found, ast.Name) and found.id in unit.state_vars:
+        if isinstance(found, ast.Name) and found.id in spec.state_vars:
             raise InlineError(f"the state {found.id} escapes the driver")
 
 
@@ -773,9 +773,9 @@ def _replace_name(node: ast.expr, name: str, value: Any) -> ast.expr:
 def specialise(fn: Callable, bound: dict[str, Any], fixed: dict[str, Any] | None = None) -> Any:
     """`fn` with the parameters in `bound` fixed; `fixed` holds state attributes known to
     be constant (by default, tracing off)."""
-    unit = Unit(fixed={"trace": False} if fixed is None else fixed)
+    spec = Specialisation(fixed={"trace": False} if fixed is None else fixed)
     node = source_of(fn)
-    scope = Scope(unit, fn.__globals__, {name: unit.ref(v) for name, v in bound.items()})
+    scope = Scope(spec, fn.__globals__, {name: spec.ref(v) for name, v in bound.items()})
     own = (set(params(node)) | stored_names(node.body)) - set(bound)
     scope.rename = {name: name for name in own}
     body = scope.block(node.body)
@@ -790,8 +790,8 @@ def specialise(fn: Callable, bound: dict[str, Any], fixed: dict[str, Any] | None
     )
     for arg in result.args.args:
         arg.annotation = None
-    localise(result, unit)
-    fields = {f"{var}_{attr}" for var in unit.state_vars for attr in State.__slots__}
+    localise(result, spec)
+    fields = {f"{var}_{attr}" for var in spec.state_vars for attr in State.__slots__}
     drop_dead_fields(result, fields)
     propagate_copies(result)
     propagate_constants(result)
@@ -799,7 +799,7 @@ def specialise(fn: Callable, bound: dict[str, Any], fixed: dict[str, Any] | None
     drop_dead_stores(result)
     module = ast.Module([result], type_ignores=[])
     ast.fix_missing_locations(module)
-    namespace = dict(unit.objects)
+    namespace = dict(spec.objects)
     exec(compile(module, f"<specialised {fn.__qualname__}>", "exec"), namespace)
     specialised = namespace[fn.__name__]
     specialised.source = ast.unparse(module)
