@@ -22,6 +22,7 @@ import itertools
 import re
 import textwrap
 import types
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache, partial
@@ -592,9 +593,14 @@ def _names(node: ast.AST, ctx: type) -> list[str]:
 def propagate_copies(node: ast.FunctionDef) -> None:
     """`t = x` of an inliner's temporary `t`, used only in the same block before `t` or `x`
     change again: the uses read `x` and the copy goes."""
-    everywhere = _names(node, ast.Load) + _names(node, ast.Store)
+    everywhere = Counter(_names(node, ast.Load) + _names(node, ast.Store))
     for block in list(_blocks(node)):
-        here = [name for stmt in block for name in _names(stmt, ast.Load) + _names(stmt, ast.Store)]
+        # What each statement stores never changes here (only reads are renamed), and a
+        # renaming changes the counts here and everywhere alike.
+        stores = [set(_names(stmt, ast.Store)) for stmt in block]
+        here = Counter(
+            n for stmt in block for n in _names(stmt, ast.Load) + _names(stmt, ast.Store)
+        )
         for i, stmt in enumerate(block):
             if not (
                 isinstance(stmt, ast.Assign)
@@ -605,18 +611,18 @@ def propagate_copies(node: ast.FunctionDef) -> None:
             ):
                 continue
             temp, source = stmt.targets[0].id, stmt.value.id
-            if everywhere.count(temp) != here.count(temp):
+            if everywhere[temp] != here[temp]:
                 continue
-            region = []
-            for later in block[i + 1 :]:
-                if isinstance(later, ast.Assign) and temp in _names(later.targets[0], ast.Store):
-                    if temp in _names(later.value, ast.Load):
-                        region = None
+            end = len(block)
+            for j in range(i + 1, len(block)):
+                later = block[j]
+                if isinstance(later, ast.Assign) and temp in stores[j]:
+                    end = j if temp not in _names(later.value, ast.Load) else -1
                     break
-                region.append(later)
-            if region is None:
+            if end < 0:
                 continue
-            stored = {n for r in region for n in _names(r, ast.Store)}
+            region = block[i + 1 : end]
+            stored = set().union(*stores[i + 1 : end])
             if temp in stored or source in stored or _captured(temp, region):
                 continue
             for later in region:
@@ -628,6 +634,7 @@ def propagate_copies(node: ast.FunctionDef) -> None:
 
 
 TEMP = re.compile(r"^_[0-9]+_")
+CONTEXTS = (ast.Load, ast.Store)
 SCOPES = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda)
 
 
