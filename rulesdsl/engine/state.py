@@ -65,7 +65,7 @@ class State:
         self.players = players
         self.hands = hands
         self.active = active
-        self.remaining = sum(active)
+        self.remaining = active.count(True)
         self.stock = stock
         self.set_aside: list[int] = []
         self.trump = trump
