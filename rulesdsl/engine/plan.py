@@ -47,6 +47,8 @@ def plan_for(rules: Rules) -> Plan:
     given = contributions(rules)
     chosen = dict(DEFAULTS)
     chosen.update({step: fn for _, step, fn in given})
+    by = {step: rule for rule, step, _ in given}
+    ender = by.get(Step.END_CHECK, "core")
 
     def play_rules(step: Step) -> tuple[PlayRule, ...]:
         return tuple(
@@ -64,6 +66,8 @@ def plan_for(rules: Rules) -> Plan:
         all_out=chosen[Step.ALL_OUT],
         end_check=chosen[Step.END_CHECK],
         end_check_reason=steps.MOST_TRICKS,
+        end_check_rule=ender,
+        end_check_bit=FIRED_BITS.get(ender, 0),
         next_lead=chosen[Step.NEXT_LEAD],
         trump_bit=FIRED_BITS["trump"],
         draw_bit=FIRED_BITS["draw"],

@@ -59,6 +59,8 @@ class Plan(NamedTuple):
     all_out: Callable[[State], int]  # step 8
     end_check: Callable[[State], int]  # step 9
     end_check_reason: int
+    end_check_rule: str  # the rule that contributes the end check, and its coverage bit
+    end_check_bit: int
     next_lead: Callable[[State], int]  # step 10
     trump_bit: int
     draw_bit: int
@@ -304,7 +306,7 @@ def finish_trick(s: State, p: Plan) -> None:
         else:
             ended = p.end_check(s)  # step 9
             if ended != NO_END:
-                end_hand(s, ended, p.end_check_reason, "exhaustion", p.exhaustion_bit)
+                end_hand(s, ended, p.end_check_reason, p.end_check_rule, p.end_check_bit)
             elif number >= TRICK_LIMIT_TRICKS:
                 end_hand(s, -1, TRICK_LIMIT, "core", 0)
             else:
