@@ -157,6 +157,14 @@ class Phrases:
     def section(self, name: str) -> str:
         return self._format(("sections", name), None, {})
 
+    def event(self, key: str, /, **params: Param) -> str:
+        """How `diverge` tells one event."""
+        return self._format(("diverge", key), None, params)
+
+    def end(self, reason: str) -> str:
+        """Why a hand's winner won, as it ended for `reason` (an EndReason)."""
+        return self._format(("ends", reason), None, {})
+
     def sentence(self, option: str, value: Any) -> str:
         """The sentence that states `value` of `option`."""
         phrase = phrase_of(OPTIONS[option].kind, value)

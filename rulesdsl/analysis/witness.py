@@ -17,9 +17,10 @@ from typing import Any
 from rulesdsl.analysis.counts import draw_count, out_before_draw, reshuffles
 from rulesdsl.bots import make_bot
 from rulesdsl.cards import Card
-from rulesdsl.engine.compiled import FastOutcome, compile_hand, outcome, to_int
 from rulesdsl.engine.events import Draw, Reshuffle, TrickWon
-from rulesdsl.engine.hand import Hand, HandOutcome, Refusal, beats
+from rulesdsl.engine.fast import compile_hand, to_int
+from rulesdsl.engine.hand import Hand, Refusal, beats
+from rulesdsl.engine.result import HandResult
 from rulesdsl.rules import OPTIONS, Rules
 from rulesdsl.seeds import derive
 
@@ -77,14 +78,14 @@ def play_fast(
     hand_seed: int,
     rng: random.Random,
     dealer: int,
-) -> FastOutcome:
+) -> HandResult:
     """One hand on the compiled path, as simulations play it: the only place the analysis
     calls that path."""
-    play = compile_hand(rules, players, bots, trace=True)
-    return outcome(play([to_int(c) for c in deck], hand_seed, rng, dealer))
+    play = compile_hand(rules, players, bots)
+    return play([to_int(c) for c in deck], hand_seed, rng, dealer)
 
 
-def compiled_outcome(rules: Rules, witness: Witness) -> FastOutcome:
+def compiled_outcome(rules: Rules, witness: Witness) -> HandResult:
     """The witness's hand played on the compiled path."""
     seed = derive(REPLAY_SEED, "hand", 0)
     return play_fast(
@@ -130,7 +131,7 @@ def allowed_before(hand: Hand, option: str) -> list[Card]:
 
 def refusing_rule(refusal: Refusal) -> str:
     """The name of the rule that refused a card."""
-    return refusal.option
+    return refusal.rule
 
 
 def opening_choice(m: Moment) -> bool:
@@ -238,7 +239,7 @@ class Watched:
 
     acted: dict[str, int] = field(default_factory=dict)
     tricks: int = 0
-    outcome: HandOutcome | None = None
+    outcome: HandResult | None = None
     plays: list[Card] = field(default_factory=list)
 
 
