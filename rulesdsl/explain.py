@@ -213,7 +213,19 @@ def phrases(lang: str = DEFAULT_LANGUAGE) -> Phrases:
         raise PhraseError(f"no phrases in '{lang}'; languages: {', '.join(languages())}")
     text = (PHRASE_DIR / f"{lang}.yaml").read_text(encoding="utf-8")
     # Every scalar stays a string: the value word `no` must not become a boolean.
-    return Phrases(lang, yaml.load(text, Loader=yaml.BaseLoader))
+    table = yaml.load(text, Loader=yaml.BaseLoader)
+    table["options"].update(units_phrases(lang))
+    return Phrases(lang, table)
+
+
+def units_phrases(lang: str) -> dict[str, Any]:
+    """The sentences the units bring themselves (other packages' units), in `lang` or else
+    in English."""
+    return {
+        opt.name: opt.phrases.get(lang, opt.phrases["en"])
+        for opt in OPTIONS.values()
+        if opt.phrases
+    }
 
 
 def sentence(option: str, value: Any, lang: str = DEFAULT_LANGUAGE) -> str:

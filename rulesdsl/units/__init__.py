@@ -1,7 +1,9 @@
 """The rule units, in the order of RULES.md section 3: the one registry of the options.
 
 `Rules`, `OPTIONS`, the rule sheet's sections, the checks across options and rule coverage
-are all derived from UNITS. A new rule is a module here with its UNIT, added to BUILT_IN.
+are all derived from UNITS. A new rule is a module here with its UNIT, added to BUILT_IN
+and declared as an entry point of the group `rulesdsl.rules` in pyproject.toml; other
+packages add theirs through the same group (see registry.py).
 """
 
 from rulesdsl.units import (
@@ -29,6 +31,7 @@ from rulesdsl.units.exhaustion import Exhaustion
 from rulesdsl.units.follow import Follow
 from rulesdsl.units.next_dealer import NextDealer
 from rulesdsl.units.opening_lead import OpeningLead
+from rulesdsl.units.registry import load, report
 from rulesdsl.units.scoring import Scoring
 from rulesdsl.units.trump import Trump
 from rulesdsl.units.when_void import WhenVoid
@@ -51,7 +54,11 @@ BUILT_IN = (
     next_dealer,
 )
 
-UNITS: tuple[Unit, ...] = tuple(module.UNIT for module in BUILT_IN)
+REGISTRY = load([module.UNIT for module in BUILT_IN])
+report(REGISTRY)
+
+UNITS: tuple[Unit, ...] = REGISTRY.units
+"""The built-in units in their fixed order, then other packages' units by name."""
 
 COUNTED: tuple[str, ...] = tuple(unit.name for unit in UNITS if unit.counted)
 """The rules whose firing rule coverage counts, in registry order."""

@@ -102,7 +102,10 @@ class Unit:
     the step functions it contributes (see rulesdsl.engine.steps); a value that keeps the
     default order of a trick contributes none. `refusals` holds, for each value whose play
     rule can refuse a card, the sentence a refusal says: {led} is the led suit, {led_one}
-    one card of it, {trump} the trump suit, {best} the best card so far.
+    one card of it, {trump} the trump suit, {best} the best card so far. `phrases` holds a
+    unit's own rule-sheet sentences, per language, keyed as under its option in
+    `phrases/<lang>.yaml` (a built-in's are in those files); a language it lacks is told in
+    English.
     """
 
     name: str
@@ -116,6 +119,7 @@ class Unit:
     warnings: Warnings = _none
     plays: Plays = _no_steps
     refusals: Mapping[Any, str] = field(default_factory=dict)
+    phrases: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     default: Any = field(init=False, compare=False)
 
     def __post_init__(self) -> None:

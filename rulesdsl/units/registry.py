@@ -1,0 +1,182 @@
+"""Where the rule units come from: the entry points of the group `rulesdsl.rules`.
+
+rulesdsl declares its own units there (pyproject.toml), and so can any installed package.
+The built-in units come first, in their fixed order (the order of the play filters and of
+the rule sheet); then every other package's units, sorted by name. Each unit from another
+package is checked as it is loaded; one that fails a check is refused: it is left out, and
+the refusal is said once on stderr, naming the package and the entry point.
+
+The built-in units are found through their entry points when the package's metadata is
+installed; run from a source tree without it (or with metadata older than the source), a
+built-in with no entry point is taken from its module, so the built-ins never go missing.
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from rulesdsl.options import Choice
+from rulesdsl.units.base import Step, Unit
+
+GROUP = "rulesdsl.rules"
+OWN_PACKAGE = "rulesdsl"
+PLAY_FILTERS = frozenset({Step.LEAD_FILTER, Step.FOLLOW_FILTER})
+
+
+class UnitRefused(ValueError):
+    """A unit from another package that cannot be used as a rule."""
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A unit left out: which package and entry point offered it, and why."""
+
+    package: str
+    entry_point: str
+    reason: str
+
+    def __str__(self) -> str:
+        return (
+            f"rulesdsl: warning: the rule unit '{self.entry_point}' of package {self.package} "
+            f"(entry point group {GROUP}) is refused and left out: {self.reason}"
+        )
+
+
+@dataclass(frozen=True)
+class Registry:
+    """The units to use, in order, and the units refused."""
+
+    units: tuple[Unit, ...]
+    refused: tuple[Refusal, ...]
+
+
+def load(built_in: Sequence[Unit], points: Iterable[Any] | None = None) -> Registry:
+    """The built-in units in their order, then the other packages' units sorted by name.
+
+    `points` are entry points of the group (by default, the installed ones)."""
+    points = list(_installed() if points is None else points)
+    own = {p.name: p for p in points if _package(p) == OWN_PACKAGE}
+    units = [_own_unit(own.get(unit.name), unit) for unit in built_in]
+    taken = dict.fromkeys((unit.name for unit in units), f"{OWN_PACKAGE} (a built-in rule)")
+    refused = []
+    others = sorted((p for p in points if _package(p) != OWN_PACKAGE), key=_order)
+    for point in others:
+        try:
+            units.append(checked(point, taken))
+            taken[point.name] = _package(point)
+        except UnitRefused as error:
+            refused.append(Refusal(_package(point), f"{point.name} = {point.value}", str(error)))
+    return Registry(tuple(units), tuple(refused))
+
+
+def report(registry: Registry) -> None:
+    """Say each refusal on stderr, one line each."""
+    for refusal in registry.refused:
+        print(refusal, file=sys.stderr)
+
+
+def _installed() -> Iterable[Any]:
+    from importlib.metadata import entry_points  # only when the registry is built
+
+    return entry_points(group=GROUP)
+
+
+def _package(point: Any) -> str:
+    dist = getattr(point, "dist", None)
+    return dist.name if dist is not None else "(unknown package)"
+
+
+def _order(point: Any) -> tuple[str, str]:
+    return point.name, _package(point)
+
+
+def _own_unit(point: Any, unit: Unit) -> Unit:
+    """A built-in unit, through its entry point when the metadata declares one."""
+    return unit if point is None else point.load()
+
+
+def checked(point: Any, taken: Mapping[str, str]) -> Unit:
+    """The unit an entry point names, if it can be used alongside the rules `taken` (each
+    name and the package that registered it)."""
+    try:
+        unit = point.load()
+    except Exception as error:  # whatever a package's import raises, it is refused whole
+        raise UnitRefused(f"it cannot be loaded: {type(error).__name__}: {error}") from None
+    if not isinstance(unit, Unit):
+        raise UnitRefused(f"it is a {type(unit).__name__}, not a rulesdsl.units.base.Unit")
+    if unit.name != point.name:
+        raise UnitRefused(f"the entry point is named '{point.name}' but the unit '{unit.name}'")
+    if not unit.name.isidentifier() or unit.name != unit.name.lower():
+        raise UnitRefused(f"'{unit.name}' is not a rule name (lower case letters, digits, _)")
+    if unit.name in taken:
+        raise UnitRefused(f"the rule '{unit.name}' is already registered by {taken[unit.name]}")
+    problem = next(shape_problems(unit), None)
+    if problem is not None:
+        raise UnitRefused(problem)
+    return unit
+
+
+def shape_problems(unit: Unit) -> Iterator[str]:
+    """What keeps a unit's step functions from both engines, for each value it names."""
+    from rulesdsl.engine.inline import inlinable, source_of  # only for other packages' units
+
+    if not unit.steps or not all(isinstance(step, Step) for step in unit.steps):
+        yield "its steps must be a non-empty set of rulesdsl.units.base.Step"
+        return
+    if "en" not in unit.phrases:
+        yield "it brings no English phrases (Unit(phrases={'en': {...}}))"
+    for value in values(unit):
+        word = unit.text(value)
+        for lang, table in unit.phrases.items():
+            if isinstance(unit.kind, Choice) and word not in table:
+                yield f"its phrases in '{lang}' have no sentence for the value '{word}'"
+        try:
+            given = dict(unit.plays(value))
+        except Exception as error:  # a unit's own code may raise anything
+            yield f"plays({word!r}) raises {type(error).__name__}: {error}"
+            continue
+        if not set(given) <= unit.steps:
+            yield f"plays({word!r}) gives steps it does not declare"
+        if bool(PLAY_FILTERS & set(given)) != (value in unit.refusals):
+            yield f"a value that filters cards says why in refusals, and only one: '{word}'"
+        for fn in step_functions(given.values()):
+            name = getattr(fn, "__qualname__", repr(fn))
+            if not isinstance(fn, types.FunctionType) or fn.__closure__:
+                yield f"the step function {name} is not a plain function (no closures)"
+                continue
+            try:
+                shaped = inlinable(source_of(fn))
+            except (OSError, TypeError, ValueError) as error:
+                yield f"the step function {name} cannot be read: {error}"
+                continue
+            if not shaped:
+                yield f"the step function {name} must have one return, at its end"
+
+
+def values(unit: Unit) -> list[Any]:
+    """The default and every value a word of the kind names."""
+    found = [unit.default]
+    for word in unit.kind.words():
+        try:
+            value = unit.parse(word)
+        except ValueError:
+            continue
+        if value not in found:
+            found.append(value)
+    return found
+
+
+def step_functions(contributions: Iterable[Any]) -> Iterator[Callable]:
+    """The functions in step contributions: inside partials and tuples (a Refill)."""
+    for value in contributions:
+        if isinstance(value, partial):
+            yield value.func
+        elif isinstance(value, tuple):
+            yield from step_functions(value)
+        elif callable(value):
+            yield value

@@ -1,0 +1,170 @@
+"""The rule units come from the entry point group `rulesdsl.rules`: the built-ins first, in
+their fixed order, then other packages' units by name; a unit that cannot be a rule is
+refused in one line naming its package and entry point, and left out."""
+
+from __future__ import annotations
+
+import dataclasses
+import subprocess
+import sys
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from rulesdsl.engine.state import State
+from rulesdsl.units import BUILT_IN, UNITS, Step
+from rulesdsl.units.follow import UNIT as FOLLOW
+from rulesdsl.units.registry import GROUP, Registry, load, report
+
+ROOT = Path(__file__).parent.parent
+BUILT_IN_UNITS = [module.UNIT for module in BUILT_IN]
+
+
+@dataclass
+class Point:
+    """An entry point as `importlib.metadata` gives it: a name, a value, a package."""
+
+    name: str
+    loads: Callable[[], Any]
+    package: str = "house-rules"
+
+    @property
+    def value(self) -> str:
+        return f"house_rules:{self.name.upper()}"
+
+    @property
+    def dist(self) -> SimpleNamespace:
+        return SimpleNamespace(name=self.package)
+
+    def load(self) -> Any:
+        return self.loads()
+
+
+def unit_named(name: str, **changes: Any) -> Any:
+    """A third-party unit: the follow rule under another name, with its own phrases."""
+    phrases = {"en": {"suit": "Follow suit.", "suit_or_trump": "Follow suit or trump."}}
+    return dataclasses.replace(FOLLOW, name=name, **{"phrases": phrases, **changes})
+
+
+def point(name: str, package: str = "house-rules", **changes: Any) -> Point:
+    return Point(name, lambda: unit_named(name, **changes), package)
+
+
+def loaded(*points: Point) -> Registry:
+    return load(BUILT_IN_UNITS, points)
+
+
+def test_the_built_in_units_are_the_installed_entry_points_of_the_group():
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["entry-points"]
+    expected = {module.UNIT.name: f"{module.__name__}:UNIT" for module in BUILT_IN}
+    assert declared[GROUP] == expected
+    assert list(declared[GROUP]) == list(expected), "declared in the fixed order"
+    installed = {p.name: p.value for p in entry_points(group=GROUP) if p.dist.name == "rulesdsl"}
+    assert installed == expected
+    assert UNITS[: len(BUILT_IN)] == tuple(BUILT_IN_UNITS)
+
+
+def test_built_ins_keep_their_order_and_other_packages_follow_by_name():
+    own = [Point(u.name, lambda u=u: u, "rulesdsl") for u in reversed(BUILT_IN_UNITS)]
+    registry = loaded(point("zebra"), *own, point("aardvark", "other-rules"))
+    assert [u.name for u in registry.units] == [
+        *(u.name for u in BUILT_IN_UNITS),
+        "aardvark",
+        "zebra",
+    ]
+    assert registry.refused == ()
+
+
+def test_without_the_package_metadata_the_built_ins_are_found_all_the_same():
+    assert loaded().units == tuple(BUILT_IN_UNITS)
+
+
+def two_returns(s: State, seat: int, allowed: list[int]) -> list[int]:
+    if s.holding:
+        return s.holding
+    return allowed
+
+
+def closing_over(cards: list[int]) -> Callable:
+    def keep(s: State, seat: int, allowed: list[int]) -> list[int]:
+        return cards
+
+    return keep
+
+
+def broken_import() -> Any:
+    raise ImportError("No module named 'house_rules'")
+
+
+REFUSED = [
+    (Point("lead_low", lambda: "lead low"), "it is a str, not a rulesdsl.units.base.Unit"),
+    (Point("lead_low", broken_import), "cannot be loaded: ImportError: No module named"),
+    (Point("lead_low", lambda: unit_named("other")), "named 'lead_low' but the unit 'other'"),
+    (point("follow"), "the rule 'follow' is already registered by rulesdsl (a built-in"),
+    (
+        point("x", plays=lambda v: {Step.FOLLOW_FILTER: two_returns}),
+        "two_returns must have one return, at its end",
+    ),
+    (
+        point("x", plays=lambda v: {Step.FOLLOW_FILTER: closing_over([])}),
+        "is not a plain function (no closures)",
+    ),
+    (point("x", refusals={}), "a value that filters cards says why in refusals"),
+    (point("x", phrases={"pt": {}}), "it brings no English phrases"),
+    (point("x", phrases={"en": {"suit": "Follow."}}), "no sentence for the value 'suit_or_trump'"),
+    (point("x", steps=frozenset({"follow_filter", 3})), "its steps must be a non-empty set"),
+]
+
+
+@pytest.mark.parametrize(("bad", "reason"), REFUSED, ids=[r for _, r in REFUSED])
+def test_a_unit_that_cannot_be_a_rule_is_refused_naming_its_package(bad, reason):
+    registry = loaded(point("aardvark"), bad)
+    assert [u.name for u in registry.units[len(BUILT_IN) :]] == ["aardvark"]
+    (refusal,) = registry.refused
+    assert reason in refusal.reason
+    assert refusal.package == "house-rules"
+    assert f"'{bad.name} = {bad.value}' of package house-rules" in str(refusal)
+
+
+def test_of_two_packages_with_one_rule_name_the_second_is_refused():
+    registry = loaded(point("lead_low", "a-rules"), point("lead_low", "b-rules"))
+    assert [u.name for u in registry.units[len(BUILT_IN) :]] == ["lead_low"]
+    (refusal,) = registry.refused
+    assert refusal.package == "b-rules"
+    assert "already registered by a-rules" in refusal.reason
+
+
+def test_each_refusal_is_one_line_on_stderr(capsys):
+    report(loaded(Point("a", lambda: 1), Point("b", broken_import)))
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 2
+    assert all(line.startswith("rulesdsl: warning: the rule unit") for line in lines)
+
+
+def test_a_refused_package_does_not_stop_the_command(tmp_path):
+    """A package whose unit is broken: the command says so once and runs, no traceback."""
+    dist = tmp_path / "broken_rule-0.1.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: broken-rule\nVersion: 0.1\n")
+    (dist / "entry_points.txt").write_text(f"[{GROUP}]\nlead_low = broken_rule:UNIT\n")
+    (tmp_path / "broken_rule.py").write_text("UNIT = 1 / 0\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "rulesdsl.cli", "validate", str(ROOT / "profiles")],
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(tmp_path), "PATH": ""},
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.splitlines()[0] == (
+        "rulesdsl: warning: the rule unit 'lead_low = broken_rule:UNIT' of package broken-rule "
+        f"(entry point group {GROUP}) is refused and left out: it cannot be loaded: "
+        "ZeroDivisionError: division by zero"
+    )
+    assert "Traceback" not in result.stderr
+    assert "0 error(s)" in result.stderr
