@@ -4,7 +4,6 @@ how some deal plays, or, for a rule that acts only between hands, how some match
 from __future__ import annotations
 
 import dataclasses
-from functools import partial
 
 import pytest
 
@@ -15,6 +14,7 @@ from rulesdsl.engine.result import EndReason
 from rulesdsl.options import Choice, CountOrWord, DeckRanks, IntExpr, MatchKind, PlayerRange
 from rulesdsl.rules import OPTIONS, SECTIONS, Rules, RulesError
 from rulesdsl.units import COUNTED, UNITS, Section, Step
+from rulesdsl.units.registry import step_functions
 
 # Values to try for the kinds whose values are not a short list of words.
 SAMPLES = {
@@ -90,22 +90,12 @@ def test_every_value_of_every_rule_changes_some_game(name, text):
     assert any(differs(name, text, base) for base in BASES), f"{name} {text} changes no game"
 
 
-def step_functions(value: object) -> list:
-    """The plain functions in a step contribution (inside partials and Refills)."""
-    if isinstance(value, partial):
-        return [value.func]
-    if isinstance(value, tuple):
-        return [f for item in value for f in step_functions(item)]
-    return [value] if callable(value) else []
-
-
 @pytest.mark.parametrize("unit", UNITS, ids=lambda unit: unit.name)
 def test_every_step_function_can_be_inlined(unit):
     """One `return`, at the end: the fast path inlines it into the specialised loop."""
     for text in [unit.default_text, *other_values(unit)]:
-        for contribution in unit.plays(unit.parse(text)).values():
-            for fn in step_functions(contribution):
-                assert inlinable(source_of(fn)), fn.__qualname__
+        for fn in step_functions(unit.plays(unit.parse(text)).values()):
+            assert inlinable(source_of(fn)), fn.__qualname__
 
 
 def test_rules_has_one_field_per_unit_in_registry_order():

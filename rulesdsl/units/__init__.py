@@ -6,6 +6,9 @@ and declared as an entry point of the group `rulesdsl.rules` in pyproject.toml; 
 packages add theirs through the same group (see registry.py).
 """
 
+from functools import cache
+from typing import Any
+
 from rulesdsl.units import (
     all_out,
     deck,
@@ -31,7 +34,7 @@ from rulesdsl.units.exhaustion import Exhaustion
 from rulesdsl.units.follow import Follow
 from rulesdsl.units.next_dealer import NextDealer
 from rulesdsl.units.opening_lead import OpeningLead
-from rulesdsl.units.registry import load, report
+from rulesdsl.units.registry import Registry, load, report
 from rulesdsl.units.scoring import Scoring
 from rulesdsl.units.trump import Trump
 from rulesdsl.units.when_void import WhenVoid
@@ -54,14 +57,29 @@ BUILT_IN = (
     next_dealer,
 )
 
-REGISTRY = load([module.UNIT for module in BUILT_IN])
-report(REGISTRY)
-
-UNITS: tuple[Unit, ...] = REGISTRY.units
+UNITS: tuple[Unit, ...]
 """The built-in units in their fixed order, then other packages' units by name."""
 
-COUNTED: tuple[str, ...] = tuple(unit.name for unit in UNITS if unit.counted)
+COUNTED: tuple[str, ...]
 """The rules whose firing rule coverage counts, in registry order."""
+
+
+@cache
+def registry() -> Registry:
+    """The units, loaded on first use: a unit's module may import this package while it is
+    imported itself (it is loaded once its module is done)."""
+    found = load([module.UNIT for module in BUILT_IN])
+    report(found)
+    return found
+
+
+def __getattr__(name: str) -> Any:
+    if name == "UNITS":
+        return registry().units
+    if name == "COUNTED":
+        return tuple(unit.name for unit in registry().units if unit.counted)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "CORE",
