@@ -20,7 +20,7 @@ import pytest
 from rulesdsl.engine.state import State
 from rulesdsl.units import BUILT_IN, UNITS, Step
 from rulesdsl.units.follow import UNIT as FOLLOW
-from rulesdsl.units.registry import GROUP, Registry, load, report
+from rulesdsl.units.registry import GROUP, Registry, load, others_declare, report
 
 ROOT = Path(__file__).parent.parent
 BUILT_IN_UNITS = [module.UNIT for module in BUILT_IN]
@@ -168,3 +168,21 @@ def test_a_refused_package_does_not_stop_the_command(tmp_path):
     )
     assert "Traceback" not in result.stderr
     assert "0 error(s)" in result.stderr
+
+
+def dist_info(folder: Path, name: str, points: str) -> None:
+    info = folder / f"{name}-0.1.dist-info"
+    info.mkdir(parents=True)
+    (info / "entry_points.txt").write_text(points)
+
+
+def test_the_metadata_is_read_only_when_another_package_declares_the_group(tmp_path):
+    own, other, unrelated = tmp_path / "own", tmp_path / "other", tmp_path / "unrelated"
+    dist_info(own, "rulesdsl", f"[{GROUP}]\nfollow = rulesdsl.units.follow:UNIT\n")
+    dist_info(other, "house_rules", f"[console_scripts]\nx = a:b\n[{GROUP}]\nx = a:B\n")
+    dist_info(unrelated, "click", "[console_scripts]\nclick = click:main\n")
+    zipped = tmp_path / "rules.zip"
+    zipped.write_bytes(b"PK")
+    assert not others_declare([str(own), str(unrelated), str(tmp_path / "missing")])
+    assert others_declare([str(own), str(other)])
+    assert others_declare([str(zipped)]), "a zip file on the path is not read: it may"
