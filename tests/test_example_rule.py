@@ -172,3 +172,12 @@ def test_the_fast_path_plays_the_rule_as_the_reference_engine_does(site, profile
     )
     fires = next(line for line in simulated.stdout.splitlines() if "lead_from fires" in line)
     assert not fires.split()[-2].startswith("0.0%"), fires
+
+
+def test_diverge_names_the_rule_that_refused_the_lead(site, profile, tmp_path):
+    args = ("diverge", "equal-hands", str(profile), "--deck", ORDER, "--bots", "lowest")
+    told = rulesdsl(site, *args, "--width", "200", cwd=tmp_path).stdout.splitlines()[0]
+    assert told == (
+        "trick 1: seat 1 to lead; under A, seat 1 leads 5S; under B, seat 1 leads 7H, since 5S "
+        "is refused: lead from your longest suit (lead_from: any vs longest_suit)"
+    )
