@@ -178,6 +178,6 @@ def test_diverge_names_the_rule_that_refused_the_lead(site, profile, tmp_path):
     args = ("diverge", "equal-hands", str(profile), "--deck", ORDER, "--bots", "lowest")
     told = rulesdsl(site, *args, "--width", "200", cwd=tmp_path).stdout.splitlines()[0]
     assert told == (
-        "trick 1: seat 1 to lead; under A, seat 1 leads 5S; under B, seat 1 leads 7H, since 5S "
+        "trick 1: seat 1 to lead; under A, seat 1 leads 2D; under B, seat 1 leads 5H, since 2D "
         "is refused: lead from your longest suit (lead_from: any vs longest_suit)"
     )
