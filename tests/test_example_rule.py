@@ -78,8 +78,16 @@ def profile(tmp_path) -> Path:
 
 
 def test_the_rule_comes_from_the_installed_packages(site, tmp_path):
-    code = "import rulesdsl, rulesdsl_longest_suit; print(rulesdsl.__file__)"
-    assert python(site, "-c", code, cwd=tmp_path).stdout.startswith(str(site))
+    # The unit's module first: it imports rulesdsl.units while the registry is not built.
+    code = (
+        "import rulesdsl_longest_suit, rulesdsl\n"
+        "from rulesdsl.rules import OPTIONS\n"
+        "print(rulesdsl.__file__, OPTIONS['lead_from'] is rulesdsl_longest_suit.UNIT)"
+    )
+    result = python(site, "-c", code, cwd=tmp_path)
+    assert result.stderr == ""
+    assert result.stdout.startswith(str(site))
+    assert result.stdout.split()[-1] == "True"
     options = rulesdsl(site, "options", cwd=tmp_path).stdout
     assert "lead_from" in options
 
