@@ -20,7 +20,14 @@ import pytest
 from rulesdsl.engine.state import State
 from rulesdsl.units import BUILT_IN, UNITS, Step
 from rulesdsl.units.follow import UNIT as FOLLOW
-from rulesdsl.units.registry import GROUP, Registry, load, others_declare, report
+from rulesdsl.units.registry import (
+    GROUP,
+    Registry,
+    load,
+    others_declare,
+    report,
+    step_problems,
+)
 
 ROOT = Path(__file__).parent.parent
 BUILT_IN_UNITS = [module.UNIT for module in BUILT_IN]
@@ -98,6 +105,14 @@ def closing_over(cards: list[int]) -> Callable:
     return keep
 
 
+def tries(s: State, seat: int, allowed: list[int]) -> list[int]:
+    try:
+        kept = [c for c in allowed if c & 3 == s.led]
+    except IndexError:
+        kept = allowed
+    return kept
+
+
 def broken_import() -> Any:
     raise ImportError("No module named 'house_rules'")
 
@@ -113,7 +128,15 @@ REFUSED = [
     ),
     (
         point("x", plays=lambda v: {Step.FOLLOW_FILTER: closing_over([])}),
-        "is not a plain function (no closures)",
+        "keep is not a plain function (no lambdas, no closures",
+    ),
+    (
+        point("x", plays=lambda v: {Step.FOLLOW_FILTER: tries}),
+        "tries cannot be inlined by the fast path: cannot specialise a Try statement",
+    ),
+    (
+        point("x", plays=lambda v: {Step.FOLLOW_FILTER: lambda s, seat, allowed: allowed}),
+        "<lambda> is not a plain function",
     ),
     (point("x", refusals={}), "a value that filters cards says why in refusals"),
     (point("x", phrases={"pt": {}}), "it brings no English phrases"),
@@ -130,6 +153,10 @@ def test_a_unit_that_cannot_be_a_rule_is_refused_naming_its_package(bad, reason)
     assert reason in refusal.reason
     assert refusal.package == "house-rules"
     assert f"'{bad.name} = {bad.value}' of package house-rules" in str(refusal)
+
+
+def test_the_built_in_units_pass_the_checks_of_other_packages_units():
+    assert [list(step_problems(unit)) for unit in BUILT_IN_UNITS] == [[]] * len(BUILT_IN_UNITS)
 
 
 def test_of_two_packages_with_one_rule_name_the_second_is_refused():

@@ -151,19 +151,30 @@ def checked(point: Any, taken: Mapping[str, str]) -> Unit:
 
 
 def shape_problems(unit: Unit) -> Iterator[str]:
-    """What keeps a unit's step functions from both engines, for each value it names."""
-    from rulesdsl.engine.inline import inlinable, source_of  # only for other packages' units
-
+    """What keeps a unit from both engines and the rule sheet, for each value it names."""
     if not unit.steps or not all(isinstance(step, Step) for step in unit.steps):
         yield "its steps must be a non-empty set of rulesdsl.units.base.Step"
         return
+    yield from phrase_problems(unit)
+    yield from step_problems(unit)
+
+
+def phrase_problems(unit: Unit) -> Iterator[str]:
+    """A unit of another package brings its rule sheet's sentences, English at least."""
     if "en" not in unit.phrases:
         yield "it brings no English phrases (Unit(phrases={'en': {...}}))"
+    if not isinstance(unit.kind, Choice):
+        return
+    for lang, table in unit.phrases.items():
+        for word in unit.kind.words():
+            if word not in table:
+                yield f"its phrases in '{lang}' have no sentence for the value '{word}'"
+
+
+def step_problems(unit: Unit) -> Iterator[str]:
+    """What keeps the step functions of a unit's values from both engines."""
     for value in values(unit):
         word = unit.text(value)
-        for lang, table in unit.phrases.items():
-            if isinstance(unit.kind, Choice) and word not in table:
-                yield f"its phrases in '{lang}' have no sentence for the value '{word}'"
         try:
             given = dict(unit.plays(value))
         except Exception as error:  # a unit's own code may raise anything
@@ -174,17 +185,26 @@ def shape_problems(unit: Unit) -> Iterator[str]:
         if bool(PLAY_FILTERS & set(given)) != (value in unit.refusals):
             yield f"a value that filters cards says why in refusals, and only one: '{word}'"
         for fn in step_functions(given.values()):
-            name = getattr(fn, "__qualname__", repr(fn))
-            if not isinstance(fn, types.FunctionType) or fn.__closure__:
-                yield f"the step function {name} is not a plain function (no closures)"
-                continue
-            try:
-                shaped = inlinable(source_of(fn))
-            except (OSError, TypeError, ValueError) as error:
-                yield f"the step function {name} cannot be read: {error}"
-                continue
-            if not shaped:
-                yield f"the step function {name} must have one return, at its end"
+            problem = function_problem(fn)
+            if problem:
+                yield f"the step function {getattr(fn, '__qualname__', fn)} {problem}"
+
+
+def function_problem(fn: Callable) -> str:
+    """Why the fast path cannot inline `fn` (empty if it can): the inliner's own checks."""
+    from rulesdsl.engine.inline import inlinable, source_of, specialise  # only when checking
+
+    if not isinstance(fn, types.FunctionType) or fn.__closure__ or fn.__name__ == "<lambda>":
+        return "is not a plain function (no lambdas, no closures: fix constants with partial)"
+    try:
+        if not inlinable(source_of(fn)):
+            return "must have one return, at its end"
+        specialise(fn, {})
+    except (OSError, TypeError, SyntaxError) as error:
+        return f"cannot be read: {error}"
+    except ValueError as error:  # InlineError: what the specialiser cannot take apart
+        return f"cannot be inlined by the fast path: {error}"
+    return ""
 
 
 def values(unit: Unit) -> list[Any]:
