@@ -121,6 +121,7 @@ REFUSED = [
     (Point("lead_low", lambda: "lead low"), "it is a str, not a rulesdsl.units.base.Unit"),
     (Point("lead_low", broken_import), "cannot be loaded: ImportError: No module named"),
     (Point("lead_low", lambda: unit_named("other")), "named 'lead_low' but the unit 'other'"),
+    (point("title"), "'title' is a word of every profile, not a rule name"),
     (point("follow"), "the rule 'follow' is already registered by rulesdsl (a built-in"),
     (
         point("x", plays=lambda v: {Step.FOLLOW_FILTER: two_returns}),

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from rulesdsl.options import Choice
+from rulesdsl.syntax.document import HEADER, METADATA
 from rulesdsl.units.base import Step, Unit
 
 GROUP = "rulesdsl.rules"
@@ -142,6 +143,8 @@ def checked(point: Any, taken: Mapping[str, str]) -> Unit:
         raise UnitRefused(f"the entry point is named '{point.name}' but the unit '{unit.name}'")
     if not unit.name.isidentifier() or unit.name != unit.name.lower():
         raise UnitRefused(f"'{unit.name}' is not a rule name (lower case letters, digits, _)")
+    if unit.name in (*HEADER, *METADATA):
+        raise UnitRefused(f"'{unit.name}' is a word of every profile, not a rule name")
     if unit.name in taken:
         raise UnitRefused(f"the rule '{unit.name}' is already registered by {taken[unit.name]}")
     problem = next(shape_problems(unit), None)
