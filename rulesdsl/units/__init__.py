@@ -8,6 +8,7 @@ from rulesdsl.units import (
     all_out,
     deck,
     draw,
+    draw_by,
     elimination,
     exhaustion,
     follow,
@@ -15,6 +16,7 @@ from rulesdsl.units import (
     match,
     must_head,
     next_dealer,
+    next_lead,
     opening_lead,
     players,
     scoring,
@@ -24,10 +26,12 @@ from rulesdsl.units import (
 from rulesdsl.units.all_out import AllOut
 from rulesdsl.units.base import CORE, RuleProblem, RuleTag, Section, Step, Unit
 from rulesdsl.units.draw import DrawWord
+from rulesdsl.units.draw_by import DrawBy
 from rulesdsl.units.elimination import Elimination
 from rulesdsl.units.exhaustion import Exhaustion
 from rulesdsl.units.follow import Follow
 from rulesdsl.units.next_dealer import NextDealer
+from rulesdsl.units.next_lead import NextLead
 from rulesdsl.units.opening_lead import OpeningLead
 from rulesdsl.units.scoring import Scoring
 from rulesdsl.units.trump import Trump
@@ -43,11 +47,13 @@ BUILT_IN = (
     when_void,
     must_head,
     draw,
+    draw_by,
     elimination,
     exhaustion,
     all_out,
     scoring,
     match,
+    next_lead,
     next_dealer,
 )
 
@@ -61,11 +67,13 @@ __all__ = [
     "COUNTED",
     "UNITS",
     "AllOut",
+    "DrawBy",
     "DrawWord",
     "Elimination",
     "Exhaustion",
     "Follow",
     "NextDealer",
+    "NextLead",
     "OpeningLead",
     "RuleProblem",
     "RuleTag",
