@@ -124,7 +124,12 @@ def test_dead_rules_are_the_nevers_at_every_count():
     assert set(dead) == {"exhaustion", "all_out"}
     assert str(dead["exhaustion"]).startswith("never comes into play with 3\u20136 players")
     assert "at least 5 cards" in str(dead["exhaustion"])
-    assert set(dead_rules(Rules().with_options({"trump": "none"}))) >= {"follow", "when_void"}
+    no_trump = dead_rules(Rules().with_options({"trump": "none"}))
+    assert "when_void" in no_trump
+    # `follow any` frees a follower from the led suit, so `follow` acts without trumps too.
+    assert "follow" not in no_trump
+    one_card = dead_rules(Rules().with_options({"hand_size": "1", "draw": "0"}))
+    assert "follow" in one_card and "draw_by" in one_card
 
 
 def test_reshuffle_with_a_big_draw_can_repeat_its_counts():
