@@ -250,7 +250,7 @@ QUESTIONS: dict[str, Question] = {
         (Effect.PLAY,),
     ),
     "draw": Question(
-        "the trick winner draws",
+        "a player is to draw (the trick winner, if still in) and a card is there",
         _draws,
         w.Detectors(trick=w.winner_draws),
         (Effect.PLAY, Effect.HAND_END),
