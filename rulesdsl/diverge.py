@@ -427,7 +427,11 @@ def _trump_text(trump: ev.Trump) -> str:
         return say("no_trump")
     if trump.card is None:
         return say("trump_fixed", suit=trump.suit)
-    how = {"dealer_last_card": "trump_dealer", "stock_turnup": "trump_turned_up"}
+    how = {
+        "dealer_last_card": "trump_dealer",
+        "stock_turnup": "trump_turned_up",
+        "stock_bottom": "trump_to_bottom",
+    }
     return say(how.get(trump.source, "trump_shown"), suit=trump.suit, card=trump.card)
 
 

@@ -80,6 +80,7 @@ class Transcript:
         how = {
             "dealer_last_card": "shown by the dealer and kept",
             "stock_turnup": "turned up from the stock and set aside",
+            "stock_bottom": "turned up and put at the bottom of the stock",
         }
         shown = f" ({s.card(e.card)} {how[e.source]})" if e.card is not None else ""
         self.write(f"Trump: {s.suit(e.suit)}{shown}")

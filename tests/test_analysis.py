@@ -124,7 +124,12 @@ def test_dead_rules_are_the_nevers_at_every_count():
     assert set(dead) == {"exhaustion", "all_out"}
     assert str(dead["exhaustion"]).startswith("never comes into play with 3\u20136 players")
     assert "at least 5 cards" in str(dead["exhaustion"])
-    assert set(dead_rules(Rules().with_options({"trump": "none"}))) >= {"follow", "when_void"}
+    no_trump = dead_rules(Rules().with_options({"trump": "none"}))
+    assert "when_void" in no_trump
+    # `follow any` frees a follower from the led suit, so `follow` acts without trumps too.
+    assert "follow" not in no_trump
+    one_card = dead_rules(Rules().with_options({"hand_size": "1", "draw": "0"}))
+    assert "follow" in one_card and "draw_by" in one_card
 
 
 def test_reshuffle_with_a_big_draw_can_repeat_its_counts():
@@ -341,3 +346,14 @@ def test_past_its_state_budget_the_model_proves_nothing():
     finding = settle(QUESTIONS["exhaustion"], Rules(), model, None)
     assert finding.verdict is Verdict.UNKNOWN and "more than" in finding.proof
     assert dead_rules(Rules(), budget=3) == {}
+
+
+def test_under_draw_by_everyone_the_draw_that_empties_the_stock_ends_the_hand():
+    # 2 players, 1 card each, 50 in the stock, 2 drawn by each player a trick: 2 cards are
+    # left for the 13th trick, and the winner's draw takes them and ends the hand
+    rules = Rules().with_options(
+        {"players": "2", "hand_size": "1", "draw": "per_card_in_trick", "draw_by": "everyone"}
+    )
+    model = build(rules, 2)
+    assert (model.min_tricks, model.max_tricks) == (13, 13)
+    assert model.winner_cards == {14}

@@ -118,6 +118,11 @@ INTERESTING = [
     {"exhaustion": "play_out", "draw": "0", "all_out": "no_winner"},
     {"trump": "stock_turnup", "opening_lead": "trump_if_able", "when_void": "trump_if_able"},
     {"trump": "none", "draw": "per_card_in_trick", "exhaustion": "play_out"},
+    {"draw_by": "everyone", "elimination": "after_draw", "deck": "A K Q J 10 9", "hand_size": "3"},
+    {"draw_by": "everyone", "elimination": "immediate", "exhaustion": "play_out", "draw": "2"},
+    {"draw_by": "everyone", "exhaustion": "most_tricks", "next_lead": "opening_leader"},
+    {"trump": "stock_bottom", "follow": "any", "next_lead": "left_of_winner"},
+    {"trump": "stock_bottom", "exhaustion": "reshuffle", "deck": "A K Q J 10 9", "hand_size": "4"},
 ]
 
 

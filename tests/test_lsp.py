@@ -335,6 +335,7 @@ def test_completion_offers_names_values_and_shipped_profiles(session, folder):
     assert labels(session, uri, at(2, 10)) == [
         "dealer_last_card",
         "stock_turnup",
+        "stock_bottom",
         "none",
         "clubs",
         "diamonds",

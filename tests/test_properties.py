@@ -134,7 +134,7 @@ def tables(draw: Any) -> Table:
             raise TypeError(f"no strategy for option {name} of kind {type(opt.kind).__name__}")
     # The player count, the allowed range and the hand size depend on the deck and the trump rule.
     in_deck = len(Rules().with_options({"deck": options["deck"]}).cards)
-    free = in_deck - (options["trump"] == "stock_turnup")
+    free = in_deck - (options["trump"] in ("stock_turnup", "stock_bottom"))
     player_kind = OPTIONS["players"].kind
     players = draw(st.sampled_from(range(player_kind.lowest, min(player_kind.highest, free) + 1)))
     low = draw(st.integers(player_kind.lowest, players))
@@ -187,7 +187,10 @@ def legal_cards(
             return set(trumps)
         return set(held)
     led = trick[0][1].suit
-    if any(c.suit == led for c in held):
+    holds = any(c.suit == led for c in held)
+    if holds and rules.follow == "any":
+        allowed = list(held)
+    elif holds:
         also = trump if rules.follow == "suit_or_trump" else None
         allowed = [c for c in held if c.suit == led or (also is not None and c.suit == also)]
     elif rules.when_void == "trump_if_able" and trumps:
@@ -209,12 +212,17 @@ def draw_count(rules: Rules, in_trick: int) -> int:
 
 
 def may_hit_trick_limit(rules: Rules) -> bool:
-    """RULES.md section 3: only `reshuffle` with a draw of 2 or more may go on for ever."""
-    return rules.exhaustion == "reshuffle" and rules.draw not in (0, 1)
+    """RULES.md section 3: only `reshuffle` with a draw of 2 or more, or with every player
+    drawing, may go on for ever."""
+    big = rules.draw not in (0, 1) or (rules.draw_by == "everyone" and rules.draw != 0)
+    return rules.exhaustion == "reshuffle" and big
 
 
 def trick_bound(rules: Rules, players: int) -> int:
     """The most tricks a hand may take before it must have ended."""
+    if rules.draw_by == "everyone" and rules.draw != 0:
+        # a trick takes a card from the stock while there is one, and then from the hands
+        return hand_module.TRICK_LIMIT if may_hit_trick_limit(rules) else len(rules.cards)
     if rules.draw in (0, 1):
         return players * rules.hand_size_for(players)  # section 3: within the cards dealt
     if not may_hit_trick_limit(rules):
@@ -235,6 +243,7 @@ class Watch:
     out: set[int] = field(default_factory=set)
     tricks: int = 0
     next_leader: int = 0
+    first_leader: int = 0
     trick: list[tuple[int, Card]] = field(default_factory=list)
     seats: list[int] = field(default_factory=list)
     sizes: list[int] = field(default_factory=list)
@@ -269,11 +278,13 @@ def check_deal(hand: Hand, rules: Rules, players: int, dealer: int, order) -> No
     assert all(len(cards) == size for cards in deal.hands)
     assert [sorted(cards) for cards in deal.hands] == [sorted(h) for h in hand.hands]
     turnup = rules.trump == "stock_turnup"
+    bottom = rules.trump == "stock_bottom"
     assert deal.stock == len(hand.stock) == len(rules.cards) - dealt - turnup
     if order is not None:
         for k in range(dealt):
             assert deal.hands[(dealer + 1 + k) % players][k // players] == order[k]
-        assert hand.stock == list(order[dealt + turnup :])
+        below = [order[dealt]] if bottom else []
+        assert hand.stock == list(order[dealt + turnup + bottom :]) + below
         assert hand.turnup == (order[dealt] if turnup else None)
     if rules.trump == "dealer_last_card":
         shown = deal.hands[dealer][-1]
@@ -282,6 +293,9 @@ def check_deal(hand: Hand, rules: Rules, players: int, dealer: int, order) -> No
     elif turnup:
         assert hand.turnup is not None and hand.turnup not in hand.stock
         assert trump_event.card == hand.turnup and hand.trump == hand.turnup.suit
+    elif bottom:
+        assert hand.turnup is None and trump_event.card == hand.stock[-1]
+        assert hand.trump == trump_event.card.suit
     else:
         assert trump_event.card is None
         assert hand.trump == (None if rules.trump == "none" else Suit.from_word(rules.trump))
@@ -348,16 +362,20 @@ def check_play(watch: Watch, seat: int, card: Card, events: list[Event]) -> None
     if rules.elimination == "immediate" or ended is None or ended.reason != "stock_exhausted":
         assert sorted(out_seats) == sorted(empty_now)
 
-    # The draw: only the winner, the profile's number of cards from the top of the stock.
-    winner_out_first = rules.elimination == "immediate" and winner in out_seats
     wanted = draw_count(rules, len(watch.trick))
     pool = len(watch.stock)
     if rules.exhaustion == "reshuffle":
         pool += watch.set_aside + len(watch.trick)
-    expected = 0 if winner_out_first else min(wanted, pool)
-    assert sum(len(d.cards) for d in draws) == expected
-    assert len(draws) <= 1
-    if reshuffles:
+    if rules.draw_by == "everyone":
+        check_everyone_draws(watch, winner, out_seats, draws, wanted, pool, reshuffles)
+        draws = []  # checked
+    else:
+        # The draw: only the winner, the profile's number of cards from the top of the stock.
+        winner_out_first = rules.elimination == "immediate" and winner in out_seats
+        expected = 0 if winner_out_first else min(wanted, pool)
+        assert sum(len(d.cards) for d in draws) == expected
+        assert len(draws) <= 1
+    if reshuffles and rules.draw_by == "winner":
         assert rules.exhaustion == "reshuffle" and len(watch.stock) < wanted
     if draws:
         drawn = draws[0]
@@ -369,7 +387,7 @@ def check_play(watch: Watch, seat: int, card: Card, events: list[Event]) -> None
         if rules.draw == 1 and hand.active[winner]:
             # Section 1 rule 10: winning keeps a hand's size (one played, one drawn).
             assert len(hand.hands[winner]) == watch.sizes[winner]
-    elif not reshuffles:
+    elif not reshuffles and rules.draw_by == "winner":
         assert hand.stock == watch.stock
 
     assert number <= trick_bound(rules, hand.players)
@@ -383,9 +401,35 @@ def check_play(watch: Watch, seat: int, card: Card, events: list[Event]) -> None
         if rules.exhaustion == "last_draw_wins" and draws:
             assert hand.stock  # step 5: the draw of the last stock card ends the hand
         n = hand.players
-        watch.next_leader = next(
-            (winner + i) % n for i in range(n) if (winner + i) % n not in watch.out
+        start = {"trick_winner": winner, "left_of_winner": winner + 1}.get(
+            rules.next_lead, watch.first_leader
         )
+        watch.next_leader = next(
+            (start + i) % n for i in range(n) if (start + i) % n not in watch.out
+        )
+
+
+def check_everyone_draws(
+    watch: Watch, winner: int, out_seats: list[int], draws: list, wanted: int, pool: int, shuffled
+) -> None:
+    """Step 4 under `draw_by everyone`: the winner if still in, then every other player
+    still in, clockwise from the winner, each up to `wanted` cards, until the cards run out
+    (or, under last_draw_wins, the last one is taken)."""
+    hand, rules = watch.hand, watch.hand.rules
+    n = hand.players
+    early = set(out_seats) if rules.elimination == "immediate" else set()
+    order = [(winner + i) % n for i in range(n)]
+    drawers = [s for s in order if s in watch.seats and s not in early]
+    total = min(wanted * len(drawers), pool)
+    assert sum(len(d.cards) for d in draws) == total
+    assert [d.seat for d in draws] == [s for s in drawers if s in {d.seat for d in draws}]
+    assert all(len(d.cards) <= wanted for d in draws)
+    assert all(d.rule == ("draw" if d.seat == winner else "draw_by") for d in draws)
+    if not shuffled:
+        taken = [c for d in draws for c in d.cards]
+        assert taken == watch.stock[: len(taken)] and hand.stock == watch.stock[len(taken) :]
+    for d in draws:
+        assert all(c in hand.hands[d.seat] for c in d.cards)
 
 
 def check_end(watch: Watch) -> None:
@@ -418,7 +462,8 @@ def check_end(watch: Watch) -> None:
     holders = [s for s in range(hand.players) if hand.hands[s]]
     if reason == "stock_exhausted":
         assert rules.exhaustion == "last_draw_wins" and not hand.stock
-        assert winner == last and hand.hands[winner]
+        drew = [e.seat for e in events if isinstance(e, Draw)]
+        assert winner == (last if rules.draw_by == "winner" else drew[-1]) and hand.hands[winner]
         assert any(isinstance(e, Draw) and e.trick == outcome.tricks for e in events)
     elif reason == "last_player":
         assert holders == [winner]
@@ -448,7 +493,8 @@ def play_checked(hand: Hand, bots: Sequence, order=None) -> Hand:
     """Play `hand` to its end with `bots`, checking every invariant after every play."""
     rules = hand.rules
     check_deal(hand, rules, hand.players, hand.dealer, order)
-    watch = Watch(hand, frozenset(rules.cards), hand.trump, next_leader=hand.to_move)
+    first = hand.to_move
+    watch = Watch(hand, frozenset(rules.cards), hand.trump, next_leader=first, first_leader=first)
     check_cards(watch)
     while hand.outcome is None:
         seat = hand.to_move

@@ -48,6 +48,7 @@ HOSTILE: dict[str, list[object]] = {
     "when_void": ["none", 1],
     "must_head": [1, 0, "yes", "no", None],
     "draw": [-1, "1", True, 1.0, INJECTION, "per_card", 10**400],
+    "draw_by": ["Everyone", "winner,everyone", INJECTION, 1],
     "elimination": ["immediately", INJECTION],
     "exhaustion": ["reshuffle\n", INJECTION],
     "all_out": ["no winner"],
@@ -59,6 +60,7 @@ HOSTILE: dict[str, list[object]] = {
         MatchEnd("target", 3),
         ("target", number(3)),
     ],
+    "next_lead": ["left", "opening leader", INJECTION, None],
     "next_dealer": ["right", INJECTION],
 }
 

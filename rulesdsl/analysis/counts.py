@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
+from itertools import permutations
 
 from rulesdsl.rules import Rules
 
@@ -27,9 +28,11 @@ class Event(StrEnum):
     STOCK_EMPTY = "stock_empty"  # the stock is empty at some moment of the draw or after
     ALL_OUT = "all_out"  # step 8: no active player remains
     LAST_CARD_WIN = "last_card_win"  # the winner played their last card and a card was there
-    WINNER_DRAWS = "winner_draws"  # the winner is active at the draw and a card is there
+    WINNER_DRAWS = "winner_draws"  # a player is to draw (the winner, if active) and a card is there
     FOLLOWER_CHOOSES = "follower_chooses"  # a player following holds two cards or more
     ENDS = "ends"  # the hand ends after this trick
+    OTHER_CAN_DRAW = "other_can_draw"  # after the winner's draw a card is there for another
+    GOES_ON = "goes_on"  # the hand goes on after this trick
 
 
 class End(StrEnum):
@@ -52,6 +55,7 @@ class Trick:
     set_aside: int
     in_trick: int
     winner_active: bool = True
+    last_drawer: int = 0  # the index in `sizes` of the last player who took a card
     events: set[Event] = field(default_factory=set)
     end: End | None = None
     winner_cards: frozenset[int] = frozenset()  # the hand winner's possible card counts
@@ -84,10 +88,19 @@ def draw_count(rules: Rules, in_trick: int) -> int:
     return in_trick if rules.draw == "per_card_in_trick" else int(rules.draw)
 
 
+def everyone_draws(rules: Rules) -> bool:
+    return rules.draw_by == "everyone"
+
+
 def drawers(rules: Rules, trick: Trick) -> list[int]:
-    """Step 4: who draws, as indexes into `trick.sizes` (the winner is index 0). Under
-    `draw_by winner`, the only value there is, the winner draws if still active."""
-    return [0] if trick.winner_active else []
+    """Step 4: who draws, as indexes into `trick.sizes` (the winner is index 0, the others
+    in the order `tricks_from` chose): the winner if still active; under `draw_by
+    everyone`, then every other active player (under `immediate` an empty hand is out)."""
+    first = [0] if trick.winner_active else []
+    if not everyone_draws(rules):
+        return first
+    early = out_before_draw(rules)
+    return first + [i for i in range(1, len(trick.sizes)) if trick.sizes[i] > 0 or not early]
 
 
 def reshuffles(rules: Rules) -> bool:
@@ -100,14 +113,19 @@ def can_refill(rules: Rules, trick: Trick) -> bool:
 
 
 def draw(rules: Rules, trick: Trick) -> int:
-    """Step 4: every drawer takes its cards; returns the cards the last drawer took."""
+    """Step 4: every drawer takes its cards; returns the cards taken in all."""
     wanted = draw_count(rules, trick.in_trick)
     if trick.stock == 0:
         trick.events.add(Event.STOCK_EMPTY)
-    if trick.winner_active and (trick.stock > 0 or can_refill(rules, trick)):
+    who = drawers(rules, trick)
+    if who and (trick.stock > 0 or can_refill(rules, trick)):
         trick.events.add(Event.WINNER_DRAWS)
-    taken = 0
-    for seat in drawers(rules, trick):
+    first = wanted if trick.winner_active else 0
+    others = len(trick.sizes) > 1 and wanted > 0
+    if others and (trick.stock > first or can_refill(rules, trick)):
+        trick.events.add(Event.OTHER_CAN_DRAW)
+    total = 0
+    for seat in who:
         taken = 0
         for _ in range(wanted):
             if trick.stock == 0 and can_refill(rules, trick):
@@ -119,7 +137,10 @@ def draw(rules: Rules, trick: Trick) -> int:
             if trick.stock == 0:
                 trick.events.add(Event.STOCK_EMPTY)
         trick.sizes[seat] += taken
-    return taken
+        if taken:
+            trick.last_drawer = seat
+        total += taken
+    return total
 
 
 def out_before_draw(rules: Rules) -> bool:
@@ -144,7 +165,7 @@ def last_draw_ends(rules: Rules, trick: Trick, taken: int) -> None:
     """Step 5: under `last_draw_wins`, a draw that took the last stock card ends the hand."""
     if rules.exhaustion == "last_draw_wins" and taken > 0 and trick.stock == 0:
         trick.end = End.STOCK_EXHAUSTED
-        trick.winner_cards = frozenset({trick.sizes[0]})
+        trick.winner_cards = frozenset({trick.sizes[trick.last_drawer]})
 
 
 def last_players_end(rules: Rules, trick: Trick) -> None:
@@ -167,16 +188,20 @@ def most_tricks_ends(rules: Rules, trick: Trick, players: int) -> None:
         trick.winner_cards = frozenset(trick.sizes) | ({0} if out else set())
 
 
-def play_trick(rules: Rules, setup_: Setup, state: State, winner: int) -> Trick:
-    """One trick from `state`, won by the active hand at index `winner`."""
+def play_trick(
+    rules: Rules, setup_: Setup, state: State, winner: int, others: tuple[int, ...] = ()
+) -> Trick:
+    """One trick from `state`, won by the active hand at index `winner`; `others` orders
+    the rest clockwise from the winner (as indexes into the sizes; default: as they are)."""
     sizes, stock = state
-    after = [size - 1 for size in sizes]
-    after.insert(0, after.pop(winner))
+    rest = others or tuple(i for i in range(len(sizes)) if i != winner)
+    after = [sizes[i] - 1 for i in (winner, *rest)]
     trick = Trick(after, stock, setup_.in_play - sum(sizes) - stock + len(sizes), len(sizes))
     if any(size >= 2 for size in sizes):
         trick.events.add(Event.FOLLOWER_CHOOSES)
     wants = draw_count(rules, len(sizes)) > 0
-    if after[0] == 0 and wants and (stock > 0 or can_refill(rules, trick)):
+    emptied = after[0] == 0 or (everyone_draws(rules) and 0 in after)
+    if emptied and wants and (stock > 0 or can_refill(rules, trick)):
         trick.events.add(Event.LAST_CARD_WIN)
     eliminate_immediate(rules, trick)
     taken = draw(rules, trick)
@@ -186,8 +211,7 @@ def play_trick(rules: Rules, setup_: Setup, state: State, winner: int) -> Trick:
         last_players_end(rules, trick)
     if trick.end is None:
         most_tricks_ends(rules, trick, setup_.players)
-    if trick.end is not None:
-        trick.events.add(Event.ENDS)
+    trick.events.add(Event.ENDS if trick.end is not None else Event.GOES_ON)
     return trick
 
 
@@ -196,13 +220,30 @@ def next_state(trick: Trick) -> State:
 
 
 def tricks_from(rules: Rules, setup_: Setup, state: State) -> Iterator[Trick]:
-    """Every trick the counts allow from `state`: one per distinct winner's hand size."""
-    sizes, _ = state
+    """Every trick the counts allow from `state`: one per distinct winner's hand size and,
+    where every player draws and who gets the last cards matters, per distinct order of the
+    other hands' sizes."""
+    sizes, stock = state
     seen: set[int] = set()
     for index, size in enumerate(sizes):
         if size not in seen:
             seen.add(size)
-            yield play_trick(rules, setup_, state, index)
+            for others in orders(rules, sizes, stock, index):
+                yield play_trick(rules, setup_, state, index, others)
+
+
+def orders(rules: Rules, sizes: tuple[int, ...], stock: int, winner: int) -> list[tuple[int, ...]]:
+    """The orders of the other hands (indexes into `sizes`) that can draw differently: one
+    per distinct sequence of sizes when every player draws and the stock may run out
+    during the draw (or be refilled), else only the one order."""
+    rest = tuple(i for i in range(len(sizes)) if i != winner)
+    wanted = draw_count(rules, len(sizes))
+    if not everyone_draws(rules) or (not reshuffles(rules) and stock > wanted * len(sizes)):
+        return [rest]
+    distinct: dict[tuple[int, ...], tuple[int, ...]] = {}
+    for order in permutations(rest):
+        distinct.setdefault(tuple(sizes[i] for i in order), order)
+    return list(distinct.values())
 
 
 @dataclass(frozen=True)

@@ -129,6 +129,18 @@ def _draws(rules: Rules, model: CountModel) -> str | None:
     return None
 
 
+def _draw_by(rules: Rules, model: CountModel) -> str | None:
+    if Event.OTHER_CAN_DRAW not in model.events:
+        return "after the trick winner's draw, no card is ever there for another player"
+    return None
+
+
+def _next_lead(rules: Rules, model: CountModel) -> str | None:
+    if Event.GOES_ON not in model.events:
+        return "every hand ends with its first trick"
+    return None
+
+
 def _elimination(rules: Rules, model: CountModel) -> str | None:
     if Event.LAST_CARD_WIN not in model.events:
         if model.setup.stock == 0 and not reshuffles(rules):
@@ -218,7 +230,9 @@ QUESTIONS: dict[str, Question] = {
         (Effect.PLAY,),
     ),
     "follow": Question(
-        "a follower holds the led suit and a trump of another suit",
+        "a follower holds the led suit and a card of another suit"
+        if w.follow_frees_any()
+        else "a follower holds the led suit and a trump of another suit",
         _follow,
         w.Detectors(move=w.follow_choice),
         (Effect.PLAY,),
@@ -236,10 +250,16 @@ QUESTIONS: dict[str, Question] = {
         (Effect.PLAY,),
     ),
     "draw": Question(
-        "the trick winner draws",
+        "a player is to draw (the trick winner, if still in) and a card is there",
         _draws,
         w.Detectors(trick=w.winner_draws),
         (Effect.PLAY, Effect.HAND_END),
+    ),
+    "draw_by": Question(
+        "after the trick winner's draw, another player still in has a card to draw",
+        _draw_by,
+        w.Detectors(trick=w.other_draws),
+        (Effect.PLAY, Effect.HAND_END, Effect.HAND_WINNER),
     ),
     "elimination": Question(
         "a trick is won with a last card while a card is there to draw",
@@ -267,6 +287,12 @@ QUESTIONS: dict[str, Question] = {
     ),
     "match": Question(
         "a hand is scored", _no_proof, w.Detectors(outcome=_any_hand), (Effect.MATCH,)
+    ),
+    "next_lead": Question(
+        "a trick is won by a player who stays in, and the hand goes on",
+        _next_lead,
+        w.Detectors(trick=w.winner_leads_on),
+        (Effect.PLAY, Effect.HAND_WINNER),
     ),
     "next_dealer": Question(
         "a hand is won by a player other than the dealer's left, and the match goes on",

@@ -213,10 +213,28 @@ def last_card_win(t: TrickDone) -> bool:
 
 
 def winner_draws(t: TrickDone) -> bool:
-    """The winner is still active at the draw and a card is there to draw."""
+    """The winner is still active at the draw and a card is there to draw; or a player
+    drew."""
     hand = t.hand
     out_first = t.last_card and out_before_draw(hand.rules)
-    return not out_first and card_available(hand, t)
+    drew = any(isinstance(e, Draw) for e in t.events)
+    return drew or (not out_first and card_available(hand, t))
+
+
+def other_draws(t: TrickDone) -> bool:
+    """A player other than the winner drew; or, the trick over, one is still in and a card
+    is there for them to draw."""
+    hand = t.hand
+    if any(isinstance(e, Draw) and e.seat != t.winner for e in t.events):
+        return True
+    others_in = any(hand.active[seat] for seat in range(hand.players) if seat != t.winner)
+    wants = draw_count(hand.rules, t.in_trick) > 0
+    return others_in and wants and not hand.is_over and (bool(hand.stock) or reshuffles(hand.rules))
+
+
+def winner_leads_on(t: TrickDone) -> bool:
+    """The hand goes on after the trick, and its winner is still in."""
+    return not t.hand.is_over and t.hand.active[t.winner]
 
 
 def all_out(t: TrickDone) -> bool:

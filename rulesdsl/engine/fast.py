@@ -25,7 +25,6 @@ from rulesdsl.engine.state import State
 from rulesdsl.engine.steps import Plan
 from rulesdsl.rules import OPTIONS, Rules
 from rulesdsl.units import Step
-from rulesdsl.units.trump import turned_up
 
 REASONS = tuple(EndReason)
 SUITS = (*Suit, None)  # by suit int; -1 is no trump
@@ -136,8 +135,7 @@ class Table(NamedTuple):
     plan: Plan
     players: int
     dealt: int
-    turnup: int
-    trump_of: Callable[[list[int], int], int]
+    trump_of: Callable[[list[int], int], tuple[int, list[int]]]
     own_order: bool
     recode: tuple[int, ...]
     pick: Pick
@@ -155,7 +153,6 @@ def table_for(rules: Rules, players: int, bots: tuple[str, ...]) -> Table:
         plan=plan_for(rules),
         players=players,
         dealt=players * rules.hand_size_for(players),
-        turnup=turned_up(rules),
         trump_of=trump_of,
         own_order=not rules.usual_order,
         recode=recode(rules),
@@ -212,8 +209,7 @@ def play(t: Table, deck: list[int], hand_seed: int, rng: random.Random, dealer: 
     if t.own_order:
         deck = [t.recode[c] for c in deck]
     hands = deal_hands(deck, dealer, t.players, t.dealt)
-    trump = t.trump_of(deck, t.dealt)
-    stock = deck[t.dealt + t.turnup :]
+    trump, stock = t.trump_of(deck, t.dealt)
     stock.reverse()
     s = State(hands, stock, trump, (dealer + 1) % t.players, [True] * t.players, False)
     s.hand_seed = hand_seed

@@ -33,7 +33,7 @@ from rulesdsl.engine.result import HandResult
 from rulesdsl.engine.state import State
 from rulesdsl.rules import OPTIONS, Rules, RulesError
 from rulesdsl.units import RuleTag, Step, Trump
-from rulesdsl.units.trump import turned_up
+from rulesdsl.units.trump import out_of_play, turned_up
 
 TRICK_LIMIT = steps.TRICK_LIMIT_TRICKS
 
@@ -165,11 +165,14 @@ class Hand:
         hands: list[list[Card]] = [[] for _ in range(players)]
         for k, card in enumerate(order[:dealt]):
             hands[(dealer + 1 + k) % players].append(card)
-        rest = list(order[dealt:])
-        turnup = rest.pop(0) if turned_up(rules) else None
-        suit = OPTIONS["trump"].plays(rules.trump)[Step.SETUP](codes_for(rules).ints(order), dealt)
+        codes = codes_for(rules)
+        setup = OPTIONS["trump"].plays(rules.trump)[Step.SETUP]
+        suit, stock = setup(codes.ints(order), dealt)
+        rest = codes.cards(stock)
         trump = None if suit < 0 else Suit(suit)
-        shown = order[dealt - 1] if rules.trump is Trump.DEALER_LAST_CARD else turnup
+        turnup = order[dealt] if out_of_play(rules) else None
+        shown = order[dealt - 1] if rules.trump is Trump.DEALER_LAST_CARD else None
+        shown = order[dealt] if turned_up(rules) else shown
         hand = cls(
             rules,
             hands,

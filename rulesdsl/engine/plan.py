@@ -71,6 +71,8 @@ def plan_for(rules: Rules) -> Plan:
         next_lead=chosen[Step.NEXT_LEAD],
         trump_bit=FIRED_BITS["trump"],
         draw_bit=FIRED_BITS["draw"],
+        draw_by_bit=FIRED_BITS["draw_by"],
+        next_lead_bit=FIRED_BITS["next_lead"],
         elimination_bit=FIRED_BITS["elimination"],
         exhaustion_bit=FIRED_BITS["exhaustion"],
         all_out_bit=FIRED_BITS["all_out"],

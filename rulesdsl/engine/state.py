@@ -24,6 +24,7 @@ class State:
         "eliminated",
         "end_reason",
         "fired",
+        "first_leader",
         "hand_seed",
         "hand_winner",
         "hands",
@@ -70,6 +71,7 @@ class State:
         self.set_aside: list[int] = []
         self.trump = trump
         self.leader = leader
+        self.first_leader = leader  # who led the first trick of this hand
         self.trick: list[int] = []
         self.trick_seats: Sequence[int] = ()  # who plays to this trick, from the leader
         self.trick_number = 0  # tricks completed

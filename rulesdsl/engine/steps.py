@@ -64,6 +64,8 @@ class Plan(NamedTuple):
     next_lead: Callable[[State], int]  # step 10
     trump_bit: int
     draw_bit: int
+    draw_by_bit: int
+    next_lead_bit: int
     elimination_bit: int
     exhaustion_bit: int
     all_out_bit: int
@@ -86,9 +88,9 @@ def fixed_count(s: State, seat: int, count: int) -> int:
     return count
 
 
-def fixed_suit(deck: list[int], dealt: int, suit: int) -> int:
-    """A fixed trump suit."""
-    return suit
+def fixed_suit(deck: list[int], dealt: int, suit: int) -> tuple[int, list[int]]:
+    """A fixed trump suit; the stock is the rest of the deck, top first."""
+    return suit, deck[dealt:]
 
 
 def no_end(s: State) -> int:
@@ -213,9 +215,9 @@ def refill(s: State, p: Plan, number: int) -> None:
     return None
 
 
-def draw_cards(s: State, p: Plan, seat: int, wanted: int, number: int) -> int:
+def draw_cards(s: State, p: Plan, seat: int, wanted: int, number: int, rule: str) -> int:
     """Step 4: `seat` draws up to `wanted` cards from the top of the stock; when the stock
-    is empty, the exhaustion rule may refill it. The number drawn."""
+    is empty, the exhaustion rule may refill it. The number drawn; `rule` decided the draw."""
     drawn = 0
     if s.trace:
         cards = []
@@ -242,7 +244,7 @@ def draw_cards(s: State, p: Plan, seat: int, wanted: int, number: int) -> int:
     if drawn:
         s.fired |= p.draw_bit
         if s.trace:
-            s.log.append(("draw", number, seat, cards, len(s.stock), "draw"))
+            s.log.append(("draw", number, seat, cards, len(s.stock), rule))
     return drawn
 
 
@@ -281,13 +283,16 @@ def finish_trick(s: State, p: Plan) -> None:
     ended = NO_END
     if p.drawers is winner_draws:  # step 4, as usual: the winner, if still active
         if s.active[winner]:
-            drawn = draw_cards(s, p, winner, p.draw_count(s, winner), number)
+            drawn = draw_cards(s, p, winner, p.draw_count(s, winner), number, "draw")
             if drawn:
                 ended = p.draw_end(s, winner)  # step 5
     else:
         for seat in p.drawers(s):  # step 4
-            drawn = draw_cards(s, p, seat, p.draw_count(s, seat), number)
+            rule = "draw" if seat == winner else "draw_by"
+            drawn = draw_cards(s, p, seat, p.draw_count(s, seat), number, rule)
             if drawn:
+                if seat != winner:
+                    s.fired |= p.draw_by_bit
                 ended = p.draw_end(s, seat)  # step 5
                 if ended != NO_END:
                     break
@@ -311,6 +316,8 @@ def finish_trick(s: State, p: Plan) -> None:
                 end_hand(s, -1, TRICK_LIMIT, "core", 0)
             else:
                 s.leader = p.next_lead(s)  # step 10
+                if s.leader != winner:
+                    s.fired |= p.next_lead_bit
     return None
 
 

@@ -13,6 +13,7 @@ from rulesdsl.units import (
     all_out,
     deck,
     draw,
+    draw_by,
     elimination,
     exhaustion,
     follow,
@@ -20,6 +21,7 @@ from rulesdsl.units import (
     match,
     must_head,
     next_dealer,
+    next_lead,
     opening_lead,
     players,
     scoring,
@@ -29,10 +31,12 @@ from rulesdsl.units import (
 from rulesdsl.units.all_out import AllOut
 from rulesdsl.units.base import CORE, RuleProblem, RuleTag, Section, Step, Unit
 from rulesdsl.units.draw import DrawWord
+from rulesdsl.units.draw_by import DrawBy
 from rulesdsl.units.elimination import Elimination
 from rulesdsl.units.exhaustion import Exhaustion
 from rulesdsl.units.follow import Follow
 from rulesdsl.units.next_dealer import NextDealer
+from rulesdsl.units.next_lead import NextLead
 from rulesdsl.units.opening_lead import OpeningLead
 from rulesdsl.units.registry import Registry, load, report
 from rulesdsl.units.scoring import Scoring
@@ -49,11 +53,13 @@ BUILT_IN = (
     when_void,
     must_head,
     draw,
+    draw_by,
     elimination,
     exhaustion,
     all_out,
     scoring,
     match,
+    next_lead,
     next_dealer,
 )
 
@@ -86,11 +92,13 @@ __all__ = [
     "COUNTED",
     "UNITS",
     "AllOut",
+    "DrawBy",
     "DrawWord",
     "Elimination",
     "Exhaustion",
     "Follow",
     "NextDealer",
+    "NextLead",
     "OpeningLead",
     "RuleProblem",
     "RuleTag",

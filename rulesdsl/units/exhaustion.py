@@ -11,7 +11,8 @@ from rulesdsl.engine.steps import NO_END, Refill, reshuffle_rng
 from rulesdsl.options import enum_choice
 from rulesdsl.units.base import RuleProblem, Section, Step, Unit
 from rulesdsl.units.draw import DrawWord
-from rulesdsl.units.trump import turned_up
+from rulesdsl.units.draw_by import DrawBy
+from rulesdsl.units.trump import out_of_play
 
 if TYPE_CHECKING:
     from rulesdsl.rules import Rules
@@ -25,7 +26,7 @@ class Exhaustion(StrEnum):
 
 
 def _problems(rules: Rules, players: int) -> Iterator[RuleProblem]:
-    stock = len(rules.cards) - players * rules.hand_size_for(players) - turned_up(rules)
+    stock = len(rules.cards) - players * rules.hand_size_for(players) - out_of_play(rules)
     if stock == 0 and rules.exhaustion is Exhaustion.LAST_DRAW_WINS and rules.draw != 0:
         yield RuleProblem(
             ("hand_size", "players", "deck", "exhaustion"),
@@ -37,8 +38,18 @@ def _problems(rules: Rules, players: int) -> Iterator[RuleProblem]:
 
 
 def _warnings(rules: Rules) -> Iterator[RuleProblem]:
-    draws_a_trick = rules.draw is DrawWord.PER_CARD_IN_TRICK or int(rules.draw) >= 2
-    if rules.exhaustion is Exhaustion.RESHUFFLE and draws_a_trick:
+    if rules.exhaustion is not Exhaustion.RESHUFFLE or rules.draw == 0:
+        return
+    if rules.draw_by is DrawBy.EVERYONE:
+        yield RuleProblem(
+            ("draw", "draw_by", "exhaustion"),
+            "endless-hand",
+            f"draw {rules.draw} by everyone with exhaustion reshuffle: a hand might never "
+            "end (every player draws back the card they played)",
+            "use draw 0, draw_by winner, or another exhaustion rule",
+            "warning",
+        )
+    elif rules.draw is DrawWord.PER_CARD_IN_TRICK or int(rules.draw) >= 2:
         yield RuleProblem(
             ("draw", "exhaustion"),
             "endless-hand",

@@ -11,6 +11,7 @@ from rulesdsl.units.base import Section, Step, Unit
 class Follow(StrEnum):
     SUIT = "suit"
     SUIT_OR_TRUMP = "suit_or_trump"
+    ANY = "any"
 
 
 def follow_suit(s: State, seat: int, allowed: list[int]) -> list[int]:
@@ -25,6 +26,8 @@ def suit_or_trump(s: State, seat: int, allowed: list[int]) -> list[int]:
 
 
 def _plays(value: Follow) -> dict[Step, Any]:
+    if value is Follow.ANY:
+        return {}
     return {Step.FOLLOW_FILTER: suit_or_trump if value is Follow.SUIT_OR_TRUMP else follow_suit}
 
 

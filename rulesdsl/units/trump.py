@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 class Trump(StrEnum):
     DEALER_LAST_CARD = "dealer_last_card"
     STOCK_TURNUP = "stock_turnup"
+    STOCK_BOTTOM = "stock_bottom"
     NONE = "none"
     CLUBS = "clubs"
     DIAMONDS = "diamonds"
@@ -33,30 +34,47 @@ class Trump(StrEnum):
 SUIT_WORDS = tuple(s.word for s in Suit)
 
 
+TURNED_UP = frozenset({Trump.STOCK_TURNUP, Trump.STOCK_BOTTOM})
+
+
 def turned_up(rules: Rules) -> int:
+    """Cards the trump rule turns up from the stock at the deal (they must be there)."""
+    return int(rules.trump in TURNED_UP)
+
+
+def out_of_play(rules: Rules) -> int:
     """Cards the trump rule takes out of play at the deal."""
     return int(rules.trump is Trump.STOCK_TURNUP)
 
 
-def dealer_last_card(deck: list[int], dealt: int) -> int:
-    """The last card dealt, the dealer's, names trump."""
-    return deck[dealt - 1] & 3
+def dealer_last_card(deck: list[int], dealt: int) -> tuple[int, list[int]]:
+    """The last card dealt, the dealer's, names trump; the stock is the rest."""
+    return deck[dealt - 1] & 3, deck[dealt:]
 
 
-def stock_turnup(deck: list[int], dealt: int) -> int:
-    """The first card after the deal names trump."""
-    return deck[dealt] & 3
+def stock_turnup(deck: list[int], dealt: int) -> tuple[int, list[int]]:
+    """The first card after the deal names trump and is set aside."""
+    return deck[dealt] & 3, deck[dealt + 1 :]
 
 
-def no_trump(deck: list[int], dealt: int) -> int:
-    return -1
+def stock_bottom(deck: list[int], dealt: int) -> tuple[int, list[int]]:
+    """The first card after the deal names trump and goes to the bottom of the stock."""
+    return deck[dealt] & 3, deck[dealt + 1 :] + deck[dealt : dealt + 1]
+
+
+def no_trump(deck: list[int], dealt: int) -> tuple[int, list[int]]:
+    return -1, deck[dealt:]
 
 
 def _plays(value: Trump) -> dict[Step, Any]:
     suit = value.suit
     if suit is not None:
         return {Step.SETUP: partial(fixed_suit, suit=int(suit))}
-    chosen = {Trump.DEALER_LAST_CARD: dealer_last_card, Trump.STOCK_TURNUP: stock_turnup}
+    chosen = {
+        Trump.DEALER_LAST_CARD: dealer_last_card,
+        Trump.STOCK_TURNUP: stock_turnup,
+        Trump.STOCK_BOTTOM: stock_bottom,
+    }
     return {Step.SETUP: chosen.get(value, no_trump)}
 
 
