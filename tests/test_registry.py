@@ -55,7 +55,7 @@ class Point:
 
 def unit_named(name: str, **changes: Any) -> Any:
     """A third-party unit: the follow rule under another name, with its own phrases."""
-    phrases = {"en": {"suit": "Follow suit.", "suit_or_trump": "Follow suit or trump."}}
+    phrases = {"en": {word: f"Follow: {word}." for word in FOLLOW.kind.words()}}
     return dataclasses.replace(FOLLOW, name=name, **{"phrases": phrases, **changes})
 
 
