@@ -213,7 +213,11 @@ def _same_content(a: Document, b: Document) -> bool:
 
     def content(doc: Document):
         entries = Counter((e.key, e.value, e.assumed, e.note) for e in doc.entries)
-        return doc.name, doc.extends, entries, Counter(c.text for c in doc.comments)
+        rules = [
+            (r.name, Counter((e.key, e.value, e.assumed, e.note) for e in r.entries))
+            for r in doc.rules
+        ]
+        return doc.name, doc.extends, entries, rules, Counter(c.text for c in doc.comments)
 
     return content(a) == content(b)
 

@@ -27,6 +27,18 @@ class Entry:
 
 
 @dataclass(frozen=True)
+class RuleBlock:
+    """A rule the profile states itself (RULES.md section 5): its name and its clauses,
+    each an Entry (`refuse card if ...`; `say en "..."` has the language as its value and
+    the sentence as its note). `end_line` is the line that closes the block."""
+
+    name: str
+    name_pos: Pos
+    entries: tuple[Entry, ...]
+    end_line: int
+
+
+@dataclass(frozen=True)
 class Comment:
     """A comment and the line it is on; `trailing` when code precedes it on that line."""
 
@@ -46,6 +58,7 @@ class Document:
     extends_pos: Pos | None = None
     entries: list[Entry] = field(default_factory=list)
     comments: list[Comment] = field(default_factory=list)
+    rules: list[RuleBlock] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
     def meta(self, key: str) -> str | None:

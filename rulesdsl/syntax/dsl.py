@@ -10,7 +10,7 @@ from lark import Lark, Token, Tree, UnexpectedCharacters, UnexpectedInput, Unexp
 
 from rulesdsl.diagnostics import Located, Pos, line_index
 from rulesdsl.expr import GRAMMAR_DIR
-from rulesdsl.syntax.document import METADATA, Comment, Document, Entry
+from rulesdsl.syntax.document import METADATA, Comment, Document, Entry, RuleBlock
 
 TOKEN_WORDS = {
     "NAME": "an option name",
@@ -22,6 +22,7 @@ TOKEN_WORDS = {
     "PROFILE": "`profile`",
     "EXTENDS": "`extends`",
     "ASSUMED": "`assumed`",
+    "RULE": "`rule`",
     "$END": "the end of the file",
 }
 _COMMENT = re.compile(r"#[^\n]*")
@@ -148,6 +149,8 @@ class _Reader:
         for child in rest:
             if isinstance(child, Tree) and child.data == "statement":
                 self.doc.entries.append(_statement(child))
+            elif isinstance(child, Tree) and child.data == "rule":
+                self.doc.rules.append(_rule(child))
 
 
 def _pos(token: Token) -> Pos:
@@ -178,6 +181,12 @@ def _statement(tree: Tree) -> Entry:
         assumed=assumed is not None,
         note=_unquote(note) if note is not None else None,
     )
+
+
+def _rule(tree: Tree) -> RuleBlock:
+    _, name, _, *body = tree.children
+    entries = tuple(_statement(c) for c in body if isinstance(c, Tree) and c.data == "statement")
+    return RuleBlock(str(name), _pos(name), entries, tree.meta.end_line)
 
 
 def read_dsl(path: str, text: str) -> Document:

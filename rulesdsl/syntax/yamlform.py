@@ -7,10 +7,12 @@ Aliases, anchors and tags beyond plain data are refused, and nesting is capped.
 
 from __future__ import annotations
 
+import re
+
 import yaml
 
 from rulesdsl.diagnostics import Located, Pos, offset_pos
-from rulesdsl.syntax.document import Comment, Document, Entry
+from rulesdsl.syntax.document import Comment, Document, Entry, RuleBlock
 
 MAX_DEPTH = 8
 # libyaml's loader where PyYAML has it (ten times faster), else the pure-Python one.
@@ -151,6 +153,9 @@ class _Reader:
         return node.value
 
     def _entry(self, key: str, key_node: yaml.Node, node: yaml.Node) -> None:
+        if key == RULES_KEY:
+            self._rules(node)
+            return
         assumed, note = False, None
         value_node = node
         if isinstance(node, yaml.MappingNode):
@@ -196,6 +201,64 @@ class _Reader:
             self.doc.extends, self.doc.extends_pos = value, entry.value_pos
         else:
             self.doc.entries.append(entry)
+
+    # The rules a profile states itself (RULES.md section 5): `rules:` maps each rule's name
+    # to its clauses (`refuse: card if ...`, `say: {en: "..."}`), or to `removed`.
+
+    def _rules(self, node: yaml.Node) -> None:
+        if not isinstance(node, yaml.MappingNode):
+            self.error(_pos(node), "yaml-shape", "`rules` maps each rule's name to its clauses")
+            return
+        for name_node, body in node.value:
+            if not isinstance(name_node, yaml.ScalarNode) or not RULE_NAME.fullmatch(
+                name_node.value
+            ):
+                self.error(
+                    _pos(name_node),
+                    "rule-name",
+                    "a rule's name is letters, digits, `-` and `_`, not starting with a digit",
+                    "e.g. must-overtrump",
+                )
+                continue
+            entries = self._clauses(body)
+            if entries is not None:
+                end = max(_pos(body).line, body.end_mark.line)
+                rule = RuleBlock(name_node.value, _pos(name_node), tuple(entries), end)
+                self.doc.rules.append(rule)
+
+    def _clauses(self, body: yaml.Node) -> list[Entry] | None:
+        if isinstance(body, yaml.ScalarNode) and body.value == "removed":
+            return [Entry("removed", None, _pos(body), _pos(body))]
+        if not isinstance(body, yaml.MappingNode):
+            self.error(
+                _pos(body), "yaml-shape", "a rule maps its clauses to their text, or is `removed`"
+            )
+            return None
+        entries = []
+        for key_node, value in body.value:
+            if not isinstance(key_node, yaml.ScalarNode):
+                self.error(_pos(key_node), "yaml-shape", "a clause's name must be a plain word")
+                continue
+            if key_node.value == "say" and isinstance(value, yaml.MappingNode):
+                for lang, text in value.value:
+                    said = self._scalar(text, "a sentence")
+                    entries.append(Entry("say", lang.value, _pos(lang), _pos(lang), note=said))
+                continue
+            text = self._scalar(value, f"`{key_node.value}`")
+            entries.append(Entry(key_node.value, text, _pos(key_node), _text_pos(value)))
+        return entries
+
+
+RULES_KEY = "rules"
+RULE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_\-]*")  # as NAME in profile.lark
+
+
+def _text_pos(node: yaml.Node) -> Pos:
+    """Where a scalar's text starts: after its opening quote, if it has one."""
+    pos = _pos(node)
+    if isinstance(node, yaml.ScalarNode) and node.style in ("'", '"'):
+        return Pos(pos.line, pos.column + 1, max(1, pos.length - 2))
+    return pos
 
 
 def _comments(text: str) -> list[Comment]:
