@@ -71,6 +71,8 @@ class _Compiler:
                 return None
             return Removal(self.block.name, self.block.name_pos)
         kinds = [e for e in entries if e.key in set(Kind)]
+        if not kinds and self.problems:
+            return None
         if not kinds:
             self.error(
                 self.block.name_pos,
@@ -146,11 +148,9 @@ class _Compiler:
         kind = Kind(head.key)
         if winner is not None and kind != Kind.END:
             self.error(winner.key_pos, "rule-clause", "`winner` belongs to an end rule")
-        text = self._value(head)
-        if text is None:
-            return None
         name = function_name(self.block.name)
         try:
+            text = self._value(head)
             if kind == Kind.REFUSE:
                 return self._refuse(head, text, name)
             if kind in COUNTS:
@@ -163,15 +163,16 @@ class _Compiler:
             self.problem(error.problem)
             return None
 
-    def _value(self, entry: Entry) -> str | None:
+    def _value(self, entry: Entry) -> str:
         if entry.value is None or not entry.value.strip():
-            self.error(
-                entry.value_pos,
-                "rule-clause",
-                f"`{entry.key}` needs its expression",
-                "e.g. `draw 2 if trick.won_by_trump else 1`",
+            raise ClauseError(
+                Problem(
+                    entry.value_pos,
+                    "rule-clause",
+                    f"`{entry.key}` needs its expression",
+                    "e.g. `draw 2 if trick.won_by_trump else 1`",
+                )
             )
-            return None
         return entry.value
 
     def _check(self, entry: Entry, text: str, where: Where, wanted: Type, start: str = "expr"):
@@ -193,13 +194,14 @@ class _Compiler:
 
     def _end(self, head: Entry, text: str, winner: Entry | None, name: str) -> tuple[Any, ...]:
         if winner is None:
-            self.error(
-                head.key_pos,
-                "rule-shape",
-                "an end rule needs a `winner` clause",
-                "e.g. `winner most(p in active: p.cards)`, or `winner none`",
+            raise ClauseError(
+                Problem(
+                    head.key_pos,
+                    "rule-shape",
+                    "an end rule needs a `winner` clause",
+                    "e.g. `winner most(p in active: p.cards)`, or `winner none`",
+                )
             )
-            raise ClauseError(Problem(head.key_pos, "rule-shape", "no winner"))
         checker = Checker(head.value_pos, Where.END)
         tree = checker.parse(text, "end")
         if tree.data == "end_after":
@@ -212,8 +214,6 @@ class _Compiler:
         else:
             condition = checker.expect(tree.children[1], Type.BOOL)
         who_text = self._value(winner)
-        if who_text is None:
-            raise ClauseError(Problem(winner.key_pos, "rule-clause", "no winner"))
         who = self._check(winner, who_text, Where.END, Type.MAYBE_SEAT)
         source = codegen.end_source(name, condition, who)
         clauses = ((Kind.END.value, canonical(text)), (Clause.WINNER.value, canonical(who_text)))

@@ -94,15 +94,14 @@ class HouseRule:
 
 @cache
 def compiled(source: str, function: str) -> Callable[..., Any]:
-    """The step function of generated source (run with no builtins but those it uses)."""
-    namespace: dict[str, Any] = {
-        "__builtins__": {"len": len, "max": max, "min": min, "range": range}
-    }
-    exec(
-        compile("from __future__ import annotations\n" + source, f"<rule {function}>", "exec"),
-        namespace,
-    )
+    """The step function of generated source, run with only the builtins it uses (`State`
+    appears in its annotations only)."""
+    namespace: dict[str, Any] = {"__builtins__": GENERATED_BUILTINS, "State": object}
+    exec(compile(source, f"<rule {function}>", "exec"), namespace)
     return namespace[function]
+
+
+GENERATED_BUILTINS = {"len": len, "max": max, "min": min, "range": range, "list": list, "int": int}
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,286 @@
+"""The language of the rules a profile states: checked with positions, resolved through
+`extends`, and honoured by validate, show, diff, explain, schema, fmt and convert."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rulesdsl.cli import main
+from rulesdsl.profile import clear_cache, load_file, read_document
+from rulesdsl.schema import profile_schema
+from rulesdsl.syntax.writer import write
+
+
+def run(capsys, *args: object) -> tuple[int, str, str]:
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def profile(tmp_path: Path, body: str, name: str = "h.rules", parent: str = "equal-hands") -> Path:
+    path = tmp_path / name
+    path.write_text(f'profile "{Path(name).stem}" extends "{parent}" {{\n{body}}}\n')
+    clear_cache()
+    return path
+
+
+def problems(path: Path) -> list:
+    return [d for d in load_file(path).diagnostics if d.is_error]
+
+
+RULE = "    rule r {{\n        {clause}\n    }}\n"
+
+
+def one_problem(tmp_path: Path, clause: str):
+    (found,) = problems(profile(tmp_path, RULE.format(clause=clause)))
+    return found
+
+
+# checked, with positions
+
+
+@pytest.mark.parametrize(
+    ("clause", "code", "column", "said"),
+    [
+        ("refuse lead if card.trumpp", "rule-name", 29, "did you mean 'trump'?"),
+        ("refuse lead if trik.number == 1", "rule-name", 24, "did you mean 'trick.number'?"),
+        ("refuse leed if card.trump", "rule-clause", 16, "did you mean 'lead'?"),
+        ("refuse lead if trick.winner == me", "rule-context", 24, "a draw, the end of a trick"),
+        ("refuse lead if led == hearts", "rule-context", 24, ""),
+        ("draw card.strength", "rule-context", 14, ""),
+        ("draw 2 if trick.size else 1", "rule-type", 19, ""),
+        ("refuse card if trump == 2", "rule-type", 24, ""),
+        ("score hand.winner.trcks", "rule-name", 27, "did you mean 'tricks'?"),
+        ("drow 2", "rule-clause", 9, "did you mean 'draw'?"),
+        ("draw 2 +", "rule-syntax", 17, ""),
+        ("draw most(p in active: p.cards)", "rule-type", 14, ""),
+        ("score mostt(p in active: p.cards)", "rule-name", 15, "did you mean 'most'?"),
+        ("draw count(c in active: c.trump)", "rule-name", 35, ""),
+    ],
+)
+def test_a_bad_clause_is_one_error_at_its_column(tmp_path, clause, code, column, said):
+    found = one_problem(tmp_path, clause)
+    assert (found.line, found.column, found.code) == (3, column, code), found.text()
+    assert said in found.hint
+
+
+def test_a_type_error_names_both_types(tmp_path):
+    found = one_problem(tmp_path, "refuse card if card.suit == 3")
+    assert "a suit cannot be compared with a number" in found.message
+
+
+def test_a_rule_of_no_kind_and_a_rule_of_two_kinds_are_refused(tmp_path):
+    (found,) = problems(profile(tmp_path, '    rule r {\n        say en "x"\n    }\n'))
+    assert found.code == "rule-shape"
+    body = "    rule r {\n        draw 1\n        score 1\n    }\n"
+    (found,) = problems(profile(tmp_path, body))
+    assert (found.line, found.code) == (4, "rule-shape")
+
+
+def test_an_end_rule_needs_a_winner_and_only_an_end_rule_takes_one(tmp_path):
+    (found,) = problems(profile(tmp_path, "    rule r {\n        end after trick 3\n    }\n"))
+    assert "needs a `winner`" in found.message
+    body = "    rule r {\n        draw 1\n        winner trick.winner\n    }\n"
+    (found,) = problems(profile(tmp_path, body))
+    assert (found.line, found.message) == (4, "`winner` belongs to an end rule")
+
+
+def test_say_takes_a_known_language(tmp_path):
+    body = '    rule r {\n        draw 1\n        say fr "un"\n    }\n'
+    (found,) = problems(profile(tmp_path, body))
+    assert (found.line, found.column, found.code) == (4, 13, "rule-language")
+
+
+def test_yaml_clauses_are_checked_with_positions_too(tmp_path):
+    path = tmp_path / "h.yaml"
+    path.write_text(
+        'profile: h\nextends: equal-hands\nrules:\n  r:\n    refuse: "lead if card.trumpp"\n'
+    )
+    clear_cache()
+    (found,) = problems(path)
+    assert (found.line, found.column, found.code) == (5, 27, "rule-name")
+
+
+# inheritance by name
+
+
+def test_a_child_adds_replaces_in_place_and_removes_rules_by_name(tmp_path):
+    parent = "    rule a {\n        draw 2\n    }\n    rule b {\n        score 2\n    }\n"
+    profile(tmp_path, parent, "p.rules")
+    child = (
+        "    rule a {\n        draw 3\n    }\n"
+        "    rule b { removed }\n"
+        "    rule c {\n        refuse lead if card.trump\n    }\n"
+    )
+    resolved = load_file(profile(tmp_path, child, "c.rules", parent="p.rules"))
+    assert resolved.ok, [d.text() for d in resolved.diagnostics]
+    assert [(s.name, s.origin, s.rule.clause("draw")) for s in resolved.house] == [
+        ("a", "set", "3"),
+        ("c", "set", None),
+    ]
+
+
+def test_an_inherited_rule_keeps_its_place_and_origin(tmp_path):
+    profile(tmp_path, "    rule a {\n        draw 2\n    }\n", "p.rules")
+    resolved = load_file(profile(tmp_path, "", "c.rules", parent="p.rules"))
+    (setting,) = resolved.house
+    assert (setting.origin, setting.profile, setting.line) == ("inherited", "p", 2)
+
+
+def test_removing_a_rule_no_parent_states_is_an_error_with_a_hint(tmp_path):
+    profile(tmp_path, "    rule overtrump {\n        draw 2\n    }\n", "p.rules")
+    (found,) = problems(
+        profile(tmp_path, "    rule overtrumps { removed }\n", "c.rules", "p.rules")
+    )
+    assert found.code == "unknown-rule" and "did you mean 'overtrump'?" in found.hint
+
+
+def test_a_rule_stated_twice_in_one_file_is_an_error(tmp_path):
+    body = "    rule a {\n        draw 2\n    }\n    rule a {\n        draw 3\n    }\n"
+    (found,) = problems(profile(tmp_path, body))
+    assert (found.line, found.code) == (5, "duplicate-rule")
+
+
+# the tool honours them
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("play", "--profile", "must-overtrump", "--bots", "lowest", "--seed", "1", "--json"),
+        ("simulate", "time-limit", "--hands", "10", "--workers", "1"),
+        ("compare", "equal-hands", "trumps-broken", "--hands", "10", "--workers", "1"),
+        ("diverge", "equal-hands", "points-for-tricks", "--seed", "1"),
+    ],
+)
+def test_commands_that_play_refuse_a_profile_with_rules_in_one_line(capsys, command):
+    code, out, err = run(capsys, *command)
+    assert code == 2 and not out
+    (line,) = err.strip().splitlines()
+    assert "states rules (" in line and "that this engine does not play yet" in line
+
+
+def test_show_lists_the_rules_with_where_they_were_stated(capsys, tmp_path):
+    path = profile(tmp_path, "    rule a {\n        draw 2\n    }\n", parent="time-limit")
+    code, out, _ = run(capsys, "show", path)
+    assert code == 0
+    assert "rule time-limit  inherited from time-limit" in out
+    assert "rule a  set in" in out and "draw 2" in out
+    code, out, _ = run(capsys, "show", path, "--json")
+    rules = json.loads(out)["rules"]
+    assert [(r["name"], r["origin"], r["line"]) for r in rules] == [
+        ("time-limit", "inherited", 6),
+        ("a", "set", 2),
+    ]
+
+
+def test_diff_names_rules_added_removed_and_changed(capsys, tmp_path):
+    a = profile(
+        tmp_path, "    rule a {\n        draw 2\n    }\n    rule b {\n        draw 3\n    }\n"
+    )
+    b = profile(
+        tmp_path,
+        "    rule a {\n        draw 4\n    }\n    rule c {\n        score 1\n    }\n",
+        "k.rules",
+    )
+    code, out, _ = run(capsys, "diff", a, b, "--format", "json")
+    assert code == 1
+    changes = [(d["rule"], d["change"]) for d in json.loads(out)]
+    assert changes == [("a", "changed"), ("b", "removed"), ("c", "added")]
+    code, out, _ = run(capsys, "diff", a, a)
+    assert code == 0
+
+
+@pytest.mark.parametrize("lang", ["en", "pt", "uk"])
+def test_explain_gives_the_stated_sentence_else_one_made_from_the_rule(capsys, tmp_path, lang):
+    path = profile(
+        tmp_path,
+        "    rule a {\n        draw 2 if trick.won_by_trump else 1\n    }\n",
+        parent="time-limit",
+    )
+    code, out, _ = run(capsys, "explain", path, "--lang", lang, "--width", "200")
+    assert code == 0
+    stated = dict(load_file(path).house[0].rule.sentences)[lang]
+    assert stated in out
+    assert "a: " in out and "2 if trick.won_by_trump else 1" in out
+
+
+def test_the_schema_takes_the_yaml_form_of_rules_and_refuses_unknown_clauses():
+    good = {"profile": "x", "rules": {"a": {"draw": "2", "say": {"en": "two"}}, "b": "removed"}}
+    jsonschema.validate(good, profile_schema())
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"profile": "x", "rules": {"a": {"drow": "2"}}}, profile_schema())
+
+
+# fmt and convert: the canonical layout, lossless both ways
+
+
+def test_fmt_lays_rules_out_keeping_comments(capsys, tmp_path):
+    path = tmp_path / "h.rules"
+    path.write_text(
+        'profile "h" {\n    rule a { # on a\n        say en "two"  # said\n'
+        "        # why\n        draw 2\n    }\n    draw 1\n}\n"
+    )
+    assert run(capsys, "fmt", path)[0] == 0
+    assert path.read_text() == (
+        'profile "h" {\n    draw 1\n\n    rule a {  # on a\n        # why\n        draw 2\n'
+        '        say en "two"  # said\n    }\n}\n'
+    )
+
+
+NAMES = st.from_regex(r"[a-z][a-z0-9\-]{0,8}", fullmatch=True)
+CLAUSES = st.sampled_from(
+    [
+        ("refuse", "follow if card.trump and trick.has_trump and not card.beats_best"),
+        ("refuse", "lead if card.trump and not hand.trump_played"),
+        ("refuse", "card if card.suit == led or count(c in held: c.trump) > 2"),
+        ("draw", "2 if trick.won_by_trump else 1"),
+        ("score", "hand.winner.tricks"),
+        ("end", "after trick 8"),
+        ("end", "when stock.size == 0 and trick.number > 3"),
+    ]
+)
+SENTENCES = st.text(
+    st.characters(codec="utf-8", exclude_categories=("Cc", "Cs", "Zl", "Zp")), max_size=20
+)
+
+
+@st.composite
+def rule_documents(draw) -> str:
+    lines = ['profile "g" extends "equal-hands" {']
+    for index, name in enumerate(draw(st.lists(NAMES, unique=True, max_size=4))):
+        if draw(st.booleans()):
+            lines.append(f"    # comment {index}")
+        kind, text = draw(CLAUSES)
+        lines += [f"    rule {name} {{", f"        {kind} {text}"]
+        if kind == "end":
+            lines.append("        winner most(p in active: p.cards)")
+        for lang in draw(st.lists(st.sampled_from(["en", "pt", "uk"]), unique=True)):
+            said = draw(SENTENCES).replace("\\", "\\\\").replace('"', '\\"')
+            lines.append(f'        say {lang} "{said}"')
+        lines.append("    }")
+    return "\n".join([*lines, "}"]) + "\n"
+
+
+@settings(max_examples=60, deadline=None)
+@given(rule_documents())
+def test_convert_is_lossless_both_ways_for_rules(text):
+    dsl = read_document(Path("g.rules"), text)
+    assert dsl.ok, [d.text() for d in dsl.diagnostics]
+    as_yaml = write(dsl, "yaml")
+    back_yaml = read_document(Path("g.yaml"), as_yaml)
+    assert back_yaml.ok, as_yaml
+    assert isinstance(yaml.safe_load(as_yaml), dict)
+    again = write(back_yaml, "dsl")
+    assert again == write(dsl, "dsl")
+    assert write(read_document(Path("g.rules"), again), "yaml") == as_yaml
+    assert [(r.name, sorted((e.key, e.value, e.note) for e in r.entries)) for r in dsl.rules] == [
+        (r.name, sorted((e.key, e.value, e.note) for e in r.entries)) for r in back_yaml.rules
+    ]

@@ -1,0 +1,250 @@
+"""The rules of RULES.md section 5, stated in profiles: their step functions on hand-built
+positions, exactly as the section's table says."""
+
+from __future__ import annotations
+
+import ast
+import pickle
+from dataclasses import dataclass, field
+
+import pytest
+
+from rulesdsl.cards import Card, Suit
+from rulesdsl.house.codegen import NO_END, NO_WINNER
+from rulesdsl.house.unit import HouseRule, Step
+from rulesdsl.options import OptionError
+from rulesdsl.profile import load
+from rulesdsl.rules import Rules
+
+HEARTS, CLUBS = 2, 0
+
+
+def card(text: str) -> int:
+    """A card as the engine holds it: strength * 4 + suit (the standard deck, 2 lowest)."""
+    parsed = Card.parse(text)
+    return (parsed.rank - 2) * 4 + parsed.suit
+
+
+def cards(text: str) -> list[int]:
+    return sorted(card(t) for t in text.split())
+
+
+@dataclass
+class State:
+    """The int state of a hand, as RULE_UNITS_DESIGN names it (only what rules read)."""
+
+    players: int = 4
+    hands: list[list[int]] = field(default_factory=lambda: [[], [], [], []])
+    active: list[bool] = field(default_factory=lambda: [True] * 4)
+    stock: list[int] = field(default_factory=list)
+    trump: int = HEARTS
+    trick: list[int] = field(default_factory=list)
+    trick_number: int = 0
+    tricks_won: list[int] = field(default_factory=lambda: [0] * 4)
+    trumps_broken: bool = False
+    led: int = -1
+    best: int = -1
+    winner: int = -1
+
+
+def play(s: State, seat: int, text: str) -> None:
+    """A card played to the trick: the led suit and the best card follow it."""
+    c = card(text)
+    s.trick.append(c)
+    if s.led < 0:
+        s.led, s.best = c & 3, c
+    elif ((c & 3) == (s.best & 3) and c > s.best) or (
+        (c & 3) == s.trump and (s.best & 3) != s.trump
+    ):
+        s.best = c
+    s.winner = seat if s.best == c else s.winner
+
+
+def rule(name: str) -> HouseRule:
+    (found,) = load(name).rules.house_rules
+    return found
+
+
+def allowed(name: str, step: Step, s: State, seat: int, before: list[int]) -> list[int]:
+    """The cards the skeleton allows after the rule's filter: "if able", a filter that
+    would leave no card does not apply."""
+    kept = rule(name).steps[step](s, seat, list(before))
+    return kept or list(before)
+
+
+def texts(values: list[int]) -> set[str]:
+    return {str(Card(v // 4 + 2, Suit(v & 3))) for v in values}
+
+
+# must overtrump
+
+
+def overtrump_position() -> State:
+    s = State(hands=[[], [], cards("9H 3H 7D"), []])
+    play(s, 0, "KC")
+    s.winner = 0
+    play(s, 1, "5H")
+    s.winner = 1
+    return s
+
+
+def test_must_overtrump_refuses_a_trump_that_does_not_beat_the_highest_trump():
+    s = overtrump_position()
+    got = allowed("must-overtrump", Step.FOLLOW_FILTER, s, 2, s.hands[2])
+    assert texts(got) == {"9H", "7D"}  # 3H refused; the non-trump stays allowed
+
+
+def test_must_overtrump_does_not_bind_a_player_without_a_higher_trump():
+    s = overtrump_position()
+    s.hands[2] = cards("3H 7D")
+    assert texts(allowed("must-overtrump", Step.FOLLOW_FILTER, s, 2, s.hands[2])) == {"3H", "7D"}
+
+
+def test_must_overtrump_counts_only_the_trumps_the_other_rules_allow():
+    s = overtrump_position()
+    # The other rules allow 3H and 7D only (not 9H): no allowed trump can beat 5H.
+    got = allowed("must-overtrump", Step.FOLLOW_FILTER, s, 2, cards("3H 7D"))
+    assert texts(got) == {"3H", "7D"}
+
+
+def test_must_overtrump_is_silent_until_a_trump_is_played():
+    s = State(hands=[[], cards("9H 3H 7D"), [], []])
+    play(s, 0, "KC")
+    assert texts(allowed("must-overtrump", Step.FOLLOW_FILTER, s, 1, s.hands[1])) == {
+        "9H",
+        "3H",
+        "7D",
+    }
+
+
+def test_must_overtrump_acts_when_following_only():
+    assert rule("must-overtrump").step_names == (Step.FOLLOW_FILTER,)
+
+
+# trumps broken
+
+
+def test_trumps_broken_refuses_a_trump_lead_until_a_trump_was_played():
+    s = State(hands=[cards("5H 7D"), [], [], []], trick_number=3)
+    assert texts(allowed("trumps-broken", Step.LEAD_FILTER, s, 0, s.hands[0])) == {"7D"}
+    s.trumps_broken = True
+    assert texts(allowed("trumps-broken", Step.LEAD_FILTER, s, 0, s.hands[0])) == {"5H", "7D"}
+
+
+def test_trumps_broken_lets_a_leader_with_only_trumps_lead_one():
+    s = State(hands=[cards("5H AH"), [], [], []], trick_number=3)
+    assert texts(allowed("trumps-broken", Step.LEAD_FILTER, s, 0, s.hands[0])) == {"5H", "AH"}
+
+
+# no trump on the first lead
+
+
+def test_no_trump_first_lead_refuses_a_trump_on_the_first_lead_only():
+    s = State(hands=[cards("5H 7D 9C"), [], [], []])
+    assert texts(allowed("no-trump-first-lead", Step.LEAD_FILTER, s, 0, s.hands[0])) == {
+        "7D",
+        "9C",
+    }
+    s.trick_number = 1
+    assert len(allowed("no-trump-first-lead", Step.LEAD_FILTER, s, 0, s.hands[0])) == 3
+
+
+def test_no_trump_first_lead_lets_a_leader_with_only_trumps_lead_one():
+    s = State(hands=[cards("5H"), [], [], []])
+    assert texts(allowed("no-trump-first-lead", Step.LEAD_FILTER, s, 0, s.hands[0])) == {"5H"}
+
+
+# trump wins draw two
+
+
+@pytest.mark.parametrize(
+    ("played", "drawn"), [(("KC", "5H", "AC"), 2), (("KC", "3C", "AC"), 1), (("5H", "9H"), 2)]
+)
+def test_trump_wins_draw_two(played, drawn):
+    s = State()
+    for seat, text in enumerate(played):
+        play(s, seat, text)
+    assert rule("trump-wins-draw-two").steps[Step.DRAW_COUNT](s, s.winner) == drawn
+
+
+def test_trump_wins_draw_two_draws_one_without_trumps():
+    s = State(trump=-1)
+    for seat, text in enumerate(("KS", "AS")):
+        play(s, seat, text)
+    assert rule("trump-wins-draw-two").steps[Step.DRAW_COUNT](s, s.winner) == 1
+
+
+# points for tricks
+
+
+def test_points_for_tricks_scores_the_tricks_the_hand_winner_won():
+    s = State(tricks_won=[1, 4, 0, 2])
+    score = rule("points-for-tricks").steps[Step.SCORE]
+    assert score(s, 1) == 4
+    assert score(s, 2) == 0
+
+
+# a time limit
+
+
+def test_time_limit_does_not_end_a_hand_before_the_end_of_trick_8():
+    s = State(hands=[cards("2C 3C"), cards("4C"), [], []], trick_number=6)
+    assert rule("time-limit").steps[Step.END_CHECK](s) == NO_END
+
+
+def test_time_limit_ends_the_hand_at_trick_8_for_the_most_cards():
+    s = State(hands=[cards("2C 3C"), cards("4C 5C 6C"), cards("7C"), []], trick_number=7)
+    assert rule("time-limit").steps[Step.END_CHECK](s) == 1
+
+
+def test_time_limit_gives_no_winner_when_several_tie_for_the_most():
+    s = State(hands=[cards("2C 3C 8D"), cards("4C 5C 6C"), cards("7C"), []], trick_number=7)
+    assert rule("time-limit").steps[Step.END_CHECK](s) == NO_WINNER
+
+
+def test_time_limit_counts_only_active_players():
+    hands = [cards("2C 3C 8D"), cards("4C 5C 6C"), cards("7C"), []]
+    s = State(hands=hands, active=[False, True, True, False], trick_number=7)
+    assert rule("time-limit").steps[Step.END_CHECK](s) == 1
+
+
+# the generated code keeps to the step-function conventions
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "must-overtrump",
+        "trumps-broken",
+        "no-trump-first-lead",
+        "trump-wins-draw-two",
+        "points-for-tricks",
+        "time-limit",
+    ],
+)
+def test_generated_step_functions_have_one_return_and_no_closures(name):
+    tree = ast.parse(rule(name).source)
+    (function,) = tree.body
+    returns = [n for n in ast.walk(function) if isinstance(n, ast.Return)]
+    assert len(returns) == 1 and function.body[-1] is returns[0]
+    nested = (ast.Lambda, ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)
+    assert not any(isinstance(n, nested) for n in ast.walk(function))
+
+
+def test_a_condition_that_does_not_depend_on_the_card_is_computed_outside_its_loop():
+    source = rule("must-overtrump").source
+    loop = source.index("for card in allowed")
+    assert source.index("for v1 in s.trick") < loop
+
+
+def test_rules_with_profile_rules_pickle_and_still_play():
+    rules = load("time-limit").rules
+    back = pickle.loads(pickle.dumps(rules))
+    assert back == rules
+    s = State(hands=[cards("2C 3C"), cards("4C"), [], []], trick_number=7)
+    assert back.house_rules[0].steps[Step.END_CHECK](s) == 0
+
+
+def test_rules_refuse_anything_but_profile_rules_as_house_rules():
+    with pytest.raises(OptionError):
+        Rules(house_rules=("must-overtrump",))
