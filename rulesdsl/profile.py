@@ -16,7 +16,7 @@ from typing import Any
 from rulesdsl.check import check_entries, check_rules
 from rulesdsl.diagnostics import TOP, Diagnostic, Located, line_index
 from rulesdsl.hints import suggest
-from rulesdsl.house.settings import RuleSetting, resolve_rules
+from rulesdsl.house.settings import RuleSetting, resolve_rules, rule_warnings
 from rulesdsl.rules import OPTIONS, Rules
 from rulesdsl.sources import SourceError, read_text
 from rulesdsl.syntax.document import Document
@@ -381,6 +381,8 @@ def _resolve(real: Path, root: Path) -> Loaded:
     profile = Profile(name, shown, doc, settings, chain, problems, files, house)
     if doc.ok:
         profile.diagnostics += check_rules(profile.rules, doc)
+        reshuffle = profile.rules.exhaustion == "reshuffle"
+        profile.diagnostics += rule_warnings(house, reshuffle, doc)
     profile.diagnostics.sort(key=lambda d: (d.line, d.column))
     return Loaded(profile, stamps)
 

@@ -183,11 +183,12 @@ def test_show_lists_the_rules_with_where_they_were_stated(capsys, tmp_path):
 
 def test_diff_names_rules_added_removed_and_changed(capsys, tmp_path):
     a = profile(
-        tmp_path, "    rule a {\n        draw 2\n    }\n    rule b {\n        draw 3\n    }\n"
+        tmp_path, "    rule a {\n        draw 2\n    }\n    rule b {\n        score 3\n    }\n"
     )
     b = profile(
         tmp_path,
-        "    rule a {\n        draw 4\n    }\n    rule c {\n        score 1\n    }\n",
+        "    rule a {\n        draw 4\n    }\n"
+        "    rule c {\n        refuse lead if card.trump\n    }\n",
         "k.rules",
     )
     code, out, _ = run(capsys, "diff", a, b, "--format", "json")
@@ -284,3 +285,24 @@ def test_convert_is_lossless_both_ways_for_rules(text):
     assert [(r.name, sorted((e.key, e.value, e.note) for e in r.entries)) for r in dsl.rules] == [
         (r.name, sorted((e.key, e.value, e.note) for e in r.entries)) for r in back_yaml.rules
     ]
+
+
+def test_a_profile_counts_the_draw_with_one_rule_at_most(tmp_path):
+    body = "    rule a {\n        draw 1\n    }\n"
+    (found,) = problems(profile(tmp_path, body, parent="trump-wins-draw-two"))
+    assert (found.line, found.column, found.code) == (2, 10, "rule-conflict")
+
+
+@pytest.mark.parametrize(
+    ("count", "warned"),
+    [
+        ("1", False),
+        ("2 if trick.won_by_trump else 1", True),
+        ("min(trick.size, 1)", False),
+        ("stock.size", True),
+    ],
+)
+def test_a_draw_rule_that_can_draw_a_trick_back_with_reshuffle_is_flagged(tmp_path, count, warned):
+    body = f"    exhaustion reshuffle\n    rule a {{\n        draw {count}\n    }}\n"
+    found = load_file(profile(tmp_path, body)).diagnostics
+    assert [d.code for d in found] == (["endless-hand"] if warned else [])

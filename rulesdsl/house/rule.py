@@ -20,6 +20,7 @@ from typing import Any
 from rulesdsl.diagnostics import Diagnostic, Located, Pos
 from rulesdsl.hints import suggest
 from rulesdsl.house import codegen
+from rulesdsl.house.bounds import upper
 from rulesdsl.house.checker import Checker, ClauseError, Problem, canonical
 from rulesdsl.house.unit import LANGUAGES, Clause, HouseRule, Kind, Removal, Step, Target
 from rulesdsl.house.vocab import Type, Where
@@ -92,7 +93,7 @@ class _Compiler:
         built = self._kind(kinds[0], entries)
         if built is None or any(p.is_error for p in self.problems):
             return None
-        kind, clauses, source, steps = built
+        kind, clauses, source, steps, bound = built
         return HouseRule(
             self.block.name,
             kind,
@@ -101,6 +102,7 @@ class _Compiler:
             source,
             function_name(self.block.name),
             steps,
+            bound,
         )
 
     def _known(self, entries: tuple[Entry, ...]) -> list[Entry]:
@@ -157,7 +159,7 @@ class _Compiler:
                 where, parameter, step = COUNTS[kind]
                 count = self._check(head, text, where, Type.INT)
                 source = codegen.count_source(name, parameter, count)
-                return kind, ((kind.value, canonical(text)),), source, (step,)
+                return kind, ((kind.value, canonical(text)),), source, (step,), upper(count)
             return self._end(head, text, winner, name)
         except ClauseError as error:
             self.problem(error.problem)
@@ -190,7 +192,8 @@ class _Compiler:
         checker.where = TARGET_WHERE[target]
         condition = checker.expect(condition_tree, Type.BOOL)
         source = codegen.filter_source(name, condition)
-        return Kind.REFUSE, ((Kind.REFUSE.value, canonical(text)),), source, TARGET_STEPS[target]
+        clauses = ((Kind.REFUSE.value, canonical(text)),)
+        return Kind.REFUSE, clauses, source, TARGET_STEPS[target], None
 
     def _end(self, head: Entry, text: str, winner: Entry | None, name: str) -> tuple[Any, ...]:
         if winner is None:
@@ -217,7 +220,7 @@ class _Compiler:
         who = self._check(winner, who_text, Where.END, Type.MAYBE_SEAT)
         source = codegen.end_source(name, condition, who)
         clauses = ((Kind.END.value, canonical(text)), (Clause.WINNER.value, canonical(who_text)))
-        return Kind.END, clauses, source, (Step.END_CHECK,)
+        return Kind.END, clauses, source, (Step.END_CHECK,), None
 
 
 def compile_rule(

@@ -10,9 +10,9 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from rulesdsl.diagnostics import Diagnostic, Located
+from rulesdsl.diagnostics import TOP, Diagnostic, Located, Pos
 from rulesdsl.hints import suggest
-from rulesdsl.house.unit import MAX_RULES, HouseRule, Removal
+from rulesdsl.house.unit import MAX_RULES, HouseRule, Kind, Removal
 from rulesdsl.syntax.document import Document
 
 
@@ -26,6 +26,7 @@ class RuleSetting:
     profile: str
     path: str
     line: int
+    column: int = 1
 
     @property
     def name(self) -> str:
@@ -84,7 +85,9 @@ def resolve_rules(
                     )
                 )
         elif rule is not None:
-            rules[rule.name] = RuleSetting(rule, "set", profile, path, block.name_pos.line)
+            pos = block.name_pos
+            rules[rule.name] = RuleSetting(rule, "set", profile, path, pos.line, pos.column)
+    problems += _one_count_each(tuple(rules.values()), where)
     if len(rules) > MAX_RULES:
         problems.append(
             where.at(
@@ -94,3 +97,52 @@ def resolve_rules(
             )
         )
     return tuple(rules.values()), problems
+
+
+def rule_warnings(
+    rules: tuple[RuleSetting, ...], reshuffle: bool, doc: Document
+) -> list[Diagnostic]:
+    """What the checker says of a profile's rules as a whole: a draw rule that can draw
+    as many cards as a trick holds, with `exhaustion reshuffle`, need not end a hand."""
+    where = Located(doc.path, doc.source)
+    found = []
+    for setting in rules:
+        rule = setting.rule
+        if not reshuffle or rule.kind != Kind.DRAW or (rule.bound is not None and rule.bound < 2):
+            continue
+        pos = Pos(setting.line, setting.column) if setting.origin == "set" else TOP
+        most = "no known bound" if rule.bound is None else f"up to {rule.bound}"
+        found.append(
+            where.at(
+                pos,
+                "endless-hand",
+                f"rule {rule.name} draws {most} cards with exhaustion reshuffle: a hand might "
+                "never end (the winner can draw back every card played)",
+                "draw at most 1, or use another exhaustion rule",
+                "warning",
+            )
+        )
+    return found
+
+
+COUNTED = {Kind.DRAW: "the cards a player draws", Kind.SCORE: "the points a hand scores"}
+
+
+def _one_count_each(rules: tuple[RuleSetting, ...], where: Located) -> list[Diagnostic]:
+    """A draw or score count replaces the option's: a profile may have one of each."""
+    found = []
+    for kind in (Kind.DRAW, Kind.SCORE):
+        counting = [s for s in rules if s.rule.kind == kind]
+        for extra in counting[1:]:
+            pos = Pos(extra.line, extra.column) if extra.origin == "set" else TOP
+            found.append(
+                where.at(
+                    pos,
+                    "rule-conflict",
+                    f"rules {counting[0].name} and {extra.name} both count {COUNTED[kind]}; "
+                    "one count replaces the option's",
+                    f"keep one of them, or take the inherited one away: rule {counting[0].name} "
+                    "{ removed }",
+                )
+            )
+    return found

@@ -74,6 +74,7 @@ class HouseRule:
     source: str
     function: str
     step_names: tuple[Step, ...]
+    bound: int | None = None  # a count's largest value, None when unknown
 
     @property
     def steps(self) -> dict[Step, Callable[..., Any]]:
