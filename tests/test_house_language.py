@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulesdsl.cli import main
+from rulesdsl.house.vocab import ATTRIBUTES, NAMES, Aggregate
 from rulesdsl.profile import clear_cache, load_file, read_document
 from rulesdsl.schema import profile_schema
 from rulesdsl.syntax.writer import write
@@ -236,7 +237,7 @@ def test_fmt_lays_rules_out_keeping_comments(capsys, tmp_path):
     )
 
 
-NAMES = st.from_regex(r"[a-z][a-z0-9\-]{0,8}", fullmatch=True)
+RULE_NAMES = st.from_regex(r"[a-z][a-z0-9\-]{0,8}", fullmatch=True)
 CLAUSES = st.sampled_from(
     [
         ("refuse", "follow if card.trump and trick.has_trump and not card.beats_best"),
@@ -256,7 +257,7 @@ SENTENCES = st.text(
 @st.composite
 def rule_documents(draw) -> str:
     lines = ['profile "g" extends "equal-hands" {']
-    for index, name in enumerate(draw(st.lists(NAMES, unique=True, max_size=4))):
+    for index, name in enumerate(draw(st.lists(RULE_NAMES, unique=True, max_size=4))):
         if draw(st.booleans()):
             lines.append(f"    # comment {index}")
         kind, text = draw(CLAUSES)
@@ -306,3 +307,28 @@ def test_a_draw_rule_that_can_draw_a_trick_back_with_reshuffle_is_flagged(tmp_pa
     body = f"    exhaustion reshuffle\n    rule a {{\n        draw {count}\n    }}\n"
     found = load_file(profile(tmp_path, body)).diagnostics
     assert [d.code for d in found] == (["endless-hand"] if warned else [])
+
+
+README = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+
+
+def readme_block(start: str) -> str:
+    begin = README.index(start)
+    block = README[begin : README.index("\n\n", begin)]
+    return "\n".join(line.removeprefix("    ") for line in block.split("\n")) + "\n"
+
+
+def test_the_readme_examples_of_rules_read_the_same_in_both_syntaxes(tmp_path):
+    dsl = tmp_path / "kitchen.rules"
+    dsl.write_text(readme_block('    profile "kitchen"'))
+    yml = tmp_path / "kitchen.yaml"
+    yml.write_text("profile: kitchen\nextends: equal-hands\n" + readme_block("    rules:\n"))
+    clear_cache()
+    a, b = load_file(dsl), load_file(yml)
+    assert a.ok and b.ok, [d.text() for d in (*a.diagnostics, *b.diagnostics)]
+    assert [s.rule for s in a.house] == [s.rule for s in b.house]
+
+
+def test_the_readme_names_every_name_and_attribute_of_the_rule_language():
+    for name in [*NAMES, *(attribute for _, attribute in ATTRIBUTES), *Aggregate]:
+        assert f"`{name}`" in README or f".{name}`" in README or f"`{name} " in README, name
