@@ -332,3 +332,32 @@ def test_the_readme_examples_of_rules_read_the_same_in_both_syntaxes(tmp_path):
 def test_the_readme_names_every_name_and_attribute_of_the_rule_language():
     for name in [*NAMES, *(attribute for _, attribute in ATTRIBUTES), *Aggregate]:
         assert f"`{name}`" in README or f".{name}`" in README or f"`{name} " in README, name
+
+
+@pytest.mark.parametrize(
+    "clause",
+    ["refuse card if " + "not " * 60 + "true", "draw 1" + " + 1" * 300, "draw " + "1" * 1200],
+)
+def test_a_clause_too_deep_or_too_long_is_one_error_not_a_crash(tmp_path, clause):
+    assert one_problem(tmp_path, clause).code == "rule-size"
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.sampled_from(["refuse", "draw", "score", "end", "winner", "say", "removed", "x"]),
+    st.lists(
+        st.sampled_from([*"abc ()+-*=<>!:.,1 ", "if ", "in ", "card", "trick.", "any("]),
+        max_size=30,
+    ).map("".join),
+)
+def test_any_clause_text_is_read_or_refused_with_a_position(kind, text):
+    from rulesdsl.diagnostics import Located, Pos
+    from rulesdsl.house.rule import compile_rule
+    from rulesdsl.syntax.document import Entry, RuleBlock
+
+    entries = [Entry(kind, text, Pos(2, 9), Pos(2, 10 + len(kind)))]
+    if kind == "end":
+        entries.append(Entry("winner", text, Pos(3, 9), Pos(3, 16)))
+    rule, found = compile_rule(RuleBlock("r", Pos(1, 6), tuple(entries), 4), Located("x", ""))
+    assert (rule is None) == any(d.is_error for d in found)
+    assert all(d.line >= 1 and d.column >= 1 for d in found)

@@ -109,10 +109,29 @@ class Checker:
     # parsing
 
     def parse(self, text: str, start: str) -> Tree:
+        if len(text) > MAX_CLAUSE:
+            raise ClauseError(
+                Problem(
+                    self.base,
+                    "rule-size",
+                    f"the clause is {len(text):,} characters; a clause is {MAX_CLAUSE} at most",
+                    "split the rule, or name a part of it in a rule of its own",
+                )
+            )
         try:
-            return _parser().parse(text, start=start)
+            tree = _parser().parse(text, start=start)
         except UnexpectedInput as error:
             raise ClauseError(self._syntax(error, text)) from None
+        if _depth(tree) > MAX_DEPTH:
+            raise ClauseError(
+                Problem(
+                    self.base,
+                    "rule-size",
+                    f"the clause nests deeper than {MAX_DEPTH} levels",
+                    "write it flatter: fewer parentheses and chained operators",
+                )
+            )
+        return tree
 
     def _syntax(self, error: UnexpectedInput, text: str) -> Problem:
         column = int(error.column) if isinstance(error.column, int) and error.column > 0 else 1
@@ -342,6 +361,20 @@ class Checker:
 
 
 _SETS = (Type.CARDS, Type.SEATS)
+MAX_CLAUSE = 1000
+MAX_DEPTH = 40
+
+
+def _depth(tree: Tree) -> int:
+    """How deep the tree nests, found without recursion (so any tree can be measured)."""
+    deepest, stack = 0, [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        stack += [(c, depth + 1) for c in node.children if isinstance(c, Tree)]
+    return deepest
+
+
 _SYNTAX_HINT = "a clause is one line, e.g. `refuse lead if card.trump and trick.number == 1`"
 _TYPE_HINT = "the README's table gives the type of every name"
 
