@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import jsonschema
@@ -313,8 +314,10 @@ README = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8"
 
 
 def readme_block(start: str) -> str:
+    """The indented block of README.md that starts with `start` (blank lines included)."""
     begin = README.index(start)
-    block = README[begin : README.index("\n\n", begin)]
+    end = re.compile(r"\n\n(?! {4})").search(README, begin).start()
+    block = README[begin:end]
     return "\n".join(line.removeprefix("    ") for line in block.split("\n")) + "\n"
 
 
