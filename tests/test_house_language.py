@@ -364,3 +364,20 @@ def test_any_clause_text_is_read_or_refused_with_a_position(kind, text):
     rule, found = compile_rule(RuleBlock("r", Pos(1, 6), tuple(entries), 4), Located("x", ""))
     assert (rule is None) == any(d.is_error for d in found)
     assert all(d.line >= 1 and d.column >= 1 for d in found)
+
+
+@pytest.mark.parametrize(
+    ("rules", "line", "code"),
+    [
+        ("  r:\n    draw: 1\n    say: two\n", 6, "yaml-shape"),
+        ("  r:\n    removed: true\n", 5, "rule-clause"),
+        ("  r: [draw]\n", 4, "yaml-shape"),
+        ("  2r:\n    draw: 1\n", 4, "rule-name"),
+    ],
+)
+def test_the_yaml_form_of_a_rule_is_refused_when_misshapen(tmp_path, rules, line, code):
+    path = tmp_path / "h.yaml"
+    path.write_text("profile: h\nextends: equal-hands\nrules:\n" + rules)
+    clear_cache()
+    (found,) = problems(path)
+    assert (found.line, found.code) == (line, code), found.text()

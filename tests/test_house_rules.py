@@ -248,3 +248,11 @@ def test_rules_with_profile_rules_pickle_and_still_play():
 def test_rules_refuse_anything_but_profile_rules_as_house_rules():
     with pytest.raises(OptionError):
         Rules(house_rules=("must-overtrump",))
+
+
+def test_the_engine_refuses_to_deal_rules_it_would_play_without_their_own_rules():
+    from rulesdsl import Hand
+    from rulesdsl.rules import RulesError
+
+    with pytest.raises(RulesError, match=r"state rules \(trumps-broken\)"):
+        Hand.deal(load("trumps-broken").rules, players=4, dealer=0, seed=1)

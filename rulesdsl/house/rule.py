@@ -70,7 +70,7 @@ class _Compiler:
                     "delete the other clauses, or `removed`",
                 )
                 return None
-            return Removal(self.block.name, self.block.name_pos)
+            return None if self.problems else Removal(self.block.name, self.block.name_pos)
         kinds = [e for e in entries if e.key in set(Kind)]
         if not kinds and self.problems:
             return None
@@ -125,6 +125,8 @@ class _Compiler:
                 )
                 continue
             seen[ident] = entry.key_pos.line
+            if entry.key == Clause.REMOVED and entry.value is not None:
+                self.error(entry.value_pos, "rule-clause", "`removed` takes no value")
             if entry.note is not None and entry.key != Clause.SAY:
                 self.error(entry.value_pos, "rule-clause", f"`{entry.key}` takes no note")
             known.append(entry)

@@ -239,14 +239,29 @@ class _Reader:
             if not isinstance(key_node, yaml.ScalarNode):
                 self.error(_pos(key_node), "yaml-shape", "a clause's name must be a plain word")
                 continue
-            if key_node.value == "say" and isinstance(value, yaml.MappingNode):
-                for lang, text in value.value:
-                    said = self._scalar(text, "a sentence")
-                    entries.append(Entry("say", lang.value, _pos(lang), _pos(lang), note=said))
+            if key_node.value == "say":
+                entries += self._sentences(value)
                 continue
             text = self._scalar(value, f"`{key_node.value}`")
             entries.append(Entry(key_node.value, text, _pos(key_node), _text_pos(value)))
         return entries
+
+    def _sentences(self, node: yaml.Node) -> list[Entry]:
+        """`say:` maps each language to its sentence: one `say` entry each."""
+        if not isinstance(node, yaml.MappingNode):
+            self.error(
+                _pos(node),
+                "yaml-shape",
+                "`say` maps each language to its sentence",
+                'e.g. say: {en: "...", pt: "..."}',
+            )
+            return []
+        said = []
+        for lang, text in node.value:
+            sentence = self._scalar(text, "a sentence")
+            language = lang.value if isinstance(lang, yaml.ScalarNode) else ""
+            said.append(Entry("say", language, _pos(lang), _pos(lang), note=sentence))
+        return said
 
 
 RULES_KEY = "rules"
