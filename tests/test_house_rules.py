@@ -39,7 +39,8 @@ class State:
     stock: list[int] = field(default_factory=list)
     trump: int = HEARTS
     trick: list[int] = field(default_factory=list)
-    trick_number: int = 0
+    trick_number: int = 0  # tricks won, the current one included once it is won
+    trick_seats: list[int] = field(default_factory=list)
     tricks_won: list[int] = field(default_factory=lambda: [0] * 4)
     trumps_broken: bool = False
     led: int = -1
@@ -188,23 +189,24 @@ def test_points_for_tricks_scores_the_tricks_the_hand_winner_won():
 
 
 def test_time_limit_does_not_end_a_hand_before_the_end_of_trick_8():
-    s = State(hands=[cards("2C 3C"), cards("4C"), [], []], trick_number=6)
+    # At the end of a trick the engine has counted it: trick 7 is over.
+    s = State(hands=[cards("2C 3C"), cards("4C"), [], []], trick_number=7)
     assert rule("time-limit").steps[Step.END_CHECK](s) == NO_END
 
 
 def test_time_limit_ends_the_hand_at_trick_8_for_the_most_cards():
-    s = State(hands=[cards("2C 3C"), cards("4C 5C 6C"), cards("7C"), []], trick_number=7)
+    s = State(hands=[cards("2C 3C"), cards("4C 5C 6C"), cards("7C"), []], trick_number=8)
     assert rule("time-limit").steps[Step.END_CHECK](s) == 1
 
 
 def test_time_limit_gives_no_winner_when_several_tie_for_the_most():
-    s = State(hands=[cards("2C 3C 8D"), cards("4C 5C 6C"), cards("7C"), []], trick_number=7)
+    s = State(hands=[cards("2C 3C 8D"), cards("4C 5C 6C"), cards("7C"), []], trick_number=8)
     assert rule("time-limit").steps[Step.END_CHECK](s) == NO_WINNER
 
 
 def test_time_limit_counts_only_active_players():
     hands = [cards("2C 3C 8D"), cards("4C 5C 6C"), cards("7C"), []]
-    s = State(hands=hands, active=[False, True, True, False], trick_number=7)
+    s = State(hands=hands, active=[False, True, True, False], trick_number=8)
     assert rule("time-limit").steps[Step.END_CHECK](s) == 1
 
 
@@ -241,7 +243,7 @@ def test_rules_with_profile_rules_pickle_and_still_play():
     rules = load("time-limit").rules
     back = pickle.loads(pickle.dumps(rules))
     assert back == rules
-    s = State(hands=[cards("2C 3C"), cards("4C"), [], []], trick_number=7)
+    s = State(hands=[cards("2C 3C"), cards("4C"), [], []], trick_number=8)
     assert back.house_rules[0].steps[Step.END_CHECK](s) == 0
 
 

@@ -10,7 +10,11 @@ from rulesdsl.house import ir
 
 # The vocabulary's numbers with a bound: the players, and the cards in one trick.
 MOST_PLAYERS = 6
-KNOWN = {"s.players": MOST_PLAYERS, "len(s.trick)": MOST_PLAYERS}
+KNOWN = {
+    "s.players": MOST_PLAYERS,
+    "len(s.trick)": MOST_PLAYERS,
+    "len(s.trick_seats)": MOST_PLAYERS,
+}
 
 
 def upper(node: ir.Node) -> int | None:

@@ -223,7 +223,7 @@ class Checker:
                     f"e.g. count(p in {dotted}: p.cards > 0)",
                 )
             )
-        return ir.Leaf(name.type, span, name.code)
+        return ir.Leaf(name.type, span, name.code_at(self.where))
 
     def _means(self, text: str, span: Pos) -> ir.Node:
         outer, self.override = self.override, span

@@ -5,6 +5,11 @@ either the Python code it stands for over the engine's int state (cards are ints
 `strength * 4 + suit`; see RULE_UNITS_DESIGN) or its meaning in the language itself
 (`means`). The checker, the code generator, the README's table and the did-you-mean
 hints all read this table.
+
+The state is the engine's (rulesdsl/engine/state.py): `trick_number` counts the tricks
+won, the current one included once it is won (so in draw and end rules); `trumps_broken`
+says a trump was played to an earlier trick; `best` and `winner` keep the trick's winning
+card and seat until the next trick starts.
 """
 
 from __future__ import annotations
@@ -52,6 +57,10 @@ class Name:
     description: str
     code: str = ""
     means: str = ""
+    resolved: str = ""  # the code in draw and end rules, when it differs
+
+    def code_at(self, where: Where) -> str:
+        return self.resolved if self.resolved and where in RESOLVED else self.code
 
 
 @dataclass(frozen=True)
@@ -89,7 +98,7 @@ NAMES: dict[str, Name] = {
             "allowed", Type.CARDS, PLAYING, "the cards the rules before this one allow", "allowed"
         ),
         Name("held", Type.CARDS, PLAYING, "the cards the player holds", "s.hands[seat]"),
-        Name("played", Type.CARDS, DURING, "the cards played to this trick", "s.trick"),
+        Name("played", Type.CARDS, PLAYING, "the cards played to this trick so far", "s.trick"),
         Name("active", Type.SEATS, ANYWHERE, "the players still in the hand"),
         Name("seats", Type.SEATS, ANYWHERE, "every seat"),
         Name("true", Type.BOOL, ANYWHERE, "always", "True"),
@@ -105,12 +114,20 @@ NAMES: dict[str, Name] = {
             ANYWHERE - {Where.SCORE},
             "this trick's number in the hand (1 for the first)",
             "(s.trick_number + 1)",
+            resolved="s.trick_number",  # the skeleton counts the trick once it is won
         ),
-        Name("trick.size", Type.INT, DURING, "how many cards this trick holds", "len(s.trick)"),
+        Name(
+            "trick.size",
+            Type.INT,
+            DURING,
+            "how many cards this trick holds",
+            "len(s.trick)",
+            resolved="len(s.trick_seats)",  # the won cards are set aside by then
+        ),
         Name(
             "trick.has_trump",
             Type.BOOL,
-            DURING,
+            PLAYING,
             "a trump has been played to this trick",
             means="any(c in played: c.trump)",
         ),
