@@ -258,3 +258,10 @@ def test_the_engine_refuses_to_deal_rules_it_would_play_without_their_own_rules(
 
     with pytest.raises(RulesError, match=r"state rules \(trumps-broken\)"):
         Hand.deal(load("trumps-broken").rules, players=4, dealer=0, seed=1)
+
+
+def test_a_step_function_gives_its_source_to_inspect_for_the_fast_path_to_inline():
+    import inspect
+
+    found = rule("time-limit")
+    assert inspect.getsource(found.steps[Step.END_CHECK]) == found.source

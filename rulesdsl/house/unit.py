@@ -6,6 +6,8 @@ This module needs no parser: `Rules` carries HouseRules, and reading them is `ru
 
 from __future__ import annotations
 
+import hashlib
+import linecache
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -97,8 +99,13 @@ class HouseRule:
 def compiled(source: str, function: str) -> Callable[..., Any]:
     """The step function of generated source, run with only the builtins it uses (`State`
     appears in its annotations only)."""
+    digest = hashlib.blake2b(source.encode(), digest_size=6).hexdigest()
+    filename = f"<rule {function} {digest}>"
+    # Registered as a source file, so that `inspect.getsource` (and the fast path's
+    # specialiser, which inlines step functions from their source) finds it.
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     namespace: dict[str, Any] = {"__builtins__": GENERATED_BUILTINS, "State": object}
-    exec(compile(source, f"<rule {function}>", "exec"), namespace)
+    exec(compile(source, filename, "exec"), namespace)
     return namespace[function]
 
 
