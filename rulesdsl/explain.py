@@ -261,18 +261,23 @@ def house_sentence(rule: HouseRule, words: Phrases) -> str:
     given = rule.sentence(words.lang)
     if given is not None:
         return words.house(("said",), name=rule.name, sentence=given)
+    from rulesdsl.house.words import in_words  # the rule parser, only for such a rule
+
+    def said(text: str | None) -> str:
+        return in_words(text or "", words.get("house", "words"))
+
     if rule.kind == Kind.REFUSE:
         target, _, condition = (rule.clause(Kind.REFUSE) or "").partition(" if ")
-        return words.house((Kind.REFUSE, target), name=rule.name, condition=condition)
+        return words.house((Kind.REFUSE, target), name=rule.name, condition=said(condition))
     if rule.kind == Kind.END:
         ends = rule.clause(Kind.END) or ""
-        winner = rule.clause(Clause.WINNER) or ""
+        winner = said(rule.clause(Clause.WINNER))
         if ends.startswith(AFTER):
             number = ends.removeprefix(AFTER)
             return words.house((Kind.END, "after"), name=rule.name, number=number, winner=winner)
-        condition = ends.removeprefix("when ")
+        condition = said(ends.removeprefix("when "))
         return words.house((Kind.END, "when"), name=rule.name, condition=condition, winner=winner)
-    return words.house((rule.kind,), name=rule.name, count=rule.clause(rule.kind) or "")
+    return words.house((rule.kind,), name=rule.name, count=said(rule.clause(rule.kind)))
 
 
 AFTER = "after trick "

@@ -14,7 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulesdsl.cli import main
-from rulesdsl.house.vocab import ATTRIBUTES, NAMES, Aggregate
+from rulesdsl.explain import phrases
+from rulesdsl.house.checker import COMPARISONS
+from rulesdsl.house.vocab import ATTRIBUTES, CALLS, NAMES, Aggregate
 from rulesdsl.profile import clear_cache, load_file, read_document
 from rulesdsl.schema import profile_schema
 from rulesdsl.syntax.writer import write
@@ -212,7 +214,18 @@ def test_explain_gives_the_stated_sentence_else_one_made_from_the_rule(capsys, t
     assert code == 0
     stated = dict(load_file(path).house[0].rule.sentences)[lang]
     assert stated in out
-    assert "a: " in out and "2 if trick.won_by_trump else 1" in out
+    # The rule `a` gives no sentence: one is made from it, in the words of the language.
+    trumped = phrases(lang).get("house", "words", "names", "trick.won_by_trump")
+    assert "- a: " in out and trumped in out and "trick.won_by_trump" not in out
+
+
+@pytest.mark.parametrize("lang", ["en", "pt", "uk"])
+def test_every_part_of_the_rule_language_has_words_in_every_language(lang):
+    words = phrases(lang).get("house", "words")
+    assert set(words["names"]) == set(NAMES)
+    assert set(words["attributes"]) == {attribute for _, attribute in ATTRIBUTES}
+    assert set(words["aggregates"]) == set(Aggregate)
+    assert set(words["ops"]) == {"not", "and", "or", "if", *COMPARISONS, "+", "-", "*", *CALLS}
 
 
 def test_the_schema_takes_the_yaml_form_of_rules_and_refuses_unknown_clauses():

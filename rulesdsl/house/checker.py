@@ -39,7 +39,7 @@ WORDS = {"NAME": "a name", "INT": "a number", "$END": "the end of the clause"}
 
 
 @cache
-def _parser() -> Lark:
+def parser() -> Lark:
     return Lark.open(
         str(GRAMMAR_DIR / "house.lark"),
         parser="lalr",
@@ -119,7 +119,7 @@ class Checker:
                 )
             )
         try:
-            tree = _parser().parse(text, start=start)
+            tree = parser().parse(text, start=start)
         except UnexpectedInput as error:
             raise ClauseError(self._syntax(error, text)) from None
         if _depth(tree) > MAX_DEPTH:
