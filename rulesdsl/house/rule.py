@@ -71,6 +71,7 @@ class _Compiler:
                 )
                 return None
             return None if self.problems else Removal(self.block.name, self.block.name_pos)
+        sentences = self._sentences(entries)
         kinds = [e for e in entries if e.key in set(Kind)]
         if not kinds and self.problems:
             return None
@@ -89,7 +90,6 @@ class _Compiler:
                 f"a rule has one kind: this one already says `{kinds[0].key}`",
                 "write a second rule with its own name",
             )
-        sentences = self._sentences(entries)
         built = self._kind(kinds[0], entries)
         if built is None or any(p.is_error for p in self.problems):
             return None
