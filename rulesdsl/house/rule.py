@@ -15,7 +15,7 @@ inherited rule of that name away.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import NamedTuple
 
 from rulesdsl.diagnostics import Diagnostic, Located, Pos
 from rulesdsl.hints import suggest
@@ -42,6 +42,16 @@ COUNTS = {
 def function_name(name: str) -> str:
     """A Python name for the rule's step function: only letters, digits and underscores."""
     return "rule_" + re.sub(r"[^A-Za-z0-9_]", "_", name) + f"_{len(name)}"
+
+
+class Built(NamedTuple):
+    """What a rule's kind clause compiles to."""
+
+    kind: Kind
+    clauses: tuple[tuple[str, str], ...]
+    source: str
+    steps: tuple[Step, ...]
+    bound: int | None = None
 
 
 class _Compiler:
@@ -93,16 +103,15 @@ class _Compiler:
         built = self._kind(kinds[0], entries)
         if built is None or any(p.is_error for p in self.problems):
             return None
-        kind, clauses, source, steps, bound = built
         return HouseRule(
             self.block.name,
-            kind,
-            clauses,
+            built.kind,
+            built.clauses,
             sentences,
-            source,
+            built.source,
             function_name(self.block.name),
-            steps,
-            bound,
+            built.steps,
+            built.bound,
         )
 
     def _known(self, entries: tuple[Entry, ...]) -> list[Entry]:
@@ -147,7 +156,7 @@ class _Compiler:
                 said.append((lang, entry.note))
         return tuple(said)
 
-    def _kind(self, head: Entry, entries: list[Entry]) -> tuple[Any, ...] | None:
+    def _kind(self, head: Entry, entries: list[Entry]) -> Built | None:
         winner = next((e for e in entries if e.key == Clause.WINNER), None)
         kind = Kind(head.key)
         if winner is not None and kind != Kind.END:
@@ -161,7 +170,7 @@ class _Compiler:
                 where, parameter, step = COUNTS[kind]
                 count = self._check(head, text, where, Type.INT)
                 source = codegen.count_source(name, parameter, count)
-                return kind, ((kind.value, canonical(text)),), source, (step,), upper(count)
+                return Built(kind, ((kind.value, canonical(text)),), source, (step,), upper(count))
             return self._end(head, text, winner, name)
         except ClauseError as error:
             self.problem(error.problem)
@@ -183,7 +192,7 @@ class _Compiler:
         checker = Checker(entry.value_pos, where)
         return checker.expect(checker.parse(text, start), wanted)
 
-    def _refuse(self, head: Entry, text: str, name: str) -> tuple[Any, ...]:
+    def _refuse(self, head: Entry, text: str, name: str) -> Built:
         checker = Checker(head.value_pos, Where.PLAY)
         tree = checker.parse(text, "refuse")
         word, _, condition_tree = tree.children
@@ -195,9 +204,9 @@ class _Compiler:
         condition = checker.expect(condition_tree, Type.BOOL)
         source = codegen.filter_source(name, condition)
         clauses = ((Kind.REFUSE.value, canonical(text)),)
-        return Kind.REFUSE, clauses, source, TARGET_STEPS[target], None
+        return Built(Kind.REFUSE, clauses, source, TARGET_STEPS[target])
 
-    def _end(self, head: Entry, text: str, winner: Entry | None, name: str) -> tuple[Any, ...]:
+    def _end(self, head: Entry, text: str, winner: Entry | None, name: str) -> Built:
         if winner is None:
             raise ClauseError(
                 Problem(
@@ -222,7 +231,7 @@ class _Compiler:
         who = self._check(winner, who_text, Where.END, Type.MAYBE_SEAT)
         source = codegen.end_source(name, condition, who)
         clauses = ((Kind.END.value, canonical(text)), (Clause.WINNER.value, canonical(who_text)))
-        return Kind.END, clauses, source, (Step.END_CHECK,), None
+        return Built(Kind.END, clauses, source, (Step.END_CHECK,))
 
 
 def compile_rule(
