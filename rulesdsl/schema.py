@@ -79,7 +79,7 @@ def rules_schema() -> dict[str, Any]:
         "additionalProperties": False,
         "minProperties": 1,
     }
-    removed = {"const": "removed", "description": "take away the rule a parent states"}
+    removed = {"const": Clause.REMOVED.value, "description": "take away the rule a parent states"}
     return {
         "type": "object",
         "description": "rules the profile states itself, in the order they apply",

@@ -40,15 +40,16 @@ class Kind(StrEnum):
 
 
 class Clause(StrEnum):
-    """Every clause word a rule block may hold."""
+    """Every clause word a rule block may hold, in the canonical order `fmt` writes: the
+    kind, its winner, `removed`, then the sentences."""
 
-    REFUSE = "refuse"
-    DRAW = "draw"
-    SCORE = "score"
-    END = "end"
+    REFUSE = Kind.REFUSE.value
+    DRAW = Kind.DRAW.value
+    SCORE = Kind.SCORE.value
+    END = Kind.END.value
     WINNER = "winner"
-    SAY = "say"
     REMOVED = "removed"
+    SAY = "say"
 
 
 class Target(StrEnum):

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import yaml
 
+from rulesdsl.house.unit import LANGUAGES, Clause
 from rulesdsl.rules import OPTIONS
 from rulesdsl.syntax.document import METADATA, Comment, Document, Entry, RuleBlock
 from rulesdsl.syntax.yamlform import LOADER, MAX_DEPTH, YAML11_BOOLEANS
@@ -189,8 +190,8 @@ def write(doc: Document, syntax: str) -> str:
 # meaning), each rule's clauses in canonical order: its kind, `winner`, then the sentences
 # by language.
 
-CLAUSE_ORDER = ("refuse", "draw", "score", "end", "winner", "removed", "say")
-LANGUAGE_ORDER = ("en", "pt", "uk")
+CLAUSE_ORDER = tuple(Clause)
+LANGUAGE_ORDER = LANGUAGES
 
 
 @dataclass
@@ -214,8 +215,9 @@ def _clause_key(item: _Item) -> tuple[int, int, str, int]:
     entry = item.entry
     kind = CLAUSE_ORDER.index(entry.key) if entry.key in CLAUSE_ORDER else len(CLAUSE_ORDER)
     value = entry.value or ""
-    lang = LANGUAGE_ORDER.index(value) if entry.key == "say" and value in LANGUAGE_ORDER else 9
-    return kind, lang, value if entry.key == "say" else "", item.line
+    say = entry.key == Clause.SAY
+    lang = LANGUAGE_ORDER.index(value) if say and value in LANGUAGE_ORDER else len(LANGUAGE_ORDER)
+    return kind, lang, value if say else "", item.line
 
 
 def _rule_items(block: RuleBlock, syntax: str) -> _RuleItems:
@@ -247,7 +249,7 @@ def _dsl_clause(entry: Entry) -> str:
 
 def _yaml_rule(rule: _RuleItems) -> list[str]:
     out = ["  " + c for c in rule.head.above]
-    if [i.entry.key for i in rule.clauses] == ["removed"]:
+    if [i.entry.key for i in rule.clauses] == [Clause.REMOVED]:
         (item,) = rule.clauses
         comment = " ".join(c for c in (rule.head.after, item.after) if c)
         return [
@@ -259,7 +261,7 @@ def _yaml_rule(rule: _RuleItems) -> list[str]:
     said = False
     for item in rule.clauses:
         entry = item.entry
-        if entry.key == "say":
+        if entry.key == Clause.SAY:
             if not said:
                 out.append("    say:")
                 said = True

@@ -12,6 +12,7 @@ import re
 import yaml
 
 from rulesdsl.diagnostics import Located, Pos, offset_pos
+from rulesdsl.house.unit import Clause
 from rulesdsl.syntax.document import Comment, Document, Entry, RuleBlock
 
 MAX_DEPTH = 8
@@ -227,8 +228,8 @@ class _Reader:
                 self.doc.rules.append(rule)
 
     def _clauses(self, body: yaml.Node) -> list[Entry] | None:
-        if isinstance(body, yaml.ScalarNode) and body.value == "removed":
-            return [Entry("removed", None, _pos(body), _pos(body))]
+        if isinstance(body, yaml.ScalarNode) and body.value == Clause.REMOVED:
+            return [Entry(Clause.REMOVED, None, _pos(body), _pos(body))]
         if not isinstance(body, yaml.MappingNode):
             self.error(
                 _pos(body), "yaml-shape", "a rule maps its clauses to their text, or is `removed`"
@@ -239,7 +240,7 @@ class _Reader:
             if not isinstance(key_node, yaml.ScalarNode):
                 self.error(_pos(key_node), "yaml-shape", "a clause's name must be a plain word")
                 continue
-            if key_node.value == "say":
+            if key_node.value == Clause.SAY:
                 entries += self._sentences(value)
                 continue
             text = self._scalar(value, f"`{key_node.value}`")
@@ -260,7 +261,7 @@ class _Reader:
         for lang, text in node.value:
             sentence = self._scalar(text, "a sentence")
             language = lang.value if isinstance(lang, yaml.ScalarNode) else ""
-            said.append(Entry("say", language, _pos(lang), _pos(lang), note=sentence))
+            said.append(Entry(Clause.SAY, language, _pos(lang), _pos(lang), note=sentence))
         return said
 
 
