@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from rulesdsl.explain import WIDTH, house_sentence, note_mark, phrases, sentence, wrap
@@ -92,6 +93,14 @@ class RuleSide:
         return cls(dict(rule.clauses), sentence, setting.origin, setting.where())
 
 
+class Change(StrEnum):
+    """How a rule of B differs from A's."""
+
+    ADDED = "added"
+    REMOVED = "removed"
+    CHANGED = "changed"
+
+
 @dataclass(frozen=True)
 class RuleDifference:
     """A rule one profile states and the other does not (a side is None), or states
@@ -102,12 +111,15 @@ class RuleDifference:
     b: RuleSide | None
 
     @property
-    def change(self) -> str:
-        return "added" if self.a is None else "removed" if self.b is None else "changed"
+    def change(self) -> Change:
+        if self.a is None:
+            return Change.ADDED
+        return Change.REMOVED if self.b is None else Change.CHANGED
 
     def to_dict(self) -> dict[str, Any]:
         side = lambda s: None if s is None else dataclasses.asdict(s)  # noqa: E731
-        return {"rule": self.rule, "change": self.change, "a": side(self.a), "b": side(self.b)}
+        change = self.change.value
+        return {"rule": self.rule, "change": change, "a": side(self.a), "b": side(self.b)}
 
 
 def diff_rules(a: Profile, b: Profile) -> list[RuleDifference]:
