@@ -417,3 +417,20 @@ def test_a_generated_filter_refuses_exactly_the_cards_its_tree_refuses(condition
     expected = [c for c in allowed if not evaluate(tree, {**env, "card": c})]
     generated = compiled(codegen.filter_source("f", tree), "f")
     assert generated(s, seat, allowed) == expected
+
+
+def test_the_engine_finds_the_rules_of_each_step_in_the_order_they_apply(tmp_path):
+    from rulesdsl.house.unit import at_step
+    from rulesdsl.profile import clear_cache, load_file
+
+    path = tmp_path / "p.rules"
+    path.write_text(
+        'profile "p" extends "must-overtrump" {\n'
+        "    rule a {\n        refuse card if card.trump\n    }\n"
+        "    rule b {\n        refuse lead if card.strength > 8\n    }\n}\n"
+    )
+    clear_cache()
+    rules = load_file(path).rules.house_rules
+    assert [n for n, _ in at_step(rules, Step.FOLLOW_FILTER)] == ["must-overtrump", "a"]
+    assert [n for n, _ in at_step(rules, Step.LEAD_FILTER)] == ["a", "b"]
+    assert at_step(rules, Step.DRAW_COUNT) == ()

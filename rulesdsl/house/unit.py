@@ -131,3 +131,10 @@ def check_house_rules(rules: Any) -> None:
     names = [r.name for r in rules]
     if len(set(names)) != len(names):
         raise OptionError("house_rules: two rules have the same name")
+
+
+def at_step(rules: tuple[HouseRule, ...], step: Step) -> tuple[tuple[str, Callable[..., Any]], ...]:
+    """The rules that act at `step`, in the order they apply, each as (name, step function):
+    what the engine asks after the options' own functions there (filters and end checks in
+    order; a draw or score count, at most one, in place of the option's)."""
+    return tuple((r.name, r.steps[step]) for r in rules if step in r.step_names)
