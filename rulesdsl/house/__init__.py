@@ -2,7 +2,8 @@
 step functions generated from it.
 
 The seam to the engines: a resolved profile's `Rules.house_rules` holds its HouseRules in
-the order they apply, each with `.steps` (step -> generated function). Until an engine
+the order they apply, each with `.steps` (step -> generated function); `unit.at_step`
+gives those of one step, in order, as (name, function). Until an engine
 asks them at those steps, `ENGINE_PLAYS_HOUSE_RULES` is False and every command that plays
 refuses a profile that states rules, rather than play it without them.
 """
