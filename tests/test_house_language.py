@@ -394,3 +394,11 @@ def test_the_yaml_form_of_a_rule_is_refused_when_misshapen(tmp_path, rules, line
     clear_cache()
     (found,) = problems(path)
     assert (found.line, found.code) == (line, code), found.text()
+
+
+@pytest.mark.parametrize("value", ['"draw 1 # one"', "'draw {1}'", '"a \\"b\\""', '"a\\nb"'])
+def test_a_yaml_clause_holding_what_no_clause_can_is_refused(tmp_path, value):
+    path = tmp_path / "h.yaml"
+    path.write_text(f"profile: h\nrules:\n  r:\n    draw: {value}\n")
+    doc = read_document(path, path.read_text())
+    assert [d.code for d in doc.diagnostics] == ["rule-syntax"]

@@ -244,6 +244,16 @@ class _Reader:
                 entries += self._sentences(value)
                 continue
             text = self._scalar(value, f"`{key_node.value}`")
+            odd = NOT_IN_CLAUSE.search(text or "")
+            if odd is not None:
+                shown = repr(odd.group())[1:-1]
+                self.error(
+                    _text_pos(value),
+                    "rule-syntax",
+                    f"`{shown}` cannot appear in a rule's clause",
+                    "a clause is one line of the rule language; a sentence goes under `say`",
+                )
+                continue
             entries.append(Entry(key_node.value, text, _pos(key_node), _text_pos(value)))
         return entries
 
@@ -266,6 +276,8 @@ class _Reader:
 
 
 RULES_KEY = "rules"
+# What the profile language cannot hold in a clause (and the rule language never reads).
+NOT_IN_CLAUSE = re.compile(r'["#{}\n\r]')
 RULE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_\-]*")  # as NAME in profile.lark
 
 
