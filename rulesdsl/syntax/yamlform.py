@@ -271,6 +271,9 @@ class _Reader:
         for lang, text in node.value:
             sentence = self._scalar(text, "a sentence")
             language = lang.value if isinstance(lang, yaml.ScalarNode) else ""
+            if not RULE_NAME.fullmatch(language):
+                self.error(_pos(lang), "rule-language", "a language is a word, e.g. en")
+                continue
             said.append(Entry(Clause.SAY, language, _pos(lang), _pos(lang), note=sentence))
         return said
 
