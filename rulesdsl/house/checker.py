@@ -214,7 +214,7 @@ class Checker:
             return self._means(name.means, span)
         if dotted == "card":
             return ir.Var(Type.CARD, span, ir.CARD_VAR, free=frozenset({ir.CARD_VAR}))
-        if name.type in (Type.SEATS,):
+        if name.type == Type.SEATS:
             raise ClauseError(
                 Problem(
                     span,
@@ -239,7 +239,9 @@ class Checker:
         if attribute is None:
             names = [n for (owner, n) in ATTRIBUTES if owner == node.type]
             if node.type == Type.MAYBE_SEAT:
-                hint = "a seat that may be none has no attributes: compare it with none first"
+                hint = (
+                    "`most` and `least` give a seat or none: compare it (`== me`) or name a winner"
+                )
             else:
                 hint = suggest(str(token), names) or (
                     f"{node.type} has: {', '.join(names)}" if names else f"{node.type} has none"
