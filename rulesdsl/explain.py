@@ -20,6 +20,7 @@ import yaml
 
 from rulesdsl.cards import RANKS_HIGH_TO_LOW, Suit, is_usual_order
 from rulesdsl.expr import Expr
+from rulesdsl.house.unit import Clause, HouseRule, Kind
 from rulesdsl.options import (
     Choice,
     CountOrWord,
@@ -156,6 +157,16 @@ class Phrases:
     def section(self, name: str) -> str:
         return self._format(("sections", name), None, {})
 
+    def house(self, path: tuple[str, ...], /, **params: Param) -> str:
+        """A sentence about a rule the profile states itself."""
+        return self._format(("house", *path), None, params)
+
+    def house_title(self) -> str:
+        return self._format(("house", "title"), None, {})
+
+    def house_inherited(self, profile: str) -> str:
+        return self._format(("house", "inherited"), None, {"profile": profile})
+
     def sentence(self, option: str, value: Any) -> str:
         """The sentence that states `value` of `option`."""
         phrase = phrase_of(OPTIONS[option].kind, value)
@@ -233,7 +244,43 @@ def rule_sheet(profile: Profile, lang: str = DEFAULT_LANGUAGE, width: int = WIDT
         lines += ["", title, "-" * len(title)]
         for opt in section_options(section):
             lines += wrap(_item(profile.settings[opt.name], words), width, "- ", "  ")
+    if profile.house:
+        title = words.house_title()
+        lines += ["", title, "-" * len(title)]
+        for setting in profile.house:
+            text = house_sentence(setting.rule, words)
+            if setting.origin == "inherited":
+                text += " " + words.house_inherited(setting.profile)
+            lines += wrap(text, width, "- ", "  ")
     return "\n".join(lines) + "\n"
+
+
+def house_sentence(rule: HouseRule, words: Phrases) -> str:
+    """The sentence a profile gives its rule in this language, else one made from the
+    rule's clauses."""
+    given = rule.sentence(words.lang)
+    if given is not None:
+        return words.house(("said",), name=rule.name, sentence=given)
+    from rulesdsl.house.words import in_words  # the rule parser, only for such a rule
+
+    def said(text: str | None) -> str:
+        return in_words(text or "", words.get("house", "words"))
+
+    if rule.kind == Kind.REFUSE:
+        target, _, condition = (rule.clause(Kind.REFUSE) or "").partition(" if ")
+        return words.house((Kind.REFUSE, target), name=rule.name, condition=said(condition))
+    if rule.kind == Kind.END:
+        ends = rule.clause(Kind.END) or ""
+        winner = said(rule.clause(Clause.WINNER))
+        if ends.startswith(AFTER):
+            number = ends.removeprefix(AFTER)
+            return words.house((Kind.END, "after"), name=rule.name, number=number, winner=winner)
+        condition = said(ends.removeprefix("when "))
+        return words.house((Kind.END, "when"), name=rule.name, condition=condition, winner=winner)
+    return words.house((rule.kind,), name=rule.name, count=said(rule.clause(rule.kind)))
+
+
+AFTER = "after trick "
 
 
 def _header(profile: Profile, words: Phrases, width: int) -> list[str]:

@@ -16,6 +16,8 @@ from typing import Any
 from rulesdsl.cards import Card, Suit, is_usual_order, make_deck, rank_strength
 from rulesdsl.expr import Expr
 from rulesdsl.hints import suggest
+from rulesdsl.house import ENGINE_PLAYS_HOUSE_RULES
+from rulesdsl.house.unit import HouseRule, check_house_rules
 from rulesdsl.options import (
     Choice,
     CountOrWord,
@@ -184,10 +186,14 @@ class Rules:
     next_dealer: str = option(
         choice("left", "hand_winner"), "left", "who deals the next hand", "scoring"
     )
+    # The rules the profile states itself (RULES.md section 5), in the order they apply.
+    # Each has a name and `.steps`: the step functions the engine asks at those steps.
+    house_rules: tuple[HouseRule, ...] = ()
 
     def __post_init__(self) -> None:
         for name, opt in OPTIONS.items():
             opt.check(getattr(self, name))
+        check_house_rules(self.house_rules)
 
     @cached_property
     def cards(self) -> tuple[Card, ...]:
@@ -242,7 +248,13 @@ class Rules:
         return dataclasses.replace(self, **parsed)
 
     def check_players(self, players: int) -> None:
-        """Raise RulesError unless a hand for this many players can be dealt."""
+        """Raise RulesError unless a hand for this many players can be dealt, and played
+        with every rule these rules state."""
+        if self.house_rules and not ENGINE_PLAYS_HOUSE_RULES:
+            names = ", ".join(r.name for r in self.house_rules)
+            raise RulesError(
+                f"these rules state rules ({names}) that this engine does not play yet"
+            )
         low, high = self.players
         if not low <= players <= high:
             allowed = self.text("players")
@@ -273,6 +285,7 @@ OPTIONS: dict[str, Option] = {
         f.name, f.metadata["kind"], f.default, f.metadata["description"], f.metadata["section"]
     )
     for f in fields(Rules)
+    if "kind" in f.metadata
 }
 
 SECTIONS: tuple[str, ...] = tuple(dict.fromkeys(opt.section for opt in OPTIONS.values()))
