@@ -19,6 +19,7 @@ from rulesdsl.house.checker import COMPARISONS
 from rulesdsl.house.vocab import ATTRIBUTES, CALLS, NAMES, Aggregate
 from rulesdsl.profile import clear_cache, load_file, read_document
 from rulesdsl.schema import profile_schema
+from rulesdsl.syntax.chars import refusal
 from rulesdsl.syntax.writer import write
 
 
@@ -251,6 +252,20 @@ def test_fmt_lays_rules_out_keeping_comments(capsys, tmp_path):
     )
 
 
+def test_comments_on_a_rules_closing_brace_are_kept_in_yaml_where_yaml_reads_them(tmp_path):
+    text = (
+        'profile "c" {\n    rule r {\n        draw 1\n        # before close\n    }  # closed\n'
+        "    rule s {\n        score 2\n        # last\n    }  # done\n}\n"
+    )
+    as_yaml = write(read_document(Path("c.rules"), text), "yaml")
+    assert as_yaml == (
+        "profile: c\nrules:\n  r:\n    draw: 1\n  # before close\n  # closed\n  s:\n"
+        "    score: 2\n# last\n# done\n"
+    )
+    # What YAML reads back is what the writer lays out: fmt leaves it as it is.
+    assert write(read_document(Path("c.yaml"), as_yaml), "yaml") == as_yaml
+
+
 RULE_NAMES = st.from_regex(r"[a-z][a-z0-9\-]{0,8}", fullmatch=True)
 CLAUSES = st.sampled_from(
     [
@@ -263,8 +278,10 @@ CLAUSES = st.sampled_from(
         ("end", "when stock.size == 0 and trick.number > 3"),
     ]
 )
+# Any text a profile may hold: no control, bidirectional control or line separator.
 SENTENCES = st.text(
-    st.characters(codec="utf-8", exclude_categories=("Cc", "Cs", "Zl", "Zp")), max_size=20
+    st.characters(codec="utf-8", exclude_categories=("Cc", "Cs")).filter(lambda c: not refusal(c)),
+    max_size=20,
 )
 
 
@@ -386,6 +403,11 @@ def test_any_clause_text_is_read_or_refused_with_a_position(kind, text):
         ("  r:\n    removed: true\n", 5, "rule-clause"),
         ("  r: [draw]\n", 4, "yaml-shape"),
         ("  2r:\n    draw: 1\n", 4, "rule-name"),
+        # A part left out is the rule's one problem: the rule is not compiled without it.
+        ('  r:\n    refuse "lead if card.trump"\n', 5, "yaml-shape"),
+        ("  r:\n    draw: 1\n    draw: 2\n", 6, "duplicate-key"),
+        ("  r:\n    draw: 1\n    say: {en: a, en: b}\n", 6, "duplicate-key"),
+        ("  r:\n    end: after trick 2\n    winner: true\n", 6, "yaml-type"),
     ],
 )
 def test_the_yaml_form_of_a_rule_is_refused_when_misshapen(tmp_path, rules, line, code):

@@ -169,6 +169,7 @@ def _yaml_scalar(text: str, number: bool = False) -> str:
 
 def write_yaml(doc: Document) -> str:
     layout = _layout(doc)
+    _without_braces(layout)
     header, body = layout.header, layout.body
     out = layout.before + header.above
     out.append(_with_comment(f"profile: {_yaml_scalar(doc.name or '')}", header.after))
@@ -263,6 +264,20 @@ def _dsl_clause(entry: Entry) -> str:
     return " ".join(words)
 
 
+def _without_braces(layout: _Layout) -> None:
+    """Move the comments on and above a rule's closing brace (which YAML has not) to where
+    YAML reads them back: above the next rule, or after the last statement."""
+    for index, rule in enumerate(layout.rules):
+        if rule.close is None:
+            continue
+        moved = [*rule.close.above, *rule.close.trailing]
+        rule.close = None
+        if index + 1 < len(layout.rules):
+            layout.rules[index + 1].head.above[:0] = moved
+        else:
+            layout.tail[:0] = moved
+
+
 def _yaml_rule(rule: _RuleItems) -> list[str]:
     out = ["  " + c for c in rule.head.above]
     if [i.entry.key for i in rule.clauses] == [Clause.REMOVED]:
@@ -271,7 +286,7 @@ def _yaml_rule(rule: _RuleItems) -> list[str]:
         return [
             *out,
             *["  " + c for c in item.above],
-            _with_comment(f"  {rule.name}: removed", comment),
+            _with_comment(f"  {rule.name}: {Clause.REMOVED}", comment),
         ]
     out.append(_with_comment(f"  {rule.name}:", rule.head.after))
     said = False

@@ -470,12 +470,16 @@ class _Reader:
             )
             return
         for name, (name_node, body) in self._pairs(node, RULES_KEY, bad_key=RULE_NAME).items():
-            # A rule with a text refused for its characters is not read further: the
-            # refusal is its one problem.
+            # A rule with a text refused for its characters, or a part the reader left out,
+            # is not compiled: the refusal is its one problem.
+            errors = self._errors()
             entries = self._clauses(name, body) if self._passed(body) else None
-            if entries is not None:
+            if entries is not None and self._errors() == errors:
                 end = max(_pos(body).line, body.end_mark.line)
                 self.doc.rules.append(RuleBlock(name, _pos(name_node), tuple(entries), end))
+
+    def _errors(self) -> int:
+        return sum(d.is_error for d in self.doc.diagnostics)
 
     def _clauses(self, name: str, body: yaml.Node) -> list[Entry] | None:
         """A rule's clauses, each an Entry as the profile language reads it; None when the
