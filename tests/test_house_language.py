@@ -408,6 +408,8 @@ def test_any_clause_text_is_read_or_refused_with_a_position(kind, text):
         ("  r:\n    draw: 1\n    draw: 2\n", 6, "duplicate-key"),
         ("  r:\n    draw: 1\n    say: {en: a, en: b}\n", 6, "duplicate-key"),
         ("  r:\n    end: after trick 2\n    winner: true\n", 6, "yaml-type"),
+        # A rule's name at the left margin: one mistake, not an empty `rules` and an option.
+        ("r:\n    draw: 1\n", 4, "yaml-shape"),
     ],
 )
 def test_the_yaml_form_of_a_rule_is_refused_when_misshapen(tmp_path, rules, line, code):

@@ -150,8 +150,30 @@ class _Reader:
             misspelt = next((k for k in keys if suggest(k, HEADER[:1])), None)
             if misspelt is None or misspelt in pairs:  # else refused as a key already
                 self._no_name(pairs.pop(misspelt)[0] if misspelt else None)
+        self._rules_at_margin(pairs)
         for key, (key_node, value_node) in pairs.items():
             self._entry(key, key_node, value_node)
+
+    def _rules_at_margin(self, pairs: dict[str, tuple[yaml.ScalarNode, yaml.Node]]) -> None:
+        """An empty `rules:` followed by keys that hold a rule's clauses (or `removed`) is
+        rules not indented under it: each is one mistake, and neither is read further."""
+        if RULES_KEY not in pairs or kind_of(pairs[RULES_KEY][1]) != YamlType.NULL:
+            return
+        after = pairs[RULES_KEY][0].start_mark.line
+        dedented = [
+            key
+            for key, (key_node, value) in pairs.items()
+            if key_node.start_mark.line > after and _holds_a_rule(value)
+        ]
+        for key in dedented:
+            self.error(
+                _pos(pairs.pop(key)[0]),
+                "yaml-shape",
+                f"rule `{key}` is not indented under `{RULES_KEY}:`",
+                f"indent it by 2 spaces, and its clauses by 4: `  {key}:`",
+            )
+        if dedented:
+            del pairs[RULES_KEY]
 
     def _syntax_error(self, error: yaml.MarkedYAMLError) -> None:
         if looks_like_dsl(self.text):
@@ -576,6 +598,13 @@ def _text_pos(node: yaml.Node) -> Pos:
     if isinstance(node, yaml.ScalarNode) and node.style in ("'", '"'):
         return Pos(pos.line, pos.column + 1, max(1, pos.length - 2))
     return pos
+
+
+def _holds_a_rule(node: yaml.Node) -> bool:
+    """Whether a value is a rule's: `removed`, or a mapping with a clause among its keys."""
+    if kind_of(node) == YamlType.STR:
+        return node.value == Clause.REMOVED
+    return kind_of(node) == YamlType.MAP and any(_text_of(k) in set(Clause) for k, _ in node.value)
 
 
 def _escapes(raw: str) -> Iterator[tuple[int, int, Refusal]]:
