@@ -266,7 +266,11 @@ def test_comments_on_a_rules_closing_brace_are_kept_in_yaml_where_yaml_reads_the
     assert write(read_document(Path("c.yaml"), as_yaml), "yaml") == as_yaml
 
 
-RULE_NAMES = st.from_regex(r"[a-z][a-z0-9\-]{0,8}", fullmatch=True)
+# Names, among them words a YAML reader takes for a boolean or for nothing.
+RULE_NAMES = st.one_of(
+    st.from_regex(r"[a-z][a-z0-9\-]{0,8}", fullmatch=True),
+    st.sampled_from(["null", "Null", "true", "False", "yes", "no", "on", "off", "y", "n"]),
+)
 CLAUSES = st.sampled_from(
     [
         ("refuse", "follow if card.trump and trick.has_trump and not card.beats_best"),

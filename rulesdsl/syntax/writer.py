@@ -286,9 +286,9 @@ def _yaml_rule(rule: _RuleItems) -> list[str]:
         return [
             *out,
             *["  " + c for c in item.above],
-            _with_comment(f"  {rule.name}: {Clause.REMOVED}", comment),
+            _with_comment(f"  {_yaml_scalar(rule.name)}: {Clause.REMOVED}", comment),
         ]
-    out.append(_with_comment(f"  {rule.name}:", rule.head.after))
+    out.append(_with_comment(f"  {_yaml_scalar(rule.name)}:", rule.head.after))
     said = False
     for item in rule.clauses:
         entry = item.entry
