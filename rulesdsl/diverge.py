@@ -2,7 +2,9 @@
 
 Both hands get the same deck order (or shuffle), the same hand seed and, seat by seat,
 bots built with the same seed; they are stepped in lockstep and their event streams
-compared until the first event that differs.
+compared until the first event that differs. The option responsible is read from the
+events themselves: each names the rule that decided it, and a refused card the rule
+that refused it.
 """
 
 from __future__ import annotations
@@ -14,34 +16,12 @@ from typing import Any
 
 from rulesdsl.bots import make_bot
 from rulesdsl.cards import Card
-from rulesdsl.engine import Hand, HandOutcome, Match, Player, Refusal
+from rulesdsl.engine import Hand, HandResult, Match, Player, Refusal
 from rulesdsl.engine import events as ev
+from rulesdsl.explain import phrases
 from rulesdsl.rules import OPTIONS, Rules
 from rulesdsl.seeds import derive
-from rulesdsl.transcript import REASON_TEXT
-
-# The options that govern each kind of event after the deal: the steps of RULES.md
-# section 2 that make it.
-GOVERNS: dict[str, tuple[str, ...]] = {
-    "trump": ("trump",),
-    "play": ("opening_lead", "follow", "when_void", "must_head"),  # step 1
-    "trick_won": ("trump",),  # step 2
-    "out": ("elimination", "draw", "exhaustion"),  # steps 3 and 6
-    "reshuffle": ("exhaustion",),  # step 4
-    "draw": ("draw", "exhaustion", "elimination"),  # step 4
-}
-
-# The options that can end a hand, by the reason it ended: steps 5, 7, 8 and 9.
-ENDS: dict[str, tuple[str, ...]] = {
-    "stock_exhausted": ("exhaustion",),
-    "last_player": ("elimination", "draw", "exhaustion"),
-    "all_out": ("all_out", "elimination"),
-    "most_tricks": ("exhaustion",),
-    "trick_limit": ("draw", "exhaustion"),
-}
-
-# Options that cannot change how a single deal is played.
-BETWEEN_HANDS = ("players", "scoring", "match", "next_dealer")
+from rulesdsl.units import UNITS, Elimination, Step
 
 
 @dataclass(frozen=True)
@@ -54,8 +34,8 @@ class Divergence:
     b: ev.Event | None
     options: tuple[str, ...]
     sentence: str
-    outcome_a: HandOutcome
-    outcome_b: HandOutcome
+    outcome_a: HandResult
+    outcome_b: HandResult
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -102,7 +82,7 @@ class Side:
         self.turns[len(hand.events)] = Turn(seat, not hand.trick, refused, card)
         hand.play(card)
 
-    def finish(self) -> HandOutcome:
+    def finish(self) -> HandResult:
         while self.hand.outcome is None:
             self.step()
         return self.hand.outcome
@@ -218,7 +198,13 @@ def _keep(candidates: Sequence[str], a: Side, b: Side) -> tuple[str, ...]:
     that can matter within a hand."""
     differing = _differing(a, b)
     kept = [o for o in dict.fromkeys(candidates) if o in differing]
-    return tuple(kept or [o for o in differing if o not in BETWEEN_HANDS])
+    within = [o for o in differing if not OPTIONS[o].between_hands]
+    return tuple(kept or within)
+
+
+def _acting_at(*steps: Step) -> list[str]:
+    """The rules that act at any of these steps of a trick."""
+    return [unit.name for unit in UNITS if unit.steps & set(steps)]
 
 
 def _step_cause(index: int, a: Side, b: Side) -> Cause:
@@ -230,7 +216,7 @@ def _step_cause(index: int, a: Side, b: Side) -> Cause:
     if len({e.kind for e in events}) > 1:  # a Play only shows that one hand moved on
         events = [e for e in events if e.kind != "play"]
     ruled_out = _ruled_out(events, a.hand.events[:index])
-    candidates = [o for e in events for o in _governing(e) if o not in ruled_out]
+    candidates = [e.rule for e in events if e.rule not in ruled_out]
     return Cause(_keep(candidates, a, b))
 
 
@@ -244,12 +230,6 @@ def _ruled_out(events: Sequence[ev.Event], prefix: Sequence[ev.Event]) -> set[st
     if kinds == ["draw", "draw"] or ends == ["all_out", "all_out"] or not _emptied(prefix):
         ruled_out.add("elimination")  # both drew, both emptied, or nobody ran out
     return ruled_out
-
-
-def _governing(event: ev.Event) -> tuple[str, ...]:
-    if isinstance(event, ev.HandEnd):
-        return ENDS.get(event.reason, ())
-    return GOVERNS.get(event.kind, ())
 
 
 def _deal_options(deal_a: ev.Deal, deal_b: ev.Deal) -> tuple[str, ...]:
@@ -269,7 +249,7 @@ def _refused_apart(one: Turn, other: Turn) -> list[Card]:
 
 def _refusal_options(one: Turn, other: Turn, a: Side, b: Side) -> tuple[str, ...]:
     named = [
-        refusal.option
+        refusal.rule
         for card in _refused_apart(one, other)
         for refusal in (one.refused.get(card), other.refused.get(card))
         if refusal is not None
@@ -295,7 +275,8 @@ def _play_cause(index: int, a: Side, b: Side) -> Cause:
         if i < index and i in b.turns and _refused_apart(a.turns[i], b.turns[i])
     ]
     if not earlier:
-        return Cause(_keep(GOVERNS["play"], a, b), tail="; the same cards were legal")
+        filters = _acting_at(Step.LEAD_FILTER, Step.FOLLOW_FILTER)
+        return Cause(_keep(filters, a, b), tail="; the same cards were legal")
     then_a, then_b = a.turns[earlier[0]], b.turns[earlier[0]]
     trick = a.hand.events[earlier[0]].trick
     tail = (
@@ -371,7 +352,8 @@ def _context(
 ) -> str:
     """What led up to the divergence: the seat to move, or who won the trick just played."""
     if isinstance(event_a, ev.Play) and isinstance(event_b, ev.Play):
-        return f"seat {event_a.seat} to {'lead' if a.turns[index].lead else 'play'}"
+        key = "to_lead" if a.turns[index].lead else "to_play"
+        return phrases().event(key, seat=event_a.seat)
     won = [e for e in prefix if isinstance(e, ev.TrickWon)]
     return _trick_result(won[-1].seat, prefix, held) if won else ""
 
@@ -389,62 +371,68 @@ def _emptied(prefix: Sequence[ev.Event]) -> list[int]:
 
 def _trick_result(winner: int, prefix: Sequence[ev.Event], held: list[int]) -> str:
     """Who won the trick just played, and who played their last card to it."""
-    won = "'s last card won" if held[winner] == 0 else " won the trick"
-    text = f"seat {winner}{won}"
+    say = phrases().event
+    text = say("last_card_won" if held[winner] == 0 else "won", seat=winner)
     emptied = [seat for seat in _emptied(prefix) if seat != winner]
     if len(emptied) == 1:
-        return f"{text}, seat {emptied[0]} played its last card"
+        return text + say("emptied_one", seat=emptied[0])
     if emptied:
-        seats = ", ".join(map(str, emptied[:-1])) + f" and {emptied[-1]}"
-        return f"{text}, seats {seats} played their last cards"
+        seats = ", ".join(map(str, emptied[:-1]))
+        return text + say("emptied_many", seats=seats, last=emptied[-1])
     return text
 
 
 def _describe(
     event: ev.Event | None, other: ev.Event | None, side: Side, index: int, held: list[int]
 ) -> str:
+    """What the event says, in the words of the phrases (`diverge` in phrases/en.yaml)."""
+    say = phrases().event
     match event:
         case ev.Deal():
             return _deal_text(event, other)
         case ev.Trump():
             return _trump_text(event)
         case ev.Play(seat=seat, card=card):
-            return f"seat {seat} {'leads' if side.turns[index].lead else 'plays'} {card}"
+            return say("leads" if side.turns[index].lead else "plays", seat=seat, card=card)
         case ev.TrickWon(seat=seat):
-            return f"seat {seat} wins the trick"
+            return say("trick_won", seat=seat)
         case ev.Reshuffle(cards=count):
-            return f"the {count} set-aside cards are shuffled into a new stock"
+            return say("reshuffle", count=count)
         case ev.Draw(seat=seat, cards=cards):
-            stays = " and stays in" if held[seat] == 0 else ""
-            return f"seat {seat} draws {' '.join(map(str, cards))}{stays}"
+            drawn = " ".join(map(str, cards))
+            return say("draw_stays" if held[seat] == 0 else "draw", seat=seat, cards=drawn)
         case ev.Out(seat=seat):
-            at_once = " at once" if side.hand.rules.elimination == "immediate" else ""
-            return f"seat {seat} is out{at_once}"
+            immediate = side.hand.rules.elimination is Elimination.IMMEDIATE
+            return say("out_at_once" if immediate else "out", seat=seat)
         case ev.HandEnd():
             return _end_text(event)
-    return "nothing more happens"
+    return say("nothing")
 
 
 def _deal_text(deal: ev.Deal, other: ev.Event | None) -> str:
     """The hand size and stock; when those agree, the first hand that differs."""
+    say = phrases().event
     size = len(deal.hands[0])
-    text = f"seat {deal.dealer} deals {size} cards each, {deal.stock} left in stock"
+    text = say("deal", dealer=deal.dealer, size=size, stock=deal.stock)
     if isinstance(other, ev.Deal) and (len(other.hands[0]), other.stock) == (size, deal.stock):
         seat = next(s for s, cards in enumerate(deal.hands) if cards != other.hands[s])
-        return f"{text}; seat {seat} gets {' '.join(map(str, deal.hands[seat]))}"
+        held = " ".join(map(str, deal.hands[seat]))
+        return text + say("deal_gets", seat=seat, cards=held)
     return text
 
 
 def _trump_text(trump: ev.Trump) -> str:
+    say = phrases().event
     if trump.suit is None:
-        return "there is no trump"
-    how = {"dealer_last_card": ", the dealer's last card", "stock_turnup": ", turned up"}
-    shown = f" ({trump.card}{how.get(trump.source, '')})" if trump.card else " (fixed)"
-    return f"trump is {trump.suit.word}{shown}"
+        return say("no_trump")
+    if trump.card is None:
+        return say("trump_fixed", suit=trump.suit)
+    how = {"dealer_last_card": "trump_dealer", "stock_turnup": "trump_turned_up"}
+    return say(how.get(trump.source, "trump_shown"), suit=trump.suit, card=trump.card)
 
 
 def _end_text(end: ev.HandEnd) -> str:
+    say = phrases().event
     if end.winner is None:
-        return f"the hand ends with no winner ({end.reason})"
-    why = REASON_TEXT.get(end.reason) or end.reason
-    return f"the hand ends: seat {end.winner} wins, as it {why}"
+        return say("end_no_winner", reason=end.reason)
+    return say("end", winner=end.winner, why=phrases().end(end.reason))

@@ -18,6 +18,7 @@ from typing import Any
 
 import yaml
 
+from rulesdsl.analysis.report import DeadRule, dead_rules
 from rulesdsl.cards import RANKS_HIGH_TO_LOW, Suit, is_usual_order
 from rulesdsl.expr import Expr
 from rulesdsl.house.unit import Clause, HouseRule, Kind
@@ -167,6 +168,14 @@ class Phrases:
     def house_inherited(self, profile: str) -> str:
         return self._format(("house", "inherited"), None, {"profile": profile})
 
+    def event(self, key: str, /, **params: Param) -> str:
+        """How `diverge` tells one event."""
+        return self._format(("diverge", key), None, params)
+
+    def end(self, reason: str) -> str:
+        """Why a hand's winner won, as it ended for `reason` (an EndReason)."""
+        return self._format(("ends", reason), None, {})
+
     def sentence(self, option: str, value: Any) -> str:
         """The sentence that states `value` of `option`."""
         phrase = phrase_of(OPTIONS[option].kind, value)
@@ -239,11 +248,14 @@ def rule_sheet(profile: Profile, lang: str = DEFAULT_LANGUAGE, width: int = WIDT
     """The profile as a rule sheet: a header, then one section after another."""
     words = phrases(lang)
     lines = _header(profile, words, width)
+    dead = dead_rules(profile.rules)
     for section in SECTIONS:
         title = words.section(section)
         lines += ["", title, "-" * len(title)]
         for opt in section_options(section):
-            lines += wrap(_item(profile.settings[opt.name], words), width, "- ", "  ")
+            item = _item(profile.settings[opt.name], words)
+            mark = dead_mark(words, dead.get(opt.name))
+            lines += wrap(f"{item} {mark}" if mark else item, width, "- ", "  ")
     if profile.house:
         title = words.house_title()
         lines += ["", title, "-" * len(title)]
@@ -305,6 +317,13 @@ def _item(setting: Setting, words: Phrases) -> str:
     text = words.sentence(setting.name, setting.value)
     mark = note_mark(words, setting.note, setting.note_from, setting.assumed)
     return f"{text} {mark}" if mark else text
+
+
+def dead_mark(words: Phrases, dead: DeadRule | None) -> str:
+    """A rule that can never act, as every command marks it (empty for a live rule)."""
+    if dead is None:
+        return ""
+    return words.label("dead_rule", players=dead.players, proof=dead.proof)
 
 
 def note_mark(

@@ -1,6 +1,6 @@
 """Option kinds: how one option's value is read, written and described.
 
-The options themselves are declared once, as the fields of `rulesdsl.rules.Rules`.
+The options themselves are declared once each, as the units of `rulesdsl.units`.
 """
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, Protocol
 
 from rulesdsl.cards import RANKS_HIGH_TO_LOW, CardError, parse_rank, rank_text
@@ -105,8 +106,9 @@ class Choice:
         return {"enum": list(self.values)}
 
 
-def choice(*words: str) -> Choice:
-    return Choice({w: w for w in words})
+def enum_choice(values: type[StrEnum]) -> Choice:
+    """One of the members of a StrEnum, written as its value."""
+    return Choice({member.value: member for member in values})
 
 
 @dataclass(frozen=True)
@@ -133,19 +135,20 @@ class IntExpr:
 
 @dataclass(frozen=True)
 class CountOrWord:
-    """A whole number of at least `minimum`, or one of a few words."""
+    """A whole number of at least `minimum`, or one of a few words (StrEnum members)."""
 
-    word_values: tuple[str, ...]
+    word_values: tuple[StrEnum, ...]
     minimum: int = 0
 
     @property
     def expected(self) -> str:
         return f"an integer >= {self.minimum} or " + " or ".join(self.word_values)
 
-    def parse(self, text: str) -> int | str:
+    def parse(self, text: str) -> int | StrEnum:
         word = str(text).strip()
-        if word in self.word_values:
-            return word
+        for member in self.word_values:
+            if member.value == word:
+                return member
         if re.fullmatch(r"-?[0-9]+", word):
             if int(word) < self.minimum:
                 raise OptionError(f"{word} is too small; expected {self.expected}")
@@ -156,14 +159,14 @@ class CountOrWord:
         return str(value)
 
     def words(self) -> tuple[str, ...]:
-        return self.word_values
+        return tuple(member.value for member in self.word_values)
 
     def schema(self) -> dict[str, Any]:
         return {
             "anyOf": [
                 {"type": "integer", "minimum": self.minimum},
                 {"type": "string", "pattern": r"^\s*[0-9]+\s*$"},
-                {"enum": list(self.word_values)},
+                {"enum": list(self.words())},
             ]
         }
 

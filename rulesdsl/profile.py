@@ -15,6 +15,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from rulesdsl.analysis.lint import dead_rule_warnings
 from rulesdsl.check import check_entries, check_rules
 from rulesdsl.diagnostics import TOP, Diagnostic, Located, capped, line_index
 from rulesdsl.hints import closest, mean, suggest
@@ -390,6 +391,7 @@ def _resolve(real: Path, root: Path) -> Loaded:
     problems += entry_problems
     parent = _inherit(doc, real, root)
     settings = parent.settings
+    before = {key: s.value for key, s in settings.items()}
     problems += parent.problems
     for key, item in parsed.items():
         settings[key] = Setting(
@@ -412,6 +414,9 @@ def _resolve(real: Path, root: Path) -> Loaded:
         profile.diagnostics += check_rules(profile.rules, doc)
         reshuffle = profile.rules.exhaustion == "reshuffle"
         profile.diagnostics += rule_warnings(house, reshuffle, doc)
+    if profile.ok:
+        said = profile.diagnostics
+        profile.diagnostics += dead_rule_warnings(profile.rules, doc, parsed, before, said)
     profile.diagnostics.sort(key=lambda d: (d.line, d.column))
     profile.diagnostics[:] = capped(profile.diagnostics)
     return Loaded(profile, stamps)

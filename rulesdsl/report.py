@@ -9,9 +9,10 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from rulesdsl.engine.hand import COUNTED, REASONS
+from rulesdsl.engine.result import EndReason
 from rulesdsl.layout import Page, text
 from rulesdsl.sim import Estimate, Result, Tally
+from rulesdsl.units import COUNTED
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,7 @@ def metrics(result: Result) -> list[Metric]:
         Metric("tricks", "hand length (tricks)", False),
         Metric("plays", "cards played per hand", False),
     ]
-    rows += [Metric(f"end_{reason}", f"ends: {reason}", True) for reason in REASONS]
+    rows += [Metric(f"end_{reason}", f"ends: {reason}", True) for reason in EndReason]
     rows += [
         Metric("stock_left", "stock left at the end", False),
         Metric("eliminations", "eliminations per hand", False),

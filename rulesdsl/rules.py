@@ -1,194 +1,55 @@
-"""The option registry and the frozen Rules the engine reads.
+"""The frozen Rules the engine reads, derived from the rule units.
 
-Every variation point of RULES.md section 3 is one field of `Rules`, declared once
-with its kind, default (the equal-hands value) and a one-line description.
-`OPTIONS` is derived from those fields; nothing else lists the option names.
+Every variation point of RULES.md section 3 is one unit of `rulesdsl.units`, declared once
+with its kind, default (the equal-hands value), description and section; the fields of
+`Rules` and `OPTIONS` are derived from those units; nothing else lists the option names.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import field, make_dataclass
 from functools import cached_property
 from typing import Any
 
 from rulesdsl.cards import Card, Suit, is_usual_order, make_deck, rank_strength
-from rulesdsl.expr import Expr
 from rulesdsl.hints import suggest
 from rulesdsl.house import ENGINE_PLAYS_HOUSE_RULES
 from rulesdsl.house.unit import HouseRule, check_house_rules
-from rulesdsl.options import (
-    Choice,
-    CountOrWord,
-    DeckRanks,
-    IntExpr,
-    Kind,
-    MatchEnd,
-    MatchKind,
-    OptionError,
-    PlayerRange,
-    choice,
-)
+from rulesdsl.options import Choice, OptionError
+from rulesdsl.units import UNITS, Section, Trump
+from rulesdsl.units.base import MAX_VALUE, Unit, same_value
+from rulesdsl.units.trump import SUIT_WORDS, turned_up
 
-SUIT_WORDS = tuple(s.word for s in Suit)
+Option = Unit
+"""An option is the face a unit shows to readers and writers of profiles."""
 
-
-# A longer value is refused unread: no rule needs one, and reading a number that long or
-# an expression nested that deep would hit Python's limits.
-MAX_VALUE = 200
-
-
-@dataclass(frozen=True)
-class Option:
-    """One variation point: its name, kind, default, description and rule-sheet section."""
-
-    name: str
-    kind: Kind
-    default: Any
-    description: str
-    section: str
-
-    def parse(self, text: Any) -> Any:
-        """Read a value from text; anything it cannot read is an OptionError."""
-        if isinstance(text, bool):
-            text = "yes" if text else "no"
-        text = str(text)
-        if len(text) > MAX_VALUE:
-            raise OptionError(
-                f"the value is {len(text):,} characters; a value is {MAX_VALUE} at most"
-            )
-        if "\n" in text or "\r" in text:
-            raise OptionError("a value is one line", "write it on one line")
-        try:
-            return self.kind.parse(text)
-        except OptionError:
-            raise
-        except ValueError:  # int() of a digit it does not read, such as '²'
-            raise OptionError(
-                f"'{text.strip()}' is not allowed; expected {self.kind.expected}"
-            ) from None
-
-    def text(self, value: Any) -> str:
-        return self.kind.text(value)
-
-    def check(self, value: Any) -> None:
-        """Raise OptionError unless `value` is one the kind could have read: its text reads
-        back to the very same value, of the very same types."""
-        try:
-            back = self.parse(self.text(value))
-        except Exception:  # any object at all may arrive here; what it raises is no matter
-            back = _UNREADABLE
-        if not same_value(back, value):
-            shown = repr(value)
-            shown = shown if len(shown) <= 60 else shown[:57] + "..."
-            raise OptionError(
-                f"{self.name}: {shown} ({type(value).__name__}) is not a value of this option; "
-                f"expected {self.kind.expected}",
-                "build Rules from text with Rules().with_options({...})",
-            )
-
-
-_UNREADABLE = object()
-
-
-def same_value(a: Any, b: Any) -> bool:
-    """Equal, and of the same types all the way down (so `1` is not `True`, nor `"1"`)."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, tuple):
-        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b, strict=True))
-    if dataclasses.is_dataclass(a):
-        return all(same_value(getattr(a, f.name), getattr(b, f.name)) for f in fields(a))
-    return a == b
-
-
-def option(kind: Kind, default: str, description: str, section: str) -> Any:
-    """A field of `Rules`; `section` is the part of a rule sheet the option belongs in."""
-    return field(
-        default=kind.parse(default),
-        metadata={"kind": kind, "description": description, "section": section},
-    )
+__all__ = ["MAX_VALUE", "SUIT_WORDS", "same_value"]
 
 
 class RulesError(ValueError):
     """Rules that cannot be played as asked (e.g. a player count the profile does not allow)."""
 
 
-@dataclass(frozen=True)
-class Rules:
+class _RulesMethods:
     """One version of the rules; the default is the equal-hands profile.
 
-    Every field is checked on construction, whatever the route: a value its option could
-    not have read is an OptionError. The constructor takes values, not text (`hand_size`
-    is an Expr, `must_head` a bool); `with_options` reads text.
+    There is one field per unit. Every field is checked on construction, whatever the
+    route: a value its option could not have read is an OptionError. The constructor takes
+    values, not text (`hand_size` is an Expr, `must_head` a bool, `follow` a Follow);
+    `with_options` reads text.
     """
 
-    players: tuple[int, int] = option(
-        PlayerRange(), "3..6", "the player counts the profile allows", "setup"
-    )
-    deck: tuple[int, ...] = option(
-        DeckRanks(),
-        "standard",
-        "cards in play and their order: the 52-card deck, or the ranks of each suit, highest first",
-        "setup",
-    )
-    hand_size: Expr = option(IntExpr(), "players", "cards each player is dealt", "setup")
-    trump: str = option(
-        choice("dealer_last_card", "stock_turnup", "none", *SUIT_WORDS),
-        "dealer_last_card",
-        "how the trump suit is fixed",
-        "setup",
-    )
-    opening_lead: str = option(
-        choice("any", "trump_if_able"), "any", "constraint on the first lead of each hand", "play"
-    )
-    follow: str = option(
-        choice("suit", "suit_or_trump"), "suit", "obligation when holding the led suit", "play"
-    )
-    when_void: str = option(
-        choice("any", "trump_if_able"), "any", "obligation when void in the led suit", "play"
-    )
-    must_head: bool = option(
-        Choice({"no": False, "yes": True}),
-        "no",
-        "obligation to beat the best card so far",
-        "play",
-    )
-    draw: int | str = option(
-        CountOrWord(("per_card_in_trick",)), "1", "cards the trick winner draws", "drawing"
-    )
-    elimination: str = option(
-        choice("after_draw", "immediate"),
-        "after_draw",
-        "when an empty hand drops out",
-        "drawing",
-    )
-    exhaustion: str = option(
-        choice("last_draw_wins", "play_out", "reshuffle", "most_tricks"),
-        "last_draw_wins",
-        "what happens as the stock runs out",
-        "ending",
-    )
-    all_out: str = option(
-        choice("last_trick_winner", "no_winner"),
-        "last_trick_winner",
-        "who wins when every remaining hand empties in the same trick",
-        "ending",
-    )
-    scoring: str = option(
-        choice("one_per_hand", "cards_in_hand"),
-        "one_per_hand",
-        "match points for winning a hand",
-        "scoring",
-    )
-    match: MatchEnd = option(MatchKind(), "target 3", "when the match ends", "scoring")
-    next_dealer: str = option(
-        choice("left", "hand_winner"), "left", "who deals the next hand", "scoring"
-    )
+    # The fields, as the units declare them (set by make_dataclass below).
+    players: tuple[int, int]
+    deck: tuple[int, ...]
+    trump: Trump
+    hand_size: Any
+    match: Any
     # The rules the profile states itself (RULES.md section 5), in the order they apply.
     # Each has a name and `.steps`: the step functions the engine asks at those steps.
-    house_rules: tuple[HouseRule, ...] = ()
+    house_rules: tuple[HouseRule, ...]
 
     def __post_init__(self) -> None:
         for name, opt in OPTIONS.items():
@@ -216,7 +77,7 @@ class Rules:
 
     @property
     def fixed_trump(self) -> Suit | None:
-        return Suit.from_word(self.trump) if self.trump in SUIT_WORDS else None
+        return self.trump.suit
 
     def hand_size_for(self, players: int) -> int:
         return self.hand_size.eval(players)
@@ -236,7 +97,7 @@ class Rules:
             if getattr(self, name) != opt.default
         }
 
-    def with_options(self, values: Mapping[str, Any]) -> Rules:
+    def with_options(self, values: Mapping[str, Any]) -> Any:
         """A copy with options set from text (or values); names and values are validated."""
         parsed = {}
         for name, value in values.items():
@@ -264,11 +125,11 @@ class Rules:
         size = self.hand_size_for(players)
         if size < 1:
             raise RulesError(f"hand_size {self.hand_size} gives {size} cards for {players} players")
-        needed = players * size + (self.trump == "stock_turnup")
+        needed = players * size + turned_up(self)
         if needed > len(self.cards):
             raise RulesError(
                 f"{players} players x {size} cards"
-                + (" + 1 trump card" if self.trump == "stock_turnup" else "")
+                + (" + 1 trump card" if turned_up(self) else "")
                 + f" = {needed} cards, but the deck holds {len(self.cards)}"
             )
 
@@ -280,15 +141,21 @@ class Rules:
             raise RulesError(f"profile {profile}: {error}") from None
 
 
-OPTIONS: dict[str, Option] = {
-    f.name: Option(
-        f.name, f.metadata["kind"], f.default, f.metadata["description"], f.metadata["section"]
-    )
-    for f in fields(Rules)
-    if "kind" in f.metadata
-}
+Rules = make_dataclass(
+    "Rules",
+    [
+        *((unit.name, Any, field(default=unit.default)) for unit in UNITS),
+        ("house_rules", tuple[HouseRule, ...], field(default=())),
+    ],
+    bases=(_RulesMethods,),
+    frozen=True,
+)
+Rules.__module__ = __name__
+Rules.__doc__ = _RulesMethods.__doc__
 
-SECTIONS: tuple[str, ...] = tuple(dict.fromkeys(opt.section for opt in OPTIONS.values()))
+OPTIONS: dict[str, Option] = {unit.name: unit for unit in UNITS}
+
+SECTIONS: tuple[Section, ...] = tuple(dict.fromkeys(unit.section for unit in UNITS))
 """The rule-sheet sections, in the order their first option is declared."""
 
 

@@ -15,12 +15,13 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from rulesdsl.bots import make_bot
-from rulesdsl.engine.compiled import FIRED_BITS, compile_hand, int_deck, outcome
-from rulesdsl.engine.hand import COUNTED, REASONS
+from rulesdsl.engine.fast import compile_hand, int_deck
 from rulesdsl.engine.match import Match
+from rulesdsl.engine.result import EndReason, HandResult
 from rulesdsl.executors import LOCAL, results
 from rulesdsl.rules import Rules
 from rulesdsl.seeds import derive, shuffle
+from rulesdsl.units import COUNTED
 
 CHUNK = 250
 Z95 = 1.959964
@@ -68,10 +69,10 @@ def indicators(players: int) -> dict[str, tuple[str, Test]]:
         tests[f"win_seat_{r}"] = ("winner", lambda v, r=r: v == r)
         tests[f"match_win_seat_{r}"] = ("match_winners", lambda v, r=r: r in v)
     tests["no_winner"] = ("winner", lambda v: v == -1)
-    for index, reason in enumerate(REASONS):
-        tests[f"end_{reason}"] = ("reason", lambda v, i=index: v == i)
-    for option in COUNTED:
-        tests[f"fires_{option}"] = ("fired", lambda v, bit=FIRED_BITS[option]: bool(v & bit))
+    for reason in EndReason:
+        tests[f"end_{reason}"] = ("reason", lambda v, reason=reason: v is reason)
+    for rule in COUNTED:
+        tests[f"fires_{rule}"] = ("fired", lambda v, rule=rule: rule in v)
     tests["skill"] = ("skill", lambda v: v == 1)
     return tests
 
@@ -209,14 +210,30 @@ def empty_result(spec: Spec) -> Result:
     )
 
 
-def record(tally: Tally, raw: tuple) -> None:
-    """Count one compiled hand's result: its first eight fields are OUTCOME_FIELDS."""
-    tally.outcomes[raw[:8]] += 1
+def counted(result: HandResult, dealer: int, players: int) -> tuple:
+    """What a simulation counts of a hand, as OUTCOME_FIELDS: the winner's seat relative
+    to the dealer (-1 for none), the reason, the rules that fired, then NUMBERS."""
+    winner = result.winner
+    return (
+        -1 if winner is None else (winner - dealer) % players,
+        result.reason,
+        result.fired,
+        result.tricks,
+        result.plays,
+        result.stock_left,
+        len(result.eliminated),
+        result.saves,
+    )
+
+
+def record(tally: Tally, key: tuple) -> None:
+    """Count one hand, as `counted` gives it."""
+    tally.outcomes[key] += 1
     tally.n += 1
 
 
 def record_pair(tally: Tally, first: tuple, second: tuple) -> None:
-    """Count the paired difference of two compiled hands on the same deal."""
+    """Count the paired difference of two hands on the same deal, as `counted` gives them."""
     tally.n += 1
     tally.add_numbers(NUMBERS, [second[i] - first[i] for i in range(3, 8)])
     tally.count("winner", (first[0], second[0]))
@@ -274,11 +291,12 @@ def _play_hands(spec: Spec, units: range, result: Result) -> None:
         raws, skills = [], []
         for index, (play, tally, which, rng) in profiles:
             deck, hand_seed = deals[which]
-            raw = play(deck, hand_seed, rng, dealer)
-            record(tally, raw)
-            raws.append(raw)
+            key = counted(play(deck, hand_seed, rng, dealer), dealer, n)
+            record(tally, key)
+            raws.append(key)
             if spec.skill:
-                won = skilled[index][seat](deck, hand_seed, skill_bots[index], dealer)[8] == seat
+                skill = skilled[index][seat](deck, hand_seed, skill_bots[index], dealer)
+                won = skill.winner == seat
                 skills.append(int(won))
                 tally.count("skill", int(won))
         for tally, (a, b) in zip(result.pairs, spec.pairs, strict=True):
@@ -299,9 +317,10 @@ def _play_matches(spec: Spec, units: range, result: Result) -> None:
             bots = random.Random(derive(spec.seed, "match bots", unit))
             while not match.over:
                 ((deck, hand_seed),) = decks.next_deal()
-                raw = plays[index](deck, hand_seed, bots, match.dealer)
-                match.record(outcome(raw))
-                record(result.hands[index], raw)
+                dealer = match.dealer
+                hand = plays[index](deck, hand_seed, bots, dealer)
+                match.record(hand)
+                record(result.hands[index], counted(hand, dealer, spec.players))
             tally = result.profiles[index]
             tally.n += 1
             tally.add_numbers(("match_hands",), (match.hands_played,))

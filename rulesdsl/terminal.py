@@ -61,7 +61,7 @@ class HumanPlayer:
         refusal = hand.check(card)
         if refusal is None:
             return card
-        if refusal.option == "hand":
+        if refusal.rule == "hand":
             self.write(f"You do not hold {card}; {hint}.")
         else:
             self.write(f"{refusal}.")
@@ -99,7 +99,7 @@ def refusal_groups(refused: dict[Card, Refusal]) -> list[tuple[str, list[Card]]]
     """The refused cards grouped by why: the rule's sentence and option, and its cards."""
     groups: dict[str, list[Card]] = {}
     for card, refusal in refused.items():
-        groups.setdefault(f"{refusal.message} ({refusal.option})", []).append(card)
+        groups.setdefault(f"{refusal.message} ({refusal.rule})", []).append(card)
     return list(groups.items())
 
 

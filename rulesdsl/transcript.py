@@ -10,14 +10,8 @@ import click
 
 from rulesdsl.cards import Card, Suit
 from rulesdsl.engine import events as ev
-
-REASON_TEXT = {
-    "stock_exhausted": "drew the last stock card",
-    "last_player": "is the last player holding cards",
-    "all_out": "won the last trick as every hand emptied",
-    "most_tricks": "won the most tricks as the stock ran out",
-    "trick_limit": "",
-}
+from rulesdsl.engine.result import EndReason
+from rulesdsl.explain import phrases
 
 
 class Style:
@@ -110,10 +104,12 @@ class Transcript:
 
     def _hand_end(self, e: ev.HandEnd) -> None:
         if e.winner is None:
-            why = "every hand emptied" if e.reason == "all_out" else "the trick limit was reached"
+            every = e.reason is EndReason.ALL_OUT
+            why = "every hand emptied" if every else "the trick limit was reached"
             self.write(self.style.strong(f"Hand {self.hand} has no winner: {why}"))
             return
-        text = f"Hand {self.hand}: {self.style.seat(e.winner)} wins; it {REASON_TEXT[e.reason]}"
+        why = phrases().end(e.reason)
+        text = f"Hand {self.hand}: {self.style.seat(e.winner)} wins; it {why}"
         self.write(self.style.strong(text) + f" ({e.tricks} tricks)")
 
     def _score(self, e: ev.Score) -> None:

@@ -95,10 +95,15 @@ def test_a_seats_cards_are_a_copy_of_its_hand():
 
 
 def state(hand: Hand) -> dict[str, Any]:
-    """Everything a hand holds, the generator as its state: equal states, equal games."""
-    return copy.deepcopy(
-        {k: v.getstate() if isinstance(v, random.Random) else v for k, v in vars(hand).items()}
-    )
+    """Everything a hand holds, its int state field by field, the generator as its state:
+    equal states, equal games. (The rules and the tables made from them are shared.)"""
+
+    def plain(value: Any) -> Any:
+        return value.getstate() if isinstance(value, random.Random) else value
+
+    held = {k: v for k, v in vars(hand).items() if k not in ("s", "plan", "codes")}
+    fields = {name: plain(getattr(hand.s, name)) for name in hand.s.__slots__}
+    return copy.deepcopy({**held, **fields})
 
 
 def play_legally(hand: Hand, seed: int) -> None:

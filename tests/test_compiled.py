@@ -1,4 +1,5 @@
-"""The compiled play loop plays exactly the games of the reference engine."""
+"""The fast path, specialised as the simulator calls it, plays exactly the games of the
+reference engine and of the driver as written: the same HandResult, field for field."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ from hypothesis import strategies as st
 
 from rulesdsl.bots import RandomBot, make_bot
 from rulesdsl.engine import Hand, play_hand
-from rulesdsl.engine.compiled import compile_hand, outcome, source, to_int
 from rulesdsl.engine.events import Play
+from rulesdsl.engine.fast import compile_hand, play_plain, to_int
 from rulesdsl.rules import OPTIONS, Rules, RulesError
+from rulesdsl.sim import Spec, _play_hands, empty_result
 
 BOT_NAMES = ("random", "lowest", "highest", "heuristic")
 
@@ -23,19 +25,12 @@ def same_game(rules: Rules, players: int, dealer: int, seed: int, bots: tuple[st
     hand = Hand.deal(rules, players, dealer, order=order, seed=seed + 1)
     shared = random.Random(seed + 2)
     play_hand(hand, [RandomBot(shared) if name == "random" else make_bot(name) for name in bots])
-    play = compile_hand(rules, players, bots, trace=True)
-    fast = outcome(play([to_int(c) for c in order], seed + 1, random.Random(seed + 2), dealer))
-    expected = hand.outcome
-    assert fast.winner == expected.winner
-    assert fast.reason == expected.reason
-    assert fast.tricks == expected.tricks
-    assert fast.stock_left == expected.stock_left
-    assert fast.trick_winners == expected.trick_winners
-    assert fast.eliminated == expected.eliminated
-    assert fast.saves == hand.saves
-    assert fast.winner_cards == expected.winner_cards
+    deck = [to_int(c) for c in order]
+    fast = compile_hand(rules, players, bots)(deck, seed + 1, random.Random(seed + 2), dealer)
+    plain = play_plain(rules, players, bots)(deck, seed + 1, random.Random(seed + 2), dealer)
+    assert fast == hand.outcome
+    assert plain == fast
     assert fast.plays == sum(1 for e in hand.events if isinstance(e, Play))
-    assert fast.fired == {name for name, count in hand.fired.items() if count}
 
 
 def option_values(name: str) -> list[str]:
@@ -88,10 +83,28 @@ def test_thousands_of_default_hands_agree():
         same_game(rules, 4, seed % 4, seed, ("random", "random", "heuristic", "random"))
 
 
-def test_the_source_holds_the_rules_as_constants():
-    text = source(Rules().with_options({"elimination": "immediate"}), 4, ("random",) * 4)
-    assert "if True:\n            for seat in order:" in text
-    assert "$" not in text
+def test_the_simulator_plays_the_compiled_hands_it_is_tested_on(monkeypatch):
+    """The function the equivalence tests call is the one the simulator plays."""
+    called = []
+
+    def spy(rules, players, bots):
+        called.append((rules, players, bots))
+        return compile_hand(rules, players, bots)
+
+    monkeypatch.setattr("rulesdsl.sim.compile_hand", spy)
+    spec = Spec(profiles=(("default", Rules()),), units=3, skill=False)
+    _play_hands(spec, range(3), empty_result(spec))
+    assert called[0] == (Rules(), 4, ("random",) * 4)
+
+
+def test_the_specialised_hand_keeps_only_the_rules_it_has():
+    """Branches of rules the profile does not have, and tracing, are gone from the code."""
+    plain = compile_hand(Rules(), 4, ("random",) * 4).source
+    immediate = compile_hand(Rules().with_options({"elimination": "immediate"}), 4, ("random",) * 4)
+    reshuffle = compile_hand(Rules().with_options({"exhaustion": "reshuffle"}), 4, ("random",) * 4)
+    assert "trace" not in plain and "log" not in plain and "shuffle" not in plain
+    assert "shuffle" in reshuffle.source
+    assert plain != immediate.source
 
 
 INTERESTING = [

@@ -44,10 +44,29 @@ def test_validate_names_the_empty_folder_among_others(tmp_path, capsys):
     assert "1 file(s) checked" in err
 
 
-def test_validate_says_a_path_matches_nothing(tmp_path, capsys):
-    code, out, err = run(capsys, "validate", tmp_path / "*.rules")
+def test_validate_says_a_pattern_matches_nothing(tmp_path, capsys):
+    pattern = tmp_path / "*.rules"
+    code, out, err = run(capsys, "validate", pattern)
+    assert (code, out) == (0, "")
+    assert f"rulesdsl: warning: {pattern}: matches no file\n" in err
+    code, _, _ = run(capsys, "validate", "--strict", pattern)
+    assert code == 1
+
+
+def test_a_pattern_the_shell_passed_on_is_matched(tmp_path, capsys):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "a.rules").write_text('profile "a" {\n    trump hart\n}\n')
+    (tmp_path / "b.rules").write_text(FORMATTED)
+    code, out, err = run(capsys, "validate", tmp_path / "**" / "*.rules")
+    assert code == 1
+    assert "a.rules:2:11: error[bad-value]" in out
+    assert "2 file(s) checked" in err
+
+
+def test_a_path_that_is_not_there_is_a_usage_error(tmp_path, capsys):
+    code, out, err = run(capsys, "validate", tmp_path / "missing.rules")
     assert (code, out) == (2, "")
-    assert err == f"rulesdsl: error: {tmp_path / '*.rules'}: no such file or folder\n"
+    assert err == f"rulesdsl: error: {tmp_path / 'missing.rules'}: no such file or folder\n"
 
 
 def test_fmt_check_says_which_files_would_change(tmp_path, capsys):

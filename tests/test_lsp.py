@@ -522,6 +522,13 @@ profile "house" extends "equal-hands" {
 """
 
 
+DEAD = """\
+profile "dead" extends "equal-hands" {
+    exhaustion play_out
+}
+"""
+
+
 def test_a_profile_stating_a_rule_gets_its_diagnostics_and_lists_the_rule(session, folder):
     path = folder / "house.rules"
     path.write_text(HOUSE)
@@ -576,3 +583,23 @@ def test_completion_in_a_rule_offers_its_clauses_and_the_rule_language(session, 
     assert labels(session, yaml_uri, at(6, 6)) == []
     assert "clubs" in labels(session, yaml_uri, at(7, 7))
     session.close(yaml_uri)
+
+
+def test_a_rule_that_never_acts_is_warned_about_and_hover_gives_the_proof(session, folder):
+    path = folder / "dead.rules"
+    path.write_text(DEAD)
+    uri = session.open(path)
+    got = session.diagnostics(uri, 1)
+    assert spans(got) == expected(path)
+    assert [(d.code, d.severity) for d in got] == [("dead-rule", lsp.DiagnosticSeverity.Warning)]
+    params = lsp.HoverParams(text_document=doc(uri), position=at(1, 6))
+    text = session.run(session.client.text_document_hover_async(params)).contents.value
+    assert "reach: never comes into play with 3\u20136 players: the stock always keeps" in text
+    session.close(uri)
+    live = session.open(
+        folder / "live.rules", 'profile "live" extends "equal-hands" {\n    draw 2\n}\n'
+    )
+    params = lsp.HoverParams(text_document=doc(live), position=at(1, 5))
+    text = session.run(session.client.text_document_hover_async(params)).contents.value
+    assert "reach: the count model does not rule it out" in text
+    session.close(live)

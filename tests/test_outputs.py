@@ -270,6 +270,7 @@ FILE_OPTIONS = {
     **{
         (command, "root"): "input"
         for command in (
+            "analyze",
             "compare",
             "diff",
             "diverge",

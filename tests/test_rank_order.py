@@ -13,7 +13,7 @@ from rulesdsl.bots import HeuristicBot, make_bot
 from rulesdsl.cards import Suit
 from rulesdsl.cli import main
 from rulesdsl.engine import Hand
-from rulesdsl.engine.compiled import compile_hand, outcome, to_int
+from rulesdsl.engine.fast import compile_hand, to_int
 from rulesdsl.explain import rule_sheet, sentence
 from rulesdsl.profile import load_file
 from rulesdsl.rules import Rules
@@ -61,8 +61,8 @@ def test_a_trick_is_won_by_the_profile_order_in_the_reference_engine():
 def test_a_trick_is_won_by_the_profile_order_in_the_compiled_path(deck, winner):
     played = rules(deck, trump="none", hand_size="1")
     order = cards("AC KC") + [c for c in played.cards if c not in cards("AC KC")]
-    fast = compile_hand(played, 2, ("lowest", "lowest"), trace=True)
-    got = outcome(fast([to_int(c) for c in order], 0, random.Random(0), 0))
+    fast = compile_hand(played, 2, ("lowest", "lowest"))
+    got = fast([to_int(c) for c in order], 0, random.Random(0), 0)
     assert got.trick_winners == (winner,)  # seat 1 leads the ace, seat 0 follows the king
 
 
@@ -71,7 +71,7 @@ def test_must_head_asks_for_a_card_higher_in_the_profile_order():
     hand = Hand.from_position(low, [cards("2C 5D"), cards("AC 3C 9D")], cards("2H 3H"), None)
     hand.play(cards("2C")[0])
     assert hand.legal_moves() == cards("3C")  # the ace is below the two
-    assert hand.check(cards("AC")[0]).option == "must_head"
+    assert hand.check(cards("AC")[0]).rule == "must_head"
 
 
 def test_the_deterministic_bots_pick_by_the_profile_order():
@@ -101,8 +101,8 @@ def test_aces_low_changes_the_games_played():
         random.Random(seed).shuffle(order)
         winners = []
         for played in (high, low):
-            fast = compile_hand(played, 4, ("lowest",) * 4, trace=True)
-            winners.append(outcome(fast([to_int(c) for c in order], 0, random.Random(0), 0)))
+            fast = compile_hand(played, 4, ("lowest",) * 4)
+            winners.append(fast([to_int(c) for c in order], 0, random.Random(0), 0))
         differ += winners[0].trick_winners != winners[1].trick_winners
     assert differ > 10
 

@@ -25,7 +25,7 @@ from rulesdsl.cards import RANKS_HIGH_TO_LOW, rank_text
 from rulesdsl.cli import main
 from rulesdsl.cli.common import build_rules
 from rulesdsl.engine import Hand, play_hand
-from rulesdsl.engine.compiled import compile_hand, outcome, to_int
+from rulesdsl.engine.fast import compile_hand, to_int
 from rulesdsl.expr import Expr
 from rulesdsl.options import Choice, CountOrWord, DeckRanks, IntExpr, MatchKind, PlayerRange
 from rulesdsl.profile import Profile, load_file, read_document
@@ -330,8 +330,8 @@ def played(rules: Rules, players: int, seed: int) -> list[tuple]:
         hand = Hand.deal(rules, players, dealer, order=order, seed=seed)
         legal = hand.legal_moves()
         play_hand(hand, [make_bot("lowest") for _ in range(players)])
-        fast = compile_hand(rules, players, ("lowest",) * players, trace=True)
-        got = outcome(fast([to_int(c) for c in order], seed, random.Random(0), dealer))
+        fast = compile_hand(rules, players, ("lowest",) * players)
+        got = fast([to_int(c) for c in order], seed, random.Random(0), dealer)
         expected = hand.outcome
         assert (got.winner, got.trick_winners) == (expected.winner, expected.trick_winners)
         # The lowest bot leads the smallest card by the order the deck was written in.

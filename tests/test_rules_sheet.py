@@ -121,7 +121,7 @@ def test_following_must_follow_suit_else_any_card_and_need_not_beat():
     )
     hand.play(Card.parse("KC"))
     assert hand.legal_moves() == cards("3C")
-    assert hand.refusals()[Card.parse("AS")].option == "follow"
+    assert hand.refusals()[Card.parse("AS")].rule == "follow"
     hand.play(Card.parse("3C"))
     assert hand.legal_moves() == cards("2S 5H")
 

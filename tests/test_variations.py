@@ -64,7 +64,7 @@ def legal(hand: Hand) -> set[str]:
 
 def refused(hand: Hand) -> dict[str, str]:
     """Each refused card of the mover, with the option that refuses it."""
-    return {str(c): r.option for c, r in hand.refusals().items()}
+    return {str(c): r.rule for c, r in hand.refusals().items()}
 
 
 def held(hand: Hand, seat: int) -> set[str]:
@@ -780,13 +780,13 @@ def test_refusal_names_its_option(options, hands, moves, card, option):
     play(hand, moves)
     refusal = hand.check(Card.parse(card))
     assert refusal is not None
-    assert refusal.option == option
+    assert refusal.rule == option
     assert refusal.card == Card.parse(card)
     with pytest.raises(IllegalMove) as error:
         hand.play(Card.parse(card))
-    assert error.value.refusal.option == option
+    assert error.value.refusal.rule == option
 
 
 def test_card_not_held_is_refused_by_hand():
     hand = position(["KC", "3C", "4C"])
-    assert hand.check(Card.parse("3C")).option == "hand"
+    assert hand.check(Card.parse("3C")).rule == "hand"

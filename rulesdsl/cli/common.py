@@ -86,6 +86,7 @@ COMMANDS = {
     "simulate": "sim",
     "compare": "sim",
     "lsp": "editor",
+    "analyze": "analyze",
 }
 
 

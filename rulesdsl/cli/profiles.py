@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import difflib
+import glob
 import json
+import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 import click
 
+from rulesdsl.analysis.report import DeadRule, dead_rules
 from rulesdsl.cli.common import (
     ProfileProblem,
     UsageProblem,
@@ -22,7 +25,7 @@ from rulesdsl.cli.common import (
     write_failed,
 )
 from rulesdsl.diagnostics import Diagnostic, render, safe_lines, safe_text
-from rulesdsl.explain import note_mark, phrases, wrap
+from rulesdsl.explain import dead_mark, note_mark, phrases, wrap
 from rulesdsl.house.settings import RuleSetting
 from rulesdsl.layout import Page
 from rulesdsl.outputs import OutputError, check_output, write_text
@@ -41,27 +44,37 @@ from rulesdsl.schema import profile_schema
 from rulesdsl.syntax.document import Document
 from rulesdsl.syntax.writer import write
 
+# A path holding one of these, and not there as written, is a pattern to match (as a shell
+# would, `**` included), for a shell that passed it on unexpanded.
+GLOB = re.compile(r"[*?[]")
+
 
 @dataclass(frozen=True)
 class Found:
     """The profile files named or found in the folders named, each with its collection's
-    root (the folder named, or the folder of a file named on its own), and the folders
-    without any."""
+    root (the folder named, or the folder of a file named on its own); the folders without
+    any, and the patterns that match nothing."""
 
     files: list[tuple[Path, Path]]
     empty: list[Path]
+    unmatched: list[Path]
 
     @property
     def paths(self) -> list[Path]:
         return [file for file, _ in self.files]
 
+    @property
+    def nothing_found(self) -> bool:
+        return bool(self.empty or self.unmatched)
+
 
 def profile_files(paths: Iterable[Path]) -> Found:
     """The profile files named, and those found (recursively) in the folders named; each
-    folder without any is said on stderr."""
+    folder without any, and each pattern that matches nothing, is said on stderr."""
+    named, unmatched = _expand(paths)
     files: list[tuple[Path, Path]] = []
     empty: list[Path] = []
-    for path in paths:
+    for path in named:
         if path.is_dir():
             found = [
                 (p, path)
@@ -79,8 +92,27 @@ def profile_files(paths: Iterable[Path]) -> Found:
             raise UsageProblem(f"{path}: no such file or folder")
     suffixes = ", ".join(f"*{suffix}" for suffix in SYNTAXES)
     for folder in empty:
-        click.echo(f"rulesdsl: warning: {folder}: no profile files here ({suffixes})", err=True)
-    return Found(files, empty)
+        warning = f"rulesdsl: warning: {folder}: no profile files here ({suffixes})"
+        click.echo(safe_text(warning), err=True)
+    for pattern in unmatched:
+        click.echo(safe_text(f"rulesdsl: warning: {pattern}: matches no file"), err=True)
+    return Found(files, empty, unmatched)
+
+
+def _expand(paths: Iterable[Path]) -> tuple[list[Path], list[Path]]:
+    """The paths named, each pattern replaced by what it matches; and the patterns that
+    match nothing."""
+    named: list[Path] = []
+    unmatched: list[Path] = []
+    for path in paths:
+        if path.exists() or path.is_symlink() or not GLOB.search(str(path)):
+            named.append(path)
+            continue
+        matches = [Path(p) for p in sorted(glob.glob(str(path), recursive=True))]
+        named += matches
+        if not matches:
+            unmatched.append(path)
+    return named, unmatched
 
 
 @cli.command()
@@ -110,7 +142,7 @@ def validate(ctx: click.Context, paths: tuple[Path, ...], form: str, strict: boo
     if form == "text":
         summary = f"{len(files)} file(s) checked: {errors} error(s), {warnings} warning(s)"
         click.echo(("\n" if problems else "") + summary, err=True)
-    ctx.exit(1 if errors or (strict and (warnings or found.empty)) else 0)
+    ctx.exit(1 if errors or (strict and (warnings or found.nothing_found)) else 0)
 
 
 @cli.command()
@@ -121,6 +153,7 @@ def validate(ctx: click.Context, paths: tuple[Path, ...], form: str, strict: boo
 def show(profile: str, as_json: bool, width: int | None) -> None:
     """Print every option of a resolved profile, its value and where it came from."""
     resolved = load_profile(profile)
+    dead = dead_rules(resolved.rules)
     if as_json:
         data = {
             "profile": resolved.name,
@@ -138,6 +171,7 @@ def show(profile: str, as_json: bool, width: int | None) -> None:
                     "assumed": s.assumed,
                     "note": s.note,
                     "note_from": s.note_from,
+                    "never_acts": str(dead[s.name]) if s.name in dead else None,
                 }
                 for s in resolved.settings.values()
             },
@@ -156,13 +190,17 @@ def show(profile: str, as_json: bool, width: int | None) -> None:
         }
         click.echo(json.dumps(data, indent=2))
         return
-    lines = show_lines(resolved, Page.for_stdout(width).width)
+    lines = show_lines(resolved, Page.for_stdout(width).width, dead)
     click.echo("\n".join(safe_text(line) for line in lines))
 
 
-def show_lines(profile: Profile, width: int) -> list[str]:
+def show_lines(
+    profile: Profile, width: int, dead: Mapping[str, DeadRule] | None = None
+) -> list[str]:
     """The profile's header, then one entry per option: name, value, status and where it
-    was set on one line while they fit, then the note wrapped beneath."""
+    was set on one line while they fit, then the note wrapped beneath, and the mark of a
+    rule in `dead` (one that can never act)."""
+    dead = dead or {}
     lines = wrap(f"{profile.name}: {profile.title or '(no title)'}", width, "", "  ")
     for label, value in (
         ("file", profile.path),
@@ -175,6 +213,8 @@ def show_lines(profile: Profile, width: int) -> list[str]:
     value_width = min(max(len(s.text) for s in profile.settings.values()), 18)
     for s in profile.settings.values():
         lines += _setting_lines(s, name_width, value_width, width)
+        mark = dead_mark(phrases(), dead.get(s.name))
+        lines += wrap(mark, width, " " * 6, " " * 7) if mark else []
     lines += [""] if profile.house else []
     for rule in profile.house:
         lines += _rule_lines(rule, width)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from rulesdsl.analysis.sameness import sameness_lines
 from rulesdsl.cli.common import (
     UsageProblem,
     build_rules,
@@ -20,6 +21,7 @@ from rulesdsl.cli.common import (
 )
 from rulesdsl.diagnostics import safe_text
 from rulesdsl.executors import ExecutorError, check_executor
+from rulesdsl.explain import wrap
 from rulesdsl.layout import Page
 from rulesdsl.outputs import OutputError, check_output, replacing
 from rulesdsl.sim import Result, Spec, check_spec, default_workers, run
@@ -134,6 +136,10 @@ def simulate_profiles(
         raise UsageProblem(str(error)) from None
     if plot is not None:
         _check_plot(plot, refs)
+    if not (as_json or as_csv):
+        columns = Page.for_stdout(width).width
+        for line in sameness_lines(spec.profiles, players):
+            click.echo("\n".join(wrap(line, columns, "", "  ")))
     result = _run_with_progress(spec, workers or default_workers(), executor)
     _output(result, as_json, as_csv, plot, Page.for_stdout(width))
     if result.interrupted:

@@ -7,8 +7,9 @@ from typing import Protocol
 
 from rulesdsl.cards import Card
 from rulesdsl.engine.events import Event
-from rulesdsl.engine.hand import Hand, HandOutcome
+from rulesdsl.engine.hand import Hand
 from rulesdsl.engine.match import Match
+from rulesdsl.engine.result import HandResult
 
 Listener = Callable[[Event], None]
 
@@ -29,7 +30,7 @@ def _emit(events: Sequence[Event], listener: Listener | None) -> None:
 
 def play_hand(
     hand: Hand, players: Sequence[Player], listener: Listener | None = None
-) -> HandOutcome:
+) -> HandResult:
     """Play a hand to its end, each seat choosing through `players[seat]`."""
     _emit(hand.events, listener)
     while hand.outcome is None:
@@ -41,7 +42,7 @@ def play_hand(
 
 def play_match(
     match: Match, players: Sequence[Player], listener: Listener | None = None
-) -> list[HandOutcome]:
+) -> list[HandResult]:
     """Play hands until the match ends; return each hand's outcome."""
     outcomes = []
     while not match.over:

@@ -1,11 +1,18 @@
-"""The event stream of a hand and a match, read by the trace writer and the terminal UI."""
+"""The event stream of a hand and a match, read by the trace writer and the terminal UI.
+
+Every event carries `rule`: the name of the rule that decided it (a unit's name, or `core`
+for the fixed order of a trick). `diverge` and rule coverage read it; the JSON trace keeps
+its format and leaves it out.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
 from rulesdsl.cards import Card, Suit
+from rulesdsl.engine.result import EndReason
+from rulesdsl.units import CORE, RuleTag
 
 
 def _plain(value: Any) -> Any:
@@ -21,10 +28,12 @@ def _plain(value: Any) -> Any:
 @dataclass(frozen=True)
 class Event:
     kind: ClassVar[str] = "event"
+    rule: RuleTag = field(default=CORE, kw_only=True, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"event": self.kind}
         data.update({f.name: _plain(getattr(self, f.name)) for f in fields(self)})
+        data.pop("rule")
         return data
 
 
@@ -89,7 +98,7 @@ class Out(Event):
 class HandEnd(Event):
     kind: ClassVar[str] = "hand_end"
     winner: int | None
-    reason: str
+    reason: EndReason
     tricks: int
 
 

@@ -1,19 +1,21 @@
 """One hand of Linger Longer as a step-by-step state machine: the reference engine.
 
-The order of a trick follows docs/rules.md#the-order-of-a-trick step by step; the comments
-name the steps.
+It plays the order of a trick of `rulesdsl.engine.steps` (docs/rules.md#the-order-of-a-trick)
+one card at a time, on the int State, with tracing on: each step's events and refusals are
+logged in ints and read back here as Cards and Events.
 """
 
 from __future__ import annotations
 
 import copy
 import random
-from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from rulesdsl.cards import Card, Suit, check_permutation
+from rulesdsl.engine import steps
 from rulesdsl.engine.events import (
     Deal,
     Draw,
@@ -23,67 +25,38 @@ from rulesdsl.engine.events import (
     Play,
     Reshuffle,
     TrickWon,
-    Trump,
 )
+from rulesdsl.engine.events import Trump as TrumpEvent
+from rulesdsl.engine.fast import REASONS, result
+from rulesdsl.engine.plan import FIRED_NAMES, plan_for
+from rulesdsl.engine.result import HandResult
+from rulesdsl.engine.state import State
 from rulesdsl.rules import OPTIONS, Rules, RulesError
+from rulesdsl.units import RuleTag, Step, Trump
+from rulesdsl.units.trump import turned_up
 
-# A hand that has not ended after this many tricks stops with reason `trick_limit`.
-# Only profiles that the validator flags as possibly endless can reach it.
-TRICK_LIMIT = 2000
+TRICK_LIMIT = steps.TRICK_LIMIT_TRICKS
 
-REASONS = ("stock_exhausted", "last_player", "all_out", "most_tricks", "trick_limit")
-# The options whose effect on play a hand counts in `Hand.fired`, in the registry's order.
-_COUNTED = "trump opening_lead follow when_void must_head draw elimination exhaustion all_out"
-COUNTED = tuple(name for name in OPTIONS if name in _COUNTED.split())
-# The option whose rule ends a hand for each reason (last_player is the core rule).
-END_RULES = {"stock_exhausted": "exhaustion", "most_tricks": "exhaustion", "all_out": "all_out"}
+HandOutcome = HandResult
+"""The earlier name of a hand's result."""
 
 
 @dataclass(frozen=True)
 class Refusal:
-    """Why a card may not be played: the option that forbids it and a sentence."""
+    """Why a card may not be played: the rule that forbids it and a sentence."""
 
     card: Card
-    option: str
+    rule: RuleTag
     message: str
 
     def __str__(self) -> str:
-        return f"{self.card} is not allowed: {self.message} ({self.option})"
+        return f"{self.card} is not allowed: {self.message} ({self.rule})"
 
 
 class IllegalMove(ValueError):
     def __init__(self, refusal: Refusal) -> None:
         super().__init__(str(refusal))
         self.refusal = refusal
-
-
-@dataclass(frozen=True)
-class HandOutcome:
-    winner: int | None
-    reason: str
-    tricks: int
-    eliminated: tuple[tuple[int, int], ...]
-    stock_left: int
-    trump: Suit | None
-    trick_winners: tuple[int, ...]
-    winner_cards: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "winner": self.winner,
-            "reason": self.reason,
-            "tricks": self.tricks,
-            "eliminated": [list(e) for e in self.eliminated],
-            "stock_left": self.stock_left,
-            "trump": self.trump.letter if self.trump is not None else None,
-            "trick_winners": list(self.trick_winners),
-        }
-
-    def __str__(self) -> str:
-        """e.g. `seat 2 wins: last player after 7 tricks`."""
-        who = "no winner" if self.winner is None else f"seat {self.winner} wins"
-        tricks = f"{self.tricks} trick" + ("" if self.tricks == 1 else "s")
-        return f"{who}: {self.reason.replace('_', ' ')} after {tricks}"
 
 
 def check_seat(seat: int, players: int, role: str) -> None:
@@ -96,15 +69,38 @@ def beats(
     card: Card, best: Card, led: Suit, trump: Suit | None, strength: Mapping[int, int]
 ) -> bool:
     """Whether `card` beats `best`, the best card so far of a trick led in `led`, where
-    `strength` ranks the ranks (`Rules.rank_strength`)."""
-    higher = strength[card.rank] > strength[best.rank]
-    if card.suit == trump:
-        return best.suit != trump or higher
-    return card.suit == led and best.suit == led and higher
+    `strength` ranks the ranks (`Rules.rank_strength`): the engine's own rule, on Cards."""
+
+    def code(c: Card) -> int:
+        return strength[c.rank] * 4 + int(c.suit)
+
+    return steps.beats(code(card), code(best), int(led), -1 if trump is None else int(trump))
+
+
+class Codes:
+    """The int of each card in play under one rank order (strength * 4 + suit), and back."""
+
+    def __init__(self, rules: Rules) -> None:
+        strength = rules.rank_strength
+        self.of = {card: strength[card.rank] * 4 + int(card.suit) for card in rules.cards}
+        self.card = {code: card for card, code in self.of.items()}
+
+    def ints(self, cards: Iterable[Card]) -> list[int]:
+        return [self.of[c] for c in cards]
+
+    def cards(self, codes: Iterable[int]) -> list[Card]:
+        return [self.card[c] for c in codes]
+
+
+@cache
+def codes_for(rules: Rules) -> Codes:
+    return Codes(rules)
 
 
 class Hand:
-    """The state of one hand. Build it with `deal` or `from_position`, then `play` cards."""
+    """The state of one hand, played by the steps of `rulesdsl.engine.steps` one card at a
+    time on the int State; Cards at its methods, events and outcome. Build it with `deal`
+    or `from_position`, then `play` cards."""
 
     def __init__(
         self,
@@ -123,31 +119,28 @@ class Hand:
     ) -> None:
         self.rules = rules
         self.players = len(hands)
-        self.hands = [sorted(h, key=rules.card_key) for h in hands]
-        self.stock = list(stock)
-        self.set_aside = list(set_aside)
+        self.codes = codes_for(rules)
+        self.plan = plan_for(rules)
         self.turnup = turnup
         self.trump = trump
         self.dealer = dealer
-        self.active = [seat not in out and bool(self.hands[seat]) for seat in range(self.players)]
-        self.rng = random.Random(seed)
         self.events: list[Event] = []
-        self.trick: list[tuple[int, Card]] = []
-        self.tricks_played = 0
-        self.tricks_won = [0] * self.players
-        self.last_win = [-1] * self.players
-        self.trick_winners: list[int] = []
-        self.eliminated: list[tuple[int, int]] = []
-        self.opening = opening
-        self.outcome: HandOutcome | None = None
-        # How often each option changed play: a constraint that refused a card, a draw,
-        # a trick won by trumping, an elimination rule that decided a last-card winner's
-        # fate, an exhaustion or all-out rule that acted.
-        self.fired: Counter[str] = Counter()
-        self.saves = 0
-        self._check_setup(leader)
-        self.leader = leader
-        self.trick_seats = self._seats_from(leader)
+        self.outcome: HandResult | None = None
+        self._check_setup(hands, stock, set_aside, leader, out)
+        ints = self.codes.ints
+        active = [seat not in out and bool(hands[seat]) for seat in range(self.players)]
+        self.s = State(
+            [sorted(ints(h)) for h in hands],
+            ints(reversed(stock)),
+            -1 if trump is None else int(trump),
+            leader,
+            active,
+            True,
+        )
+        self.s.set_aside = ints(set_aside)
+        self.s.opening = opening
+        self.s.rng = random.Random(seed)
+        steps.start_trick(self.s)
 
     @classmethod
     def deal(
@@ -168,16 +161,15 @@ class Hand:
             rng.shuffle(order)
         else:
             check_permutation(order, rules.cards)
-        size = rules.hand_size_for(players)
-        dealt = players * size
+        dealt = players * rules.hand_size_for(players)
         hands: list[list[Card]] = [[] for _ in range(players)]
         for k, card in enumerate(order[:dealt]):
             hands[(dealer + 1 + k) % players].append(card)
         rest = list(order[dealt:])
-        turnup = rest.pop(0) if rules.trump == "stock_turnup" else None
-        shown = order[dealt - 1] if rules.trump == "dealer_last_card" else None
-        named_by = shown if shown is not None else turnup
-        trump = named_by.suit if named_by is not None else rules.fixed_trump
+        turnup = rest.pop(0) if turned_up(rules) else None
+        suit = OPTIONS["trump"].plays(rules.trump)[Step.SETUP](codes_for(rules).ints(order), dealt)
+        trump = None if suit < 0 else Suit(suit)
+        shown = order[dealt - 1] if rules.trump is Trump.DEALER_LAST_CARD else turnup
         hand = cls(
             rules,
             hands,
@@ -189,7 +181,7 @@ class Hand:
             seed=rng.getrandbits(64),
         )
         hand.events.append(Deal(dealer, tuple(tuple(h) for h in hands), len(rest)))
-        hand.events.append(Trump(trump, named_by, rules.trump))
+        hand.events.append(TrumpEvent(trump, shown, rules.trump, rule="trump"))
         return hand
 
     @classmethod
@@ -205,43 +197,124 @@ class Hand:
         """Set up any position: hands, stock (top first), trump, leader, and who is `out`."""
         return cls(rules, hands, stock, trump, leader, **kwargs)
 
-    def _check_setup(self, leader: int) -> None:
+    def _check_setup(
+        self,
+        hands: Sequence[Sequence[Card]],
+        stock: Sequence[Card],
+        set_aside: Sequence[Card],
+        leader: int,
+        out: Sequence[int],
+    ) -> None:
         if self.players < 2:
             raise RulesError("a hand needs at least two players")
-        if not 0 <= leader < self.players or not self.active[leader]:
+        if not 0 <= leader < self.players or leader in out or not hands[leader]:
             raise RulesError(f"the leader, seat {leader}, must be an active seat")
-        every = [c for h in self.hands for c in h] + self.stock + self.set_aside
+        every = [c for h in hands for c in h] + list(stock) + list(set_aside)
         every += [self.turnup] if self.turnup else []
         if len(set(every)) != len(every):
             raise RulesError("a card appears twice in the position")
+        strange = [c for c in every if c not in self.codes.of]
+        if strange:
+            raise RulesError(f"{strange[0]} is not a card of this deck")
 
     # -- reading the position and copying it -----------------------------------------
+
+    @property
+    def hands(self) -> list[list[Card]]:
+        """Each seat's cards, sorted in play order (new lists)."""
+        return [self.codes.cards(h) for h in self.s.hands]
+
+    @property
+    def stock(self) -> list[Card]:
+        """The stock, top card first (a new list)."""
+        return self.codes.cards(reversed(self.s.stock))
+
+    @property
+    def set_aside(self) -> list[Card]:
+        return self.codes.cards(self.s.set_aside)
+
+    @property
+    def active(self) -> list[bool]:
+        return list(self.s.active)
+
+    @property
+    def trick(self) -> list[tuple[int, Card]]:
+        """The trick so far: (seat, card) in the order played."""
+        s = self.s
+        played = zip(s.trick_seats[: len(s.trick)], s.trick, strict=True)
+        return [(seat, self.codes.card[c]) for seat, c in played]
+
+    @property
+    def trick_seats(self) -> list[int]:
+        """Who plays to this trick, from the leader."""
+        return list(self.s.trick_seats)
+
+    @property
+    def tricks_played(self) -> int:
+        return self.s.trick_number
+
+    @property
+    def eliminated(self) -> list[tuple[int, int]]:
+        """(trick, seat) of each player out, in order."""
+        return list(self.s.eliminated)
+
+    @property
+    def trick_winners(self) -> list[int]:
+        return list(self.s.trick_winners)
+
+    @property
+    def tricks_won(self) -> list[int]:
+        return list(self.s.tricks_won)
+
+    @property
+    def leader(self) -> int:
+        return self.s.leader
+
+    @property
+    def rng(self) -> random.Random | None:
+        """The generator of reshuffles."""
+        return self.s.rng
+
+    @property
+    def opening(self) -> bool:
+        return self.s.opening
+
+    @property
+    def saves(self) -> int:
+        return self.s.saves
+
+    @property
+    def fired(self) -> frozenset[str]:
+        """The rules that have fired in this hand so far (rule coverage)."""
+        return FIRED_NAMES[self.s.fired]
 
     def cards(self, seat: int) -> list[Card]:
         """The cards `seat` holds, sorted; a new list (changing it leaves the hand alone)."""
         check_seat(seat, self.players, "the")
-        return list(self.hands[seat])
+        return self.codes.cards(self.s.hands[seat])
 
     def copy(self) -> Hand:
         """An independent copy of the game, for search: playing on either never changes the
         other (hands, stock, set-aside cards, trick, events, counters and the generator of
-        reshuffles are all its own). Only the frozen `rules` are shared."""
-        return copy.deepcopy(self, {id(self.rules): self.rules})
+        reshuffles are all its own). Only the frozen `rules` and its tables are shared."""
+        shared = (self.rules, self.codes, self.plan)
+        return copy.deepcopy(self, {id(x): x for x in shared})
 
     def __str__(self) -> str:
         """The position: trump, each seat's cards, the stock, the trick so far, who is out."""
         trump = "no trump" if self.trump is None else f"trump {self.trump.word} ({self.trump})"
         lines = [f"{self.players} players, seat {self.dealer} deals, {trump}"]
         out = {seat: trick for trick, seat in self.eliminated}
+        hands, active = self.hands, self.s.active
         for seat in range(self.players):
-            if not self.active[seat]:
+            if not active[seat]:
                 after = f" after trick {out[seat]}" if seat in out else ""
                 lines.append(f"seat {seat}: out{after}")
                 continue
-            held = " ".join(map(str, self.hands[seat])) or "-"
+            held = " ".join(map(str, hands[seat])) or "-"
             lines.append(f"seat {seat}: {held}" + ("  <- to play" if seat == self.to_move else ""))
         shown = "" if self.turnup is None else f", turn-up {self.turnup}"
-        lines.append(f"stock {len(self.stock)}, set aside {len(self.set_aside)}{shown}")
+        lines.append(f"stock {len(self.s.stock)}, set aside {len(self.s.set_aside)}{shown}")
         if self.outcome is not None:
             lines.append(f"over: {self.outcome}")
         else:
@@ -251,14 +324,6 @@ class Hand:
 
     # -- whose turn, and what they may play -------------------------------------------
 
-    def _seats_from(self, leader: int) -> list[int]:
-        """The active seats, clockwise from the leader: who plays to this trick."""
-        return [
-            (leader + i) % self.players
-            for i in range(self.players)
-            if self.active[(leader + i) % self.players]
-        ]
-
     @property
     def is_over(self) -> bool:
         return self.outcome is not None
@@ -267,22 +332,17 @@ class Hand:
     def to_move(self) -> int | None:
         if self.outcome is not None:
             return None
-        return self.trick_seats[len(self.trick)]
+        return self.s.trick_seats[len(self.s.trick)]
 
     @property
     def led_suit(self) -> Suit | None:
-        return self.trick[0][1].suit if self.trick else None
+        return Suit(self.s.led) if self.s.trick else None
 
     def best_so_far(self) -> tuple[int, Card] | None:
         """The seat and card currently winning the trick."""
-        if not self.trick:
+        if not self.s.trick:
             return None
-        led = self.trick[0][1].suit
-        best = self.trick[0]
-        for seat, card in self.trick[1:]:
-            if beats(card, best[1], led, self.trump, self.rules.rank_strength):
-                best = (seat, card)
-        return best
+        return self.s.winner, self.codes.card[self.s.best]
 
     def refusals(self) -> dict[Card, Refusal]:
         """Every card in the mover's hand that the rules forbid, with the rule that forbids it.
@@ -293,46 +353,33 @@ class Hand:
         seat = self.to_move
         if seat is None:
             return {}
+        s = self.s
+        fired = s.fired
+        if s.trick:
+            steps.follow_allowed(s, self.plan, seat)
+        else:
+            steps.allowed_cards(s, self.plan.lead_rules, seat)
+        s.fired = fired  # asking is not playing: a refusal fires when the card is played
         refused: dict[Card, Refusal] = {}
-        allowed = list(self.hands[seat])
-        for option, allows, message in self._constraints():
-            kept = [c for c in allowed if allows(c)] or allowed
-            refused.update({c: Refusal(c, option, message) for c in allowed if c not in kept})
-            allowed = kept
+        for rule, cards in s.refused:
+            message = self._message(rule)
+            refused.update({c: Refusal(c, rule, message) for c in self.codes.cards(cards)})
         return refused
+
+    def _message(self, rule: str) -> str:
+        s = self.s
+        template = OPTIONS[rule].refusals[getattr(self.rules, rule)]
+        led = Suit(s.led).word if s.trick else ""
+        trump = Suit(s.trump).word if s.trump >= 0 else ""
+        best = str(self.codes.card[s.best]) if s.trick else ""
+        return template.format(led=led, led_one=led[:-1], trump=trump, best=best)
 
     def legal_moves(self) -> list[Card]:
         seat = self.to_move
         if seat is None:
             return []
         refused = self.refusals()
-        return [c for c in self.hands[seat] if c not in refused]
-
-    def _constraints(self) -> Iterator[tuple[str, Callable[[Card], bool], str]]:
-        """The rules that narrow a move, in order: option, the cards it allows, and why."""
-        rules, trump = self.rules, self.trump
-        if not self.trick:
-            if self.opening and rules.opening_lead == "trump_if_able" and trump is not None:
-                why = f"the first lead must be a trump ({trump.word}) when you hold one"
-                yield "opening_lead", lambda c: c.suit == trump, why
-            return
-        led = self.trick[0][1].suit
-        if any(c.suit == led for c in self.hands[self.to_move]):
-            if rules.follow == "suit_or_trump":
-                why = f"you hold a {led.word[:-1]}: follow suit or play a trump"
-                yield "follow", lambda c: c.suit in (led, trump), why
-            else:
-                yield "follow", lambda c: c.suit == led, f"you hold a {led.word[:-1]}: follow suit"
-        elif rules.when_void == "trump_if_able" and trump is not None:
-            why = f"you hold no {led.word}: play a trump ({trump.word})"
-            yield "when_void", lambda c: c.suit == trump, why
-        if rules.must_head:
-            best = self.best_so_far()[1]
-            yield (
-                "must_head",
-                lambda c: beats(c, best, led, trump, rules.rank_strength),
-                f"you must beat {best} when you can",
-            )
+        return [c for c in self.codes.cards(self.s.hands[seat]) if c not in refused]
 
     def check(self, card: Card) -> Refusal | None:
         """Why `card` may not be played now, or None if it may."""
@@ -342,7 +389,8 @@ class Hand:
         seat = self.to_move
         if seat is None:
             return Refusal(card, "hand", "the hand is over")
-        if card not in self.hands[seat]:
+        code = self.codes.of.get(card)
+        if code is None or code not in self.s.hands[seat]:
             return Refusal(card, "hand", f"seat {seat} does not hold {card}")
         return refused.get(card)
 
@@ -351,121 +399,53 @@ class Hand:
     def play(self, card: Card) -> list[Event]:
         """Play a card for the player to move; return the events it caused."""
         seat = self.to_move
-        refused = self.refusals()
-        refusal = self._check(card, refused)
+        refusal = self._check(card, self.refusals())
         if refusal is not None:
             raise IllegalMove(refusal)
-        for option in {r.option for r in refused.values()}:
-            self.fired[option] += 1
+        s, plan = self.s, self.plan
         start = len(self.events)
-        self.hands[seat].remove(card)
-        self.trick.append((seat, card))
-        self.events.append(Play(self.tricks_played + 1, seat, card))
-        if len(self.trick) == len(self.trick_seats):  # step 1: everyone at the lead has played
-            self._finish_trick()
+        logged = len(s.log)
+        # The rules that refused a card fire as it is played (asked again, they fire now).
+        if s.trick:
+            steps.follow_allowed(s, plan, seat)
+            steps.follow_card(s, seat, self.codes.of[card])
+        else:
+            steps.allowed_cards(s, plan.lead_rules, seat)
+            steps.lead_card(s, seat, self.codes.of[card])
+        if len(s.trick) == len(s.trick_seats):  # step 1: everyone at the lead has played
+            steps.finish_trick(s, plan)
+            if s.over:
+                self.outcome = result(s)
+            else:
+                steps.start_trick(s)
+        self.events += [self._event(entry) for entry in s.log[logged:]]
         return self.events[start:]
 
-    def _finish_trick(self) -> None:
-        number = self.tricks_played + 1
-        winner, best = self.best_so_far()  # step 2
-        if best.suit == self.trump and self.trick[0][1].suit != self.trump:
-            self.fired["trump"] += 1
-        last_card = not self.hands[winner]
-        cards = tuple(c for _, c in self.trick)
-        played_order = [s for s, _ in self.trick]
-        self.set_aside.extend(cards)
-        self.tricks_played = number
-        self.tricks_won[winner] += 1
-        self.last_win[winner] = number
-        self.trick_winners.append(winner)
-        self.trick = []
-        self.opening = False
-        self.events.append(TrickWon(number, winner, cards))
-        if self.rules.elimination == "immediate":  # step 3
-            self._eliminate(played_order, number)
-            if last_card and (self.stock or self.rules.exhaustion == "reshuffle"):
-                self.fired["elimination"] += 1  # out before a draw that would have saved it
-        if self._draw(winner, len(cards), number):  # steps 4 and 5
-            return self._end(winner, "stock_exhausted")
-        if self.rules.elimination == "after_draw":  # step 6
-            self._eliminate(played_order, number)
-            if last_card and self.active[winner]:
-                self.fired["elimination"] += 1
-                self.saves += 1
-        remaining = [s for s in range(self.players) if self.active[s]]
-        if len(remaining) == 1:  # step 7
-            return self._end(remaining[0], "last_player")
-        if not remaining:  # step 8
-            return self._end(
-                winner if self.rules.all_out == "last_trick_winner" else None, "all_out"
-            )
-        if self.rules.exhaustion == "most_tricks" and not self.stock:  # step 9
-            return self._end(self._most_tricks(), "most_tricks")
-        if number >= TRICK_LIMIT:
-            return self._end(None, "trick_limit")
-        self.leader = self._next_leader(winner)  # step 10
-        self.trick_seats = self._seats_from(self.leader)
-
-    def _eliminate(self, played_order: list[int], number: int) -> None:
-        for seat in played_order:
-            if self.active[seat] and not self.hands[seat]:
-                self.active[seat] = False
-                self.eliminated.append((number, seat))
-                self.events.append(Out(number, seat))
-
-    def _draw(self, winner: int, in_trick: int, number: int) -> bool:
-        """The winner's draw; True when it took the last card and that ends the hand."""
-        if not self.active[winner]:
-            return False
-        wanted = in_trick if self.rules.draw == "per_card_in_trick" else int(self.rules.draw)
-        drawn: list[Card] = []
-        for _ in range(wanted):
-            if not self.stock and self.rules.exhaustion == "reshuffle" and self.set_aside:
-                self.stock = self.set_aside
-                self.set_aside = []
-                self.rng.shuffle(self.stock)
-                self.events.append(Reshuffle(number, len(self.stock)))
-                self.fired["exhaustion"] += 1
-            if not self.stock:
-                if self.rules.exhaustion == "play_out":
-                    self.fired["exhaustion"] += 1  # play goes on without drawing
-                break
-            drawn.append(self.stock.pop(0))
-        if not drawn:
-            return False
-        self.fired["draw"] += 1
-        self.hands[winner].extend(drawn)
-        self.hands[winner].sort(key=self.rules.card_key)
-        self.events.append(Draw(number, winner, tuple(drawn), len(self.stock)))
-        return self.rules.exhaustion == "last_draw_wins" and not self.stock
-
-    def _most_tricks(self) -> int:
-        return max(range(self.players), key=lambda s: (self.tricks_won[s], self.last_win[s]))
-
-    def _next_leader(self, winner: int) -> int:
-        for i in range(self.players):
-            seat = (winner + i) % self.players
-            if self.active[seat]:
-                return seat
-        raise AssertionError("no active seat to lead")
-
-    def _end(self, winner: int | None, reason: str) -> None:
-        if reason in END_RULES:
-            self.fired[END_RULES[reason]] += 1
-        self.outcome = HandOutcome(
-            winner=winner,
-            reason=reason,
-            tricks=self.tricks_played,
-            eliminated=tuple(self.eliminated),
-            stock_left=len(self.stock),
-            trump=self.trump,
-            trick_winners=tuple(self.trick_winners),
-            winner_cards=len(self.hands[winner]) if winner is not None else 0,
-        )
-        self.events.append(HandEnd(winner, reason, self.tricks_played))
+    def _event(self, entry: tuple) -> Event:
+        """An event of the log in ints, with Cards."""
+        kind, *fields = entry
+        cards = self.codes.card
+        match kind:
+            case "play":
+                number, seat, card = fields
+                return Play(number, seat, cards[card])
+            case "trick_won":
+                number, seat, played, rule = fields
+                return TrickWon(number, seat, tuple(cards[c] for c in played), rule=rule)
+            case "out":
+                number, seat, rule = fields
+                return Out(number, seat, rule=rule)
+            case "reshuffle":
+                number, count, rule = fields
+                return Reshuffle(number, count, rule=rule)
+            case "draw":
+                number, seat, drawn, left, rule = fields
+                return Draw(number, seat, tuple(cards[c] for c in drawn), left, rule=rule)
+        winner, reason, tricks, rule = fields
+        return HandEnd(None if winner < 0 else winner, REASONS[reason], tricks, rule=rule)
 
     def cards_in_play(self) -> list[Card]:
         """Every card the hand holds anywhere: hands, trick, stock, set aside, turn-up."""
-        cards = [c for h in self.hands for c in h] + [c for _, c in self.trick]
-        cards += self.stock + self.set_aside
-        return cards + ([self.turnup] if self.turnup else [])
+        s = self.s
+        codes = [c for h in s.hands for c in h] + s.trick + s.stock + s.set_aside
+        return self.codes.cards(codes) + ([self.turnup] if self.turnup else [])

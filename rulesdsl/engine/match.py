@@ -7,9 +7,11 @@ from collections.abc import Sequence
 
 from rulesdsl.cards import Card
 from rulesdsl.engine.events import Event, MatchEnd, Score
-from rulesdsl.engine.hand import Hand, HandOutcome, check_seat
+from rulesdsl.engine.hand import Hand, check_seat
+from rulesdsl.engine.result import HandResult
 from rulesdsl.rules import Rules
 from rulesdsl.seeds import derive
+from rulesdsl.units import NextDealer, Scoring
 
 # A match that has not ended after this many hands ends on the points so far.
 HAND_LIMIT = 1000
@@ -52,16 +54,16 @@ class Match:
         seed = derive(self.seed, "hand", self.hands_played)
         return Hand.deal(self.rules, self.players, self.dealer, order, seed)
 
-    def record(self, outcome: HandOutcome) -> list[Event]:
+    def record(self, outcome: HandResult) -> list[Event]:
         """Score a finished hand, pass the deal on, and end the match when its rule says so."""
         self.hands_played += 1
         winner = outcome.winner
         gained = 0
         if winner is not None:
-            gained = 1 if self.rules.scoring == "one_per_hand" else outcome.winner_cards
+            gained = 1 if self.rules.scoring is Scoring.ONE_PER_HAND else outcome.winner_cards
             self.points[winner] += gained
         events: list[Event] = [Score(self.hands_played, winner, gained, tuple(self.points))]
-        if self.rules.next_dealer == "hand_winner" and winner is not None:
+        if self.rules.next_dealer is NextDealer.HAND_WINNER and winner is not None:
             self.dealer = winner
         else:
             self.dealer = (self.dealer + 1) % self.players

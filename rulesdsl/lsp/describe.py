@@ -93,8 +93,23 @@ def hover(target: Target, chain: list[Profile]) -> str | None:
     if places:
         lines += ["", "set through the `extends` chain, nearest first:", ""]
         lines += [f"- {_setting(s)}" for s in places]
-    # Reach analysis, once it exists, says here whether the rule can ever apply.
+    lines += ["", _reach(option.name, chain[0])]
     return "\n".join(lines)
+
+
+def _reach(name: str, profile: Profile) -> str:
+    """What reach analysis says of the option in this profile: a proof that it never acts,
+    or that the count model leaves it free to."""
+    from rulesdsl.analysis.lint import LINT_BUDGET
+    from rulesdsl.analysis.report import dead_rules
+
+    dead = dead_rules(profile.rules, budget=LINT_BUDGET).get(name)
+    if dead is not None:
+        return f"reach: never comes into play with {dead.players} players: {dead.proof}"
+    return (
+        "reach: the count model does not rule it out; "
+        f"`rulesdsl analyze {profile.name}` looks for a hand where it acts"
+    )
 
 
 def _setting(s: Setting) -> str:

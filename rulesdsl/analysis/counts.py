@@ -1,0 +1,297 @@
+"""The exact model of a hand over counts: hand sizes, stock, set-aside cards, who is out.
+
+Every active player plays one card a trick whatever the cards are, so only the draws, the
+eliminations and the end rules change counts. The model walks every count state a hand
+can reach at one player count, letting any active player win any trick (a choice the
+cards may or may not allow: the model over-approximates, which is what a "never" needs).
+A state is the sorted sizes of the active hands and the stock; the set-aside cards are
+what is left of the deck. Each step of RULES.md section 2 that changes counts is one
+function below, and reads its option there and nowhere else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from rulesdsl.rules import Rules
+
+# More count states than this and the model gives up: its verdicts become "unknown".
+STATE_BUDGET = 200_000
+
+
+class Event(StrEnum):
+    """What can happen in one trick, as the count model sees it."""
+
+    STOCK_EMPTY = "stock_empty"  # the stock is empty at some moment of the draw or after
+    ALL_OUT = "all_out"  # step 8: no active player remains
+    LAST_CARD_WIN = "last_card_win"  # the winner played their last card and a card was there
+    WINNER_DRAWS = "winner_draws"  # the winner is active at the draw and a card is there
+    FOLLOWER_CHOOSES = "follower_chooses"  # a player following holds two cards or more
+    ENDS = "ends"  # the hand ends after this trick
+
+
+class End(StrEnum):
+    STOCK_EXHAUSTED = "stock_exhausted"
+    LAST_PLAYER = "last_player"
+    ALL_OUT = "all_out"
+    MOST_TRICKS = "most_tricks"
+
+
+State = tuple[tuple[int, ...], int]
+"""The sorted sizes of the active hands (largest first) and the stock."""
+
+
+@dataclass
+class Trick:
+    """One trick worked through the steps, for one choice of winner."""
+
+    sizes: list[int]  # active hands after the play, winner first
+    stock: int
+    set_aside: int
+    in_trick: int
+    winner_active: bool = True
+    events: set[Event] = field(default_factory=set)
+    end: End | None = None
+    winner_cards: frozenset[int] = frozenset()  # the hand winner's possible card counts
+
+
+@dataclass(frozen=True)
+class Setup:
+    """The counts after the deal."""
+
+    players: int
+    hand_size: int
+    stock: int
+    in_play: int  # cards in hands, stock and set-aside (a turned-up trump is out of play)
+
+    @property
+    def state(self) -> State:
+        return (self.hand_size,) * self.players, self.stock
+
+
+def setup(rules: Rules, players: int) -> Setup:
+    """The deal (RULES.md section 4): hand sizes, and the stock after any turn-up."""
+    size = rules.hand_size_for(players)
+    turnup = int(rules.trump == "stock_turnup")
+    in_play = len(rules.cards) - turnup
+    return Setup(players, size, in_play - players * size, in_play)
+
+
+def draw_count(rules: Rules, in_trick: int) -> int:
+    """Step 4: how many cards a drawer takes."""
+    return in_trick if rules.draw == "per_card_in_trick" else int(rules.draw)
+
+
+def drawers(rules: Rules, trick: Trick) -> list[int]:
+    """Step 4: who draws, as indexes into `trick.sizes` (the winner is index 0). Under
+    `draw_by winner`, the only value there is, the winner draws if still active."""
+    return [0] if trick.winner_active else []
+
+
+def reshuffles(rules: Rules) -> bool:
+    """Step 4: whether an empty stock is refilled from the set-aside cards before a draw."""
+    return rules.exhaustion == "reshuffle"
+
+
+def can_refill(rules: Rules, trick: Trick) -> bool:
+    return reshuffles(rules) and trick.set_aside > 0
+
+
+def draw(rules: Rules, trick: Trick) -> int:
+    """Step 4: every drawer takes its cards; returns the cards the last drawer took."""
+    wanted = draw_count(rules, trick.in_trick)
+    if trick.stock == 0:
+        trick.events.add(Event.STOCK_EMPTY)
+    if trick.winner_active and (trick.stock > 0 or can_refill(rules, trick)):
+        trick.events.add(Event.WINNER_DRAWS)
+    taken = 0
+    for seat in drawers(rules, trick):
+        taken = 0
+        for _ in range(wanted):
+            if trick.stock == 0 and can_refill(rules, trick):
+                trick.stock, trick.set_aside = trick.set_aside, 0
+            if trick.stock == 0:
+                break
+            trick.stock -= 1
+            taken += 1
+            if trick.stock == 0:
+                trick.events.add(Event.STOCK_EMPTY)
+        trick.sizes[seat] += taken
+    return taken
+
+
+def out_before_draw(rules: Rules) -> bool:
+    """Step 3: whether empty hands drop out before the draw (`elimination immediate`)."""
+    return rules.elimination == "immediate"
+
+
+def eliminate_immediate(rules: Rules, trick: Trick) -> None:
+    """Step 3: under `elimination immediate` the empty hands drop out, the winner too."""
+    if out_before_draw(rules) and trick.sizes[0] == 0:
+        trick.winner_active = False
+
+
+def eliminate_after_draw(rules: Rules, trick: Trick) -> None:
+    """Steps 3 and 6: every active player with no cards is out (the winner, at step 3,
+    only under `immediate`; drawing at step 4 may have saved them under `after_draw`)."""
+    keep = [size for size in trick.sizes[1:] if size > 0]
+    trick.sizes = ([trick.sizes[0]] if trick.winner_active and trick.sizes[0] > 0 else []) + keep
+
+
+def last_draw_ends(rules: Rules, trick: Trick, taken: int) -> None:
+    """Step 5: under `last_draw_wins`, a draw that took the last stock card ends the hand."""
+    if rules.exhaustion == "last_draw_wins" and taken > 0 and trick.stock == 0:
+        trick.end = End.STOCK_EXHAUSTED
+        trick.winner_cards = frozenset({trick.sizes[0]})
+
+
+def last_players_end(rules: Rules, trick: Trick) -> None:
+    """Steps 7 and 8: one active player left wins; none left is the `all_out` rule's case."""
+    if len(trick.sizes) == 1:
+        trick.end = End.LAST_PLAYER
+        trick.winner_cards = frozenset(trick.sizes)
+    elif not trick.sizes:
+        trick.events.add(Event.ALL_OUT)
+        trick.end = End.ALL_OUT
+        trick.winner_cards = frozenset({0}) if rules.all_out == "last_trick_winner" else frozenset()
+
+
+def most_tricks_ends(rules: Rules, trick: Trick, players: int) -> None:
+    """Step 9: under `most_tricks` an empty stock ends the hand; any seat may have won the
+    most tricks, one that is out included."""
+    if rules.exhaustion == "most_tricks" and trick.stock == 0:
+        trick.end = End.MOST_TRICKS
+        out = len(trick.sizes) < players
+        trick.winner_cards = frozenset(trick.sizes) | ({0} if out else set())
+
+
+def play_trick(rules: Rules, setup_: Setup, state: State, winner: int) -> Trick:
+    """One trick from `state`, won by the active hand at index `winner`."""
+    sizes, stock = state
+    after = [size - 1 for size in sizes]
+    after.insert(0, after.pop(winner))
+    trick = Trick(after, stock, setup_.in_play - sum(sizes) - stock + len(sizes), len(sizes))
+    if any(size >= 2 for size in sizes):
+        trick.events.add(Event.FOLLOWER_CHOOSES)
+    wants = draw_count(rules, len(sizes)) > 0
+    if after[0] == 0 and wants and (stock > 0 or can_refill(rules, trick)):
+        trick.events.add(Event.LAST_CARD_WIN)
+    eliminate_immediate(rules, trick)
+    taken = draw(rules, trick)
+    last_draw_ends(rules, trick, taken)
+    if trick.end is None:
+        eliminate_after_draw(rules, trick)
+        last_players_end(rules, trick)
+    if trick.end is None:
+        most_tricks_ends(rules, trick, setup_.players)
+    if trick.end is not None:
+        trick.events.add(Event.ENDS)
+    return trick
+
+
+def next_state(trick: Trick) -> State:
+    return tuple(sorted(trick.sizes, reverse=True)), trick.stock
+
+
+def tricks_from(rules: Rules, setup_: Setup, state: State) -> Iterator[Trick]:
+    """Every trick the counts allow from `state`: one per distinct winner's hand size."""
+    sizes, _ = state
+    seen: set[int] = set()
+    for index, size in enumerate(sizes):
+        if size not in seen:
+            seen.add(size)
+            yield play_trick(rules, setup_, state, index)
+
+
+@dataclass(frozen=True)
+class CountModel:
+    """Every count state a hand can reach at one player count, and what can happen."""
+
+    setup: Setup
+    complete: bool  # False when the state budget ran out: nothing below is a proof
+    states: int
+    events: frozenset[Event]
+    ends: frozenset[End]
+    min_tricks: int | None  # None: no hand can end
+    max_tricks: int | None  # None: a hand can go on for ever (the counts can repeat)
+    min_stock: int  # the least stock at any moment (0 if it can run out, refilled or not)
+    winner_cards: frozenset[int]  # the card counts a hand winner can hold at the end
+    can_end_without_winner: bool
+    cycles: bool
+
+
+def build(rules: Rules, players: int, budget: int = STATE_BUDGET) -> CountModel:
+    """Walk every reachable count state (depth first), with the longest and shortest
+    number of tricks to an end from each."""
+    setup_ = setup(rules, players)
+    start = setup_.state
+    edges: dict[State, list[tuple[Trick, State | None]]] = {}
+    todo = [start]
+    complete = True
+    while todo:
+        state = todo.pop()
+        if state in edges:
+            continue
+        if len(edges) >= budget:
+            complete = False
+            break
+        out = []
+        for trick in tricks_from(rules, setup_, state):
+            following = None if trick.end is not None else next_state(trick)
+            out.append((trick, following))
+            if following is not None and following not in edges:
+                todo.append(following)
+        edges[state] = out
+    tricks = [t for out in edges.values() for t, _ in out]
+    longest, shortest, cycles = _lengths(edges, start) if complete else ({}, {}, True)
+    return CountModel(
+        setup=setup_,
+        complete=complete,
+        states=len(edges),
+        events=frozenset(e for t in tricks for e in t.events),
+        ends=frozenset(t.end for t in tricks if t.end is not None),
+        min_tricks=shortest.get(start),
+        max_tricks=None if cycles else longest.get(start),
+        min_stock=min(
+            [setup_.stock, *(0 if Event.STOCK_EMPTY in t.events else t.stock for t in tricks)]
+        ),
+        winner_cards=frozenset(c for t in tricks for c in t.winner_cards),
+        can_end_without_winner=any(t.end is not None and not t.winner_cards for t in tricks),
+        cycles=cycles,
+    )
+
+
+def _lengths(
+    edges: dict[State, list[tuple[Trick, State | None]]], start: State
+) -> tuple[dict[State, int], dict[State, int], bool]:
+    """The most and fewest tricks from each state to an end (states that cannot end have
+    no fewest), and whether the states reachable from `start` hold a cycle."""
+    longest: dict[State, int] = {}
+    shortest: dict[State, int] = {}
+    on_path: set[State] = set()
+    cycles = False
+    stack: list[tuple[State, bool]] = [(start, False)]
+    while stack:
+        state, done = stack.pop()
+        if done:
+            on_path.discard(state)
+            nexts = [n for _, n in edges[state]]
+            longest[state] = max((1 + longest.get(n, 0) if n else 1) for n in nexts)
+            ends = [1 + shortest[n] if n else 1 for n in nexts if n is None or n in shortest]
+            if ends:
+                shortest[state] = min(ends)
+            continue
+        if state in longest:
+            continue
+        on_path.add(state)
+        stack.append((state, True))
+        for _, following in edges[state]:
+            if following is None or following in longest:
+                continue
+            if following in on_path:
+                cycles = True
+                continue
+            stack.append((following, False))
+    return longest, shortest, cycles

@@ -1,0 +1,134 @@
+"""The analysis of a profile over its player counts: as text for people, as JSON for tools,
+and the rules that can never act (for `validate`, `show`, `explain` and `compare`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from rulesdsl.analysis.counts import STATE_BUDGET, build
+from rulesdsl.analysis.verdicts import (
+    ANALYSED,
+    QUESTIONS,
+    SEARCH_BUDGET,
+    PlayersReport,
+    analyse_players,
+)
+from rulesdsl.analysis.witness import Witness
+from rulesdsl.rules import Rules
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """One profile analysed at each player count asked for."""
+
+    profile: str
+    rules: Rules
+    players: dict[int, PlayersReport]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "profile": self.profile,
+            "players": {str(n): r.to_dict() for n, r in self.players.items()},
+        }
+
+
+def player_counts(rules: Rules, only: int | None = None) -> list[int]:
+    low, high = rules.players
+    return [only] if only is not None else list(range(low, high + 1))
+
+
+def analyse(
+    profile: str, rules: Rules, only: int | None = None, tries: int = SEARCH_BUDGET
+) -> Analysis:
+    """Every question at every player count (or only `only`); `only` must be allowed."""
+    if only is not None:
+        rules.check_players_of(profile, only)
+    counts = player_counts(rules, only)
+    return Analysis(profile, rules, {n: analyse_players(rules, n, tries) for n in counts})
+
+
+@dataclass(frozen=True)
+class DeadRule:
+    """A rule that never acts at any of `counts`, with the proof at the largest count."""
+
+    name: str
+    counts: tuple[int, ...]
+    proof: str
+
+    @property
+    def players(self) -> str:
+        """The player counts as a span of digits, e.g. `3\u20136` or `4`."""
+        low, high = self.counts[0], self.counts[-1]
+        return str(low) if low == high else f"{low}\u2013{high}"
+
+    def __str__(self) -> str:
+        return f"never comes into play with {self.players} players: {self.proof}"
+
+
+def dead_rules(
+    rules: Rules, counts: Iterable[int] | None = None, budget: int = STATE_BUDGET
+) -> dict[str, DeadRule]:
+    """The rules the count model proves can never act at any of `counts` (default: every
+    count the profile allows). Needs no search, so it is quick enough for `validate`;
+    beyond `budget` count states nothing is proved, so nothing is dead."""
+    counts = list(counts) if counts is not None else player_counts(rules)
+    models = [build(rules, n, budget) for n in counts]
+    if not models or not all(m.complete for m in models):
+        return {}
+    dead = {}
+    for name in ANALYSED:
+        question = QUESTIONS.get(name)
+        proofs = [question.never(rules, m) for m in models] if question else [None]
+        if all(proof is not None for proof in proofs):
+            dead[name] = DeadRule(name, tuple(counts), str(proofs[-1]))
+    return dead
+
+
+def _summary(report: PlayersReport) -> list[str]:
+    m = report.model
+    most = "no end" if m.max_tricks is None else str(m.max_tricks)
+    least = "no end" if m.min_tricks is None else str(m.min_tricks)
+    longest = f"; the longest hand found lasts {report.longest.trick}" if report.longest else ""
+    return [
+        f"  {report.players} players: a hand lasts {least} to {most} tricks "
+        f"({m.states} count states{longest})",
+        f"    least stock left {m.min_stock}; "
+        f"stock runs out: {report.stock_runs_out.verdict}; all out: {report.all_out.verdict}",
+        f"    hand can fail to end: {report.hand_fails_to_end.verdict} "
+        f"({report.hand_fails_to_end.proof})",
+        f"    match can fail to end: {report.match_fails_to_end.verdict} "
+        f"({report.match_fails_to_end.proof})",
+    ]
+
+
+def _rule_lines(report: PlayersReport, profile: str) -> list[str]:
+    """One line per rule, a witness named by its number; then the witnesses, each once."""
+    numbers: dict[tuple, int] = {}
+    hands: list[Witness] = []
+    lines = []
+    for name, finding in report.rules.items():
+        shown = finding.proof
+        found = finding.witness
+        if found is not None:
+            key = (found.deck, found.dealer, found.bots)
+            if key not in numbers:
+                numbers[key] = len(hands) + 1
+                hands.append(found)
+            shown += f" [hand {numbers[key]}]"
+        lines.append(f"    {finding.verdict:<7} {name:<13} {shown}")
+    if hands:
+        lines.append("    hands, to replay:")
+    lines += [f"      {n}: {found.command(profile)}" for n, found in enumerate(hands, 1)]
+    return lines
+
+
+def text(analysis: Analysis, profile_ref: str | None = None) -> str:
+    """The analysis for people: per player count, the bounds, then every rule's verdict."""
+    ref = profile_ref or analysis.profile
+    lines = [analysis.profile]
+    for report in analysis.players.values():
+        lines += _summary(report)
+        lines += _rule_lines(report, ref)
+    return "\n".join(lines)

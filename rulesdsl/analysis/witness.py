@@ -1,0 +1,352 @@
+"""Concrete hands that show a rule acting: a deck order, a dealer and the deterministic
+bots `lowest`/`highest`, played by the reference engine and watched move by move.
+
+A witness replays with `rulesdsl play --deck ... --dealer ... --bots ...` (the command
+seeds reshuffles with seed 0, as `replay` here does), and plays the same game on the
+compiled path (`compiled_outcome`).
+"""
+
+from __future__ import annotations
+
+import random
+import shlex
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from rulesdsl.analysis.counts import draw_count, out_before_draw, reshuffles
+from rulesdsl.bots import make_bot
+from rulesdsl.cards import Card
+from rulesdsl.engine.events import Draw, Reshuffle, TrickWon
+from rulesdsl.engine.fast import compile_hand, to_int
+from rulesdsl.engine.hand import Hand, Refusal, beats
+from rulesdsl.engine.result import HandResult
+from rulesdsl.rules import OPTIONS, Rules
+from rulesdsl.seeds import derive
+
+# The seed `rulesdsl play --deck` plays with when none is given.
+REPLAY_SEED = 0
+DETERMINISTIC = ("lowest", "highest")
+
+
+@dataclass(frozen=True)
+class Witness:
+    """A hand that shows something happening, at trick `trick` (0: at the deal or the end)."""
+
+    players: int
+    deck: tuple[Card, ...]
+    dealer: int
+    bots: tuple[str, ...]
+    trick: int
+    plays: tuple[Card, ...] = ()
+
+    @property
+    def deck_text(self) -> str:
+        return " ".join(map(str, self.deck))
+
+    @property
+    def bots_text(self) -> str:
+        return self.bots[0] if len(set(self.bots)) == 1 else ",".join(self.bots)
+
+    def command(self, profile: str) -> str:
+        words = ["rulesdsl", "play", "-p", profile, "-n", str(self.players)]
+        words += ["--deck", self.deck_text, "--dealer", str(self.dealer), "--bots", self.bots_text]
+        return shlex.join(words)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "deck": self.deck_text,
+            "dealer": self.dealer,
+            "bots": self.bots_text,
+            "trick": self.trick,
+            "plays": [str(c) for c in self.plays],
+        }
+
+
+def replay(rules: Rules, witness: Witness) -> Hand:
+    """The hand dealt as `rulesdsl play --deck` deals it, before any card is played."""
+    seed = derive(REPLAY_SEED, "hand", 0)
+    return Hand.deal(rules, witness.players, witness.dealer, list(witness.deck), seed)
+
+
+def play_fast(
+    rules: Rules,
+    players: int,
+    bots: tuple[str, ...],
+    deck: Sequence[Card],
+    hand_seed: int,
+    rng: random.Random,
+    dealer: int,
+) -> HandResult:
+    """One hand on the compiled path, as simulations play it: the only place the analysis
+    calls that path."""
+    play = compile_hand(rules, players, bots)
+    return play([to_int(c) for c in deck], hand_seed, rng, dealer)
+
+
+def compiled_outcome(rules: Rules, witness: Witness) -> HandResult:
+    """The witness's hand played on the compiled path."""
+    seed = derive(REPLAY_SEED, "hand", 0)
+    return play_fast(
+        rules, witness.players, witness.bots, witness.deck, seed, random.Random(0), witness.dealer
+    )
+
+
+# -- what a rule's acting looks like in a hand ------------------------------------------
+
+
+@dataclass
+class Moment:
+    """One move about to be made: the hand, and the seat to move."""
+
+    hand: Hand
+    seat: int
+
+
+@dataclass
+class TrickDone:
+    """A trick just finished: its number, winner, whether the winner played their last
+    card, the stock at the start of the trick, the events it caused, its cards."""
+
+    hand: Hand
+    number: int
+    winner: int
+    last_card: bool
+    stock_before: int
+    events: list
+    in_trick: int
+
+
+Detector = Callable[[Any], bool]
+
+
+def allowed_before(hand: Hand, option: str) -> list[Card]:
+    """The mover's cards that the rules before `option` allow: what `option` chooses among
+    (a refused card is charged to the first rule that refuses it)."""
+    seat = hand.to_move
+    refused = hand.refusals()
+    return [c for c in hand.hands[seat] if c not in refused or refusing_rule(refused[c]) == option]
+
+
+def refusing_rule(refusal: Refusal) -> str:
+    """The name of the rule that refused a card."""
+    return refusal.rule
+
+
+def opening_choice(m: Moment) -> bool:
+    """The first leader holds a trump and a card that is not."""
+    hand = m.hand
+    if hand.trick or not hand.opening or hand.trump is None:
+        return False
+    suits = {c.suit == hand.trump for c in hand.hands[m.seat]}
+    return suits == {True, False}
+
+
+def follow_frees_any() -> bool:
+    """Whether the follow option has a value that lets a follower play any card (then its
+    values differ whenever a follower holds the led suit and another)."""
+    return "any" in OPTIONS["follow"].kind.words()
+
+
+def follow_choice(m: Moment) -> bool:
+    """A follower holds the led suit and also a card the values of `follow` disagree on:
+    a trump of another suit (or, where `follow` can be `any`, any other card)."""
+    hand = m.hand
+    led, trump = hand.led_suit, hand.trump
+    held = hand.hands[m.seat]
+    if led is None or not any(c.suit == led for c in held):
+        return False
+    if follow_frees_any():
+        return any(c.suit != led for c in held)
+    return trump is not None and trump != led and any(c.suit == trump for c in held)
+
+
+def void_choice(m: Moment) -> bool:
+    """A follower void in the led suit holds a trump and a card that is not."""
+    hand = m.hand
+    led, trump = hand.led_suit, hand.trump
+    if led is None or trump is None:
+        return False
+    held = hand.hands[m.seat]
+    if any(c.suit == led for c in held):
+        return False
+    return {c.suit == trump for c in held} == {True, False}
+
+
+def head_choice(m: Moment) -> bool:
+    """Among the cards the other rules allow, a follower holds one that beats the best card
+    so far and one that does not."""
+    hand = m.hand
+    if not hand.trick:
+        return False
+    led, best = hand.led_suit, hand.best_so_far()[1]
+    strength = hand.rules.rank_strength
+    wins = {beats(c, best, led, hand.trump, strength) for c in allowed_before(hand, "must_head")}
+    return wins == {True, False}
+
+
+def off_suit(m: Moment) -> bool:
+    """A follower holds no card of the led suit (so the trump suit decides what they may win
+    with: with no trump, nothing)."""
+    hand = m.hand
+    led = hand.led_suit
+    return led is not None and not any(c.suit == led for c in hand.hands[m.seat])
+
+
+def stock_empty(t: TrickDone) -> bool:
+    """The stock is empty at some moment of the trick's draw or after it."""
+    draws_empty = any(isinstance(e, Draw) and e.stock_left == 0 for e in t.events)
+    reshuffled = any(isinstance(e, Reshuffle) for e in t.events)
+    return t.stock_before == 0 or draws_empty or reshuffled or not t.hand.stock
+
+
+def card_available(hand: Hand, t: TrickDone) -> bool:
+    return t.stock_before > 0 or reshuffles(hand.rules)
+
+
+def last_card_win(t: TrickDone) -> bool:
+    """The winner played their last card, and a draw would give them one."""
+    hand = t.hand
+    wants = draw_count(hand.rules, t.in_trick) > 0
+    return t.last_card and wants and card_available(hand, t)
+
+
+def winner_draws(t: TrickDone) -> bool:
+    """The winner is still active at the draw and a card is there to draw."""
+    hand = t.hand
+    out_first = t.last_card and out_before_draw(hand.rules)
+    return not out_first and card_available(hand, t)
+
+
+def all_out(t: TrickDone) -> bool:
+    outcome_ = t.hand.outcome
+    return outcome_ is not None and outcome_.reason == "all_out"
+
+
+@dataclass(frozen=True)
+class Detectors:
+    """How a rule's acting shows: at a move, after a trick, or in the hand's outcome."""
+
+    move: Detector | None = None
+    trick: Detector | None = None
+    outcome: Callable[[Hand], bool] | None = None
+
+
+@dataclass
+class Watched:
+    """One hand watched: the trick (0 for the deal or the end) where each name first acted."""
+
+    acted: dict[str, int] = field(default_factory=dict)
+    tricks: int = 0
+    outcome: HandResult | None = None
+    plays: list[Card] = field(default_factory=list)
+
+
+def watch(
+    rules: Rules, witness: Witness, detectors: dict[str, Detectors], stop: set[str] | None = None
+) -> Watched:
+    """Play the witness's hand, noting where each detector first fires."""
+    hand = replay(rules, witness)
+    bots = [make_bot(name) for name in witness.bots]
+    seen = Watched()
+    last_cards: dict[int, bool] = {}
+    stock_before = len(hand.stock)
+    while not hand.is_over:
+        seat = hand.to_move
+        number = hand.tricks_played + 1
+        moment = Moment(hand, seat)
+        for name, d in detectors.items():
+            if d.move is not None and name not in seen.acted and d.move(moment):
+                seen.acted[name] = number
+        if not hand.trick:
+            stock_before, last_cards = len(hand.stock), {}
+        last_cards[seat] = len(hand.hands[seat]) == 1
+        card = bots[seat].choose(hand, hand.legal_moves())
+        seen.plays.append(card)
+        events = hand.play(card)
+        won = [e for e in events if isinstance(e, TrickWon)]
+        if won:
+            winner = won[0].seat
+            cards = len(won[0].cards)
+            done = TrickDone(hand, number, winner, last_cards[winner], stock_before, events, cards)
+            for name, d in detectors.items():
+                if d.trick is not None and name not in seen.acted and d.trick(done):
+                    seen.acted[name] = number
+        if stop is not None and stop <= set(seen.acted):
+            break
+    seen.tricks = hand.tricks_played
+    seen.outcome = hand.outcome
+    if hand.outcome is not None:
+        for name, d in detectors.items():
+            if d.outcome is not None and name not in seen.acted and d.outcome(hand):
+                seen.acted[name] = 0
+    return seen
+
+
+def candidates(
+    rules: Rules,
+    players: int,
+    tries: int,
+    seed: int = 0,
+    names: tuple[str, ...] = DETERMINISTIC,
+) -> Iterator[Witness]:
+    """Deals to try: shuffled decks, every dealer in turn, and bots from `names` (each
+    name at every seat in turn, then seat-by-seat mixtures)."""
+    rng = random.Random(derive(seed, "analyze", players))
+    cards = list(rules.cards)
+    for i in range(tries):
+        order = cards[:]
+        rng.shuffle(order)
+        turn = i % (len(names) + 1)
+        if turn < len(names):
+            bots = (names[turn],) * players
+        else:
+            bots = tuple(rng.choice(names) for _ in range(players))
+        yield Witness(players, tuple(order), i % players, bots, 0)
+
+
+def search(
+    rules: Rules,
+    players: int,
+    detectors: dict[str, Detectors],
+    tries: int,
+    longest_wanted: int | None = None,
+) -> tuple[dict[str, Witness], Witness | None]:
+    """Witnesses for as many detectors as `tries` deals find, and the longest hand seen
+    (the search stops early once every detector has fired and a hand of `longest_wanted`
+    tricks is seen)."""
+    found: dict[str, Witness] = {}
+    longest: Witness | None = None
+    for candidate in candidates(rules, players, tries):
+        wanted = {n: d for n, d in detectors.items() if n not in found}
+        seen = watch(rules, candidate, wanted)
+        plays = tuple(seen.plays)
+        for name, trick in seen.acted.items():
+            found[name] = replace(candidate, trick=trick, plays=plays)
+        if longest is None or seen.tricks > longest.trick:
+            longest = replace(candidate, trick=seen.tricks, plays=plays)
+        if len(found) == len(detectors) and longest.trick >= (longest_wanted or 0):
+            break
+    return found, longest
+
+
+def check(rules: Rules, witness: Witness, name: str, detectors: dict[str, Detectors]) -> bool:
+    """Whether the witness, replayed, shows `name` acting."""
+    return name in watch(rules, witness, {name: detectors[name]}).acted
+
+
+def same_on_compiled(rules: Rules, witness: Witness) -> bool:
+    """Whether the compiled path plays the witness's hand to the same outcome."""
+    hand = replay(rules, witness)
+    bots = [make_bot(name) for name in witness.bots]
+    while not hand.is_over:
+        hand.play(bots[hand.to_move].choose(hand, hand.legal_moves()))
+    expected, fast = hand.outcome, compiled_outcome(rules, witness)
+    return (
+        fast.winner == expected.winner
+        and fast.reason == expected.reason
+        and fast.tricks == expected.tricks
+        and fast.stock_left == expected.stock_left
+        and fast.trick_winners == expected.trick_winners
+    )

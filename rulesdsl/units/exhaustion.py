@@ -1,0 +1,101 @@
+"""exhaustion: what happens as the stock runs out."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
+
+from rulesdsl.engine.state import State
+from rulesdsl.engine.steps import NO_END, Refill, reshuffle_rng
+from rulesdsl.options import enum_choice
+from rulesdsl.units.base import RuleProblem, Section, Step, Unit
+from rulesdsl.units.draw import DrawWord
+from rulesdsl.units.trump import turned_up
+
+if TYPE_CHECKING:
+    from rulesdsl.rules import Rules
+
+
+class Exhaustion(StrEnum):
+    LAST_DRAW_WINS = "last_draw_wins"
+    PLAY_OUT = "play_out"
+    RESHUFFLE = "reshuffle"
+    MOST_TRICKS = "most_tricks"
+
+
+def _problems(rules: Rules, players: int) -> Iterator[RuleProblem]:
+    stock = len(rules.cards) - players * rules.hand_size_for(players) - turned_up(rules)
+    if stock == 0 and rules.exhaustion is Exhaustion.LAST_DRAW_WINS and rules.draw != 0:
+        yield RuleProblem(
+            ("hand_size", "players", "deck", "exhaustion"),
+            "empty-stock",
+            f"with {players} players the deal leaves no stock, and exhaustion "
+            "last_draw_wins has no last card to draw",
+            "use exhaustion play_out, or a smaller hand_size",
+        )
+
+
+def _warnings(rules: Rules) -> Iterator[RuleProblem]:
+    draws_a_trick = rules.draw is DrawWord.PER_CARD_IN_TRICK or int(rules.draw) >= 2
+    if rules.exhaustion is Exhaustion.RESHUFFLE and draws_a_trick:
+        yield RuleProblem(
+            ("draw", "exhaustion"),
+            "endless-hand",
+            f"draw {rules.draw} with exhaustion reshuffle: a hand might never end "
+            "(the winner can draw back every card played)",
+            "use draw 1, or another exhaustion rule",
+            "warning",
+        )
+
+
+def reshuffle(s: State) -> bool:
+    """Shuffle the set-aside tricks into a new stock; whether there were any."""
+    cards = s.set_aside
+    if cards:
+        reshuffle_rng(s).shuffle(cards)
+        cards.reverse()
+        s.stock = cards
+        s.set_aside = []
+    return bool(cards)
+
+
+def play_on(s: State) -> bool:
+    """Play goes on without drawing."""
+    return True
+
+
+def last_draw_wins(s: State, seat: int) -> int:
+    """The draw that took the last stock card ends the hand; that player wins it."""
+    return NO_END if s.stock else seat
+
+
+def most_tricks(s: State) -> int:
+    """When the stock is empty: most tricks won wins; among ties, the latest to win one."""
+    won, last = s.tricks_won, s.last_win
+    ended = not s.stock
+    return max(range(s.players), key=lambda t: (won[t], last[t])) if ended else NO_END
+
+
+def _plays(value: Exhaustion) -> dict[Step, Any]:
+    if value is Exhaustion.RESHUFFLE:
+        return {Step.REFILL: Refill(reshuffle, True)}
+    if value is Exhaustion.PLAY_OUT:
+        return {Step.REFILL: Refill(play_on, False)}
+    if value is Exhaustion.MOST_TRICKS:
+        return {Step.END_CHECK: most_tricks}
+    return {Step.DRAW_END: last_draw_wins}
+
+
+UNIT = Unit(
+    "exhaustion",
+    enum_choice(Exhaustion),
+    "last_draw_wins",
+    "what happens as the stock runs out",
+    Section.ENDING,
+    frozenset({Step.REFILL, Step.DRAW_END, Step.END_CHECK}),
+    fires="it reshuffles, plays on without drawing, or ends the hand",
+    problems=_problems,
+    warnings=_warnings,
+    plays=_plays,
+)

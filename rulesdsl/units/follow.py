@@ -1,0 +1,44 @@
+"""follow: the obligation when holding the led suit."""
+
+from enum import StrEnum
+from typing import Any
+
+from rulesdsl.engine.state import State
+from rulesdsl.options import enum_choice
+from rulesdsl.units.base import Section, Step, Unit
+
+
+class Follow(StrEnum):
+    SUIT = "suit"
+    SUIT_OR_TRUMP = "suit_or_trump"
+
+
+def follow_suit(s: State, seat: int, allowed: list[int]) -> list[int]:
+    """The led suit, if able. (The first play rule of a follower: `allowed` is the hand.)"""
+    return s.holding
+
+
+def suit_or_trump(s: State, seat: int, allowed: list[int]) -> list[int]:
+    """Holding the led suit: the led suit or a trump."""
+    led, trump = s.led, s.trump
+    return [c for c in allowed if c & 3 == led or c & 3 == trump] if s.holding else []
+
+
+def _plays(value: Follow) -> dict[Step, Any]:
+    return {Step.FOLLOW_FILTER: suit_or_trump if value is Follow.SUIT_OR_TRUMP else follow_suit}
+
+
+UNIT = Unit(
+    "follow",
+    enum_choice(Follow),
+    "suit",
+    "obligation when holding the led suit",
+    Section.PLAY,
+    frozenset({Step.FOLLOW_FILTER}),
+    fires="it refuses a card",
+    refusals={
+        Follow.SUIT: "you hold a {led_one}: follow suit",
+        Follow.SUIT_OR_TRUMP: "you hold a {led_one}: follow suit or play a trump",
+    },
+    plays=_plays,
+)

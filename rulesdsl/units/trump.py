@@ -1,0 +1,72 @@
+"""trump: how the trump suit is fixed."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from rulesdsl.cards import Suit
+from rulesdsl.engine.steps import fixed_suit
+from rulesdsl.options import enum_choice
+from rulesdsl.units.base import Section, Step, Unit
+
+if TYPE_CHECKING:
+    from rulesdsl.rules import Rules
+
+
+class Trump(StrEnum):
+    DEALER_LAST_CARD = "dealer_last_card"
+    STOCK_TURNUP = "stock_turnup"
+    NONE = "none"
+    CLUBS = "clubs"
+    DIAMONDS = "diamonds"
+    HEARTS = "hearts"
+    SPADES = "spades"
+
+    @property
+    def suit(self) -> Suit | None:
+        """The fixed trump suit this value names, if it names one."""
+        return Suit.from_word(self.value) if self.value in SUIT_WORDS else None
+
+
+SUIT_WORDS = tuple(s.word for s in Suit)
+
+
+def turned_up(rules: Rules) -> int:
+    """Cards the trump rule takes out of play at the deal."""
+    return int(rules.trump is Trump.STOCK_TURNUP)
+
+
+def dealer_last_card(deck: list[int], dealt: int) -> int:
+    """The last card dealt, the dealer's, names trump."""
+    return deck[dealt - 1] & 3
+
+
+def stock_turnup(deck: list[int], dealt: int) -> int:
+    """The first card after the deal names trump."""
+    return deck[dealt] & 3
+
+
+def no_trump(deck: list[int], dealt: int) -> int:
+    return -1
+
+
+def _plays(value: Trump) -> dict[Step, Any]:
+    suit = value.suit
+    if suit is not None:
+        return {Step.SETUP: partial(fixed_suit, suit=int(suit))}
+    chosen = {Trump.DEALER_LAST_CARD: dealer_last_card, Trump.STOCK_TURNUP: stock_turnup}
+    return {Step.SETUP: chosen.get(value, no_trump)}
+
+
+UNIT = Unit(
+    "trump",
+    enum_choice(Trump),
+    "dealer_last_card",
+    "how the trump suit is fixed",
+    Section.SETUP,
+    frozenset({Step.SETUP, Step.RESOLVE}),
+    fires="a trick is won by a trump when another suit was led",
+    plays=_plays,
+)

@@ -1,0 +1,38 @@
+"""when_void: the obligation when void in the led suit."""
+
+from enum import StrEnum
+from typing import Any
+
+from rulesdsl.engine.state import State
+from rulesdsl.options import enum_choice
+from rulesdsl.units.base import Section, Step, Unit
+from rulesdsl.units.opening_lead import never_applies
+
+
+class WhenVoid(StrEnum):
+    ANY = "any"
+    TRUMP_IF_ABLE = "trump_if_able"
+
+
+def trump_when_void(s: State, seat: int, allowed: list[int]) -> list[int]:
+    """Void in the led suit: a trump, if able."""
+    trump = s.trump
+    return allowed if s.holding else [c for c in allowed if c & 3 == trump]
+
+
+def _plays(value: WhenVoid) -> dict[Step, Any]:
+    return {Step.FOLLOW_FILTER: trump_when_void} if value is WhenVoid.TRUMP_IF_ABLE else {}
+
+
+UNIT = Unit(
+    "when_void",
+    enum_choice(WhenVoid),
+    "any",
+    "obligation when void in the led suit",
+    Section.PLAY,
+    frozenset({Step.FOLLOW_FILTER}),
+    fires="it refuses a card",
+    refusals={WhenVoid.TRUMP_IF_ABLE: "you hold no {led}: play a trump ({trump})"},
+    warnings=lambda rules: never_applies("when_void", rules),
+    plays=_plays,
+)

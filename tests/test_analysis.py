@@ -1,0 +1,343 @@
+"""The count analysis: its bounds, its witnesses replayed, and its "never"s attacked."""
+
+from __future__ import annotations
+
+import json
+import random
+from functools import cache
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from rulesdsl.analysis import witness as w
+from rulesdsl.analysis.counts import build
+from rulesdsl.analysis.report import analyse, dead_rules
+from rulesdsl.analysis.sameness import sameness, sameness_lines
+from rulesdsl.analysis.verdicts import QUESTIONS, Verdict, settle
+from rulesdsl.bots import make_bot
+from rulesdsl.check import rule_problems
+from rulesdsl.cli import cli, main
+from rulesdsl.engine.hand import Hand
+from rulesdsl.profile import load, shipped_names
+from rulesdsl.rules import OPTIONS, Rules
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_equal_hands_last_at_most_2n_minus_1_tricks_and_keep_a_stock(players):
+    model = build(Rules(), players)
+    assert model.max_tricks == 2 * players - 1
+    assert model.min_stock == 54 - (players + 1) ** 2
+    report = analyse("equal-hands", Rules(), players).players[players]
+    assert report.stock_runs_out.verdict is Verdict.NEVER
+    assert report.all_out.verdict is Verdict.NEVER
+    assert report.rules["exhaustion"].verdict is Verdict.NEVER
+    assert report.rules["all_out"].verdict is Verdict.NEVER
+    assert f"at least {54 - (players + 1) ** 2} cards" in report.rules["exhaustion"].proof
+    assert report.longest.trick == 2 * players - 1  # the bound is reached by a real hand
+
+
+def every_line(hand: Hand, seen: dict, found: list[tuple[int, int]]) -> None:
+    """Play every legal line from `hand` to its end; note each end's tricks and stock."""
+    if hand.is_over:
+        found.append((hand.outcome.tricks, hand.outcome.stock_left))
+        return
+    key = str(hand)
+    if key in seen:
+        return
+    seen[key] = True
+    for card in hand.legal_moves():
+        child = hand.copy()
+        child.play(card)
+        every_line(child, seen, found)
+
+
+@pytest.mark.parametrize(
+    ("ranks", "players", "hand_size"),
+    [("A K Q J", 3, "players"), ("A K Q", 3, "players"), ("A K Q J 10", 3, "2")],
+)
+def test_the_count_bounds_agree_with_every_line_of_play_on_small_decks(ranks, players, hand_size):
+    rules = Rules().with_options({"deck": ranks, "hand_size": hand_size})
+    model = build(rules, players)
+    ends: list[tuple[int, int]] = []
+    for candidate in w.candidates(rules, players, 5):
+        every_line(w.replay(rules, candidate), {}, ends)
+    assert max(t for t, _ in ends) <= model.max_tricks
+    assert min(t for t, _ in ends) >= model.min_tricks
+    assert min(s for _, s in ends) >= model.min_stock
+    if ranks == "A K Q J":
+        assert max(t for t, _ in ends) == 2 * players - 1 == model.max_tricks
+
+
+@cache
+def shipped_analyses():
+    return [(name, analyse(name, load(name).rules)) for name in shipped_names()]
+
+
+def test_shipped_profiles_leave_no_question_unknown():
+    for name, analysis in shipped_analyses():
+        for report in analysis.players.values():
+            findings = [*report.rules.values(), report.hand_fails_to_end, report.all_out]
+            findings.append(report.match_fails_to_end)
+            unknown = [f.proof for f in findings if f.verdict is Verdict.UNKNOWN]
+            assert not unknown, (name, report.players, unknown)
+
+
+def test_every_can_replays_on_the_reference_engine_and_the_compiled_path():
+    detectors = {name: q.detectors for name, q in QUESTIONS.items()}
+    for name, analysis in shipped_analyses():
+        for report in analysis.players.values():
+            for rule, finding in report.rules.items():
+                if finding.verdict is Verdict.CAN:
+                    assert w.check(analysis.rules, finding.witness, rule, detectors), (name, rule)
+                    assert w.same_on_compiled(analysis.rules, finding.witness), (name, rule)
+
+
+def test_a_witness_replays_through_rulesdsl_play():
+    report = analyse("equal-hands", Rules(), 4).players[4]
+    found = report.rules["elimination"].witness
+    args = ["play", "-n", "4", "--deck", found.deck_text, "--dealer", str(found.dealer)]
+    result = CliRunner().invoke(cli, [*args, "--bots", found.bots_text, "--json"])
+    assert result.exit_code == 0, result.output
+    hand = w.replay(Rules(), found)
+    bots = [make_bot(b) for b in found.bots]
+    while not hand.is_over:
+        hand.play(bots[hand.to_move].choose(hand, hand.legal_moves()))
+    played = json.loads(result.output)
+    assert (played["winner"], played["tricks"]) == (hand.outcome.winner, hand.outcome.tricks)
+    assert played["trick_winners"] == list(hand.outcome.trick_winners)
+
+
+def test_every_never_survives_a_search_that_tries_to_reach_it():
+    names = ("lowest", "highest", "random", "heuristic")
+    for name, analysis in shipped_analyses():
+        for players, report in analysis.players.items():
+            dead = {r: QUESTIONS[r].detectors for r, f in report.rules.items()}
+            dead = {r: d for r, d in dead.items() if report.rules[r].verdict is Verdict.NEVER}
+            for candidate in w.candidates(analysis.rules, players, 40, seed=1, names=names):
+                assert not w.watch(analysis.rules, candidate, dead).acted, (name, players)
+
+
+def test_dead_rules_are_the_nevers_at_every_count():
+    dead = dead_rules(Rules())
+    assert set(dead) == {"exhaustion", "all_out"}
+    assert str(dead["exhaustion"]).startswith("never comes into play with 3\u20136 players")
+    assert "at least 5 cards" in str(dead["exhaustion"])
+    assert set(dead_rules(Rules().with_options({"trump": "none"}))) >= {"follow", "when_void"}
+
+
+def test_reshuffle_with_a_big_draw_can_repeat_its_counts():
+    rules = Rules().with_options({"exhaustion": "reshuffle", "draw": "per_card_in_trick"})
+    model = build(rules, 4)
+    assert model.cycles and model.max_tricks is None
+    report = analyse("x", rules, 4, tries=3).players[4]
+    assert report.hand_fails_to_end.verdict is not Verdict.NEVER
+
+
+def test_analyze_prints_text_and_json():
+    runner = CliRunner()
+    result = runner.invoke(cli, ["analyze", "equal-hands", "--players", "4", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    four = data["players"]["4"]
+    assert data["profile"] == "equal-hands"
+    assert (four["max_tricks"], four["min_stock_left"]) == (7, 29)
+    assert four["stock_can_run_out"] is False and four["all_out_possible"] is False
+    assert four["hand_can_fail_to_end"] is False and four["match_can_fail_to_end"] is False
+    assert four["rules"]["exhaustion"]["verdict"] == "never"
+    assert four["rules"]["all_out"]["can_change"] == ["hand_winner"]
+    assert four["rules"]["follow"]["can_change"] == ["play"]
+    assert four["rules"]["elimination"]["witness"]["dealer"] in range(4)
+    text = runner.invoke(cli, ["analyze", "equal-hands", "no-trumps", "-n", "3"])
+    assert text.exit_code == 0
+    assert "never   exhaustion" in text.output and "no-trumps" in text.output
+    assert "hands, to replay:\n      1: rulesdsl play -p equal-hands -n 3 --deck" in text.output
+    assert "can     elimination   a trick is won with a last card" in text.output
+
+
+def test_analyze_refuses_a_player_count_the_profile_does_not_allow(capsys):
+    assert main(["analyze", "equal-hands", "-n", "9"]) == 2
+    assert "9 players are not allowed" in capsys.readouterr().err
+
+
+# -- no simulated hand of any profile contradicts a "never" -----------------------------
+
+EXTRA_TEXTS = {
+    "PlayerRange": ("2", "3", "4", "5", "6"),
+    "DeckRanks": ("A K Q J 10 9 8 7", "A K Q J", "A K Q", "K Q J 10 9 8 7 6 5 4 3 2 A"),
+    "IntExpr": ("1", "2", "3", "5", "players + 1"),
+    "CountOrWord": ("0", "1", "2", "3"),
+    "MatchKind": ("target 1", "target 3", "hands 2", "hands players"),
+}
+
+
+def option_texts(name: str) -> list[str]:
+    """The values to draw for an option: its kind's words, and a few values of its kind."""
+    kind = OPTIONS[name].kind
+    return [*kind.words(), *EXTRA_TEXTS.get(type(kind).__name__, ())]
+
+
+def playable(values: dict[str, str]) -> Rules | None:
+    if values["match"] in ("target", "hands"):
+        return None
+    rules = Rules().with_options(values)
+    return None if any(p.is_error for p in rule_problems(rules)) else rules
+
+
+random_values = st.fixed_dictionaries(
+    {name: st.sampled_from(option_texts(name)) for name in OPTIONS}
+)
+
+
+def contradictions(rules: Rules, players: int, seed: int) -> list[str]:
+    """Every way a simulated hand (compiled path and reference engine) contradicts the
+    count model's bounds or a rule's "never" at this player count."""
+    model = build(rules, players)
+    never = {name for name, q in QUESTIONS.items() if q.never(rules, model) is not None}
+    found = []
+    rng = random.Random(seed)
+    for i in range(12):
+        deck = list(rules.cards)
+        rng.shuffle(deck)
+        hand = w.play_fast(rules, players, ("random",) * players, deck, seed + i, rng, i % players)
+        if hand.reason == "trick_limit":
+            found += [] if model.max_tricks is None else ["trick_limit with a bound"]
+            continue
+        most = hand.tricks if model.max_tricks is None else model.max_tricks
+        if model.min_tricks is None or not model.min_tricks <= hand.tricks <= most:
+            found.append(f"{hand.tricks} tricks outside {model.min_tricks}..{most}")
+        if hand.stock_left < model.min_stock:
+            found.append(f"stock {hand.stock_left} below {model.min_stock}")
+        if hand.winner is not None and hand.winner_cards not in model.winner_cards:
+            found.append(f"winner holds {hand.winner_cards}")
+        if hand.winner is None and not model.can_end_without_winner:
+            found.append("no winner")
+        drew_nothing = rules.draw == 0
+        fired = hand.fired - ({"elimination"} if drew_nothing else set()) - {"follow"}
+        found += [f"{name} fired" for name in fired & never]
+    detectors = {name: QUESTIONS[name].detectors for name in never}
+    if model.max_tricks is not None:
+        for candidate in w.candidates(rules, players, 4, seed, ("lowest", "highest", "random")):
+            found += [f"{name} acted" for name in w.watch(rules, candidate, detectors).acted]
+    return found
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(random_values, st.integers(0, 2**16))
+def test_no_simulated_hand_of_a_random_profile_contradicts_a_never(values, seed):
+    rules = playable(values)
+    assume(rules is not None)
+    players = rules.players[0] + seed % (rules.players[1] - rules.players[0] + 1)
+    assume(build(rules, players).complete)
+    assert contradictions(rules, players, seed) == [], rules.changed()
+
+
+# -- validate warns about a chosen rule that can never act ------------------------------
+
+
+def warnings_of(tmp_path, body: str) -> list[tuple[int, int, str, str]]:
+    path = tmp_path / "house.rules"
+    path.write_text(f'profile "house" extends "equal-hands" {{\n{body}\n}}\n')
+    return [(d.line, d.column, d.code, d.message) for d in load(str(path)).diagnostics]
+
+
+def test_a_chosen_value_that_never_acts_is_a_dead_rule_warning_at_its_value(tmp_path):
+    (found,) = warnings_of(tmp_path, "    exhaustion play_out")
+    assert found[:3] == (2, 16, "dead-rule")
+    assert found[3].startswith("exhaustion play_out never comes into play with 3\u20136 players")
+    assert "at least 5 cards" in found[3]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        '    exhaustion play_out "the manual says so"',
+        "    assumed exhaustion play_out",
+        "    exhaustion last_draw_wins",
+        "    hand_size 8\n    exhaustion play_out",
+    ],
+)
+def test_a_dead_value_kept_knowingly_or_unchanged_or_alive_is_not_warned_about(tmp_path, body):
+    assert [w for w in warnings_of(tmp_path, body) if w[2] == "dead-rule"] == []
+
+
+def test_a_value_another_warning_already_points_at_gets_no_second_one(tmp_path):
+    found = warnings_of(tmp_path, "    trump none\n    when_void trump_if_able")
+    assert [w[2] for w in found] == ["never-applies"]
+
+
+def test_show_and_explain_mark_a_rule_that_never_acts():
+    runner = CliRunner()
+    shown = runner.invoke(cli, ["show", "equal-hands", "--width", "200"]).output
+    after = shown.split("\n  exhaustion", 1)[1].split("\n  all_out", 1)[0]
+    assert (
+        "(never comes into play with 3\u20136 players: the stock always keeps at least 5" in after
+    )
+    assert "never comes into play" not in shown.split("\n  draw", 1)[1].split("\n  exhaustion")[0]
+    data = json.loads(runner.invoke(cli, ["show", "equal-hands", "--json"]).output)
+    assert data["options"]["exhaustion"]["never_acts"].startswith("never comes into play")
+    assert data["options"]["draw"]["never_acts"] is None
+    sheet = " ".join(runner.invoke(cli, ["explain", "equal-hands"]).output.split())
+    assert sheet.count("(never comes into play with 3\u20136 players") == 2
+    portuguese = " ".join(
+        runner.invoke(cli, ["explain", "no-trumps", "--lang", "pt"]).output.split()
+    )
+    assert "nunca entra em jogo com 3\u20136 jogadores" in portuguese
+
+
+def test_compare_names_the_differing_rules_that_never_act_and_identical_games():
+    equal = ("equal-hands", Rules())
+    play_out = ("play-out", Rules().with_options({"exhaustion": "play_out"}))
+    both = ("both", Rules().with_options({"exhaustion": "play_out", "all_out": "no_winner"}))
+    house = ("house", Rules().with_options({"exhaustion": "play_out", "draw": "2"}))
+    assert sameness(equal, play_out, 4).identical
+    assert sameness(equal, both, 4).identical
+    assert set(sameness(equal, both, 4).dead) == {"exhaustion", "all_out"}
+    assert not sameness(equal, house, 4).identical
+    lines = sameness_lines([equal, play_out, house], 4)
+    assert lines[0].startswith("exhaustion differs between equal-hands and play-out but never")
+    assert "equal-hands and play-out play identical games with 4 players" in lines
+    assert not any("and house play identical" in line for line in lines)
+    result = CliRunner().invoke(
+        cli, ["compare", "equal-hands", "catsatcards", "--hands", "20", "-j", "1", "--no-skill"]
+    )
+    assert result.output.index("play identical games") < result.output.index("paired hands")
+
+
+def test_a_match_nobody_can_score_in_can_fail_to_end():
+    rules = Rules().with_options(
+        {"hand_size": "1", "elimination": "immediate", "scoring": "cards_in_hand"}
+    )
+    report = analyse("x", rules, 4).players[4]
+    assert report.all_out.verdict is Verdict.CAN
+    assert report.match_fails_to_end.verdict is Verdict.CAN
+    assert "no hand can score" in report.match_fails_to_end.proof
+    assert report.to_dict()["match_can_fail_to_end"] is True
+    hands = Rules().with_options({**rules.changed(), "match": "hands 2"})
+    assert analyse("x", hands, 4).players[4].match_fails_to_end.verdict is Verdict.NEVER
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(random_values, st.integers(0, 2**16))
+def test_every_can_of_a_random_profile_replays_on_both_engines(values, seed):
+    rules = playable(values)
+    assume(rules is not None)
+    players = rules.players[0] + seed % (rules.players[1] - rules.players[0] + 1)
+    model = build(rules, players)
+    assume(model.complete and model.max_tricks is not None)
+    report = analyse("random", rules, players, tries=20).players[players]
+    detectors = {name: q.detectors for name, q in QUESTIONS.items()}
+    for name, finding in report.rules.items():
+        assert finding.verdict is not Verdict.NEVER or finding.witness is None
+        if finding.verdict is Verdict.CAN:
+            assert w.check(rules, finding.witness, name, detectors), name
+            assert w.same_on_compiled(rules, finding.witness), name
+
+
+def test_past_its_state_budget_the_model_proves_nothing():
+    model = build(Rules(), 4, budget=3)
+    assert not model.complete
+    finding = settle(QUESTIONS["exhaustion"], Rules(), model, None)
+    assert finding.verdict is Verdict.UNKNOWN and "more than" in finding.proof
+    assert dead_rules(Rules(), budget=3) == {}
