@@ -15,7 +15,6 @@ from typing import Any
 
 from rulesdsl.cards import Card, Suit, is_usual_order, make_deck, rank_strength
 from rulesdsl.hints import suggest
-from rulesdsl.house import ENGINE_PLAYS_HOUSE_RULES
 from rulesdsl.house.unit import HouseRule, check_house_rules
 from rulesdsl.options import Choice, OptionError
 from rulesdsl.units import UNITS, Section, Trump
@@ -109,13 +108,7 @@ class _RulesMethods:
         return dataclasses.replace(self, **parsed)
 
     def check_players(self, players: int) -> None:
-        """Raise RulesError unless a hand for this many players can be dealt, and played
-        with every rule these rules state."""
-        if self.house_rules and not ENGINE_PLAYS_HOUSE_RULES:
-            names = ", ".join(r.name for r in self.house_rules)
-            raise RulesError(
-                f"these rules state rules ({names}) that this engine does not play yet"
-            )
+        """Raise RulesError unless a hand for this many players can be dealt."""
         low, high = self.players
         if not low <= players <= high:
             allowed = self.text("players")

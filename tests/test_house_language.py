@@ -165,11 +165,9 @@ def test_a_rule_stated_twice_in_one_file_is_an_error(tmp_path):
         ("diverge", "equal-hands", "points-for-tricks", "--seed", "1"),
     ],
 )
-def test_commands_that_play_refuse_a_profile_with_rules_in_one_line(capsys, command):
+def test_commands_that_play_play_a_profile_with_rules(capsys, command):
     code, out, err = run(capsys, *command)
-    assert code == 2 and not out
-    (line,) = err.strip().splitlines()
-    assert "states rules (" in line and "that this engine does not play yet" in line
+    assert code in (0, 1) and out and not err
 
 
 def test_show_lists_the_rules_with_where_they_were_stated(capsys, tmp_path):
@@ -341,7 +339,9 @@ def test_a_profile_counts_the_draw_with_one_rule_at_most(tmp_path):
 def test_a_draw_rule_that_can_draw_a_trick_back_with_reshuffle_is_flagged(tmp_path, count, warned):
     body = f"    exhaustion reshuffle\n    rule a {{\n        draw {count}\n    }}\n"
     found = load_file(profile(tmp_path, body)).diagnostics
-    assert [d.code for d in found] == (["endless-hand"] if warned else [])
+    assert [d.code for d in found if d.code == "endless-hand"] == (
+        ["endless-hand"] if warned else []
+    )
 
 
 README = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")

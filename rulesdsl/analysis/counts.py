@@ -6,15 +6,19 @@ can reach at one player count, letting any active player win any trick (a choice
 cards may or may not allow: the model over-approximates, which is what a "never" needs).
 A state is the sorted sizes of the active hands and the stock; the set-aside cards are
 what is left of the deck. Each step of RULES.md section 2 that changes counts is one
-function below, and reads its option there and nowhere else.
+function below, and reads its option there and nowhere else. A rule the profile states
+(RULES.md section 5) is a choice either way where the model cannot see its condition: a
+draw count of any value up to its bound, an end rule that may end any trick or not.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
+from rulesdsl.house.unit import HouseRule
+from rulesdsl.house.unit import Step as RuleStep
 from rulesdsl.rules import Rules
 
 # More count states than this and the model gives up: its verdicts become "unknown".
@@ -37,6 +41,7 @@ class End(StrEnum):
     LAST_PLAYER = "last_player"
     ALL_OUT = "all_out"
     MOST_TRICKS = "most_tricks"
+    HOUSE_RULE = "house_rule"
 
 
 State = tuple[tuple[int, ...], int]
@@ -84,6 +89,21 @@ def draw_count(rules: Rules, in_trick: int) -> int:
     return in_trick if rules.draw == "per_card_in_trick" else int(rules.draw)
 
 
+def stated(rules: Rules, step: RuleStep) -> tuple[HouseRule, ...]:
+    """The rules the profile states that act at `step`."""
+    return tuple(r for r in rules.house_rules if step in r.step_names)
+
+
+def draw_counts(rules: Rules, in_trick: int) -> tuple[int, ...]:
+    """Step 4: every count a drawer may take. A count the profile states may be any value
+    up to its bound (every card, when it has none)."""
+    own = stated(rules, RuleStep.DRAW_COUNT)
+    if not own:
+        return (draw_count(rules, in_trick),)
+    most = own[0].bound if own[0].bound is not None else len(rules.cards)
+    return tuple(range(most + 1))
+
+
 def drawers(rules: Rules, trick: Trick) -> list[int]:
     """Step 4: who draws, as indexes into `trick.sizes` (the winner is index 0). Under
     `draw_by winner`, the only value there is, the winner draws if still active."""
@@ -99,9 +119,8 @@ def can_refill(rules: Rules, trick: Trick) -> bool:
     return reshuffles(rules) and trick.set_aside > 0
 
 
-def draw(rules: Rules, trick: Trick) -> int:
-    """Step 4: every drawer takes its cards; returns the cards the last drawer took."""
-    wanted = draw_count(rules, trick.in_trick)
+def draw(rules: Rules, trick: Trick, wanted: int) -> int:
+    """Step 4: every drawer takes `wanted` cards; returns the cards the last drawer took."""
     if trick.stock == 0:
         trick.events.add(Event.STOCK_EMPTY)
     if trick.winner_active and (trick.stock > 0 or can_refill(rules, trick)):
@@ -167,19 +186,20 @@ def most_tricks_ends(rules: Rules, trick: Trick, players: int) -> None:
         trick.winner_cards = frozenset(trick.sizes) | ({0} if out else set())
 
 
-def play_trick(rules: Rules, setup_: Setup, state: State, winner: int) -> Trick:
-    """One trick from `state`, won by the active hand at index `winner`."""
+def play_trick(rules: Rules, setup_: Setup, state: State, winner: int, wanted: int) -> Trick:
+    """One trick from `state`, won by the active hand at index `winner`, whose drawers
+    take `wanted` cards."""
     sizes, stock = state
     after = [size - 1 for size in sizes]
     after.insert(0, after.pop(winner))
     trick = Trick(after, stock, setup_.in_play - sum(sizes) - stock + len(sizes), len(sizes))
     if any(size >= 2 for size in sizes):
         trick.events.add(Event.FOLLOWER_CHOOSES)
-    wants = draw_count(rules, len(sizes)) > 0
+    wants = wanted > 0
     if after[0] == 0 and wants and (stock > 0 or can_refill(rules, trick)):
         trick.events.add(Event.LAST_CARD_WIN)
     eliminate_immediate(rules, trick)
-    taken = draw(rules, trick)
+    taken = draw(rules, trick, wanted)
     last_draw_ends(rules, trick, taken)
     if trick.end is None:
         eliminate_after_draw(rules, trick)
@@ -196,13 +216,28 @@ def next_state(trick: Trick) -> State:
 
 
 def tricks_from(rules: Rules, setup_: Setup, state: State) -> Iterator[Trick]:
-    """Every trick the counts allow from `state`: one per distinct winner's hand size."""
+    """Every trick the counts allow from `state`: one per distinct winner's hand size and
+    draw count, and, where the profile states end rules, the same trick ending the hand
+    after step 9, with a winner or without."""
     sizes, _ = state
     seen: set[int] = set()
+    ends = stated(rules, RuleStep.END_CHECK)
     for index, size in enumerate(sizes):
         if size not in seen:
             seen.add(size)
-            yield play_trick(rules, setup_, state, index)
+            for wanted in draw_counts(rules, len(sizes)):
+                trick = play_trick(rules, setup_, state, index, wanted)
+                yield trick
+                if ends and trick.end is None:
+                    yield from house_ends(trick)
+
+
+def house_ends(trick: Trick) -> Iterator[Trick]:
+    """After step 9, an end rule the profile states ends the hand: any active seat may
+    win, or nobody."""
+    events = trick.events | {Event.ENDS}
+    yield replace(trick, end=End.HOUSE_RULE, events=events, winner_cards=frozenset(trick.sizes))
+    yield replace(trick, end=End.HOUSE_RULE, events=set(events), winner_cards=frozenset())
 
 
 @dataclass(frozen=True)

@@ -24,12 +24,14 @@ from rulesdsl.analysis.counts import (
     CountModel,
     Event,
     build,
-    draw_count,
+    draw_counts,
     out_before_draw,
     reshuffles,
+    stated,
 )
 from rulesdsl.engine.hand import TRICK_LIMIT, Hand
-from rulesdsl.engine.match import HAND_LIMIT
+from rulesdsl.engine.match import HAND_LIMIT, points_of
+from rulesdsl.house.unit import Step as RuleStep
 from rulesdsl.rules import OPTIONS, Rules
 
 # Deals the search tries per player count before it calls a question unknown.
@@ -144,7 +146,7 @@ def _exhaustion(rules: Rules, model: CountModel) -> str | None:
 def _all_out(rules: Rules, model: CountModel) -> str | None:
     if Event.ALL_OUT in model.events:
         return None
-    draws = draw_count(rules, model.setup.players) > 0
+    draws = min(draw_counts(rules, model.setup.players)) > 0
     if Event.STOCK_EMPTY not in model.events and not out_before_draw(rules) and draws:
         return f"the trick winner always draws a card: {_stock(model)}"
     return (
@@ -162,12 +164,22 @@ def _scoring(rules: Rules, model: CountModel) -> str | None:
 def _next_dealer(rules: Rules, model: CountModel) -> str | None:
     count = rules.match_count_for(model.setup.players)
     one_hand = rules.match.kind == "hands" and count == 1
-    one_point = rules.match.kind == "target" and count <= 1 and rules.scoring == "one_per_hand"
+    one_point = rules.match.kind == "target" and count <= 1 and scores_one(rules)
     if one_hand or one_point:
         return "every match is over after its first hand"
     if not model.winner_cards:
         return "no hand ever has a winner, so the deal always passes to the left"
     return None
+
+
+def scored(rules: Rules) -> bool:
+    """Whether the profile states its own score (any number of points, as the model sees)."""
+    return bool(stated(rules, RuleStep.SCORE))
+
+
+def scores_one(rules: Rules) -> bool:
+    """Whether every hand winner scores exactly one point."""
+    return rules.scoring == "one_per_hand" and not scored(rules)
 
 
 def _any_hand(hand: Hand) -> bool:
@@ -188,8 +200,7 @@ def _winner_not_left(hand: Hand) -> bool:
     count = rules.match_count_for(hand.players)
     if rules.match.kind == "hands":
         return count >= 2
-    gained = 1 if rules.scoring == "one_per_hand" else outcome.winner_cards
-    return gained < count
+    return points_of(rules, outcome) < count
 
 
 QUESTIONS: dict[str, Question] = {
@@ -289,7 +300,7 @@ def _scores(rules: Rules) -> Callable[[Hand], bool]:
         outcome = hand.outcome
         if outcome.winner is None:
             return False
-        return rules.scoring == "one_per_hand" or outcome.winner_cards > 0
+        return points_of(rules, outcome) > 0
 
     return scores
 
@@ -424,7 +435,7 @@ def _match_fails(
     if rules.match.kind == "hands":
         count = rules.match_count_for(model.setup.players)
         return Finding(Verdict.NEVER, f"a match is {count} hands, and every hand ends")
-    possible = {c for c in model.winner_cards if rules.scoring == "one_per_hand" or c > 0}
+    possible = {c for c in model.winner_cards if scores_one(rules) or c > 0 or scored(rules)}
     if not possible and model.complete:
         return Finding(
             Verdict.CAN,

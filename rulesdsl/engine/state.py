@@ -49,6 +49,7 @@ class State:
         "trick_winners",
         "tricks_won",
         "trump",
+        "trumps_broken",
         "winner",
     )
 
@@ -69,6 +70,7 @@ class State:
         self.stock = stock
         self.set_aside: list[int] = []
         self.trump = trump
+        self.trumps_broken = False  # a trump was played to an earlier trick of the hand
         self.leader = leader
         self.trick: list[int] = []
         self.trick_seats: Sequence[int] = ()  # who plays to this trick, from the leader
