@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from rulesdsl.cards import Card, Suit
+from rulesdsl.cli import main
 from rulesdsl.engine import Hand, Match
 from rulesdsl.engine.events import Draw, HandEnd, Score
 from rulesdsl.engine.result import EndReason
@@ -112,3 +113,18 @@ def test_every_name_the_rules_read_is_a_field_of_the_state():
     read = {m for code in codes for m in re.findall(r"\bs\.(\w+)", code)}
     assert "trumps_broken" in read
     assert read <= set(State.__slots__), read - set(State.__slots__)
+
+
+def test_diverge_names_the_stated_rule_where_two_profiles_part(capsys):
+    code = main(["diverge", "equal-hands", "trumps-broken", "--seed", "5"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert code == 0
+    assert "refused by trumps-broken" in out
+    assert "(trumps-broken: not stated vs refuse lead if card.trump and not" in out
+
+
+def test_simulate_counts_each_stated_rule_by_name(capsys):
+    code = main(["simulate", "must-overtrump", "--hands", "200", "--workers", "1", "--json"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert '"fires_must-overtrump"' in out
