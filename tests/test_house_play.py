@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import re
 
+from rulesdsl.analysis import witness as w
+from rulesdsl.analysis.report import analyse
+from rulesdsl.analysis.verdicts import Verdict
 from rulesdsl.cards import Card, Suit
 from rulesdsl.cli import main
 from rulesdsl.engine import Hand, Match
@@ -128,3 +131,15 @@ def test_simulate_counts_each_stated_rule_by_name(capsys):
     out = capsys.readouterr().out
     assert code == 0
     assert '"fires_must-overtrump"' in out
+
+
+COUNTS = ("trump-wins-draw-two", "points-for-tricks")
+
+
+def test_the_analysis_finds_a_hand_where_each_shipped_stated_rule_acts():
+    """Its witness shows the rule firing on the fast path too."""
+    for name in ("must-overtrump", "trumps-broken", "no-trump-first-lead", *COUNTS):
+        rules = load(name).rules
+        finding = analyse(name, rules, 4).players[4].rules[name]
+        assert finding.verdict is Verdict.CAN, name
+        assert name in w.compiled_outcome(rules, finding.witness).fired, name

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import partial
 from typing import Any
 
 from rulesdsl.analysis import witness as w
@@ -291,6 +292,56 @@ QUESTIONS: dict[str, Question] = {
 ANALYSED = tuple(name for name in OPTIONS if name != "players")
 
 
+# -- the rules a profile states -------------------------------------------------------
+# Such a rule acts where it fires: a filter refuses a card, a count is taken, an end rule
+# ends the hand. The count model does not see their conditions, so only what they need
+# to act at all can be proved absent; otherwise a witness is searched for.
+
+
+def _has_fired(name: str, done: w.TrickDone) -> bool:
+    return name in done.hand.fired
+
+
+def _fired_by_end(name: str, hand: Hand) -> bool:
+    return hand.outcome is not None and name in hand.outcome.fired
+
+
+def _has_winner(rules: Rules, model: CountModel) -> str | None:
+    return "no hand ever has a winner" if not model.winner_cards else None
+
+
+STATED: dict[RuleStep, tuple[str, Never, tuple[Effect, ...]]] = {
+    RuleStep.LEAD_FILTER: ("it refuses a card to lead", _no_proof, (Effect.PLAY,)),
+    RuleStep.FOLLOW_FILTER: ("it refuses a card to follow", _follower_choice, (Effect.PLAY,)),
+    RuleStep.DRAW_COUNT: ("a drawer takes its count", _draws, (Effect.PLAY, Effect.HAND_END)),
+    RuleStep.END_CHECK: (
+        "it ends the hand",
+        _no_proof,
+        (Effect.HAND_END, Effect.HAND_WINNER),
+    ),
+    RuleStep.SCORE: ("it scores a hand winner", _has_winner, (Effect.MATCH,)),
+}
+"""Per step a stated rule acts at: what its acting is, a proof it cannot, its effects."""
+
+
+def stated_questions(rules: Rules) -> dict[str, Question]:
+    """A question for each rule the profile states, by its name."""
+    questions = {}
+    for rule in rules.house_rules:
+        acts, never, effects = STATED[rule.step_names[0]]
+        detectors = w.Detectors(
+            trick=partial(_has_fired, rule.name), outcome=partial(_fired_by_end, rule.name)
+        )
+        questions[rule.name] = Question(acts, never, detectors, effects)
+    return questions
+
+
+def questions_for(rules: Rules) -> dict[str, Question]:
+    """The questions of the options analysed, then of each rule the profile states."""
+    questions = {name: QUESTIONS[name] for name in ANALYSED if name in QUESTIONS}
+    return {**questions, **stated_questions(rules)}
+
+
 def _ends_badly(hand: Hand) -> bool:
     return hand.outcome.reason == "trick_limit"
 
@@ -371,7 +422,7 @@ def settle(
 def analyse_players(rules: Rules, players: int, tries: int = SEARCH_BUDGET) -> PlayersReport:
     """The count model, then a search for a witness of every question it leaves open."""
     model = build(rules, players)
-    questions = {name: QUESTIONS[name] for name in ANALYSED if name in QUESTIONS}
+    questions = questions_for(rules)
     open_ = {
         name: q.detectors
         for name, q in questions.items()

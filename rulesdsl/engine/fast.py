@@ -185,7 +185,7 @@ def result(s: State, p: Plan) -> HandResult:
         len(s.hands[won]) if won >= 0 else 0,
         s.plays,
         s.saves,
-        p.fired_names[s.fired],
+        p.fired_names[s.fired | (p.score_bit if won >= 0 else 0)],
         p.score(s, won) if won >= 0 else None,
     )
 

@@ -113,5 +113,6 @@ def plan_for(rules: Rules) -> Plan:
         house_ends=house(Step.END_CHECK),
         score=score[0].keep,
         score_rule=score[0].rule,
+        score_bit=score[0].bit,
         fired_names=FiredNames(rules.house_rules),
     )

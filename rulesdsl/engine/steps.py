@@ -72,6 +72,7 @@ class Plan(NamedTuple):
     house_ends: tuple[PlayRule, ...]  # end checks after step 9, in the order written
     score: Callable[[State, int], int | None]  # the hand winner's points, a profile's rule
     score_rule: str  # the rule that gives them: `scoring`, or a profile's rule
+    score_bit: int  # its coverage bit: it fires when the hand has a winner
     fired_names: Mapping[int, frozenset[str]]  # the rules that fired, by `State.fired`
 
 
