@@ -1,11 +1,12 @@
 """Simulation speed: rulesdsl's `simulate` against a hand-written yardstick and OpenSpiel.
 
     .venv/bin/python benchmarks/sim_speed.py [--hands 20000] [--memory-hands 1000000]
-        [--speed-only]
+        [--speed-only | --stated-only]
 
 In one run, on one core: the yardstick (benchmarks/yardstick.py, the default rules hard-coded
 with ints and random play), `simulate` on the default profile with random bots and 4
-players, every shipped profile, and, when open-spiel is installed, random oh_hell(players=4)
+players, every shipped profile, each profile stating a rule of RULES.md section 5 against its
+parent without it, and, when open-spiel is installed, random oh_hell(players=4)
 games through its Python API. Then the peak memory of `rulesdsl simulate` over many hands,
 and start-up and profile-loading times. Timings are the best of 3 repeats.
 """
@@ -143,6 +144,24 @@ def speed(hands: int) -> None:
     print(f"  {label:<24} {per_play:5.2f}x per card play {against_before(label, per_play)}")
 
 
+def stated_rules(hands: int) -> None:
+    """Each profile that states a rule of RULES.md section 5 against its parent without it:
+    time per card play and per hand, as a ratio (target: 2x at most)."""
+    print(f"\nrules a profile states, against the parent profile ({hands:,} hands each)")
+    for name in shipped_names():
+        profile = load(name)
+        if not profile.house or len(profile.chain) < 2:
+            continue
+        parent = profile.chain[-2]
+        rule_s, rule_plays = ours(name, hands)
+        base_s, base_plays = ours(parent, hands)
+        per_play = (rule_s / rule_plays) / (base_s / base_plays)
+        print(
+            f"  {name:<22} vs {parent:<12} {per_play:5.2f}x time per card play "
+            f"{rule_s / base_s:5.2f}x time per hand"
+        )
+
+
 PEAK = (
     "import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True,"
     " capture_output=True); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
@@ -199,9 +218,14 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=20_000)
     parser.add_argument("--memory-hands", type=int, default=1_000_000)
     parser.add_argument("--speed-only", action="store_true", help="Only the speed figures.")
+    parser.add_argument(
+        "--stated-only", action="store_true", help="Only the rules a profile states."
+    )
     args = parser.parse_args()
-    speed(args.hands)
-    if not args.speed_only:
+    if not args.stated_only:
+        speed(args.hands)
+    stated_rules(args.hands // 2)
+    if not (args.speed_only or args.stated_only):
         peak_memory(args.memory_hands)
         startup()
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 import dataclasses
 import json
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
-from rulesdsl.explain import WIDTH, note_mark, phrases, sentence, wrap
+from rulesdsl.explain import WIDTH, house_sentence, note_mark, phrases, sentence, wrap
+from rulesdsl.house.settings import RuleSetting
 from rulesdsl.profile import Profile, Setting
 from rulesdsl.rules import OPTIONS
 
@@ -74,15 +76,98 @@ def diff_profiles(a: Profile, b: Profile) -> list[Difference]:
     ]
 
 
-def render_text(differences: list[Difference], a: str, b: str, width: int = WIDTH) -> str:
+@dataclass(frozen=True)
+class RuleSide:
+    """One profile's version of a rule it states: its clauses, its sentence, where it was
+    stated."""
+
+    clauses: dict[str, str]
+    sentence: str
+    origin: str
+    where: str
+
+    @classmethod
+    def of(cls, setting: RuleSetting) -> RuleSide:
+        rule = setting.rule
+        sentence = house_sentence(rule, phrases())
+        return cls(dict(rule.clauses), sentence, setting.origin, setting.where())
+
+
+class Change(StrEnum):
+    """How a rule of B differs from A's."""
+
+    ADDED = "added"
+    REMOVED = "removed"
+    CHANGED = "changed"
+
+
+@dataclass(frozen=True)
+class RuleDifference:
+    """A rule one profile states and the other does not (a side is None), or states
+    otherwise."""
+
+    rule: str
+    a: RuleSide | None
+    b: RuleSide | None
+
+    @property
+    def change(self) -> Change:
+        if self.a is None:
+            return Change.ADDED
+        return Change.REMOVED if self.b is None else Change.CHANGED
+
+    def to_dict(self) -> dict[str, Any]:
+        side = lambda s: None if s is None else dataclasses.asdict(s)  # noqa: E731
+        change = self.change.value
+        return {"rule": self.rule, "change": change, "a": side(self.a), "b": side(self.b)}
+
+
+def diff_rules(a: Profile, b: Profile) -> list[RuleDifference]:
+    """The rules the profiles state differently, by name: A's order, then B's new ones."""
+    first = {s.name: s for s in a.house}
+    second = {s.name: s for s in b.house}
+    names = [*first, *(n for n in second if n not in first)]
+    return [
+        RuleDifference(
+            name,
+            RuleSide.of(first[name]) if name in first else None,
+            RuleSide.of(second[name]) if name in second else None,
+        )
+        for name in names
+        if name not in first or name not in second or first[name].rule != second[name].rule
+    ]
+
+
+def render_text(
+    differences: list[Difference],
+    a: str,
+    b: str,
+    width: int = WIDTH,
+    rules: list[RuleDifference] | None = None,
+) -> str:
     """The differences for people; `a` and `b` name the two profiles."""
-    if not differences:
+    rules = rules or []
+    if not differences and not rules:
         return f"{a} and {b} set every option the same way.\n"
     lines = [f"{a} and {b} differ in {len(differences)} of {len(OPTIONS)} options."]
+    if rules:
+        lines[0] = lines[0][:-1] + f" and in {len(rules)} rule(s) they state."
     for difference in differences:
         lines += ["", difference.option]
         lines += _side(a, difference.a, width) + _side(b, difference.b, width)
+    for rule in rules:
+        lines += ["", f"rule {rule.rule} ({rule.change})"]
+        lines += _rule_side(a, rule.a, width) + _rule_side(b, rule.b, width)
     return "\n".join(lines) + "\n"
+
+
+def _rule_side(label: str, side: RuleSide | None, width: int) -> list[str]:
+    if side is None:
+        return wrap(f"{label}: does not state it", width, "  ", "    ")
+    lines = wrap(f"{label}: {side.where}", width, "  ", "    ")
+    for word, text in side.clauses.items():
+        lines += wrap(f"{word} {text}", width, "    ", "        ")
+    return lines + wrap(side.sentence, width, "    ", "    ")
 
 
 def _side(label: str, side: Side, width: int) -> list[str]:
@@ -93,6 +178,7 @@ def _side(label: str, side: Side, width: int) -> list[str]:
     return lines
 
 
-def render_json(differences: list[Difference]) -> str:
-    """The differences as a JSON list of {option, a, b}."""
-    return json.dumps([d.to_dict() for d in differences], indent=2, ensure_ascii=False)
+def render_json(differences: list[Difference], rules: list[RuleDifference] | None = None) -> str:
+    """The differences as a JSON list of {option, a, b}, then of {rule, change, a, b}."""
+    items = [d.to_dict() for d in differences] + [r.to_dict() for r in rules or []]
+    return json.dumps(items, indent=2, ensure_ascii=False)

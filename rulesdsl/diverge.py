@@ -19,6 +19,8 @@ from rulesdsl.cards import Card
 from rulesdsl.engine import Hand, HandResult, Match, Player, Refusal
 from rulesdsl.engine import events as ev
 from rulesdsl.explain import phrases
+from rulesdsl.house.unit import HouseRule
+from rulesdsl.house.unit import Step as RuleStep
 from rulesdsl.rules import OPTIONS, Rules
 from rulesdsl.seeds import derive
 from rulesdsl.units import UNITS, Elimination, Step
@@ -173,8 +175,20 @@ def _explain(index: int, a: Side, b: Side) -> Divergence:
 def _values(options: Sequence[str], a: Side, b: Side) -> str:
     """` (option: A's value vs B's value; ...)`"""
     rules_a, rules_b = a.hand.rules, b.hand.rules
-    pairs = [f"{o}: {rules_a.text(o)} vs {rules_b.text(o)}" for o in options]
+    pairs = [f"{o}: {_text(rules_a, o)} vs {_text(rules_b, o)}" for o in options]
     return f" ({'; '.join(pairs)})" if pairs else ""
+
+
+def _stated(rules: Rules) -> dict[str, HouseRule]:
+    return {r.name: r for r in rules.house_rules}
+
+
+def _text(rules: Rules, name: str) -> str:
+    """An option's value, or a rule the profile states: its clauses, or `not stated`."""
+    if name in OPTIONS:
+        return rules.text(name)
+    rule = _stated(rules).get(name)
+    return "; ".join(f"{w} {t}" for w, t in rule.clauses) if rule else "not stated"
 
 
 # -- the option responsible -----------------------------------------------------------
@@ -190,7 +204,18 @@ class Cause:
 
 def _differing(a: Side, b: Side) -> list[str]:
     rules_a, rules_b = a.hand.rules, b.hand.rules
-    return [name for name in OPTIONS if getattr(rules_a, name) != getattr(rules_b, name)]
+    options = [name for name in OPTIONS if getattr(rules_a, name) != getattr(rules_b, name)]
+    stated_a, stated_b = _stated(rules_a), _stated(rules_b)
+    rules = [n for n in {**stated_a, **stated_b} if stated_a.get(n) != stated_b.get(n)]
+    return options + rules
+
+
+def _between_hands(name: str, a: Side, b: Side) -> bool:
+    """Whether the option or stated rule `name` acts only between hands."""
+    if name in OPTIONS:
+        return OPTIONS[name].between_hands
+    rule = {**_stated(a.hand.rules), **_stated(b.hand.rules)}[name]
+    return set(rule.step_names) <= {RuleStep.SCORE}
 
 
 def _keep(candidates: Sequence[str], a: Side, b: Side) -> tuple[str, ...]:
@@ -198,7 +223,7 @@ def _keep(candidates: Sequence[str], a: Side, b: Side) -> tuple[str, ...]:
     that can matter within a hand."""
     differing = _differing(a, b)
     kept = [o for o in dict.fromkeys(candidates) if o in differing]
-    within = [o for o in differing if not OPTIONS[o].between_hands]
+    within = [o for o in differing if not _between_hands(o, a, b)]
     return tuple(kept or within)
 
 

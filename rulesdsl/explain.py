@@ -21,6 +21,7 @@ import yaml
 from rulesdsl.analysis.report import DeadRule, dead_rules
 from rulesdsl.cards import RANKS_HIGH_TO_LOW, Suit, is_usual_order
 from rulesdsl.expr import Expr
+from rulesdsl.house.unit import Clause, HouseRule, Kind
 from rulesdsl.options import (
     Choice,
     CountOrWord,
@@ -157,6 +158,16 @@ class Phrases:
     def section(self, name: str) -> str:
         return self._format(("sections", name), None, {})
 
+    def house(self, path: tuple[str, ...], /, **params: Param) -> str:
+        """A sentence about a rule the profile states itself."""
+        return self._format(("house", *path), None, params)
+
+    def house_title(self) -> str:
+        return self._format(("house", "title"), None, {})
+
+    def house_inherited(self, profile: str) -> str:
+        return self._format(("house", "inherited"), None, {"profile": profile})
+
     def event(self, key: str, /, **params: Param) -> str:
         """How `diverge` tells one event."""
         return self._format(("diverge", key), None, params)
@@ -257,7 +268,43 @@ def rule_sheet(profile: Profile, lang: str = DEFAULT_LANGUAGE, width: int = WIDT
             item = _item(profile.settings[opt.name], words)
             mark = dead_mark(words, dead.get(opt.name))
             lines += wrap(f"{item} {mark}" if mark else item, width, "- ", "  ")
+    if profile.house:
+        title = words.house_title()
+        lines += ["", title, "-" * len(title)]
+        for setting in profile.house:
+            text = house_sentence(setting.rule, words)
+            if setting.origin == "inherited":
+                text += " " + words.house_inherited(setting.profile)
+            lines += wrap(text, width, "- ", "  ")
     return "\n".join(lines) + "\n"
+
+
+def house_sentence(rule: HouseRule, words: Phrases) -> str:
+    """The sentence a profile gives its rule in this language, else one made from the
+    rule's clauses."""
+    given = rule.sentence(words.lang)
+    if given is not None:
+        return words.house(("said",), name=rule.name, sentence=given)
+    from rulesdsl.house.words import in_words  # the rule parser, only for such a rule
+
+    def said(text: str | None) -> str:
+        return in_words(text or "", words.get("house", "words"))
+
+    if rule.kind == Kind.REFUSE:
+        target, _, condition = (rule.clause(Kind.REFUSE) or "").partition(" if ")
+        return words.house((Kind.REFUSE, target), name=rule.name, condition=said(condition))
+    if rule.kind == Kind.END:
+        ends = rule.clause(Kind.END) or ""
+        winner = said(rule.clause(Clause.WINNER))
+        if ends.startswith(AFTER):
+            number = ends.removeprefix(AFTER)
+            return words.house((Kind.END, "after"), name=rule.name, number=number, winner=winner)
+        condition = said(ends.removeprefix("when "))
+        return words.house((Kind.END, "when"), name=rule.name, condition=condition, winner=winner)
+    return words.house((rule.kind,), name=rule.name, count=said(rule.clause(rule.kind)))
+
+
+AFTER = "after trick "
 
 
 def _header(profile: Profile, words: Phrases, width: int) -> list[str]:

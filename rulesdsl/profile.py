@@ -19,12 +19,16 @@ from rulesdsl.analysis.lint import dead_rule_warnings
 from rulesdsl.check import check_entries, check_rules
 from rulesdsl.diagnostics import TOP, Diagnostic, Located, capped, line_index
 from rulesdsl.hints import closest, mean, suggest
+from rulesdsl.house.settings import RuleSetting, resolve_rules, rule_warnings
 from rulesdsl.rules import OPTIONS, Rules
 from rulesdsl.sources import MAX_BYTES, SourceError, check_size, decode, read_bytes, read_text
 from rulesdsl.syntax.chars import CONTROL, control_refusal
 from rulesdsl.syntax.document import Document
 
 SHIPPED = Path(__file__).parent / "profiles"
+# The folders of shipped profiles, each found by its bare name: the versions of the rules,
+# then (in house/) one profile per rule of RULES.md section 5 that a profile states itself.
+SHIPPED_FOLDERS = (SHIPPED, SHIPPED / "house")
 SYNTAXES = {".rules": "dsl", ".yaml": "yaml", ".yml": "yaml"}
 DEFAULT_PROFILE = "equal-hands"
 
@@ -78,6 +82,8 @@ class Profile:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     # The real paths of the files read: every ancestor's, then this profile's own.
     files: tuple[Path, ...] = ()
+    # The rules the profile states itself (RULES.md section 5), inherited ones included.
+    house: tuple[RuleSetting, ...] = ()
 
     @property
     def title(self) -> str | None:
@@ -97,7 +103,8 @@ class Profile:
 
     @property
     def rules(self) -> Rules:
-        return Rules(**{name: s.value for name, s in self.settings.items()})
+        values = {name: s.value for name, s in self.settings.items()}
+        return Rules(**values, house_rules=tuple(s.rule for s in self.house))
 
 
 def short_path(path: str | None) -> str:
@@ -114,8 +121,14 @@ def default_settings() -> dict[str, Setting]:
     return {name: Setting(name, opt.default, "default") for name, opt in OPTIONS.items()}
 
 
+def shipped_files() -> list[Path]:
+    """Every shipped profile file, in name order."""
+    files = [p for f in SHIPPED_FOLDERS for p in f.iterdir() if p.suffix in SYNTAXES]
+    return sorted(files, key=lambda p: (p.stem, p.suffix))
+
+
 def shipped_names() -> list[str]:
-    return sorted({p.stem for p in SHIPPED.iterdir() if p.suffix in SYNTAXES})
+    return sorted({p.stem for p in shipped_files()})
 
 
 def is_path(ref: str) -> bool:
@@ -143,10 +156,11 @@ def find(ref: str, base: Path | None = None) -> Path | None:
     if is_path(ref):
         path = (base / ref) if base is not None and not Path(ref).is_absolute() else Path(ref)
         return path if exists(path) else None
-    for suffix in SYNTAXES:
-        candidate = SHIPPED / f"{ref}{suffix}"
-        if is_file(candidate):
-            return candidate
+    for folder in SHIPPED_FOLDERS:
+        for suffix in SYNTAXES:
+            candidate = folder / f"{ref}{suffix}"
+            if is_file(candidate):
+                return candidate
     return None
 
 
@@ -292,7 +306,12 @@ def _shown_as(cached: Profile, shown: str) -> Profile:
         k: dataclasses.replace(s, path=shown) if s.path == cached.path else s
         for k, s in cached.settings.items()
     }
-    return dataclasses.replace(cached, path=shown, diagnostics=moved, settings=settings)
+    house = tuple(
+        dataclasses.replace(s, path=shown) if s.path == cached.path else s for s in cached.house
+    )
+    return dataclasses.replace(
+        cached, path=shown, diagnostics=moved, settings=settings, house=house
+    )
 
 
 @dataclass(frozen=True)
@@ -385,11 +404,16 @@ def _resolve(real: Path, root: Path) -> Loaded:
             item.entry.assumed,
             item.entry.note,
         )
+    house, house_problems = resolve_rules(doc, name, shown, parent.house)
+    problems += house_problems
     stamps = (stamp, *parent.stamps)
     files = tuple(s.path for s in reversed(stamps))
-    profile = Profile(name, shown, doc, settings, (*parent.chain, name), problems, files)
+    chain = (*parent.chain, name)
+    profile = Profile(name, shown, doc, settings, chain, problems, files, house)
     if doc.ok:
         profile.diagnostics += check_rules(profile.rules, doc)
+        reshuffle = profile.rules.exhaustion == "reshuffle"
+        profile.diagnostics += rule_warnings(house, reshuffle, doc)
     if profile.ok:
         said = profile.diagnostics
         profile.diagnostics += dead_rule_warnings(profile.rules, doc, parsed, before, said)
@@ -407,6 +431,7 @@ class Inherited:
     problems: list[Diagnostic] = field(default_factory=list)
     chain: tuple[str, ...] = ()
     stamps: tuple[Stamp, ...] = ()
+    house: tuple[RuleSetting, ...] = ()
 
 
 def inside(path: Path, folder: Path) -> bool:
@@ -492,7 +517,7 @@ def _inherit(doc: Document, real: Path, root: Path) -> Inherited:
         key: s if s.origin == "default" else dataclasses.replace(s, origin="inherited")
         for key, s in parent.settings.items()
     }
-    return Inherited(inherited, problems, parent.chain, loaded.stamps)
+    return Inherited(inherited, problems, parent.chain, loaded.stamps, parent.house)
 
 
 def _parent_problem(ref: str, parent: Profile, errors: list[Diagnostic]) -> tuple[str, str]:

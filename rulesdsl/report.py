@@ -11,8 +11,7 @@ from typing import Any
 
 from rulesdsl.engine.result import EndReason
 from rulesdsl.layout import Page, text
-from rulesdsl.sim import Estimate, Result, Tally
-from rulesdsl.units import COUNTED
+from rulesdsl.sim import FIRES, Estimate, Result, Tally, covered
 
 
 @dataclass(frozen=True)
@@ -46,7 +45,7 @@ def metrics(result: Result) -> list[Metric]:
     ]
     if result.spec.skill and not result.spec.matches:
         rows.append(Metric("skill", "heuristic vs 3 random: win share", True))
-    rows += [Metric(f"fires_{o}", f"hands where {o} fires", True) for o in COUNTED]
+    rows += [Metric(f"{FIRES}{o}", f"hands where {o} fires", True) for o in covered(result.spec)]
     return rows
 
 

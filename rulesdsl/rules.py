@@ -15,6 +15,7 @@ from typing import Any
 
 from rulesdsl.cards import Card, Suit, is_usual_order, make_deck, rank_strength
 from rulesdsl.hints import suggest
+from rulesdsl.house.unit import HouseRule, check_house_rules
 from rulesdsl.options import Choice, OptionError
 from rulesdsl.units import UNITS, Section, Trump
 from rulesdsl.units.base import MAX_VALUE, Unit, same_value
@@ -45,10 +46,14 @@ class _RulesMethods:
     trump: Trump
     hand_size: Any
     match: Any
+    # The rules the profile states itself (RULES.md section 5), in the order they apply.
+    # Each has a name and `.steps`: the step functions the engine asks at those steps.
+    house_rules: tuple[HouseRule, ...]
 
     def __post_init__(self) -> None:
         for name, opt in OPTIONS.items():
             opt.check(getattr(self, name))
+        check_house_rules(self.house_rules)
 
     @cached_property
     def cards(self) -> tuple[Card, ...]:
@@ -131,7 +136,10 @@ class _RulesMethods:
 
 Rules = make_dataclass(
     "Rules",
-    [(unit.name, Any, field(default=unit.default)) for unit in UNITS],
+    [
+        *((unit.name, Any, field(default=unit.default)) for unit in UNITS),
+        ("house_rules", tuple[HouseRule, ...], field(default=())),
+    ],
     bases=(_RulesMethods,),
     frozen=True,
 )

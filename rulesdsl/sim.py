@@ -71,10 +71,27 @@ def indicators(players: int) -> dict[str, tuple[str, Test]]:
     tests["no_winner"] = ("winner", lambda v: v == -1)
     for reason in EndReason:
         tests[f"end_{reason}"] = ("reason", lambda v, reason=reason: v is reason)
-    for rule in COUNTED:
-        tests[f"fires_{rule}"] = ("fired", lambda v, rule=rule: rule in v)
     tests["skill"] = ("skill", lambda v: v == 1)
     return tests
+
+
+FIRES = "fires_"
+"""The prefix of the coverage measurements: `fires_NAME` counts the hands where the rule
+NAME fired, an option's or one the profile states."""
+
+
+def indicator(players: int, key: str) -> tuple[str, Test]:
+    """The category and test of the yes/no measurement `key`."""
+    if key.startswith(FIRES):
+        rule = key.removeprefix(FIRES)
+        return "fired", lambda v: rule in v
+    return indicators(players)[key]
+
+
+def covered(spec: Spec) -> list[str]:
+    """The rules coverage counts: the counted options, then the rules the profiles state."""
+    stated = (r.name for _, rules in spec.profiles for r in rules.house_rules)
+    return list(dict.fromkeys([*COUNTED, *stated]))
 
 
 @dataclass
@@ -129,7 +146,7 @@ class Tally:
             values = self.distribution(key)
             total = sum(v * c for v, c in values.items()) + self.sums[key]
             return total, sum(v * v * c for v, c in values.items()) + self.squares[key]
-        category, test = indicators(self.players)[key]
+        category, test = indicator(self.players, key)
         total = squares = 0
         for value, count in self.distribution(category).items():
             step = int(test(value[1])) - int(test(value[0])) if self.paired else int(test(value))

@@ -3,6 +3,7 @@ reference engine and of the driver as written: the same HandResult, field for fi
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 from hypothesis import HealthCheck, given, settings
@@ -12,6 +13,7 @@ from rulesdsl.bots import RandomBot, make_bot
 from rulesdsl.engine import Hand, play_hand
 from rulesdsl.engine.events import Play
 from rulesdsl.engine.fast import compile_hand, play_plain, to_int
+from rulesdsl.profile import load
 from rulesdsl.rules import OPTIONS, Rules, RulesError
 from rulesdsl.sim import Spec, _play_hands, empty_result
 
@@ -133,3 +135,32 @@ def test_rare_rule_combinations_agree():
             players = 3 + seed % 3
             bots = ("heuristic",) + ("random",) * (players - 1)
             same_game(rules, players, seed % players, seed, bots)
+
+
+HOUSE_PROFILES = (
+    "must-overtrump",
+    "trumps-broken",
+    "no-trump-first-lead",
+    "trump-wins-draw-two",
+    "points-for-tricks",
+    "time-limit",
+)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(
+    settings_strategy,
+    st.lists(st.sampled_from(HOUSE_PROFILES), min_size=1, max_size=6, unique=True),
+    st.integers(3, 6),
+    st.integers(0, 2**32),
+    st.lists(st.sampled_from(BOT_NAMES), min_size=6, max_size=6),
+)
+def test_rules_a_profile_states_play_alike_on_every_path(options, names, players, seed, bots):
+    """Any options with any of the shipped stated rules, in any order."""
+    stated = tuple(r for name in names for r in load(name).rules.house_rules)
+    rules = dataclasses.replace(Rules().with_options(options), house_rules=stated)
+    try:
+        rules.check_players(players)
+    except RulesError:
+        return
+    same_game(rules, players, seed % players, seed, tuple(bots[:players]))

@@ -30,7 +30,15 @@ from hypothesis import strategies as st
 from rulesdsl.cli import main
 from rulesdsl.diagnostics import Diagnostic
 from rulesdsl.options import Choice, CountOrWord, DeckRanks, IntExpr, MatchKind, PlayerRange
-from rulesdsl.profile import SHIPPED, SYNTAXES, Profile, load_file, read_document, read_source
+from rulesdsl.profile import (
+    SYNTAXES,
+    Profile,
+    load_file,
+    read_document,
+    read_source,
+    shipped_files,
+    shipped_names,
+)
 from rulesdsl.rules import MAX_VALUE, OPTIONS, Rules
 from rulesdsl.syntax.document import METADATA
 from rulesdsl.syntax.dsl import read_dsl
@@ -170,7 +178,7 @@ def mostly(common: st.SearchStrategy, rare: st.SearchStrategy, odds: int = 10) -
 
 OPTION_NAMES = sorted(OPTIONS)
 PARSED_NAMES = [n for n in OPTION_NAMES if not isinstance(OPTIONS[n].kind, Choice)]
-SHIPPED_NAMES = sorted({p.stem for p in SHIPPED.iterdir() if p.suffix in SYNTAXES})
+SHIPPED_NAMES = shipped_names()
 ALL_WORDS = sorted({w for o in OPTIONS.values() for w in o.kind.words()})
 YAML11 = ["yes", "no", "on", "off", "y", "n", "true", "false", "Yes", "OFF", "~", "null"]
 ANY_TEXT = st.text(st.characters(exclude_categories=("Cs",)), max_size=12)
@@ -437,7 +445,7 @@ def yaml_texts(draw) -> str:
 def shipped_texts() -> list[str]:
     """Every shipped profile as written, and each `.rules` one converted to YAML."""
     texts = []
-    for path in sorted(SHIPPED.iterdir()):
+    for path in shipped_files():
         if path.suffix not in SYNTAXES:
             continue
         text = path.read_text(encoding="utf-8")

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulesdsl.cli import main
-from rulesdsl.profile import SHIPPED, load_file
+from rulesdsl.profile import load_file, shipped_files
 from rulesdsl.syntax.dsl import read_dsl
 from rulesdsl.syntax.writer import write
 from rulesdsl.syntax.yamlform import read_yaml
@@ -30,7 +30,7 @@ BIDI_ESCAPES = ["\\u202e", "\\u2066", "\\U0000200F", "\\u061C", "\\u202A"]
 def shipped_texts() -> list[tuple[str, str]]:
     """Every shipped profile in both syntaxes, as (suffix, text)."""
     texts = []
-    for path in sorted(SHIPPED.iterdir()):
+    for path in shipped_files():
         if path.suffix != ".rules":
             continue
         text = path.read_text(encoding="utf-8")

@@ -512,11 +512,78 @@ def test_lsp_without_pygls_says_how_to_install_it():
     )
 
 
+HOUSE = """\
+profile "house" extends "equal-hands" {
+    draw 1
+    rule first-lead {
+        refuse lead if card.trumpp and trick.number == 1
+        say en "No trump may lead the first trick."
+    }
+}
+"""
+
+
 DEAD = """\
 profile "dead" extends "equal-hands" {
     exhaustion play_out
 }
 """
+
+
+def test_a_profile_stating_a_rule_gets_its_diagnostics_and_lists_the_rule(session, folder):
+    path = folder / "house.rules"
+    path.write_text(HOUSE)
+    uri = session.open(path)
+    got = session.diagnostics(uri, 1)
+    assert spans(got) == expected(path)
+    assert [(d.code, d.range.start.line) for d in got] == [("rule-name", 3)]
+    params = lsp.DocumentSymbolParams(text_document=doc(uri))
+    (root,) = session.run(session.client.text_document_document_symbol_async(params))
+    assert [s.name for s in root.children] == ["draw", "first-lead"]
+    rule = root.children[1]
+    assert rule.selection_range == lsp.Range(start=at(2, 9), end=at(2, 19))
+    assert (rule.range.start.line, rule.range.end.line) == (2, 5)
+    assert [(c.name, c.detail) for c in rule.children] == [
+        ("refuse", "lead if card.trumpp and trick.number == 1"),
+        ("say", "en"),
+    ]
+    session.close(uri)
+
+
+def test_completion_in_a_rule_offers_its_clauses_and_the_rule_language(session, folder):
+    text = 'profile "c" {\n    rule r {\n        \n        refuse \n        draw 2 if \n    }\n'
+    text += "    \n}\n"
+    uri = session.open(folder / "rule.rules", text)
+    assert labels(session, uri, at(2, 8)) == [
+        "refuse",
+        "draw",
+        "score",
+        "end",
+        "winner",
+        "removed",
+        "say",
+    ]
+    assert labels(session, uri, at(3, 15))[:3] == ["lead", "follow", "card"]
+    names = labels(session, uri, at(4, 18))
+    assert {"trick.won_by_trump", "card", "beats_best", "most", "hand.winner"} <= set(names)
+    assert "lead" not in names
+    # Past the rule's closing brace, the options again.
+    assert "hand_size" in labels(session, uri, at(6, 4))
+    session.close(uri)
+    yaml_text = "profile: c\nrules:\n  r:\n    \n    end: when \n    say:\n      \ntrump: \n"
+    yaml_uri = session.open(folder / "rule.yaml", yaml_text)
+    assert labels(session, yaml_uri, at(3, 4)) == [
+        "refuse",
+        "draw",
+        "score",
+        "end",
+        "winner",
+        "say",
+    ]
+    assert "trick.number" in labels(session, yaml_uri, at(4, 14))
+    assert labels(session, yaml_uri, at(6, 6)) == []
+    assert "clubs" in labels(session, yaml_uri, at(7, 7))
+    session.close(yaml_uri)
 
 
 def test_a_rule_that_never_acts_is_warned_about_and_hover_gives_the_proof(session, folder):

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl.profile import SHIPPED, load, load_file, read_document, shipped_names
+from rulesdsl.profile import SHIPPED, load, load_file, read_document, shipped_files, shipped_names
 from rulesdsl.rules import DEFAULT_RULES, Rules
 from rulesdsl.syntax.writer import write
 
-SHIPPED_FILES = sorted(p for p in SHIPPED.iterdir() if p.suffix in (".rules", ".yaml"))
+SHIPPED_FILES = shipped_files()
 MANUAL_PROFILES = [
     "bicycle",
     "hoyle-lift-smoke",

@@ -16,7 +16,12 @@ What the schema cannot say is not drawn, and is stated here:
 - within an option's kind, the schema's patterns are looser than the kind: a player range
   beyond 10, an expression naming something other than `players`, a match rule's count,
   a word padded with spaces, `deck: [standard]`. Misspelt values are drawn for the
-  options of fixed words.
+  options of fixed words;
+- of the rules a profile states (`rules:`), whether a clause reads and type-checks in the
+  rule language, that a rule has one kind clause (and an end rule a winner), that a
+  profile counts draws and scores once each, and whether `removed` names an inherited
+  rule: the rules drawn are the shipped ones (a count may be a whole number), misshapen
+  (wrong types, unknown clauses, languages and names, refused text), never `removed`.
 """
 
 from __future__ import annotations
@@ -33,10 +38,13 @@ from conftest import Yaml12Loader
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from rulesdsl.house.unit import Clause, Kind
 from rulesdsl.options import Choice
-from rulesdsl.profile import load_file
+from rulesdsl.profile import SHIPPED_FOLDERS, load_file
 from rulesdsl.rules import OPTIONS
 from rulesdsl.schema import profile_schema
+from rulesdsl.syntax.document import RULES_KEY
+from rulesdsl.syntax.dsl import read_dsl
 
 _serial = itertools.count()
 
@@ -187,7 +195,64 @@ def option_value(name: str) -> st.SearchStrategy:
     return mostly(scalar_value(name), detailed)
 
 
-KEYS = st.sampled_from([*OPTIONS, *OPTIONS, "hadn_size", "Trump", "title", "source"])
+def shipped_rules() -> dict[str, dict]:
+    """Each rule a shipped profile states, as YAML data: its name to its clauses."""
+    found = {}
+    for path in sorted(SHIPPED_FOLDERS[-1].glob("*.rules")):
+        for block in read_dsl(str(path), path.read_text(encoding="utf-8")).rules:
+            body: dict = {}
+            for e in block.entries:
+                if e.key == Clause.SAY:
+                    body.setdefault(Clause.SAY, {})[e.value] = e.note
+                else:
+                    body[e.key] = e.value
+            found[block.name] = body
+    return found
+
+
+RULES = shipped_rules()
+WRONG_CLAUSE = [True, None, 2.5, ["a"], {"a": "b"}, "draw 1 # one", "a {b}", *ERRORS_IN_TEXT]
+
+
+def misshapen(body: dict) -> st.SearchStrategy:
+    """The rule with one thing wrong: a clause's value, an unknown clause or language, a
+    sentence that is not text, `removed` as a clause, or no clause at all."""
+    clause = sorted(k for k in body if k != Clause.SAY)[0]
+    return st.one_of(
+        st.sampled_from(WRONG_CLAUSE).map(lambda v: {**body, clause: v}),
+        st.just({**body, "drow": "1"}),
+        st.just({**body, Clause.SAY: {"fr": "un"}}),
+        st.sampled_from([1984, None, True, ["a"], *ERRORS_IN_TEXT[:3]]).map(
+            lambda v: {**body, Clause.SAY: {"en": v}}
+        ),
+        st.just({**body, Clause.SAY: "one"}),
+        st.just({**body, Clause.REMOVED: True}),
+        st.just({}),
+    )
+
+
+def rule_body(name: str) -> st.SearchStrategy:
+    body = RULES[name]
+    counts = [k for k in (Kind.DRAW, Kind.SCORE) if k in body]
+    good = st.sampled_from([body, *({k: 2} for k in counts)])
+    return mostly(good, st.one_of(misshapen(body), st.sampled_from([None, ["draw"], 3, "x"])))
+
+
+@st.composite
+def rules_value(draw):
+    """The `rules` mapping: shipped rules, right or wrong, a misspelt name, or no mapping."""
+    if draw(st.integers(0, 10)) == 0:
+        return draw(st.sampled_from([None, ["a"], "x", 3, {}]))
+    names = draw(st.lists(st.sampled_from(sorted(RULES)), unique=True, min_size=1, max_size=3))
+    value = {name: draw(rule_body(name)) for name in names}
+    if draw(st.integers(0, 10)) == 0:
+        value["2r"] = {Kind.DRAW: 1}
+    return value
+
+
+KEYS = st.sampled_from(
+    [*OPTIONS, *OPTIONS, "hadn_size", "Trump", "title", "source", *[RULES_KEY] * 2]
+)
 HEADER = {
     "profile": mostly(TEXT, st.sampled_from([3, None, ["a", "b"], {"value": "x"}])),
     "extends": mostly(
@@ -208,6 +273,8 @@ def documents(draw):
     for key in draw(st.lists(KEYS, unique=True, max_size=6)):
         if key in OPTIONS:
             document[key] = draw(option_value(key))
+        elif key == RULES_KEY:
+            document[key] = draw(rules_value())
         else:
             document[key] = draw(TEXT if key in ("title", "source") else scalar_value("trump"))
     return document
@@ -246,6 +313,10 @@ def test_validate_and_the_schema_agree(folder, document):
         "profile: x\ntrump:\n  value: none\n  assumed: silent\n  note: a\n",
         "profile: x\ntitle:\n",
         'profile: x\ntitle: "a\\u202eb"\n',
+        "profile: x\nrules:\n  r:\n    draw: true\n",
+        "profile: x\nrules:\n  r:\n    draw: '1 # one'\n",
+        "profile: x\nrules:\n  r:\n    draw: 1\n    say: {fr: un}\n",
+        "profile: x\nrules:\n  r: {}\n",
     ],
 )
 def test_what_the_schema_refuses_validate_refuses(folder, text):
@@ -257,6 +328,7 @@ def test_what_the_schema_refuses_validate_refuses(folder, text):
 
 def test_what_validate_accepts_the_schema_accepts(folder):
     text = 'profile: x\ndraw: "2"\nmust_head: no\ndeck: [A, K, Q, J, 10, 9, 8, 7, 6, 5, 4, 3, 2]\n'
+    text += "rules:\n  two:\n    draw: 2\n    say: {en: Two cards.}\n"
     path = folder / f"p{next(_serial)}.yaml"
     path.write_text(text, encoding="utf-8")
     assert load_file(path).ok

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl.profile import SHIPPED, load_file
+from rulesdsl.profile import load_file, shipped_files
 from rulesdsl.rules import OPTIONS
 
 ROOT = Path(__file__).parent.parent
 DOCS = ROOT / "docs"
 CITATION = re.compile(r"docs/([\w.-]+\.md)(?:#([\w-]+))?")
-PROFILE_FILES = sorted(p for p in SHIPPED.iterdir() if p.suffix in {".rules", ".yaml"})
+PROFILE_FILES = shipped_files()
 
 
 def slug(heading: str) -> str:

@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from rulesdsl.cli import main
-from rulesdsl.profile import SHIPPED, load_file, read_document, shipped_names
+from rulesdsl.profile import SHIPPED, load, load_file, read_document, shipped_files, shipped_names
 from rulesdsl.schema import profile_schema
 from rulesdsl.syntax.writer import write
 
@@ -345,7 +345,7 @@ def test_schema_file_is_current(capsys):
 
 def yaml_forms_of_shipped_profiles() -> list[tuple[str, str]]:
     forms = []
-    for path in sorted(SHIPPED.iterdir()):
+    for path in shipped_files():
         doc = read_document(path, path.read_text(encoding="utf-8"))
         forms.append((path.name, write(doc, "yaml")))
     return forms
@@ -374,7 +374,8 @@ def test_schema_refuses_what_the_validator_refuses(data):
 
 @pytest.mark.parametrize("name", shipped_names())
 def test_every_shipped_profile_plays_through(capsys, name):
-    low, _ = load_file(next(SHIPPED.glob(f"{name}.*"))).rules.players
+    rules = load(name).rules
+    low, _ = rules.players
     code, out, _ = run(
         capsys,
         "play",

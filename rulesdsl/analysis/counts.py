@@ -6,16 +6,20 @@ can reach at one player count, letting any active player win any trick (a choice
 cards may or may not allow: the model over-approximates, which is what a "never" needs).
 A state is the sorted sizes of the active hands and the stock; the set-aside cards are
 what is left of the deck. Each step of RULES.md section 2 that changes counts is one
-function below, and reads its option there and nowhere else.
+function below, and reads its option there and nowhere else. A rule the profile states
+(RULES.md section 5) is a choice either way where the model cannot see its condition: a
+draw count of any value up to its bound, an end rule that may end any trick or not.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from itertools import permutations
 
+from rulesdsl.house.unit import HouseRule
+from rulesdsl.house.unit import Step as RuleStep
 from rulesdsl.rules import Rules
 
 # More count states than this and the model gives up: its verdicts become "unknown".
@@ -40,6 +44,7 @@ class End(StrEnum):
     LAST_PLAYER = "last_player"
     ALL_OUT = "all_out"
     MOST_TRICKS = "most_tricks"
+    HOUSE_RULE = "house_rule"
 
 
 State = tuple[tuple[int, ...], int]
@@ -92,6 +97,21 @@ def everyone_draws(rules: Rules) -> bool:
     return rules.draw_by == "everyone"
 
 
+def stated(rules: Rules, step: RuleStep) -> tuple[HouseRule, ...]:
+    """The rules the profile states that act at `step`."""
+    return tuple(r for r in rules.house_rules if step in r.step_names)
+
+
+def draw_counts(rules: Rules, in_trick: int) -> tuple[int, ...]:
+    """Step 4: every count a drawer may take. A count the profile states may be any value
+    up to its bound (every card, when it has none)."""
+    own = stated(rules, RuleStep.DRAW_COUNT)
+    if not own:
+        return (draw_count(rules, in_trick),)
+    most = own[0].bound if own[0].bound is not None else len(rules.cards)
+    return tuple(range(most + 1))
+
+
 def drawers(rules: Rules, trick: Trick) -> list[int]:
     """Step 4: who draws, as indexes into `trick.sizes` (the winner is index 0, the others
     in the order `tricks_from` chose): the winner if still active; under `draw_by
@@ -112,9 +132,8 @@ def can_refill(rules: Rules, trick: Trick) -> bool:
     return reshuffles(rules) and trick.set_aside > 0
 
 
-def draw(rules: Rules, trick: Trick) -> int:
-    """Step 4: every drawer takes its cards; returns the cards taken in all."""
-    wanted = draw_count(rules, trick.in_trick)
+def draw(rules: Rules, trick: Trick, wanted: int) -> int:
+    """Step 4: every drawer takes `wanted` cards; returns the cards taken in all."""
     if trick.stock == 0:
         trick.events.add(Event.STOCK_EMPTY)
     who = drawers(rules, trick)
@@ -189,22 +208,28 @@ def most_tricks_ends(rules: Rules, trick: Trick, players: int) -> None:
 
 
 def play_trick(
-    rules: Rules, setup_: Setup, state: State, winner: int, others: tuple[int, ...] = ()
+    rules: Rules,
+    setup_: Setup,
+    state: State,
+    winner: int,
+    wanted: int,
+    others: tuple[int, ...] = (),
 ) -> Trick:
-    """One trick from `state`, won by the active hand at index `winner`; `others` orders
-    the rest clockwise from the winner (as indexes into the sizes; default: as they are)."""
+    """One trick from `state`, won by the active hand at index `winner`, whose drawers
+    take `wanted` cards; `others` orders the rest clockwise from the winner (as indexes
+    into the sizes; default: as they are)."""
     sizes, stock = state
     rest = others or tuple(i for i in range(len(sizes)) if i != winner)
     after = [sizes[i] - 1 for i in (winner, *rest)]
     trick = Trick(after, stock, setup_.in_play - sum(sizes) - stock + len(sizes), len(sizes))
     if any(size >= 2 for size in sizes):
         trick.events.add(Event.FOLLOWER_CHOOSES)
-    wants = draw_count(rules, len(sizes)) > 0
+    wants = wanted > 0
     emptied = after[0] == 0 or (everyone_draws(rules) and 0 in after)
     if emptied and wants and (stock > 0 or can_refill(rules, trick)):
         trick.events.add(Event.LAST_CARD_WIN)
     eliminate_immediate(rules, trick)
-    taken = draw(rules, trick)
+    taken = draw(rules, trick, wanted)
     last_draw_ends(rules, trick, taken)
     if trick.end is None:
         eliminate_after_draw(rules, trick)
@@ -220,30 +245,45 @@ def next_state(trick: Trick) -> State:
 
 
 def tricks_from(rules: Rules, setup_: Setup, state: State) -> Iterator[Trick]:
-    """Every trick the counts allow from `state`: one per distinct winner's hand size and,
-    where every player draws and who gets the last cards matters, per distinct order of the
-    other hands' sizes."""
+    """Every trick the counts allow from `state`: one per distinct winner's hand size and
+    draw count; where every player draws and who gets the last cards matters, one per
+    distinct order of the other hands' sizes; and, where the profile states end rules, the
+    same trick ending the hand after step 9, with a winner or without."""
     sizes, stock = state
     seen: set[int] = set()
+    ends = stated(rules, RuleStep.END_CHECK)
     for index, size in enumerate(sizes):
         if size not in seen:
             seen.add(size)
-            for others in orders(rules, sizes, stock, index):
-                yield play_trick(rules, setup_, state, index, others)
+            for wanted in draw_counts(rules, len(sizes)):
+                for others in orders(rules, sizes, stock, index, wanted):
+                    trick = play_trick(rules, setup_, state, index, wanted, others)
+                    yield trick
+                    if ends and trick.end is None:
+                        yield from house_ends(trick)
 
 
-def orders(rules: Rules, sizes: tuple[int, ...], stock: int, winner: int) -> list[tuple[int, ...]]:
+def orders(
+    rules: Rules, sizes: tuple[int, ...], stock: int, winner: int, wanted: int
+) -> list[tuple[int, ...]]:
     """The orders of the other hands (indexes into `sizes`) that can draw differently: one
     per distinct sequence of sizes when every player draws and the stock may run out
     during the draw (or be refilled), else only the one order."""
     rest = tuple(i for i in range(len(sizes)) if i != winner)
-    wanted = draw_count(rules, len(sizes))
     if not everyone_draws(rules) or (not reshuffles(rules) and stock > wanted * len(sizes)):
         return [rest]
     distinct: dict[tuple[int, ...], tuple[int, ...]] = {}
     for order in permutations(rest):
         distinct.setdefault(tuple(sizes[i] for i in order), order)
     return list(distinct.values())
+
+
+def house_ends(trick: Trick) -> Iterator[Trick]:
+    """After step 9, an end rule the profile states ends the hand: any active seat may
+    win, or nobody."""
+    events = trick.events | {Event.ENDS}
+    yield replace(trick, end=End.HOUSE_RULE, events=events, winner_cards=frozenset(trick.sizes))
+    yield replace(trick, end=End.HOUSE_RULE, events=set(events), winner_cards=frozenset())
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import partial
 from typing import Any
 
 from rulesdsl.analysis import witness as w
@@ -24,12 +25,14 @@ from rulesdsl.analysis.counts import (
     CountModel,
     Event,
     build,
-    draw_count,
+    draw_counts,
     out_before_draw,
     reshuffles,
+    stated,
 )
 from rulesdsl.engine.hand import TRICK_LIMIT, Hand
-from rulesdsl.engine.match import HAND_LIMIT
+from rulesdsl.engine.match import HAND_LIMIT, points_of
+from rulesdsl.house.unit import Step as RuleStep
 from rulesdsl.rules import OPTIONS, Rules
 
 # Deals the search tries per player count before it calls a question unknown.
@@ -156,7 +159,7 @@ def _exhaustion(rules: Rules, model: CountModel) -> str | None:
 def _all_out(rules: Rules, model: CountModel) -> str | None:
     if Event.ALL_OUT in model.events:
         return None
-    draws = draw_count(rules, model.setup.players) > 0
+    draws = min(draw_counts(rules, model.setup.players)) > 0
     if Event.STOCK_EMPTY not in model.events and not out_before_draw(rules) and draws:
         return f"the trick winner always draws a card: {_stock(model)}"
     return (
@@ -174,12 +177,22 @@ def _scoring(rules: Rules, model: CountModel) -> str | None:
 def _next_dealer(rules: Rules, model: CountModel) -> str | None:
     count = rules.match_count_for(model.setup.players)
     one_hand = rules.match.kind == "hands" and count == 1
-    one_point = rules.match.kind == "target" and count <= 1 and rules.scoring == "one_per_hand"
+    one_point = rules.match.kind == "target" and count <= 1 and scores_one(rules)
     if one_hand or one_point:
         return "every match is over after its first hand"
     if not model.winner_cards:
         return "no hand ever has a winner, so the deal always passes to the left"
     return None
+
+
+def scored(rules: Rules) -> bool:
+    """Whether the profile states its own score (any number of points, as the model sees)."""
+    return bool(stated(rules, RuleStep.SCORE))
+
+
+def scores_one(rules: Rules) -> bool:
+    """Whether every hand winner scores exactly one point."""
+    return rules.scoring == "one_per_hand" and not scored(rules)
 
 
 def _any_hand(hand: Hand) -> bool:
@@ -200,8 +213,7 @@ def _winner_not_left(hand: Hand) -> bool:
     count = rules.match_count_for(hand.players)
     if rules.match.kind == "hands":
         return count >= 2
-    gained = 1 if rules.scoring == "one_per_hand" else outcome.winner_cards
-    return gained < count
+    return points_of(rules, outcome) < count
 
 
 QUESTIONS: dict[str, Question] = {
@@ -306,6 +318,56 @@ QUESTIONS: dict[str, Question] = {
 ANALYSED = tuple(name for name in OPTIONS if name != "players")
 
 
+# -- the rules a profile states -------------------------------------------------------
+# Such a rule acts where it fires: a filter refuses a card, a count is taken, an end rule
+# ends the hand. The count model does not see their conditions, so only what they need
+# to act at all can be proved absent; otherwise a witness is searched for.
+
+
+def _has_fired(name: str, done: w.TrickDone) -> bool:
+    return name in done.hand.fired
+
+
+def _fired_by_end(name: str, hand: Hand) -> bool:
+    return hand.outcome is not None and name in hand.outcome.fired
+
+
+def _has_winner(rules: Rules, model: CountModel) -> str | None:
+    return "no hand ever has a winner" if not model.winner_cards else None
+
+
+STATED: dict[RuleStep, tuple[str, Never, tuple[Effect, ...]]] = {
+    RuleStep.LEAD_FILTER: ("it refuses a card to lead", _no_proof, (Effect.PLAY,)),
+    RuleStep.FOLLOW_FILTER: ("it refuses a card to follow", _follower_choice, (Effect.PLAY,)),
+    RuleStep.DRAW_COUNT: ("a drawer takes its count", _draws, (Effect.PLAY, Effect.HAND_END)),
+    RuleStep.END_CHECK: (
+        "it ends the hand",
+        _no_proof,
+        (Effect.HAND_END, Effect.HAND_WINNER),
+    ),
+    RuleStep.SCORE: ("it scores a hand winner", _has_winner, (Effect.MATCH,)),
+}
+"""Per step a stated rule acts at: what its acting is, a proof it cannot, its effects."""
+
+
+def stated_questions(rules: Rules) -> dict[str, Question]:
+    """A question for each rule the profile states, by its name."""
+    questions = {}
+    for rule in rules.house_rules:
+        acts, never, effects = STATED[rule.step_names[0]]
+        detectors = w.Detectors(
+            trick=partial(_has_fired, rule.name), outcome=partial(_fired_by_end, rule.name)
+        )
+        questions[rule.name] = Question(acts, never, detectors, effects)
+    return questions
+
+
+def questions_for(rules: Rules) -> dict[str, Question]:
+    """The questions of the options analysed, then of each rule the profile states."""
+    questions = {name: QUESTIONS[name] for name in ANALYSED if name in QUESTIONS}
+    return {**questions, **stated_questions(rules)}
+
+
 def _ends_badly(hand: Hand) -> bool:
     return hand.outcome.reason == "trick_limit"
 
@@ -315,7 +377,7 @@ def _scores(rules: Rules) -> Callable[[Hand], bool]:
         outcome = hand.outcome
         if outcome.winner is None:
             return False
-        return rules.scoring == "one_per_hand" or outcome.winner_cards > 0
+        return points_of(rules, outcome) > 0
 
     return scores
 
@@ -386,7 +448,7 @@ def settle(
 def analyse_players(rules: Rules, players: int, tries: int = SEARCH_BUDGET) -> PlayersReport:
     """The count model, then a search for a witness of every question it leaves open."""
     model = build(rules, players)
-    questions = {name: QUESTIONS[name] for name in ANALYSED if name in QUESTIONS}
+    questions = questions_for(rules)
     open_ = {
         name: q.detectors
         for name, q in questions.items()
@@ -450,7 +512,7 @@ def _match_fails(
     if rules.match.kind == "hands":
         count = rules.match_count_for(model.setup.players)
         return Finding(Verdict.NEVER, f"a match is {count} hands, and every hand ends")
-    possible = {c for c in model.winner_cards if rules.scoring == "one_per_hand" or c > 0}
+    possible = {c for c in model.winner_cards if scores_one(rules) or c > 0 or scored(rules)}
     if not possible and model.complete:
         return Finding(
             Verdict.CAN,

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from rulesdsl.analysis.counts import draw_count, out_before_draw, reshuffles
+from rulesdsl.analysis.counts import draw_counts, out_before_draw, reshuffles
 from rulesdsl.bots import make_bot
 from rulesdsl.cards import Card
 from rulesdsl.engine.events import Draw, Reshuffle, TrickWon
@@ -208,7 +208,7 @@ def card_available(hand: Hand, t: TrickDone) -> bool:
 def last_card_win(t: TrickDone) -> bool:
     """The winner played their last card, and a draw would give them one."""
     hand = t.hand
-    wants = draw_count(hand.rules, t.in_trick) > 0
+    wants = max(draw_counts(hand.rules, t.in_trick)) > 0
     return t.last_card and wants and card_available(hand, t)
 
 
@@ -228,7 +228,7 @@ def other_draws(t: TrickDone) -> bool:
     if any(isinstance(e, Draw) and e.seat != t.winner for e in t.events):
         return True
     others_in = any(hand.active[seat] for seat in range(hand.players) if seat != t.winner)
-    wants = draw_count(hand.rules, t.in_trick) > 0
+    wants = max(draw_counts(hand.rules, t.in_trick)) > 0
     return others_in and wants and not hand.is_over and (bool(hand.stock) or reshuffles(hand.rules))
 
 

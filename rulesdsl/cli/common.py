@@ -120,12 +120,17 @@ def load_profile(ref: str) -> Profile:
     return profile
 
 
+def playable_rules(ref: str) -> Rules:
+    """A profile's rules for a command that plays them."""
+    return load_profile(ref).rules
+
+
 def build_rules(profile: str, settings: Sequence[str]) -> Rules:
     """The profile's rules with each `--set NAME=VALUE` applied, checked as `validate`
     checks a file: a value it would refuse, or an option set twice, is a UsageProblem."""
     from rulesdsl.check import rule_problems
 
-    rules = load_profile(profile).rules
+    rules = playable_rules(profile)
     given: dict[str, str] = {}
     for item in settings:
         try:

@@ -11,7 +11,7 @@ from rulesdsl.cli.common import (
     ProfileProblem,
     UsageProblem,
     cli,
-    load_profile,
+    playable_rules,
     root_option,
     width_option,
 )
@@ -29,7 +29,7 @@ SAME = "the two profiles play this deal identically"
 def read_rules(ref: str) -> Rules:
     """A profile's rules; a broken profile is reported in one line (its first problem)."""
     try:
-        return load_profile(ref).rules
+        return playable_rules(ref)
     except ProfileProblem as problem:
         first, *others = str(problem).split("\n\n")
         lines = first.splitlines()

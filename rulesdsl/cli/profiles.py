@@ -26,6 +26,7 @@ from rulesdsl.cli.common import (
 )
 from rulesdsl.diagnostics import Diagnostic, render, safe_lines, safe_text
 from rulesdsl.explain import dead_mark, note_mark, phrases, wrap
+from rulesdsl.house.settings import RuleSetting
 from rulesdsl.layout import Page
 from rulesdsl.outputs import OutputError, check_output, write_text
 from rulesdsl.profile import (
@@ -174,6 +175,18 @@ def show(profile: str, as_json: bool, width: int | None) -> None:
                 }
                 for s in resolved.settings.values()
             },
+            "rules": [
+                {
+                    "name": s.name,
+                    "kind": s.rule.kind.value,
+                    "clauses": dict(s.rule.clauses),
+                    "say": dict(s.rule.sentences),
+                    "origin": s.origin,
+                    "profile": s.profile,
+                    "line": s.line,
+                }
+                for s in resolved.house
+            ],
         }
         click.echo(json.dumps(data, indent=2))
         return
@@ -202,6 +215,18 @@ def show_lines(
         lines += _setting_lines(s, name_width, value_width, width)
         mark = dead_mark(phrases(), dead.get(s.name))
         lines += wrap(mark, width, " " * 6, " " * 7) if mark else []
+    lines += [""] if profile.house else []
+    for rule in profile.house:
+        lines += _rule_lines(rule, width)
+    return lines
+
+
+def _rule_lines(setting: RuleSetting, width: int) -> list[str]:
+    """A rule the profile states: its name and where it was stated, then its clauses."""
+    indent = " " * 6
+    lines = wrap(f"rule {setting.name}  {setting.where()}", width, "  ", indent)
+    for word, text in setting.rule.clauses:
+        lines += wrap(f"{word} {text}", width, indent, indent + "    ")
     return lines
 
 
@@ -253,7 +278,11 @@ def _same_content(a: Document, b: Document) -> bool:
 
     def content(doc: Document):
         entries = Counter((e.key, e.value, e.assumed, e.note) for e in doc.entries)
-        return doc.name, doc.extends, entries, Counter(c.text for c in doc.comments)
+        rules = [
+            (r.name, Counter((e.key, e.value, e.assumed, e.note) for e in r.entries))
+            for r in doc.rules
+        ]
+        return doc.name, doc.extends, entries, rules, Counter(c.text for c in doc.comments)
 
     return content(a) == content(b)
 

@@ -7,7 +7,7 @@ import click
 
 from rulesdsl.cli.common import cli, load_profile, root_option, width_option
 from rulesdsl.diagnostics import safe_json, safe_lines
-from rulesdsl.diff import diff_profiles, render_json, render_text
+from rulesdsl.diff import diff_profiles, diff_rules, render_json, render_text
 from rulesdsl.explain import DEFAULT_LANGUAGE, WIDTH, languages, rule_sheet, wrap
 from rulesdsl.layout import Page
 from rulesdsl.rules import OPTIONS, option_values, options_table
@@ -48,13 +48,15 @@ def diff_command(ctx: click.Context, a: str, b: str, form: str, width: int | Non
     """Compare two profiles option by option; exit 1 when they differ."""
     first, second = load_profile(a), load_profile(b)
     differences = diff_profiles(first, second)
+    rules = diff_rules(first, second)
     if form == "json":
-        click.echo(safe_json(render_json(differences)))
+        click.echo(safe_json(render_json(differences, rules)))
     else:
         names = (first.name, second.name) if first.name != second.name else (a, b)
         page = Page.for_stdout(width, WIDTH)
-        click.echo(safe_lines(render_text(differences, *names, page.width)), nl=False)
-    ctx.exit(1 if differences else 0)
+        text = render_text(differences, *names, page.width, rules)
+        click.echo(safe_lines(text), nl=False)
+    ctx.exit(1 if differences or rules else 0)
 
 
 @cli.command()

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 from rulesdsl.cards import Card, Suit
 from rulesdsl.engine import steps
-from rulesdsl.engine.plan import FIRED_NAMES, plan_for
+from rulesdsl.engine.plan import plan_for
 from rulesdsl.engine.result import EndReason, HandResult
 from rulesdsl.engine.state import State
 from rulesdsl.engine.steps import Plan
@@ -168,8 +168,8 @@ def deal_hands(deck: list[int], dealer: int, players: int, dealt: int) -> list[l
     return hands
 
 
-def result(s: State) -> HandResult:
-    """The hand's HandResult, from its state."""
+def result(s: State, p: Plan) -> HandResult:
+    """The hand's HandResult, from its state; the winner's points by the plan's score."""
     won = s.hand_winner
     return HandResult(
         None if won < 0 else won,
@@ -182,7 +182,8 @@ def result(s: State) -> HandResult:
         len(s.hands[won]) if won >= 0 else 0,
         s.plays,
         s.saves,
-        FIRED_NAMES[s.fired],
+        p.fired_names[s.fired | (p.score_bit if won >= 0 else 0)],
+        p.score(s, won) if won >= 0 else None,
     )
 
 
@@ -214,7 +215,7 @@ def play(t: Table, deck: list[int], hand_seed: int, rng: random.Random, dealer: 
     s = State(hands, stock, trump, (dealer + 1) % t.players, [True] * t.players, False)
     s.hand_seed = hand_seed
     play_tricks(s, t.plan, t.pick, rng.random)
-    return result(s)
+    return result(s, t.plan)
 
 
 def play_plain(rules: Rules, players: int, bots: tuple[str, ...]) -> HandPlayer:

@@ -28,7 +28,7 @@ from rulesdsl.engine.events import (
 )
 from rulesdsl.engine.events import Trump as TrumpEvent
 from rulesdsl.engine.fast import REASONS, result
-from rulesdsl.engine.plan import FIRED_NAMES, plan_for
+from rulesdsl.engine.plan import plan_for
 from rulesdsl.engine.result import HandResult
 from rulesdsl.engine.state import State
 from rulesdsl.rules import OPTIONS, Rules, RulesError
@@ -289,7 +289,7 @@ class Hand:
     @property
     def fired(self) -> frozenset[str]:
         """The rules that have fired in this hand so far (rule coverage)."""
-        return FIRED_NAMES[self.s.fired]
+        return self.plan.fired_names[self.s.fired]
 
     def cards(self, seat: int) -> list[Card]:
         """The cards `seat` holds, sorted; a new list (changing it leaves the hand alone)."""
@@ -371,6 +371,9 @@ class Hand:
 
     def _message(self, rule: str) -> str:
         s = self.s
+        stated = {r.name: r for r in self.rules.house_rules}
+        if rule in stated:
+            return stated[rule].refusal
         template = OPTIONS[rule].refusals[getattr(self.rules, rule)]
         led = Suit(s.led).word if s.trick else ""
         trump = Suit(s.trump).word if s.trump >= 0 else ""
@@ -418,7 +421,7 @@ class Hand:
         if len(s.trick) == len(s.trick_seats):  # step 1: everyone at the lead has played
             steps.finish_trick(s, plan)
             if s.over:
-                self.outcome = result(s)
+                self.outcome = result(s, plan)
             else:
                 steps.start_trick(s)
         self.events += [self._event(entry) for entry in s.log[logged:]]

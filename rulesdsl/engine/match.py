@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from rulesdsl.cards import Card
 from rulesdsl.engine.events import Event, MatchEnd, Score
 from rulesdsl.engine.hand import Hand, check_seat
+from rulesdsl.engine.plan import plan_for
 from rulesdsl.engine.result import HandResult
 from rulesdsl.rules import Rules
 from rulesdsl.seeds import derive
@@ -60,9 +61,12 @@ class Match:
         winner = outcome.winner
         gained = 0
         if winner is not None:
-            gained = 1 if self.rules.scoring is Scoring.ONE_PER_HAND else outcome.winner_cards
+            gained = points_of(self.rules, outcome)
             self.points[winner] += gained
-        events: list[Event] = [Score(self.hands_played, winner, gained, tuple(self.points))]
+        rule = plan_for(self.rules).score_rule
+        events: list[Event] = [
+            Score(self.hands_played, winner, gained, tuple(self.points), rule=rule)
+        ]
         if self.rules.next_dealer is NextDealer.HAND_WINNER and winner is not None:
             self.dealer = winner
         else:
@@ -80,3 +84,11 @@ class Match:
         if self.rules.match.kind == "target":
             return max(self.points) >= count
         return self.hands_played >= count
+
+
+def points_of(rules: Rules, outcome: HandResult) -> int:
+    """The match points the hand winner scores: by a score rule the profile states, else
+    by the `scoring` option."""
+    if outcome.points is not None:
+        return outcome.points
+    return 1 if rules.scoring is Scoring.ONE_PER_HAND else outcome.winner_cards

@@ -7,6 +7,7 @@ from typing import Any
 
 from rulesdsl.engine import steps
 from rulesdsl.engine.steps import Plan, PlayRule, Refill
+from rulesdsl.house.unit import HouseRule, at_step
 from rulesdsl.rules import Rules
 from rulesdsl.units import COUNTED, UNITS, Step
 
@@ -17,7 +18,31 @@ FIRED_NAMES = tuple(
     frozenset(name for name, bit in FIRED_BITS.items() if bits & bit)
     for bits in range(1 << len(COUNTED))
 )
-"""The names of the rules that fired, for each set of bits."""
+"""The names of the rules that fired, for each set of bits of the options."""
+
+HOUSE_SHIFT = len(COUNTED)
+"""The bit of the profile's own rule number i in `State.fired` is 1 << (HOUSE_SHIFT + i)."""
+
+
+class FiredNames(dict[int, frozenset[str]]):
+    """The names of the rules that fired, options' and the profile's own, for each set of
+    bits in `State.fired`; made as asked, as the profile's rules may be many."""
+
+    def __init__(self, house: tuple[HouseRule, ...]) -> None:
+        super().__init__()
+        self.house = tuple(r.name for r in house)
+
+    def __missing__(self, bits: int) -> frozenset[str]:
+        own = (n for i, n in enumerate(self.house) if bits >> (HOUSE_SHIFT + i) & 1)
+        names = FIRED_NAMES[bits & ((1 << HOUSE_SHIFT) - 1)] | frozenset(own)
+        self[bits] = names
+        return names
+
+
+def house_bit(rules: Rules, name: str) -> int:
+    """The coverage bit of the profile's own rule `name`."""
+    return 1 << (HOUSE_SHIFT + [r.name for r in rules.house_rules].index(name))
+
 
 # What the skeleton does where no rule contributes a step.
 DEFAULTS: dict[Step, Any] = {
@@ -50,17 +75,27 @@ def plan_for(rules: Rules) -> Plan:
     by = {step: rule for rule, step, _ in given}
     ender = by.get(Step.END_CHECK, "core")
 
+    def house(step: Step) -> tuple[PlayRule, ...]:
+        """The profile's own rules at `step`, in the order written (RULES.md section 5)."""
+        found = at_step(rules.house_rules, step.value)
+        return tuple(PlayRule(fn, name, house_bit(rules, name)) for name, fn in found)
+
     def play_rules(step: Step) -> tuple[PlayRule, ...]:
-        return tuple(
+        options = tuple(
             PlayRule(fn, rule, FIRED_BITS.get(rule, 0)) for rule, at, fn in given if at is step
         )
+        return options + house(step)
+
+    # A count the profile states replaces the option's (there is one at most).
+    draw = house(Step.DRAW_COUNT) or (PlayRule(chosen[Step.DRAW_COUNT], "draw", 0),)
+    score = house(Step.SCORE) or (PlayRule(steps.option_scores, "scoring", 0),)
 
     return Plan(
         lead_rules=play_rules(Step.LEAD_FILTER),
         follow_rules=play_rules(Step.FOLLOW_FILTER),
         early_elimination=chosen[Step.ELIMINATE],
         drawers=chosen[Step.DRAWERS],
-        draw_count=chosen[Step.DRAW_COUNT],
+        draw_count=draw[0].keep,
         refill=chosen[Step.REFILL],
         draw_end=chosen[Step.DRAW_END],
         all_out=chosen[Step.ALL_OUT],
@@ -70,10 +105,16 @@ def plan_for(rules: Rules) -> Plan:
         end_check_bit=FIRED_BITS.get(ender, 0),
         next_lead=chosen[Step.NEXT_LEAD],
         trump_bit=FIRED_BITS["trump"],
-        draw_bit=FIRED_BITS["draw"],
+        draw_bit=draw[0].bit or FIRED_BITS["draw"],
         draw_by_bit=FIRED_BITS["draw_by"],
         next_lead_bit=FIRED_BITS["next_lead"],
         elimination_bit=FIRED_BITS["elimination"],
         exhaustion_bit=FIRED_BITS["exhaustion"],
         all_out_bit=FIRED_BITS["all_out"],
+        draw_rule=draw[0].rule,
+        house_ends=house(Step.END_CHECK),
+        score=score[0].keep,
+        score_rule=score[0].rule,
+        score_bit=score[0].bit,
+        fired_names=FiredNames(rules.house_rules),
     )

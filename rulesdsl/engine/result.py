@@ -9,13 +9,15 @@ from rulesdsl.cards import Suit
 
 
 class EndReason(StrEnum):
-    """Why a hand ended: the steps 5, 7, 8 and 9 of RULES.md section 2, or the trick limit."""
+    """Why a hand ended: the steps 5, 7, 8 and 9 of RULES.md section 2, the trick
+    limit, or an end rule the profile states."""
 
     STOCK_EXHAUSTED = "stock_exhausted"
     LAST_PLAYER = "last_player"
     ALL_OUT = "all_out"
     MOST_TRICKS = "most_tricks"
     TRICK_LIMIT = "trick_limit"
+    HOUSE_RULE = "house_rule"
 
 
 class HandResult(NamedTuple):
@@ -35,6 +37,7 @@ class HandResult(NamedTuple):
     plays: int = 0
     saves: int = 0
     fired: frozenset[str] = frozenset()
+    points: int | None = None  # the winner's points by a score rule the profile states
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -50,6 +50,7 @@ class State:
         "trick_winners",
         "tricks_won",
         "trump",
+        "trumps_broken",
         "winner",
     )
 
@@ -70,6 +71,7 @@ class State:
         self.stock = stock
         self.set_aside: list[int] = []
         self.trump = trump
+        self.trumps_broken = False  # a trump was played to an earlier trick of the hand
         self.leader = leader
         self.first_leader = leader  # who led the first trick of this hand
         self.trick: list[int] = []

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from bisect import insort
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import NamedTuple
 
 from rulesdsl.engine.state import NO_CARD, State
@@ -20,7 +20,7 @@ NO_END = -2
 """What an end check returns when the hand goes on; -1 is an end with no winner."""
 
 # The index of each EndReason (rulesdsl.engine.result), as the state keeps it.
-STOCK_EXHAUSTED, LAST_PLAYER, ALL_OUT, MOST_TRICKS, TRICK_LIMIT = range(5)
+STOCK_EXHAUSTED, LAST_PLAYER, ALL_OUT, MOST_TRICKS, TRICK_LIMIT, HOUSE_RULE = range(6)
 
 # A hand that has not ended after this many tricks stops with reason `trick_limit`.
 # Only profiles that the validator flags as possibly endless can reach it.
@@ -69,6 +69,13 @@ class Plan(NamedTuple):
     elimination_bit: int
     exhaustion_bit: int
     all_out_bit: int
+    # The rules the profile states (RULES.md section 5) and rule coverage by name.
+    draw_rule: str  # the rule whose count the drawer takes: `draw`, or a profile's rule
+    house_ends: tuple[PlayRule, ...]  # end checks after step 9, in the order written
+    score: Callable[[State, int], int | None]  # the hand winner's points, a profile's rule
+    score_rule: str  # the rule that gives them: `scoring`, or a profile's rule
+    score_bit: int  # its coverage bit: it fires when the hand has a winner
+    fired_names: Mapping[int, frozenset[str]]  # the rules that fired, by `State.fired`
 
 
 # -- the rules' defaults, where no option acts --------------------------------------
@@ -99,6 +106,11 @@ def no_end(s: State) -> int:
 
 def no_draw_end(s: State, drawn: int) -> int:
     return NO_END
+
+
+def option_scores(s: State, winner: int) -> int | None:
+    """No score of the profile's own: the match scores by its `scoring` option."""
+    return None
 
 
 def winner_leads(s: State) -> int:
@@ -263,7 +275,10 @@ def finish_trick(s: State, p: Plan) -> None:
     number = s.trick_number + 1
     winner = s.winner
     s.plays += len(s.trick_seats)
-    trumped = s.best & 3 == s.trump and s.led != s.trump
+    trump_won = s.best & 3 == s.trump  # a trump played to a trick wins it
+    trumped = trump_won and s.led != s.trump
+    if trump_won:
+        s.trumps_broken = True
     if trumped:
         s.fired |= p.trump_bit
     if s.trace:
@@ -283,12 +298,12 @@ def finish_trick(s: State, p: Plan) -> None:
     ended = NO_END
     if p.drawers is winner_draws:  # step 4, as usual: the winner, if still active
         if s.active[winner]:
-            drawn = draw_cards(s, p, winner, p.draw_count(s, winner), number, "draw")
+            drawn = draw_cards(s, p, winner, p.draw_count(s, winner), number, p.draw_rule)
             if drawn:
                 ended = p.draw_end(s, winner)  # step 5
     else:
         for seat in p.drawers(s):  # step 4
-            rule = "draw" if seat == winner else "draw_by"
+            rule = p.draw_rule if seat == winner else "draw_by"
             drawn = draw_cards(s, p, seat, p.draw_count(s, seat), number, rule)
             if drawn:
                 if seat != winner:
@@ -312,12 +327,18 @@ def finish_trick(s: State, p: Plan) -> None:
             ended = p.end_check(s)  # step 9
             if ended != NO_END:
                 end_hand(s, ended, p.end_check_reason, p.end_check_rule, p.end_check_bit)
-            elif number >= TRICK_LIMIT_TRICKS:
-                end_hand(s, -1, TRICK_LIMIT, "core", 0)
-            else:
-                s.leader = p.next_lead(s)  # step 10
-                if s.leader != winner:
-                    s.fired |= p.next_lead_bit
+            for end in p.house_ends:  # after step 9: the profile's end rules, in order
+                if not s.over:
+                    ended = end.keep(s)
+                    if ended != NO_END:
+                        end_hand(s, ended, HOUSE_RULE, end.rule, end.bit)
+            if not s.over:
+                if number >= TRICK_LIMIT_TRICKS:
+                    end_hand(s, -1, TRICK_LIMIT, "core", 0)
+                else:
+                    s.leader = p.next_lead(s)  # step 10
+                    if s.leader != winner:
+                        s.fired |= p.next_lead_bit
     return None
 
 

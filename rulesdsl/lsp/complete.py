@@ -1,8 +1,8 @@
-"""What to offer where the cursor is: option names, their values, shipped profile names.
+"""What to offer where the cursor is: option names, their values, shipped profile names,
+and inside a rule the profile states, its clause words and the rule language's names.
 
-The context is read from the line before the cursor, so completion works while the text
-does not parse. Profile-stated rules (house rules) add their keywords here once profiles
-can state rules.
+The context is read from the line before the cursor (and, for a rule, the lines above), so
+completion works while the text does not parse.
 """
 
 from __future__ import annotations
@@ -11,13 +11,17 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
+from rulesdsl.house.unit import Clause, Target
+from rulesdsl.house.vocab import ATTRIBUTES, NAMES, Aggregate
 from rulesdsl.profile import shipped_names
 from rulesdsl.rules import OPTIONS, option_values
-from rulesdsl.syntax.document import METADATA
+from rulesdsl.syntax.document import METADATA, RULES_KEY
 from rulesdsl.syntax.yamlform import ENTRY_KEYS
 
 NAME = r"[A-Za-z_][A-Za-z0-9_\-]*"
 ASSUMED = "assumed"
+# How far a rule's clauses are indented in YAML (as the writer indents them).
+YAML_CLAUSE_INDENT = 4
 
 
 class Kind(Enum):
@@ -43,8 +47,64 @@ def candidates(syntax: str, lines: list[str], line: int, column: int) -> list[Ca
     text = lines[line] if line < len(lines) else ""
     before = text[:column]
     if syntax == "dsl":
-        return _dsl(before)
+        return _in_rule(before.lstrip(), "") if _dsl_rule_open(lines[:line]) else _dsl(before)
+    if _yaml_in_rules(lines[:line]) and before.startswith(" "):
+        # Rules' names are indented less than their clauses, sentences more.
+        clause = re.match(rf"^ {{{YAML_CLAUSE_INDENT}}}(?! )", before)
+        return _in_rule(before.lstrip(), ":") if clause else []
     return _yaml(before, lines[:line])
+
+
+def _dsl_rule_open(above: list[str]) -> bool:
+    """Whether the lines above leave a `rule NAME {` block open."""
+    inside = False
+    for text in above:
+        code = text.split("#", 1)[0].strip()
+        if re.match(rf"^rule\s+{NAME}\s*\{{$", code):
+            inside = True
+        elif code == "}":
+            inside = False
+    return inside
+
+
+def _yaml_in_rules(above: list[str]) -> bool:
+    """Whether the last key at the left margin above is `rules:`."""
+    keys = [m.group(1) for m in (re.match(rf"^({NAME}):", t) for t in above) if m]
+    return bool(keys) and keys[-1] == RULES_KEY
+
+
+def _in_rule(before: str, separator: str) -> list[Candidate]:
+    """In a rule: its clause words at the start of a line, the rule language's names after
+    a clause word (and, after `refuse`, which plays it decides on)."""
+    if re.fullmatch(f"({NAME})?", before):
+        return _clauses(separator)
+    said = re.match(rf"^({NAME}){separator}\s", before)
+    if said is None or said.group(1) not in set(Clause) - {Clause.SAY, Clause.REMOVED}:
+        return []
+    targets = [
+        Candidate(str(t), Kind.KEYWORD, "the plays the rule decides on", f"{t} ")
+        for t in Target
+        if said.group(1) == Clause.REFUSE and re.fullmatch(rf"{NAME}{separator}\s+\w*", before)
+    ]
+    return targets + _vocabulary()
+
+
+def _clauses(separator: str) -> list[Candidate]:
+    """The clause words; in YAML, `removed` is not a clause but a rule's whole value."""
+    words = [c for c in Clause if not (separator and c == Clause.REMOVED)]
+    return [
+        Candidate(str(c), Kind.KEYWORD, "a clause of a rule", f"{c}{separator} ") for c in words
+    ]
+
+
+def _vocabulary() -> list[Candidate]:
+    """The names, attributes and aggregates of the rule language."""
+    found = {n: Candidate(n, Kind.VALUE, name.description, n) for n, name in NAMES.items()}
+    for a in ATTRIBUTES.values():
+        found.setdefault(a.name, Candidate(a.name, Kind.VALUE, a.description, a.name))
+    for word in Aggregate:
+        found.setdefault(word, Candidate(str(word), Kind.KEYWORD, "an aggregate", f"{word}("))
+    return list(found.values())
 
 
 def _dsl(before: str) -> list[Candidate]:

@@ -24,6 +24,7 @@ from rulesdsl.lsp import complete, describe
 from rulesdsl.lsp.edits import Edit, Spot, assumed_edit, can_mark_assumed, fix_edit, span
 from rulesdsl.profile import SYNTAXES, Profile, load_open, load_text
 from rulesdsl.rules import OPTIONS
+from rulesdsl.syntax.document import RuleBlock
 
 SEVERITY = {"error": lsp.DiagnosticSeverity.Error, "warning": lsp.DiagnosticSeverity.Warning}
 COMPLETION_KIND = {
@@ -297,7 +298,7 @@ def code_action(ls: ProfileServer, params: lsp.CodeActionParams) -> list[lsp.Cod
 def document_symbol(
     ls: ProfileServer, params: lsp.DocumentSymbolParams
 ) -> list[lsp.DocumentSymbol]:
-    """The profile, holding its metadata and options, each with its value."""
+    """The profile, holding its metadata, options (each with its value) and rules."""
     profile = ls.checked.get(params.text_document.uri)
     if profile is None or profile.document is None:
         return []
@@ -314,6 +315,7 @@ def document_symbol(
                 name=entry.key, kind=kind, range=line, selection_range=key, detail=detail
             )
         )
+    children += [_rule_symbol(doc, block) for block in document.rules]
     whole = lsp.Range(
         start=lsp.Position(line=0, character=0),
         end=doc.client_position_at_offset(len(doc.source)),
@@ -329,6 +331,34 @@ def document_symbol(
             children=children,
         )
     ]
+
+
+def _rule_symbol(doc: TextDocument, block: RuleBlock) -> lsp.DocumentSymbol:
+    """A rule the profile states: from its name's line to its last, its clauses inside."""
+    name = pos_range(doc, block.name_pos)
+    start = lsp.Position(line=name.start.line, character=0)
+    clauses = []
+    for entry in block.entries:
+        key = pos_range(doc, entry.key_pos)
+        line = lsp.Range(start=key.start, end=line_end(doc, entry.key_pos.line))
+        clauses.append(
+            lsp.DocumentSymbol(
+                name=entry.key,
+                kind=lsp.SymbolKind.Field,
+                range=line,
+                selection_range=key,
+                detail=entry.value,
+            )
+        )
+    last = max([block.end_line, *(e.key_pos.line for e in block.entries)])
+    return lsp.DocumentSymbol(
+        name=block.name,
+        kind=lsp.SymbolKind.Function,
+        range=lsp.Range(start=start, end=line_end(doc, last)),
+        selection_range=name,
+        detail="rule",
+        children=clauses,
+    )
 
 
 class OneLine(logging.Formatter):

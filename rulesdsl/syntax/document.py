@@ -11,8 +11,11 @@ from rulesdsl.diagnostics import Diagnostic, Pos
 METADATA = ("title", "source")
 # What a key is in either syntax (the NAME of grammar/profile.lark).
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_\-]*")
-# Characters no option's value holds (the profile language ends a value at them).
+# Characters no option's value nor rule's clause holds (the profile language ends a value
+# at them).
 NOT_IN_A_VALUE = '#"{}'
+# The YAML key of the rules a profile states itself (`rule NAME { ... }` blocks).
+RULES_KEY = "rules"
 # The keys (in YAML) that name the profile and the one it extends.
 HEADER = ("profile", "extends")
 # The word that marks a value the source does not state.
@@ -44,6 +47,18 @@ class Entry:
 
 
 @dataclass(frozen=True)
+class RuleBlock:
+    """A rule the profile states itself (RULES.md section 5): its name and its clauses,
+    each an Entry (`refuse card if ...`; `say en "..."` has the language as its value and
+    the sentence as its note). `end_line` is the line that closes the block."""
+
+    name: str
+    name_pos: Pos
+    entries: tuple[Entry, ...]
+    end_line: int
+
+
+@dataclass(frozen=True)
 class Comment:
     """A comment and the line it is on; `trailing` when code precedes it on that line."""
 
@@ -63,6 +78,7 @@ class Document:
     extends_pos: Pos | None = None
     entries: list[Entry] = field(default_factory=list)
     comments: list[Comment] = field(default_factory=list)
+    rules: list[RuleBlock] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
     def meta(self, key: str) -> str | None:

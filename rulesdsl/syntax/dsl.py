@@ -11,7 +11,7 @@ from lark import Lark, Token, Tree, UnexpectedCharacters, UnexpectedInput, Unexp
 from rulesdsl.diagnostics import Located, Pos, line_index
 from rulesdsl.expr import GRAMMAR_DIR
 from rulesdsl.syntax.chars import bidi_controls
-from rulesdsl.syntax.document import METADATA, Comment, Document, Entry
+from rulesdsl.syntax.document import METADATA, Comment, Document, Entry, RuleBlock
 from rulesdsl.syntax.sniff import first_line, looks_like_yaml
 
 TOKEN_WORDS = {
@@ -24,6 +24,7 @@ TOKEN_WORDS = {
     "PROFILE": "`profile`",
     "EXTENDS": "`extends`",
     "ASSUMED": "`assumed`",
+    "RULE": "`rule`",
     "$END": "the end of the file",
     "<END-OF-FILE>": "the end of the file",
 }
@@ -183,6 +184,8 @@ class _Reader:
             self.doc.extends, self.doc.extends_pos = _label(parent)
         first_line: dict[str, int] = {}
         for child in rest:
+            if isinstance(child, Tree) and child.data == "rule":
+                self.doc.rules.append(_rule(child))
             if not (isinstance(child, Tree) and child.data == "statement"):
                 continue
             entry = _statement(child)
@@ -249,6 +252,12 @@ def _statement(tree: Tree) -> Entry:
         assumed=assumed is not None,
         note=_unquote(note) if note is not None else None,
     )
+
+
+def _rule(tree: Tree) -> RuleBlock:
+    _, name, _, *body = tree.children
+    entries = tuple(_statement(c) for c in body if isinstance(c, Tree) and c.data == "statement")
+    return RuleBlock(str(name), _pos(name), entries, tree.meta.end_line)
 
 
 def read_dsl(path: str, text: str) -> Document:

@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 
 import yaml
 
+from rulesdsl.house.unit import LANGUAGES, Clause
 from rulesdsl.rules import OPTIONS
-from rulesdsl.syntax.document import METADATA, Comment, Document, Entry
+from rulesdsl.syntax.document import METADATA, RULES_KEY, Comment, Document, Entry, RuleBlock
 from rulesdsl.syntax.yamlform import MAX_DEPTH
 from rulesdsl.syntax.yamltypes import YAML11_BOOLEANS, CoreLoader
 
@@ -37,12 +38,13 @@ class _Item:
 
 @dataclass
 class _Layout:
-    """The header, the statements in canonical order, and the comments that belong to no
-    statement: before the header, after the last statement, and after the last line's code
-    (on the closing `}`)."""
+    """The header, the statements in canonical order, the rules the profile states (in the
+    order written), and the comments that belong to no statement: before the header, after
+    the last statement, and after the last line's code (on the closing `}`)."""
 
     header: _Item
     body: list[_Item]
+    rules: list[_RuleItems] = field(default_factory=list)
     before: list[str] = field(default_factory=list)
     tail: list[str] = field(default_factory=list)
     closing: list[str] = field(default_factory=list)
@@ -52,15 +54,16 @@ def _layout(doc: Document) -> _Layout:
     header_line = doc.name_pos.line if doc.name_pos else 1
     header = _Item(header_line, None)
     body = [_Item(e.key_pos.line, e) for e in doc.entries]
-    by_line = [header, *body]
+    rules = [_rule_items(block, doc.syntax) for block in doc.rules]
+    by_line = [header, *body, *(item for rule in rules for item in rule.items)]
     if doc.syntax == "yaml" and doc.extends_pos is not None:
         by_line.append(_Item(doc.extends_pos.line, None))
     by_line.sort(key=lambda i: i.line)
-    layout = _Layout(header, body)
+    layout = _Layout(header, body, rules)
     _attach(doc.comments, by_line, layout, closing_brace=doc.syntax == "dsl")
     # A YAML `extends` line folds into the header.
     for extra in by_line:
-        if extra.entry is None and extra is not header:
+        if extra.entry is None and extra is not header and not isinstance(extra, _RuleItem):
             header.above += extra.above
             header.trailing += extra.trailing
     body.sort(key=lambda i: (ORDER.get(i.entry.key, len(ORDER)), i.line))
@@ -117,6 +120,8 @@ def write_dsl(doc: Document) -> str:
         previous_meta = is_meta
         out += ["    " + c for c in item.above]
         out.append("    " + _with_comment(_dsl_statement(entry), item.after))
+    for index, rule in enumerate(layout.rules):
+        out += ["", *_dsl_rule(rule)] if body or index else _dsl_rule(rule)
     out += ["    " + c for c in layout.tail]
     out.append(_with_comment("}", " ".join(layout.closing)))
     return "\n".join(out) + "\n"
@@ -164,6 +169,7 @@ def _yaml_scalar(text: str, number: bool = False) -> str:
 
 def write_yaml(doc: Document) -> str:
     layout = _layout(doc)
+    _without_braces(layout)
     header, body = layout.header, layout.body
     out = layout.before + header.above
     out.append(_with_comment(f"profile: {_yaml_scalar(doc.name or '')}", header.after))
@@ -172,6 +178,10 @@ def write_yaml(doc: Document) -> str:
     for item in body:
         out += item.above
         out += _yaml_entry(item.entry, item.after)
+    if layout.rules:
+        out.append(f"{RULES_KEY}:")
+        for rule in layout.rules:
+            out += _yaml_rule(rule)
     out += layout.tail + layout.closing
     return "\n".join(out) + "\n"
 
@@ -191,3 +201,105 @@ def _yaml_entry(entry: Entry, comment: str) -> list[str]:
 
 def write(doc: Document, syntax: str) -> str:
     return write_dsl(doc) if syntax == "dsl" else write_yaml(doc)
+
+
+# The rules a profile states itself: in the order written (a play filter's place is its
+# meaning), each rule's clauses in canonical order: its kind, `winner`, then the sentences
+# by language.
+
+CLAUSE_ORDER = tuple(Clause)
+LANGUAGE_ORDER = LANGUAGES
+
+
+@dataclass
+class _RuleItem(_Item):
+    """A rule's header or closing line, which comments may belong to."""
+
+
+@dataclass
+class _RuleItems:
+    name: str
+    head: _RuleItem
+    clauses: list[_Item]
+    close: _RuleItem | None
+
+    @property
+    def items(self) -> list[_Item]:
+        return [self.head, *self.clauses, *([self.close] if self.close else [])]
+
+
+def _clause_key(item: _Item) -> tuple[int, int, str, int]:
+    entry = item.entry
+    kind = CLAUSE_ORDER.index(entry.key) if entry.key in CLAUSE_ORDER else len(CLAUSE_ORDER)
+    value = entry.value or ""
+    say = entry.key == Clause.SAY
+    lang = LANGUAGE_ORDER.index(value) if say and value in LANGUAGE_ORDER else len(LANGUAGE_ORDER)
+    return kind, lang, value if say else "", item.line
+
+
+def _rule_items(block: RuleBlock, syntax: str) -> _RuleItems:
+    clauses = sorted((_Item(e.key_pos.line, e) for e in block.entries), key=_clause_key)
+    close = _RuleItem(block.end_line, None) if syntax == "dsl" else None
+    return _RuleItems(block.name, _RuleItem(block.name_pos.line, None), clauses, close)
+
+
+def _dsl_rule(rule: _RuleItems) -> list[str]:
+    out = ["    " + c for c in rule.head.above]
+    out.append("    " + _with_comment(f"rule {rule.name} {{", rule.head.after))
+    for item in rule.clauses:
+        out += ["        " + c for c in item.above]
+        out.append("        " + _with_comment(_dsl_clause(item.entry), item.after))
+    close = rule.close or _RuleItem(0, None)
+    out += ["        " + c for c in close.above]
+    out.append("    " + _with_comment("}", close.after))
+    return out
+
+
+def _dsl_clause(entry: Entry) -> str:
+    words = [entry.key]
+    if entry.value is not None:
+        words.append(entry.value)
+    if entry.note is not None:
+        words.append(_quote(entry.note))
+    return " ".join(words)
+
+
+def _without_braces(layout: _Layout) -> None:
+    """Move the comments on and above a rule's closing brace (which YAML has not) to where
+    YAML reads them back: above the next rule, or after the last statement."""
+    for index, rule in enumerate(layout.rules):
+        if rule.close is None:
+            continue
+        moved = [*rule.close.above, *rule.close.trailing]
+        rule.close = None
+        if index + 1 < len(layout.rules):
+            layout.rules[index + 1].head.above[:0] = moved
+        else:
+            layout.tail[:0] = moved
+
+
+def _yaml_rule(rule: _RuleItems) -> list[str]:
+    out = ["  " + c for c in rule.head.above]
+    if [i.entry.key for i in rule.clauses] == [Clause.REMOVED]:
+        (item,) = rule.clauses
+        comment = " ".join(c for c in (rule.head.after, item.after) if c)
+        return [
+            *out,
+            *["  " + c for c in item.above],
+            _with_comment(f"  {_yaml_scalar(rule.name)}: {Clause.REMOVED}", comment),
+        ]
+    out.append(_with_comment(f"  {_yaml_scalar(rule.name)}:", rule.head.after))
+    said = False
+    for item in rule.clauses:
+        entry = item.entry
+        if entry.key == Clause.SAY:
+            if not said:
+                out.append("    say:")
+                said = True
+            out += ["      " + c for c in item.above]
+            line = f"      {_yaml_scalar(entry.value or '')}: {_yaml_scalar(entry.note or '')}"
+        else:
+            out += ["    " + c for c in item.above]
+            line = f"    {entry.key}: {_yaml_scalar(entry.value or '', number=True)}"
+        out.append(_with_comment(line, item.after))
+    return out

@@ -15,11 +15,13 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 import yaml
 
 from rulesdsl.diagnostics import Located, Pos, offset_pos
 from rulesdsl.hints import suggest
+from rulesdsl.house.unit import Clause
 from rulesdsl.syntax.chars import Refusal, bidi_controls, control_refusal, refusal
 from rulesdsl.syntax.document import (
     ASSUMED,
@@ -28,9 +30,11 @@ from rulesdsl.syntax.document import (
     METADATA,
     NAME,
     NOT_IN_A_VALUE,
+    RULES_KEY,
     Comment,
     Document,
     Entry,
+    RuleBlock,
 )
 from rulesdsl.syntax.sniff import first_line, looks_like_dsl
 from rulesdsl.syntax.yamlerrors import ESCAPE_BEYOND_UNICODE, describe
@@ -49,6 +53,22 @@ ENTRY_KEYS = ("value", ASSUMED, "note")
 TEXT_KEYS = (*HEADER, *METADATA)
 HEX = re.compile("[0-9a-fA-F]+")
 LONG_ESCAPE = re.compile(r"\\U([0-9a-fA-F]{8})")
+
+
+class BadKey(NamedTuple):
+    """How a key that is not a name is reported."""
+
+    code: str
+    message: str
+    hint: str
+
+
+RULE_NAME = BadKey(
+    "rule-name",
+    "a rule's name is letters, digits, `-` and `_`, not starting with a digit",
+    "e.g. must-overtrump",
+)
+LANGUAGE = BadKey("rule-language", "a language is a word", "e.g. en")
 TYPE_WORDS = {YamlType.BOOL: "a boolean", YamlType.INT: "a number", YamlType.FLOAT: "a number"}
 
 
@@ -130,8 +150,30 @@ class _Reader:
             misspelt = next((k for k in keys if suggest(k, HEADER[:1])), None)
             if misspelt is None or misspelt in pairs:  # else refused as a key already
                 self._no_name(pairs.pop(misspelt)[0] if misspelt else None)
+        self._rules_at_margin(pairs)
         for key, (key_node, value_node) in pairs.items():
             self._entry(key, key_node, value_node)
+
+    def _rules_at_margin(self, pairs: dict[str, tuple[yaml.ScalarNode, yaml.Node]]) -> None:
+        """An empty `rules:` followed by keys that hold a rule's clauses (or `removed`) is
+        rules not indented under it: each is one mistake, and neither is read further."""
+        if RULES_KEY not in pairs or kind_of(pairs[RULES_KEY][1]) != YamlType.NULL:
+            return
+        after = pairs[RULES_KEY][0].start_mark.line
+        dedented = [
+            key
+            for key, (key_node, value) in pairs.items()
+            if key_node.start_mark.line > after and _holds_a_rule(value)
+        ]
+        for key in dedented:
+            self.error(
+                _pos(pairs.pop(key)[0]),
+                "yaml-shape",
+                f"rule `{key}` is not indented under `{RULES_KEY}:`",
+                f"indent it by 2 spaces, and its clauses by 4: `  {key}:`",
+            )
+        if dedented:
+            del pairs[RULES_KEY]
 
     def _syntax_error(self, error: yaml.MarkedYAMLError) -> None:
         if looks_like_dsl(self.text):
@@ -252,10 +294,15 @@ class _Reader:
         return clean
 
     def _pairs(
-        self, mapping: yaml.MappingNode, owner: str | None, before: int | None = None
+        self,
+        mapping: yaml.MappingNode,
+        owner: str | None,
+        before: int | None = None,
+        bad_key: BadKey | None = None,
     ) -> dict[str, tuple[yaml.ScalarNode, yaml.Node]]:
-        """The keys and values of a mapping; a key that is not a name, or is given twice,
-        is left out and reported; the keys from line `before` (0-based) on are not read."""
+        """The keys and values of a mapping; a key that is not a name (reported as `bad_key`
+        says, if given), or is given twice, is left out and reported; the keys from line
+        `before` (0-based) on are not read."""
         found: dict[str, tuple[yaml.ScalarNode, yaml.Node]] = {}
         for key_node, value_node in mapping.value:
             if before is not None and key_node.start_mark.line >= before:
@@ -263,9 +310,15 @@ class _Reader:
             if kind_of(key_node) != YamlType.STR or not NAME.fullmatch(key_node.value):
                 self.error(
                     _pos(key_node),
-                    "yaml-shape",
-                    "a key must be a name: letters, digits, `_` and `-`",
-                    suggest(_text_of(key_node), HEADER) or "write `name: value`, e.g. `draw: 1`",
+                    *(
+                        bad_key
+                        or (
+                            "yaml-shape",
+                            "a key must be a name: letters, digits, `_` and `-`",
+                            suggest(_text_of(key_node), HEADER)
+                            or "write `name: value`, e.g. `draw: 1`",
+                        )
+                    ),
                 )
                 continue
             key = key_node.value
@@ -360,6 +413,9 @@ class _Reader:
         return text.strip() or None
 
     def _entry(self, key: str, key_node: yaml.ScalarNode, node: yaml.Node) -> None:
+        if key == RULES_KEY:  # each rule is read unless one of its texts was refused
+            self._rules(node)
+            return
         if not self._passed(node):
             return
         if key in TEXT_KEYS:
@@ -423,6 +479,94 @@ class _Reader:
             listed,
         )
 
+    # The rules a profile states itself (RULES.md section 5): `rules:` maps each rule's name
+    # to its clauses (`refuse: card if ...`, `say: {en: "..."}`), or to `removed`.
+
+    def _rules(self, node: yaml.Node) -> None:
+        if kind_of(node) != YamlType.MAP:
+            self.error(
+                _pos(node),
+                "yaml-shape",
+                f"`{RULES_KEY}` maps each rule's name to its clauses",
+                f"e.g. `{RULES_KEY}:` then `  time-limit:` and its clauses indented under it",
+            )
+            return
+        for name, (name_node, body) in self._pairs(node, RULES_KEY, bad_key=RULE_NAME).items():
+            # A rule with a text refused for its characters, or a part the reader left out,
+            # is not compiled: the refusal is its one problem.
+            errors = self._errors()
+            entries = self._clauses(name, body) if self._passed(body) else None
+            if entries is not None and self._errors() == errors:
+                end = max(_pos(body).line, body.end_mark.line)
+                self.doc.rules.append(RuleBlock(name, _pos(name_node), tuple(entries), end))
+
+    def _errors(self) -> int:
+        return sum(d.is_error for d in self.doc.diagnostics)
+
+    def _clauses(self, name: str, body: yaml.Node) -> list[Entry] | None:
+        """A rule's clauses, each an Entry as the profile language reads it; None when the
+        rule is not a mapping of clauses, nor `removed`."""
+        if kind_of(body) == YamlType.STR and body.value == Clause.REMOVED:
+            return [Entry(Clause.REMOVED, None, _pos(body), _pos(body))]
+        if kind_of(body) != YamlType.MAP:
+            self.error(
+                _pos(body),
+                "yaml-shape",
+                f"rule `{name}` maps its clauses to their text, or is `{Clause.REMOVED}`",
+                f"e.g. `draw: 1` indented under `{name}:`",
+            )
+            return None
+        pairs = self._pairs(body, name)
+        if Clause.REMOVED in pairs:
+            self.error(
+                _pos(pairs[Clause.REMOVED][0]),
+                "rule-clause",
+                f"`{Clause.REMOVED}` stands alone: it is the rule, not one of its clauses",
+                f"write `{name}: {Clause.REMOVED}`",
+            )
+            return None
+        entries = []
+        for clause, (key_node, value) in pairs.items():
+            if clause == Clause.SAY:
+                entries += self._sentences(value)
+            else:
+                text = self._clause_text(value, f"`{clause}` of rule `{name}`")
+                if text is not None:
+                    entries.append(Entry(clause, text, _pos(key_node), _text_pos(value)))
+        return entries
+
+    def _clause_text(self, node: yaml.Node, what: str) -> str | None:
+        """A clause's text: one line of the rule language (a whole number is one, `draw: 2`)
+        holding nothing the profile language could not write in a clause."""
+        text = node.value if kind_of(node) == YamlType.INT else self._text(node, what)
+        odd = next((c for c in NOT_IN_A_VALUE if c in (text or "")), None)
+        if odd is None:
+            return None if text is None else text.strip()
+        self.error(
+            _text_pos(node),
+            "rule-syntax",
+            f"`{odd}` cannot appear in a rule's clause",
+            "a clause is one line of the rule language; a sentence goes under `say`",
+        )
+        return None
+
+    def _sentences(self, node: yaml.Node) -> list[Entry]:
+        """`say:` maps each language to its sentence: one `say` entry each."""
+        if kind_of(node) != YamlType.MAP:
+            self.error(
+                _pos(node),
+                "yaml-shape",
+                f"`{Clause.SAY}` maps each language to its sentence",
+                f'e.g. {Clause.SAY}: {{en: "...", pt: "..."}}',
+            )
+            return []
+        said = []
+        for language, (lang, text) in self._pairs(node, Clause.SAY, bad_key=LANGUAGE).items():
+            sentence = self._text(text, "a sentence")
+            if sentence is not None:
+                said.append(Entry(Clause.SAY, language, _pos(lang), _pos(lang), note=sentence))
+        return said
+
     def _assumed(
         self, key: str, parts: dict[str, tuple[yaml.ScalarNode, yaml.Node]]
     ) -> tuple[bool, str | None]:
@@ -446,6 +590,21 @@ class _Reader:
             self._yaml11_flag(node, flag)
             return flag, None
         return True, self._text(node, "the reason in `assumed`")
+
+
+def _text_pos(node: yaml.Node) -> Pos:
+    """Where a scalar's text starts: after its opening quote, if it has one."""
+    pos = _pos(node)
+    if isinstance(node, yaml.ScalarNode) and node.style in ("'", '"'):
+        return Pos(pos.line, pos.column + 1, max(1, pos.length - 2))
+    return pos
+
+
+def _holds_a_rule(node: yaml.Node) -> bool:
+    """Whether a value is a rule's: `removed`, or a mapping with a clause among its keys."""
+    if kind_of(node) == YamlType.STR:
+        return node.value == Clause.REMOVED
+    return kind_of(node) == YamlType.MAP and any(_text_of(k) in set(Clause) for k, _ in node.value)
 
 
 def _escapes(raw: str) -> Iterator[tuple[int, int, Refusal]]:

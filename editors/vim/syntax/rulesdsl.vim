@@ -3,7 +3,7 @@
 if exists("b:current_syntax")
   finish
 endif
-syn keyword rulesdslKeyword profile extends assumed
+syn keyword rulesdslKeyword profile extends assumed rule
 syn keyword rulesdslOption players deck hand_size trump opening_lead follow when_void must_head draw draw_by elimination exhaustion all_out scoring match next_lead next_dealer
 syn keyword rulesdslMetadata title source
 syn keyword rulesdslValue standard dealer_last_card stock_turnup stock_bottom none clubs diamonds hearts spades any trump_if_able suit suit_or_trump no yes per_card_in_trick winner everyone after_draw immediate last_draw_wins play_out reshuffle most_tricks last_trick_winner no_winner one_per_hand cards_in_hand target hands trick_winner left_of_winner opening_leader left hand_winner
