@@ -197,3 +197,26 @@ def test_a_comment_on_the_closing_brace_stays_on_it(folder, capsys):
 def test_what_the_other_syntax_cannot_say_is_refused_on_reading(name, text, code, line, column):
     doc = read_document(Path(name), text)
     assert [(d.code, d.line, d.column) for d in doc.diagnostics] == [(code, line, column)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "profile: house\ntrump:  # trailing\n  value: none\n  note: a #\n",
+        "profile: house  # one\nextends: equal-hands  # two\n",
+        "profile: house\ndraw:  # one\n  value: 2  # two\n  note: n  # three\n",
+    ],
+)
+def test_comments_that_end_lines_of_one_statement_are_each_kept(folder, capsys, text):
+    path = folder / f"trailing{next(_serial)}.yaml"
+    path.write_text(text, encoding="utf-8")
+    dsl = folder / f"{path.stem}.rules"
+    assert main(["convert", str(path), "--to", "dsl", "-o", str(dsl)]) == 0
+    back = folder / f"{path.stem}-back.yaml"
+    assert main(["convert", str(dsl), "--to", "yaml", "-o", str(back)]) == 0
+    comments = sorted(c.text for c in read_document(path, path.read_text()).comments)
+    for written in (dsl, back):
+        assert sorted(c.text for c in read_document(written, written.read_text()).comments) == (
+            comments
+        )
+    capsys.readouterr()

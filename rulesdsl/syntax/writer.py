@@ -35,6 +35,11 @@ class _Item:
     def after(self) -> str:
         return " ".join(self.trailing)
 
+    def add_trailing(self, text: str) -> None:
+        """A comment at the end of one of the item's lines: one stays at the end of the
+        line written; any more go above it, so that each reads back as the comment it was."""
+        (self.above if self.trailing else self.trailing).append(text)
+
 
 @dataclass
 class _Layout:
@@ -65,7 +70,8 @@ def _layout(doc: Document) -> _Layout:
     for extra in by_line:
         if extra.entry is None and extra is not header and not isinstance(extra, _RuleItem):
             header.above += extra.above
-            header.trailing += extra.trailing
+            for text in extra.trailing:
+                header.add_trailing(text)
     body.sort(key=lambda i: (ORDER.get(i.entry.key, len(ORDER)), i.line))
     return layout
 
@@ -83,7 +89,7 @@ def _attach(
             if closing_brace and comment.line > lines[-1]:
                 layout.closing.append(comment.text)
             else:
-                items[max(0, bisect_right(lines, comment.line) - 1)].trailing.append(comment.text)
+                items[max(0, bisect_right(lines, comment.line) - 1)].add_trailing(comment.text)
             continue
         below = bisect_right(lines, comment.line)
         if below == len(items):
