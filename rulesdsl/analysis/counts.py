@@ -22,8 +22,10 @@ from rulesdsl.house.unit import HouseRule
 from rulesdsl.house.unit import Step as RuleStep
 from rulesdsl.rules import Rules
 
-# More count states than this and the model gives up: its verdicts become "unknown".
-STATE_BUDGET = 200_000
+TRICK_BUDGET = 200_000
+"""The most tricks the count model walks, over all its states, before it gives up: its
+verdicts then become "unknown". Bounding tricks, not states, bounds the time of a profile
+whose draw counts fan every state out."""
 
 
 class Event(StrEnum):
@@ -291,7 +293,7 @@ class CountModel:
     """Every count state a hand can reach at one player count, and what can happen."""
 
     setup: Setup
-    complete: bool  # False when the state budget ran out: nothing below is a proof
+    complete: bool  # False when the trick budget ran out: nothing below is a proof
     states: int
     events: frozenset[Event]
     ends: frozenset[End]
@@ -303,7 +305,7 @@ class CountModel:
     cycles: bool
 
 
-def build(rules: Rules, players: int, budget: int = STATE_BUDGET) -> CountModel:
+def build(rules: Rules, players: int, budget: int = TRICK_BUDGET) -> CountModel:
     """Walk every reachable count state (depth first), with the longest and shortest
     number of tricks to an end from each."""
     setup_ = setup(rules, players)
@@ -311,11 +313,12 @@ def build(rules: Rules, players: int, budget: int = STATE_BUDGET) -> CountModel:
     edges: dict[State, list[tuple[Trick, State | None]]] = {}
     todo = [start]
     complete = True
+    walked = 0
     while todo:
         state = todo.pop()
         if state in edges:
             continue
-        if len(edges) >= budget:
+        if walked >= budget:
             complete = False
             break
         out = []
@@ -325,6 +328,7 @@ def build(rules: Rules, players: int, budget: int = STATE_BUDGET) -> CountModel:
             if following is not None and following not in edges:
                 todo.append(following)
         edges[state] = out
+        walked += len(out)
     tricks = [t for out in edges.values() for t, _ in out]
     longest, shortest, cycles = _lengths(edges, start) if complete else ({}, {}, True)
     return CountModel(

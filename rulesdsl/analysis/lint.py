@@ -17,7 +17,7 @@ from rulesdsl.diagnostics import Diagnostic, Located
 from rulesdsl.rules import OPTIONS, Rules
 from rulesdsl.syntax.document import Document, Entry
 
-# Fewer count states than `analyze` allows: `validate` and the editor run this on every
+# Fewer tricks walked than `analyze` allows: `validate` and the editor run this on every
 # check, and a profile beyond it is simply not warned about.
 LINT_BUDGET = 20_000
 

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from rulesdsl.analysis.counts import STATE_BUDGET, build
+from rulesdsl.analysis.counts import TRICK_BUDGET, build
 from rulesdsl.analysis.verdicts import (
     ANALYSED,
     QUESTIONS,
@@ -68,11 +68,11 @@ class DeadRule:
 
 
 def dead_rules(
-    rules: Rules, counts: Iterable[int] | None = None, budget: int = STATE_BUDGET
+    rules: Rules, counts: Iterable[int] | None = None, budget: int = TRICK_BUDGET
 ) -> dict[str, DeadRule]:
     """The rules the count model proves can never act at any of `counts` (default: every
     count the profile allows). Needs no search, so it is quick enough for `validate`;
-    beyond `budget` count states nothing is proved, so nothing is dead."""
+    beyond `budget` tricks walked nothing is proved, so nothing is dead."""
     counts = list(counts) if counts is not None else player_counts(rules)
     models = [build(rules, n, budget) for n in counts]
     if not models or not all(m.complete for m in models):

@@ -21,7 +21,7 @@ from typing import Any
 
 from rulesdsl.analysis import witness as w
 from rulesdsl.analysis.counts import (
-    STATE_BUDGET,
+    TRICK_BUDGET,
     CountModel,
     Event,
     build,
@@ -439,7 +439,7 @@ def settle(
             Verdict.CAN, f"{question.acts}, {at} the witness hand", found, question.effects
         )
     if not model.complete:
-        why = f"the counts reach more than {STATE_BUDGET:,} states"
+        why = f"the counts reach more than {TRICK_BUDGET:,} states"
     else:
         why = f"the counts allow it, but none of {tries} deals searched shows it"
     return Finding(Verdict.UNKNOWN, why, None, question.effects)
@@ -490,7 +490,7 @@ def _hand_fails(model: CountModel, found: w.Witness | None, endless: bool, tries
     counts = (
         "the counts can repeat"
         if model.complete
-        else f"the counts reach more than {STATE_BUDGET:,} states"
+        else f"the counts reach more than {TRICK_BUDGET:,} states"
     )
     return Finding(
         Verdict.UNKNOWN, f"{counts}, but none of {tries} deals searched lasts {TRICK_LIMIT} tricks"
