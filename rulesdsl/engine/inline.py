@@ -271,6 +271,7 @@ class Scope:
         scope = Scope(self.spec, target.__globals__, {})
         stores = stored_names(node.body)
         single = expression_body(node)
+        rebound: dict[str, str] = {}
         for name in names:
             arg = given[name]
             state_read = single is not None and self._state_attribute(arg)
@@ -283,9 +284,10 @@ class Scope:
                 temp = self.spec.fresh(name)
                 hoist.append(ast.Assign([ast.Name(temp, ast.Store())], arg))
                 scope.subst[name] = ast.Name(temp, ast.Load())
+                rebound[name] = temp  # a parameter the body assigns to: stores go there too
             else:
                 return None
-        scope.rename = {n: self.spec.fresh(n) for n in stores - set(names)}
+        scope.rename = {n: self.spec.fresh(n) for n in stores - set(names)} | rebound
         for name in names:
             if name not in scope.subst:
                 scope.subst[name] = ast.Constant(None)  # unused by the expression
