@@ -21,7 +21,15 @@ from rulesdsl.diagnostics import TOP, Diagnostic, Located, capped, line_index
 from rulesdsl.hints import closest, mean, suggest
 from rulesdsl.house.settings import RuleSetting, resolve_rules, rule_warnings
 from rulesdsl.rules import OPTIONS, Rules
-from rulesdsl.sources import MAX_BYTES, SourceError, check_size, decode, read_bytes, read_text
+from rulesdsl.sources import (
+    MAX_BYTES,
+    SourceError,
+    TextForm,
+    check_size,
+    decode,
+    read_bytes,
+    read_text,
+)
 from rulesdsl.syntax.chars import CONTROL, control_refusal
 from rulesdsl.syntax.document import Document
 
@@ -166,11 +174,18 @@ def find(ref: str, base: Path | None = None) -> Path | None:
 
 def read_source(path: Path) -> tuple[str | None, list[Diagnostic]]:
     """The file's text, or a diagnostic: not a file, too large, binary, not UTF-8, empty."""
+    text, _, problems = read_laid_source(path)
+    return text, problems
+
+
+def read_laid_source(path: Path) -> tuple[str | None, TextForm, list[Diagnostic]]:
+    """As `read_source`, with how the file lays its text down (for rewriting it)."""
     try:
         data = read_bytes(path)
     except SourceError as error:
-        return None, [_source_problem(str(path), error)]
-    return decode_source(str(path), data)
+        return None, TextForm(), [_source_problem(str(path), error)]
+    text, problems = decode_source(str(path), data)
+    return text, TextForm.of(data), problems
 
 
 def _source_problem(shown: str, error: SourceError) -> Diagnostic:

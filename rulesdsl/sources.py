@@ -13,6 +13,7 @@ import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from rulesdsl.diagnostics import TOP, Pos
 
@@ -110,6 +111,28 @@ def decode(data: bytes) -> str:
             line,
         ) from None
     return text.removeprefix(BOM)
+
+
+class TextForm(NamedTuple):
+    """How a file lays its text down beyond the characters: its line ending (its first
+    line's) and whether it starts with a byte-order mark. A rewrite keeps both."""
+
+    newline: str = "\n"
+    bom: bool = False
+
+    @classmethod
+    def of(cls, data: bytes) -> TextForm:
+        end = data.find(b"\n")
+        crlf = end > 0 and data[end - 1 : end] == b"\r"
+        return cls("\r\n" if crlf else "\n", data.startswith(BOM.encode()))
+
+    def lines(self, text: str) -> str:
+        """`text`, written with "\n" line endings, in this form's line endings."""
+        return text if self.newline == "\n" else text.replace("\n", self.newline)
+
+    def marked(self, text: str) -> str:
+        """`text` led by this form's byte-order mark, if it has one: what a file holds."""
+        return BOM + text if self.bom else text
 
 
 def read_text(path: Path, limit: int = MAX_BYTES) -> str:

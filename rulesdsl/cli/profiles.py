@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import click
 
@@ -37,10 +38,11 @@ from rulesdsl.profile import (
     load_file,
     outside_root,
     read_document,
-    read_source,
+    read_laid_source,
     shipped_names,
 )
 from rulesdsl.schema import profile_schema
+from rulesdsl.sources import TextForm
 from rulesdsl.syntax.document import Document
 from rulesdsl.syntax.writer import write
 
@@ -264,13 +266,22 @@ def list_profiles(width: int | None) -> None:
         click.echo("\n".join(safe_text(line) for line in lines))
 
 
-def _read(path: Path) -> tuple[str, Document, list[Diagnostic]]:
-    """The file's text and document, and the problems that stop rewriting it (if any)."""
-    text, problems = read_source(path)
+class Read(NamedTuple):
+    """A profile file read for rewriting: its text, how the file lays it down, its
+    document, and the problems that stop rewriting it (if any)."""
+
+    text: str
+    form: TextForm
+    doc: Document
+    problems: list[Diagnostic]
+
+
+def _read(path: Path) -> Read:
+    text, form, problems = read_laid_source(path)
     if text is None:
-        return "", Document(str(path), "dsl"), problems
+        return Read("", form, Document(str(path), "dsl"), problems)
     doc = read_document(path, text)
-    return text, doc, [] if doc.ok else doc.diagnostics
+    return Read(text, form, doc, [] if doc.ok else doc.diagnostics)
 
 
 def _same_content(a: Document, b: Document) -> bool:
@@ -310,15 +321,15 @@ def convert(path: Path, syntax: str, output: Path | None) -> None:
     """Convert a profile between the DSL and YAML, keeping values, notes and comments."""
     if output is not None:
         check_output(output, [path], "-o")
-    _, doc, problems = _read(path)
-    if problems:
-        raise ProfileProblem(render(problems, "text"))
-    text = rewrite(doc, syntax, path)
+    read = _read(path)
+    if read.problems:
+        raise ProfileProblem(render(read.problems, "text"))
+    text = rewrite(read.doc, syntax, path)
     if output is None:
-        click.echo(text, nl=False)
+        click.echo(read.form.lines(text), nl=False)
         return
     try:
-        write_text(output, text)
+        write_text(output, read.form.marked(read.form.lines(text)))
     except OutputError as error:
         write_failed(error)
 
@@ -341,16 +352,20 @@ def fmt(ctx: click.Context, paths: tuple[Path, ...], check: bool, diff: bool) ->
     failed = changed = False
     for path, root in profile_files(paths).files:
         outside = outside_root(path, current_root() or root)
-        text, doc, problems = ("", None, [outside]) if outside else _read(path)
+        if outside:
+            click.echo(render([outside], "text"), err=True)
+            failed = True
+            continue
+        text, form, doc, problems = _read(path)
         if problems:
             click.echo(render(problems, "text"), err=True)
             failed = True
             continue
         try:
-            new = rewrite(doc, doc.syntax, path)
+            new = form.lines(rewrite(doc, doc.syntax, path))
             if new != text and not (check or diff):
                 check_output(path)
-                write_text(path, new)
+                write_text(path, form.marked(new))
         except (UsageProblem, OutputError) as error:
             click.echo(safe_text(f"rulesdsl: error: {error}"), err=True)
             failed = True
