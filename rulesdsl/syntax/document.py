@@ -56,6 +56,7 @@ class RuleBlock:
     name_pos: Pos
     entries: tuple[Entry, ...]
     end_line: int
+    say_line: int | None = None  # the line of YAML's `say:` key, whose comments it keeps
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,7 @@ class Document:
     entries: list[Entry] = field(default_factory=list)
     comments: list[Comment] = field(default_factory=list)
     rules: list[RuleBlock] = field(default_factory=list)
+    rules_line: int | None = None  # the line of YAML's `rules:` key, whose comments it keeps
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
     def meta(self, key: str) -> str | None:

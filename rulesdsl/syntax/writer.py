@@ -50,6 +50,8 @@ class _Layout:
     header: _Item
     body: list[_Item]
     rules: list[_RuleItems] = field(default_factory=list)
+    extends_key: _Item | None = None  # YAML's `extends:` line, with its comments
+    rules_key: _Item | None = None  # YAML's `rules:` line, with its comments
     before: list[str] = field(default_factory=list)
     tail: list[str] = field(default_factory=list)
     closing: list[str] = field(default_factory=list)
@@ -61,19 +63,31 @@ def _layout(doc: Document) -> _Layout:
     body = [_Item(e.key_pos.line, e) for e in doc.entries]
     rules = [_rule_items(block, doc.syntax) for block in doc.rules]
     by_line = [header, *body, *(item for rule in rules for item in rule.items)]
-    if doc.syntax == "yaml" and doc.extends_pos is not None:
-        by_line.append(_Item(doc.extends_pos.line, None))
+    yaml_extends = doc.syntax == "yaml" and doc.extends_pos is not None
+    extends_key = _Item(doc.extends_pos.line, None) if yaml_extends else None
+    rules_key = None if doc.rules_line is None else _Item(doc.rules_line, None)
+    by_line += [key for key in (extends_key, rules_key) if key is not None]
     by_line.sort(key=lambda i: i.line)
-    layout = _Layout(header, body, rules)
+    layout = _Layout(header, body, rules, extends_key, rules_key)
     _attach(doc.comments, by_line, layout, closing_brace=doc.syntax == "dsl")
-    # A YAML `extends` line folds into the header.
-    for extra in by_line:
-        if extra.entry is None and extra is not header and not isinstance(extra, _RuleItem):
-            header.above += extra.above
-            for text in extra.trailing:
-                header.add_trailing(text)
+    _place_rules_key(layout)
+    for rule in rules:  # a `say:` with no sentence under it is not written again
+        if rule.say_key is not None and not any(c.entry.key == Clause.SAY for c in rule.clauses):
+            rule.head.above += rule.sentence_comments()
+            rule.say_key = None
     body.sort(key=lambda i: (ORDER.get(i.entry.key, len(ORDER)), i.line))
     return layout
+
+
+def _place_rules_key(layout: _Layout) -> None:
+    """The comments of YAML's `rules:` line stay on it; with no rule to write (nor a `rules:`
+    line), they go above the first rule, or after the last statement."""
+    key = layout.rules_key
+    if key is None or (layout.rules and not (key.above or key.trailing)):
+        return
+    if not layout.rules:
+        layout.tail[:0] = [*key.above, *key.trailing]
+        layout.rules_key = None
 
 
 def _attach(
@@ -112,6 +126,10 @@ def _with_comment(line: str, comment: str) -> str:
 def write_dsl(doc: Document) -> str:
     layout = _layout(doc)
     header, body = layout.header, layout.body
+    if layout.extends_key is not None:  # YAML's `extends:` line is the header's here
+        header.above += layout.extends_key.above
+        for text in layout.extends_key.trailing:
+            header.add_trailing(text)
     out = layout.before + header.above
     head = f"profile {_quote(doc.name or '')}"
     if doc.extends is not None:
@@ -126,6 +144,9 @@ def write_dsl(doc: Document) -> str:
         previous_meta = is_meta
         out += ["    " + c for c in item.above]
         out.append("    " + _with_comment(_dsl_statement(entry), item.after))
+    if layout.rules and layout.rules_key is not None:  # the profile language has no such line
+        key = layout.rules_key
+        layout.rules[0].head.above[:0] = [*key.above, *key.trailing]
     for index, rule in enumerate(layout.rules):
         out += ["", *_dsl_rule(rule)] if body or index else _dsl_rule(rule)
     out += ["    " + c for c in layout.tail]
@@ -180,12 +201,16 @@ def write_yaml(doc: Document) -> str:
     out = layout.before + header.above
     out.append(_with_comment(f"profile: {_yaml_scalar(doc.name or '')}", header.after))
     if doc.extends is not None:
-        out.append(f"extends: {_yaml_scalar(doc.extends)}")
+        key = layout.extends_key or _Item(0, None)
+        out += key.above
+        out.append(_with_comment(f"extends: {_yaml_scalar(doc.extends)}", key.after))
     for item in body:
         out += item.above
         out += _yaml_entry(item.entry, item.after)
     if layout.rules:
-        out.append(f"{RULES_KEY}:")
+        key = layout.rules_key or _Item(0, None)
+        out += key.above
+        out.append(_with_comment(f"{RULES_KEY}:", key.after))
         for rule in layout.rules:
             out += _yaml_rule(rule)
     out += layout.tail + layout.closing
@@ -228,10 +253,18 @@ class _RuleItems:
     head: _RuleItem
     clauses: list[_Item]
     close: _RuleItem | None
+    say_key: _RuleItem | None = None  # YAML's `say:` line
 
     @property
     def items(self) -> list[_Item]:
-        return [self.head, *self.clauses, *([self.close] if self.close else [])]
+        lines = (self.say_key, self.close)
+        return [self.head, *self.clauses, *(item for item in lines if item is not None)]
+
+    def sentence_comments(self) -> list[str]:
+        """The comments of YAML's `say:` line, for the profile language, which has none:
+        above the first sentence."""
+        key = self.say_key
+        return [] if key is None else [*key.above, *key.trailing]
 
 
 def _clause_key(item: _Item) -> tuple[int, int, str, int]:
@@ -246,13 +279,18 @@ def _clause_key(item: _Item) -> tuple[int, int, str, int]:
 def _rule_items(block: RuleBlock, syntax: str) -> _RuleItems:
     clauses = sorted((_Item(e.key_pos.line, e) for e in block.entries), key=_clause_key)
     close = _RuleItem(block.end_line, None) if syntax == "dsl" else None
-    return _RuleItems(block.name, _RuleItem(block.name_pos.line, None), clauses, close)
+    said = None if block.say_line is None else _RuleItem(block.say_line, None)
+    return _RuleItems(block.name, _RuleItem(block.name_pos.line, None), clauses, close, said)
 
 
 def _dsl_rule(rule: _RuleItems) -> list[str]:
     out = ["    " + c for c in rule.head.above]
     out.append("    " + _with_comment(f"rule {rule.name} {{", rule.head.after))
+    said = False
     for item in rule.clauses:
+        if item.entry.key == Clause.SAY and not said:
+            out += ["        " + c for c in rule.sentence_comments()]
+            said = True
         out += ["        " + c for c in item.above]
         out.append("        " + _with_comment(_dsl_clause(item.entry), item.after))
     close = rule.close or _RuleItem(0, None)
@@ -300,7 +338,9 @@ def _yaml_rule(rule: _RuleItems) -> list[str]:
         entry = item.entry
         if entry.key == Clause.SAY:
             if not said:
-                out.append("    say:")
+                key = rule.say_key or _RuleItem(0, None)
+                out += ["    " + c for c in key.above]
+                out.append(_with_comment("    say:", key.after))
                 said = True
             out += ["      " + c for c in item.above]
             line = f"      {_yaml_scalar(entry.value or '')}: {_yaml_scalar(entry.note or '')}"

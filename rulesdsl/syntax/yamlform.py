@@ -72,6 +72,13 @@ LANGUAGE = BadKey("rule-language", "a language is a word", "e.g. en")
 TYPE_WORDS = {YamlType.BOOL: "a boolean", YamlType.INT: "a number", YamlType.FLOAT: "a number"}
 
 
+def _key_line(node: yaml.Node, key: str) -> int | None:
+    """The line of `key` in a mapping node, if it holds it."""
+    if not isinstance(node, yaml.MappingNode):
+        return None
+    return next((_pos(k).line for k, _ in node.value if k.value == key), None)
+
+
 def _pos(node: yaml.Node) -> Pos:
     start, end = node.start_mark, node.end_mark
     length = end.column - start.column if end.line == start.line else 1
@@ -414,6 +421,7 @@ class _Reader:
 
     def _entry(self, key: str, key_node: yaml.ScalarNode, node: yaml.Node) -> None:
         if key == RULES_KEY:  # each rule is read unless one of its texts was refused
+            self.doc.rules_line = _pos(key_node).line
             self._rules(node)
             return
         if not self._passed(node):
@@ -498,7 +506,9 @@ class _Reader:
             entries = self._clauses(name, body) if self._passed(body) else None
             if entries is not None and self._errors() == errors:
                 end = max(_pos(body).line, body.end_mark.line)
-                self.doc.rules.append(RuleBlock(name, _pos(name_node), tuple(entries), end))
+                said = _key_line(body, Clause.SAY)
+                block = RuleBlock(name, _pos(name_node), tuple(entries), end, said)
+                self.doc.rules.append(block)
 
     def _errors(self) -> int:
         return sum(d.is_error for d in self.doc.diagnostics)
