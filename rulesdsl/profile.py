@@ -29,6 +29,7 @@ from rulesdsl.sources import (
     decode,
     read_bytes,
     read_text,
+    short_path,
 )
 from rulesdsl.syntax.chars import CONTROL, control_refusal
 from rulesdsl.syntax.document import Document
@@ -113,16 +114,6 @@ class Profile:
     def rules(self) -> Rules:
         values = {name: s.value for name, s in self.settings.items()}
         return Rules(**values, house_rules=tuple(s.rule for s in self.house))
-
-
-def short_path(path: str | None) -> str:
-    """The path relative to the working folder when it lies inside it."""
-    if path is None:
-        return "-"
-    try:
-        return str(Path(path).resolve().relative_to(Path.cwd()))
-    except (ValueError, OSError, RuntimeError):
-        return path
 
 
 def default_settings() -> dict[str, Setting]:

@@ -135,6 +135,16 @@ class TextForm(NamedTuple):
         return BOM + text if self.bom else text
 
 
+def short_path(path: str | None) -> str:
+    """The path relative to the working folder when it lies inside it."""
+    if path is None:
+        return "-"
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd()))
+    except (ValueError, OSError, RuntimeError):
+        return path
+
+
 def read_text(path: Path, limit: int = MAX_BYTES) -> str:
     """The text of a regular file of at most `limit` bytes, in UTF-8; else SourceError."""
     return decode(read_bytes(path, limit))

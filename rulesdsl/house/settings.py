@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from rulesdsl.diagnostics import TOP, Diagnostic, Located, Pos
 from rulesdsl.hints import suggest
 from rulesdsl.house.unit import MAX_RULES, HouseRule, Kind, Removal
+from rulesdsl.sources import short_path
 from rulesdsl.syntax.document import Document
 
 
@@ -33,8 +34,6 @@ class RuleSetting:
         return self.rule.name
 
     def where(self) -> str:
-        from rulesdsl.profile import short_path
-
         place = f"{short_path(self.path)}:{self.line}"
         return (
             f"set in {place}"

@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from enum import Enum
 
 from rulesdsl.diagnostics import Pos
-from rulesdsl.profile import Profile, Setting, short_path
+from rulesdsl.profile import Profile, Setting
 from rulesdsl.rules import OPTIONS, option_values
+from rulesdsl.sources import short_path
 from rulesdsl.syntax.document import Document, Entry
 
 
