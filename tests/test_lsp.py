@@ -784,3 +784,18 @@ def test_completion_after_a_dot_offers_what_follows_and_replaces_the_whole_name(
     # A letter an aggregate binds may be of any type: every attribute follows it.
     assert {"p.cards", "p.tricks", "p.trump"} <= set(items(at(8, 33)))
     session.close(uri)
+
+
+def test_code_actions_apply_the_did_you_means_of_a_stated_rule(session, folder):
+    text = HOUSE.replace("refuse lead", "refuse lad").replace("say en", "sya en")
+    uri = session.open(folder / "rule-fixes.rules", text)
+    session.diagnostics(uri, 1)
+    found = actions(session, uri, 2, 5)
+    assert set(found) == {"Replace with 'lead'", "Replace with 'say'"}
+    fixed = apply(text, [e for edits in found.values() for e in edits])
+    assert fixed == HOUSE
+    version = session.change(uri, fixed)
+    assert [d.code for d in session.diagnostics(uri, version)] == ["rule-name"]
+    (trump,) = actions(session, uri, 3, 3).values()
+    assert apply(fixed, trump) == HOUSE.replace("trumpp", "trump")
+    session.close(uri)
