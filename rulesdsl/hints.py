@@ -26,6 +26,10 @@ class Suggestion(str):
         hint.fix = str(fix)
         return hint
 
+    def __getnewargs__(self) -> tuple[str]:
+        """A copy or an unpickled one is made from the fix, as this one was."""
+        return (self.fix,)
+
 
 def mean(fix: str) -> Suggestion:
     """`did you mean 'x'?` for a suggested fix, or an empty string when there is none."""

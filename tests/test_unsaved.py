@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
 import re
 from pathlib import Path
 
@@ -190,3 +192,11 @@ def test_a_did_you_mean_of_a_yaml_key_carries_its_fix(syntax, text):
     path = Path("/nonexistent/p.yaml")
     assert [d.replacement for d in load_text(path, text).diagnostics if d.replacement]
     assert_every_fix_mends(syntax, text)
+
+
+def test_a_diagnostic_keeps_its_hint_and_fix_when_copied_or_pickled():
+    path = Path("/nonexistent/p.rules")
+    (problem,) = load_text(path, 'profile "p" {\n    elimination immediat\n}\n').diagnostics
+    for again in (copy.deepcopy(problem), pickle.loads(pickle.dumps(problem))):
+        assert again == problem
+        assert (again.hint, again.replacement) == ("did you mean 'immediate'?", "immediate")
