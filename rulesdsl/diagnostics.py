@@ -10,6 +10,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from rulesdsl.hints import Suggestion
+
 
 @dataclass(frozen=True)
 class Diagnostic:
@@ -161,6 +163,8 @@ class Located:
     ) -> Diagnostic:
         source = line_index(self.text).line(pos.line) if self.text else ""
         length = max(1, pos.length)
+        if not replacement and isinstance(hint, Suggestion):
+            replacement = hint.fix
         return Diagnostic(
             self.path,
             pos.line,

@@ -1,9 +1,10 @@
 """Editor files for the profile language, generated from its grammar and the option registry.
 
 The keywords, the string and comment patterns come from grammar/profile.lark; the option
-names and value words from the registry. `python -m rulesdsl.highlight [FOLDER]` writes
-them under FOLDER/editors (default: the working folder); a test checks that the committed
-files are what this writes, so they cannot drift from the language.
+names and value words from the registry; the clause words of a rule the profile states and
+the names of its language from the rule language's own tables. `python -m rulesdsl.highlight
+[FOLDER]` writes them under FOLDER/editors (default: the working folder); a test checks
+that the committed files are what this writes, so they cannot drift from the language.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from rulesdsl.house.unit import Clause, Target
+from rulesdsl.house.vocab import ATTRIBUTES, CALLS, NAMES, Aggregate
 from rulesdsl.rules import OPTIONS
 from rulesdsl.syntax.document import METADATA
 
@@ -59,6 +62,20 @@ def value_words() -> list[str]:
     return [w for w in words if w not in OPTIONS]
 
 
+def clause_words() -> list[str]:
+    """The words that start a rule's clause, option names excepted (`draw` is one)."""
+    return [str(c) for c in Clause if c not in OPTIONS]
+
+
+def rule_words() -> list[str]:
+    """The words of the rule language: each part of its names, its attributes, aggregates,
+    functions and the plays `refuse` decides on; words highlighted otherwise excepted."""
+    parts = [part for name in NAMES for part in name.split(".")]
+    words = [*parts, *(a for _, a in ATTRIBUTES), *Aggregate, *CALLS, *Target]
+    taken = {*OPTIONS, *METADATA, *keywords(), *value_words(), *clause_words()}
+    return [w for w in dict.fromkeys(map(str, words)) if w not in taken]
+
+
 def _alternatives(words: list[str]) -> str:
     return "|".join(words)
 
@@ -72,7 +89,16 @@ def textmate() -> dict[str, Any]:
         "fileTypes": [SUFFIX.lstrip(".")],
         "patterns": [
             {"include": f"#{part}"}
-            for part in ("comment", "string", "statement", "keyword", "value", "number")
+            for part in (
+                "comment",
+                "string",
+                "statement",
+                "clause",
+                "keyword",
+                "value",
+                "rule_word",
+                "number",
+            )
         ],
         "repository": {
             "comment": {
@@ -87,6 +113,10 @@ def textmate() -> dict[str, Any]:
                     "2": {"name": f"variable.other.property.{LANGUAGE}"},
                 },
             },
+            "clause": {
+                "match": rf"^\s*({_alternatives(clause_words())})(?=\s|$)",
+                "captures": {"1": {"name": f"keyword.control.{LANGUAGE}"}},
+            },
             "keyword": {
                 "name": f"keyword.other.{LANGUAGE}",
                 "match": rf"\b({_alternatives(keywords())})\b",
@@ -94,6 +124,10 @@ def textmate() -> dict[str, Any]:
             "value": {
                 "name": f"constant.language.{LANGUAGE}",
                 "match": rf"\b({_alternatives(value_words())})\b",
+            },
+            "rule_word": {
+                "name": f"variable.language.{LANGUAGE}",
+                "match": rf"\b({_alternatives(rule_words())})\b",
             },
             "number": {"name": f"constant.numeric.{LANGUAGE}", "match": r"\b[0-9]+\b"},
         },
@@ -118,6 +152,8 @@ def vim_syntax() -> str:
         "syn keyword rulesdslOption " + " ".join(OPTIONS),
         "syn keyword rulesdslMetadata " + " ".join(METADATA),
         "syn keyword rulesdslValue " + " ".join(value_words()),
+        "syn keyword rulesdslClause " + " ".join(clause_words()),
+        "syn keyword rulesdslRuleWord " + " ".join(rule_words()),
         r"syn match rulesdslNumber /\<[0-9]\+\>/",
         _vim_rule("STRING"),
         _vim_rule("COMMENT"),
@@ -125,6 +161,8 @@ def vim_syntax() -> str:
         "hi def link rulesdslOption Identifier",
         "hi def link rulesdslMetadata PreProc",
         "hi def link rulesdslValue Constant",
+        "hi def link rulesdslClause Statement",
+        "hi def link rulesdslRuleWord Special",
         "hi def link rulesdslNumber Number",
         "hi def link rulesdslString String",
         "hi def link rulesdslComment Comment",

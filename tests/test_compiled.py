@@ -8,6 +8,7 @@ import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sizing import examples
 
 from rulesdsl.bots import RandomBot, make_bot
 from rulesdsl.engine import Hand, play_hand
@@ -63,7 +64,13 @@ settings_strategy = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+# Each example compiles a hand of its own (a fraction of a second): the sizes are counts
+# of distinct compiled hands, each played from several deals.
+@settings(
+    max_examples=examples(80),
+    deadline=None,
+    suppress_health_check=[HealthCheck.filter_too_much],
+)
 @given(
     settings_strategy,
     st.integers(2, 6),
@@ -148,7 +155,11 @@ HOUSE_PROFILES = (
 )
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@settings(
+    max_examples=examples(40),
+    deadline=None,
+    suppress_health_check=[HealthCheck.filter_too_much],
+)
 @given(
     settings_strategy,
     st.lists(st.sampled_from(HOUSE_PROFILES), min_size=1, max_size=6, unique=True),

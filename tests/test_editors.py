@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 
 from rulesdsl import highlight
+from rulesdsl.house.unit import Clause
+from rulesdsl.house.vocab import ATTRIBUTES, NAMES, Aggregate
 from rulesdsl.profile import load_file
 from rulesdsl.rules import OPTIONS
 
@@ -32,6 +34,22 @@ def test_the_grammars_name_every_option_keyword_and_value():
     vim = highlight.vim_syntax()
     for word in [*OPTIONS, "profile", "extends", "assumed", "trump_if_able", "per_card_in_trick"]:
         assert word in textmate and f" {word}" in vim
+
+
+def test_the_grammars_name_the_words_of_a_stated_rule():
+    textmate = json.dumps(highlight.textmate())
+    vim = highlight.vim_syntax()
+    parts = [part for name in NAMES for part in name.split(".")]
+    for word in [*Clause, *parts, *(a for _, a in ATTRIBUTES), *Aggregate]:
+        assert word in textmate and f" {word}" in vim, word
+
+
+def test_the_textmate_patterns_read_a_rules_clause():
+    repository = highlight.textmate()["repository"]
+    clause = re.match(repository["clause"]["match"], "        refuse follow if card.trump")
+    assert clause.group(1) == "refuse"
+    found = re.findall(repository["rule_word"]["match"], "if card.beats_best and trick.number")
+    assert found == ["card", "beats_best", "trick", "number"]
 
 
 def test_the_textmate_patterns_read_a_statement():

@@ -14,7 +14,9 @@ from pygls.lsp.client import LanguageClient
 from pygls.uris import from_fs_path
 
 from rulesdsl.cli.profiles import rewrite
-from rulesdsl.profile import SHIPPED, load_file, read_document
+from rulesdsl.explain import house_sentence, phrases
+from rulesdsl.house.vocab import ATTRIBUTES, Type
+from rulesdsl.profile import SHIPPED, load_file, read_document, short_path
 
 WAIT = 20.0
 
@@ -604,3 +606,196 @@ def test_a_rule_that_never_acts_is_warned_about_and_hover_gives_the_proof(sessio
     text = session.run(session.client.text_document_hover_async(params)).contents.value
     assert "reach: the count model does not rule it out" in text
     session.close(live)
+
+
+def hover_text(session, uri: str, position: lsp.Position) -> str | None:
+    params = lsp.HoverParams(text_document=doc(uri), position=position)
+    found = session.run(session.client.text_document_hover_async(params))
+    return found.contents.value if found is not None else None
+
+
+def definition_of(session, uri: str, position: lsp.Position) -> lsp.Location | None:
+    params = lsp.DefinitionParams(text_document=doc(uri), position=position)
+    return session.run(session.client.text_document_definition_async(params))
+
+
+def generated(path: Path, name: str) -> str:
+    """The sentence `explain` says of the file's rule."""
+    (rule,) = [s.rule for s in load_file(path).house if s.name == name]
+    return house_sentence(rule, phrases("en"))
+
+
+STATED = """\
+profile "stated" extends "equal-hands" {
+    trump hearts
+    rule first-lead {
+        refuse lead if card.trump and trick.number == 1
+        say en "No trump may lead the first trick."
+    }
+    rule two-for-trumps {
+        draw 2 if trick.won_by_trump else 1
+    }
+}
+"""
+
+
+def test_hover_on_a_stated_rule_gives_its_sentence_step_and_reach(session, folder):
+    path = folder / "stated.rules"
+    path.write_text(STATED)
+    uri = session.open(path)
+    assert session.diagnostics(uri, 1) == []
+    on_name = hover_text(session, uri, at(2, 12))
+    assert on_name.splitlines()[0] == "**rule** first-lead: No trump may lead the first trick."
+    assert "acts at: step 1, the cards the leader may lead (`lead_filter`)" in on_name
+    assert "reach: the count model does not rule it out" in on_name
+    # On a clause, the same; on a name of the rule language, what it means first.
+    on_clause = hover_text(session, uri, at(3, 8))
+    assert on_clause == on_name
+    on_word = hover_text(session, uri, at(3, 31)).splitlines()
+    assert on_word[0] == "`card.trump`: it is a trump (a condition)"
+    assert on_word[2:] == on_name.splitlines()
+    assert hover_text(session, uri, at(3, 27)).startswith("`card`: the card the rule decides on")
+    # A rule with no English sentence of its own is said from its clauses.
+    drawn = hover_text(session, uri, at(6, 10))
+    assert drawn.splitlines()[0] == "**rule** " + generated(path, "two-for-trumps")
+    assert "2 if the trick was won by a trump, else 1" in drawn
+    assert "step 4, how many cards a drawer takes (`draw_count`)" in drawn
+    session.close(uri)
+
+
+def test_hover_on_a_stated_rule_that_never_acts_gives_the_proof(session, folder):
+    # Four players are dealt the whole deck: there is never a card to draw.
+    text = (
+        'profile "no-stock" extends "equal-hands" {\n    players 4\n    hand_size 13\n'
+        "    exhaustion play_out\n    rule two {\n        draw 2\n    }\n}\n"
+    )
+    uri = session.open(folder / "no-stock.rules", text)
+    assert session.diagnostics(uri, 1) == []
+    said = hover_text(session, uri, at(4, 10))
+    assert "reach: never comes into play with 4 players: the trick winner never has a card" in said
+    session.close(uri)
+
+
+def test_hover_says_nothing_of_reach_while_the_profile_has_errors(session, folder):
+    text = 'profile "bad" extends "equal-hands" {\n    exhaustion play_out\n    draw lots\n'
+    text += "    rule r {\n        draw 2\n    }\n}\n"
+    uri = session.open(folder / "errors.rules", text)
+    session.diagnostics(uri, 1)
+    for position in (at(1, 6), at(3, 9)):
+        assert "reach: not analysed while the profile has errors" in hover_text(
+            session, uri, position
+        )
+    session.close(uri)
+
+
+STATED_YAML = """\
+profile: stated
+extends: must-overtrump
+rules:
+  first-lead:
+    refuse: lead if card.trump and trick.number == 1
+  must-overtrump: removed
+"""
+
+
+def test_hover_on_a_yaml_rule_and_on_one_taken_away(session, folder):
+    path = folder / "stated.yaml"
+    path.write_text(STATED_YAML)
+    uri = session.open(path)
+    assert session.diagnostics(uri, 1) == []
+    said = hover_text(session, uri, at(3, 4))
+    assert said.splitlines()[0] == "**rule** " + generated(path, "first-lead")
+    assert "a card is refused when leading if the card is a trump" in said
+    assert hover_text(session, uri, at(4, 20)).startswith("`card`: the card")
+    removed = hover_text(session, uri, at(5, 4)).splitlines()
+    place = short_path(str(SHIPPED / "house" / "must-overtrump.rules")) + ":6"
+    assert removed == [
+        "**rule must-overtrump**: removed",
+        "",
+        f"takes away the rule must-overtrump of must-overtrump ({place})",
+    ]
+    session.close(uri)
+
+
+def test_definition_of_a_rule_goes_up_the_chain_to_the_rule_it_restates(session, folder):
+    parent = folder / "rules-parent.rules"
+    parent.write_text(STATED)
+    child = 'profile "child" extends "rules-parent.rules" {\n    rule first-lead {\n'
+    child += "        refuse card if card.trump and trump == hearts\n    }\n"
+    child += "    rule own {\n        score 2\n    }\n}\n"
+    uri = session.open(folder / "rules-child.rules", child)
+    assert session.diagnostics(uri, 1) == []
+    place = definition_of(session, uri, at(1, 12))
+    assert place.uri == from_fs_path(str(parent.resolve()))
+    assert place.range.start == at(2, 9)
+    assert "in place of the rule first-lead of stated (" in hover_text(session, uri, at(1, 12))
+    # A rule no parent states is defined where it stands.
+    own = definition_of(session, uri, at(4, 10))
+    assert (own.uri, own.range.start) == (uri, at(4, 9))
+    # An option's name in a clause: where the profile's value of it is set.
+    trump = definition_of(session, uri, at(2, 40))
+    assert (trump.uri, trump.range.start.line) == (from_fs_path(str(parent.resolve())), 1)
+    assert definition_of(session, uri, at(2, 28)) is None
+    session.close(uri)
+    yaml_uri = session.open(folder / "stated.yaml", STATED_YAML)
+    removed = definition_of(session, yaml_uri, at(5, 4))
+    shipped = (SHIPPED / "house" / "must-overtrump.rules").resolve()
+    assert (removed.uri, removed.range.start) == (from_fs_path(str(shipped)), at(5, 9))
+    session.close(yaml_uri)
+
+
+def test_document_symbols_list_the_rules_of_a_yaml_profile(session, folder):
+    uri = session.open(folder / "symbols.yaml", STATED_YAML)
+    params = lsp.DocumentSymbolParams(text_document=doc(uri))
+    (root,) = session.run(session.client.text_document_document_symbol_async(params))
+    rules = [s for s in root.children if s.kind == lsp.SymbolKind.Function]
+    assert [(s.name, s.range.start.line, s.range.end.line) for s in rules] == [
+        ("first-lead", 3, 4),
+        ("must-overtrump", 5, 5),
+    ]
+    assert [c.name for c in rules[0].children] == ["refuse"]
+    session.close(uri)
+
+
+def test_completion_after_a_dot_offers_what_follows_and_replaces_the_whole_name(session, folder):
+    text = 'profile "c" {\n    rule r {\n        draw 2 if trick.\n    }\n    rule s {\n'
+    text += "        refuse follow if card.tr\n    }\n    rule t {\n"
+    text += "        score max(p in active: p.\n    }\n}\n"
+    uri = session.open(folder / "dots.rules", text)
+
+    def items(position: lsp.Position) -> dict[str, lsp.CompletionItem]:
+        params = lsp.CompletionParams(text_document=doc(uri), position=position)
+        found = session.run(session.client.text_document_completion_async(params))
+        return {item.label: item for item in found.items}
+
+    trick = items(at(2, 24))
+    assert {"trick.number", "trick.won_by_trump", "trick.winner"} <= set(trick)
+    assert all(label.startswith("trick.") for label in trick)
+    edit = trick["trick.number"].text_edit
+    assert (edit.range.start, edit.range.end, edit.new_text) == (
+        at(2, 18),
+        at(2, 24),
+        "trick.number",
+    )
+    card = items(at(5, 32))
+    assert set(card) == {f"card.{a.name}" for a in ATTRIBUTES.values() if a.owner == Type.CARD}
+    assert "card.beats_best" in card
+    assert card["card.trump"].text_edit.range.start == at(5, 25)
+    # A letter an aggregate binds may be of any type: every attribute follows it.
+    assert {"p.cards", "p.tricks", "p.trump"} <= set(items(at(8, 33)))
+    session.close(uri)
+
+
+def test_code_actions_apply_the_did_you_means_of_a_stated_rule(session, folder):
+    text = HOUSE.replace("refuse lead", "refuse lad").replace("say en", "sya en")
+    uri = session.open(folder / "rule-fixes.rules", text)
+    session.diagnostics(uri, 1)
+    found = actions(session, uri, 2, 5)
+    assert set(found) == {"Replace with 'lead'", "Replace with 'say'"}
+    fixed = apply(text, [e for edits in found.values() for e in edits])
+    assert fixed == HOUSE
+    version = session.change(uri, fixed)
+    assert [d.code for d in session.diagnostics(uri, version)] == ["rule-name"]
+    (trump,) = actions(session, uri, 3, 3).values()
+    assert apply(fixed, trump) == HOUSE.replace("trumpp", "trump")
+    session.close(uri)

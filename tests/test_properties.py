@@ -18,6 +18,7 @@ from unittest import mock
 
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
+from sizing import examples
 
 import rulesdsl.engine.hand as hand_module
 import rulesdsl.engine.match as match_module
@@ -43,18 +44,18 @@ from rulesdsl.options import Choice, CountOrWord, DeckRanks, IntExpr, MatchKind,
 from rulesdsl.rules import OPTIONS, Rules
 from rulesdsl.seeds import derive
 
-# Sizing (10-20 s in all on one core): HAND_EXAMPLES * HANDS_PER_EXAMPLE = 4000 checked hands,
-# plus one unchecked replay per example, plus MATCH_EXAMPLES matches, each checked and then
-# replayed (about 1800 more hands). A hand that runs into the trick limit costs ~0.3 s; a few
-# per run is normal.
-HAND_EXAMPLES = 500
+# Sizing (a few seconds each on one core; HYPOTHESIS_PROFILE=thorough for ten times as
+# many): HAND_EXAMPLES * HANDS_PER_EXAMPLE = 1200 checked hands, plus one unchecked replay
+# per example, plus MATCH_EXAMPLES matches, each checked and then replayed. Rules that may
+# play on for ever are stopped at a short trick limit, in hands and in matches.
+HAND_EXAMPLES = examples(150)
 HANDS_PER_EXAMPLE = 8
-MATCH_EXAMPLES = 150
+MATCH_EXAMPLES = examples(50)
 # A profile may make the target unreachable (e.g. cards_in_hand where every hand ends all_out,
 # so the winner scores 0); the engine then stops the match at HAND_LIMIT hands. The match test
 # lowers that limit so such a profile costs a few dozen hands, not a thousand.
 MATCH_HAND_LIMIT = 40
-PROFILE_EXAMPLES = 200
+PROFILE_EXAMPLES = examples(200)
 
 SEEDS = st.integers(min_value=0, max_value=2**63 - 1)
 # Random bots most of the time; the deterministic bots now and then.
@@ -578,7 +579,11 @@ def play_checked_hands(table: Table) -> None:
 @settings(max_examples=MATCH_EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tables())
 def test_matches_end_score_by_the_rule_and_replay(table):
-    with mock.patch.object(match_module, "HAND_LIMIT", MATCH_HAND_LIMIT):
+    rules = table.rules
+    with (
+        mock.patch.object(match_module, "HAND_LIMIT", MATCH_HAND_LIMIT),
+        short_trick_limit() if may_hit_trick_limit(rules) else contextlib.nullcontext(),
+    ):
         check_match(table)
 
 

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sizing import examples
 
 from rulesdsl.bots import make_bot
 from rulesdsl.cards import RANKS_HIGH_TO_LOW, rank_text
@@ -344,7 +345,7 @@ def played(rules: Rules, players: int, seed: int) -> list[tuple]:
 
 
 @settings(
-    max_examples=120,
+    max_examples=examples(50),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

@@ -19,6 +19,7 @@ import yaml
 from conftest import Yaml12Loader
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sizing import examples
 
 from rulesdsl.cli import main
 from rulesdsl.profile import read_document, read_source
@@ -101,7 +102,7 @@ def folder(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("texts")
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     key=st.sampled_from(METADATA),
     text=TEXTS,

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
 import re
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rulesdsl.house.unit import LANGUAGES, Target
+from rulesdsl.house.vocab import ATTRIBUTES, CALLS, NAMES, Aggregate, Type
 from rulesdsl.lsp.edits import fix_edit
 from rulesdsl.options import Choice
 from rulesdsl.profile import load_file, load_text, shipped_names
@@ -103,16 +108,95 @@ def test_every_did_you_mean_carries_its_fix_and_the_fix_mends_it(syntax, site, a
     else:
         wrong = _misspelt(word, at, how)
         text = _text(syntax, key.format(wrong), value.format(wrong), "equal-hands")
+    assert_every_fix_mends(syntax, text)
+
+
+def assert_every_fix_mends(syntax: str, text: str) -> None:
+    """Each did-you-mean of the text carries the word it suggests as its fix, and the text
+    with the fix made no longer has that problem on that line."""
     path = Path(f"/nonexistent/p.{'rules' if syntax == 'dsl' else 'yaml'}")
     lines = text.splitlines()
     for problem in load_text(path, text).diagnostics:
         if "did you mean" not in problem.hint:
             continue
         suggested = problem.hint.removeprefix("did you mean '").removesuffix("'?")
-        assert suggested in re.findall(r"[\w-]+", problem.replacement)
+        assert suggested in re.findall(r"[\w.-]+", problem.replacement), problem.text()
         edit = fix_edit(problem, lines)
         mended = list(lines)
         line = mended[edit.start.line]
         mended[edit.start.line] = line[: edit.start.column] + edit.text + line[edit.end.column :]
         after = load_text(path, "\n".join(mended) + "\n").diagnostics
-        assert not [d for d in after if d.line == problem.line and d.code == problem.code]
+        assert not [d for d in after if d.line == problem.line and d.code == problem.code], (
+            problem.text(),
+            mended,
+        )
+
+
+# Every place of a profile-stated rule a did-you-mean can come from: a clause with `{}`
+# where the misspelt word goes, and the word.
+RULE_SITES = [
+    ("{}", "lead if card.trump", "refuse"),
+    ("{}", "2", "draw"),
+    ("{}", "2", "score"),
+    ("{}", "after trick 3", "end"),
+    *[("refuse", "{} if card.trump", str(t)) for t in Target],
+    *[("refuse", "lead if {}", n) for n in NAMES],
+    *[("refuse", "lead if card.{}", a) for owner, a in ATTRIBUTES if owner == Type.CARD],
+    *[("score", "hand.winner.{}", a) for owner, a in ATTRIBUTES if owner == Type.SEAT],
+    *[("draw", "{}(p in active: p.cards)", str(a)) for a in Aggregate],
+    *[("draw", "{}(1, 2)", fn) for fn in CALLS],
+    *[("say", "{}", lang) for lang in LANGUAGES],
+    ("removed", None, "must-overtrump"),
+]
+
+
+def _rule_text(syntax: str, key: str, value: str | None, name: str = "r") -> str:
+    """A profile stating one rule of one clause (a sentence after `say`)."""
+    if syntax == "dsl":
+        said = {"say": f'say {value} "A sentence."', "removed": "removed"}
+        clause = said.get(key, f"{key} {value}")
+        body = f"    rule {name} {{\n        {clause}\n    }}\n"
+        return f'profile "p" extends "must-overtrump" {{\n{body}}}\n'
+    said = {"say": f"say:\n      {value}: A sentence.", "removed": ""}
+    clause = said.get(key, f'{key}: "{value}"')
+    rule = f"  {name}: removed\n" if key == "removed" else f"  {name}:\n    {clause}\n"
+    return f"profile: p\nextends: must-overtrump\nrules:\n{rule}"
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from(["dsl", "yaml"]),
+    st.sampled_from(RULE_SITES),
+    st.integers(0, 30),
+    st.integers(0, 2),
+)
+def test_every_did_you_mean_in_a_stated_rule_carries_its_fix(syntax, site, at, how):
+    key, value, word = site
+    wrong = _misspelt(word, at, how)
+    if key == "removed":
+        text = _rule_text(syntax, key, value, wrong)
+    else:
+        text = _rule_text(syntax, key.format(wrong), value.format(wrong))
+    assert_every_fix_mends(syntax, text)
+
+
+@pytest.mark.parametrize(
+    ("syntax", "text"),
+    [
+        ("yaml", "profle: p\ndraw: 2\n"),
+        ("yaml", "profile: p\ndraw:\n  vaule: 2\n"),
+        ("yaml", 'profile: p\n"prof ile": p\n'),
+    ],
+)
+def test_a_did_you_mean_of_a_yaml_key_carries_its_fix(syntax, text):
+    path = Path("/nonexistent/p.yaml")
+    assert [d.replacement for d in load_text(path, text).diagnostics if d.replacement]
+    assert_every_fix_mends(syntax, text)
+
+
+def test_a_diagnostic_keeps_its_hint_and_fix_when_copied_or_pickled():
+    path = Path("/nonexistent/p.rules")
+    (problem,) = load_text(path, 'profile "p" {\n    elimination immediat\n}\n').diagnostics
+    for again in (copy.deepcopy(problem), pickle.loads(pickle.dumps(problem))):
+        assert again == problem
+        assert (again.hint, again.replacement) == ("did you mean 'immediate'?", "immediate")

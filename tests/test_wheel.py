@@ -35,13 +35,16 @@ def installed(tmp_path_factory) -> tuple[Path, dict[str, str]]:
     )
     (wheel,) = work.glob("rulesdsl-*.whl")
     env_dir = work / "env"
-    venv.create(env_dir, with_pip=True)
+    # No pip of its own (setting one up takes most of the time): this pip installs into it.
+    venv.create(env_dir, with_pip=False)
     bin_dir = env_dir / "bin"
     subprocess.run(
         [
-            str(bin_dir / "python"),
+            sys.executable,
             "-m",
             "pip",
+            "--python",
+            str(bin_dir / "python"),
             "install",
             "--quiet",
             "--no-deps",

@@ -3,7 +3,7 @@ and the rules that can never act (for `validate`, `show`, `explain` and `compare
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,6 +13,7 @@ from rulesdsl.analysis.verdicts import (
     QUESTIONS,
     SEARCH_BUDGET,
     PlayersReport,
+    Question,
     analyse_players,
 )
 from rulesdsl.analysis.witness import Witness
@@ -68,19 +69,24 @@ class DeadRule:
 
 
 def dead_rules(
-    rules: Rules, counts: Iterable[int] | None = None, budget: int = TRICK_BUDGET
+    rules: Rules,
+    counts: Iterable[int] | None = None,
+    budget: int = TRICK_BUDGET,
+    questions: Mapping[str, Question] | None = None,
 ) -> dict[str, DeadRule]:
     """The rules the count model proves can never act at any of `counts` (default: every
-    count the profile allows). Needs no search, so it is quick enough for `validate`;
-    beyond `budget` tricks walked nothing is proved, so nothing is dead."""
+    count the profile allows), among the options analysed (or among `questions`, e.g.
+    those of the rules the profile states). Needs no search, so it is quick enough for
+    `validate`; beyond `budget` tricks walked nothing is proved, so nothing is dead."""
     counts = list(counts) if counts is not None else player_counts(rules)
     models = [build(rules, n, budget) for n in counts]
     if not models or not all(m.complete for m in models):
         return {}
+    if questions is None:
+        questions = {name: QUESTIONS[name] for name in ANALYSED if name in QUESTIONS}
     dead = {}
-    for name in ANALYSED:
-        question = QUESTIONS.get(name)
-        proofs = [question.never(rules, m) for m in models] if question else [None]
+    for name, question in questions.items():
+        proofs = [question.never(rules, m) for m in models]
         if all(proof is not None for proof in proofs):
             dead[name] = DeadRule(name, tuple(counts), str(proofs[-1]))
     return dead

@@ -189,17 +189,26 @@ class Checker:
         raise self._unknown(parts)
 
     def _unknown(self, parts: list[Token]) -> ClauseError:
+        """An unknown name; the hint suggests a dotted name for the first two parts (and
+        then points at both), else a name for the first."""
         dotted = ".".join(str(p) for p in parts[:2])
         known = [*NAMES, *self.scope.names]
-        hint = suggest(dotted, known) or suggest(str(parts[0]), known)
-        hint = hint or "the README lists the names a rule may use"
-        return self.fail(parts[0], "rule-name", f"unknown name `{parts[0]}`", hint)
+        fix, span = suggest(dotted, known), self._span(parts[0], parts[:2][-1])
+        if not fix:
+            fix, span = suggest(str(parts[0]), known), self.pos(parts[0])
+        hint = fix or "the README lists the names a rule may use"
+        return ClauseError(Problem(span, "rule-name", f"unknown name `{parts[0]}`", hint))
+
+    def _span(self, first: Token, last: Token) -> Pos:
+        """From the first token to the end of the last, on the first token's line."""
+        if self.override is not None:
+            return self.override
+        start = self.pos(first)
+        return Pos(start.line, start.column, last.end_column - first.column)
 
     def _name(self, dotted: str, first: Token, last: Token) -> ir.Node:
         name = NAMES[dotted]
-        span = Pos(self.pos(first).line, self.pos(first).column, last.end_column - first.column)
-        if self.override is not None:
-            span = self.override
+        span = self._span(first, last)
         if self.where not in name.where:
             places = ", ".join(sorted(w.value for w in name.where)) or "no rule"
             raise ClauseError(

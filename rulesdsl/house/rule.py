@@ -115,6 +115,7 @@ class _Compiler:
         )
 
     def _known(self, entries: tuple[Entry, ...]) -> list[Entry]:
+        """The clauses of known words (the readers have dropped any said twice)."""
         known: list[Entry] = []
         for entry in entries:
             if entry.key not in set(Clause):

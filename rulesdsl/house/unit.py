@@ -30,6 +30,16 @@ class Step(StrEnum):
     SCORE = "score"
 
 
+# Where each step lies in RULES.md section 2, and what a rule decides there.
+STEP_PLACES = {
+    Step.LEAD_FILTER: "step 1, the cards the leader may lead",
+    Step.FOLLOW_FILTER: "step 1, the cards a follower may play",
+    Step.DRAW_COUNT: "step 4, how many cards a drawer takes",
+    Step.END_CHECK: "after step 9, whether the hand ends and who wins it",
+    Step.SCORE: "after the hand, the match points its winner scores",
+}
+
+
 class Kind(StrEnum):
     """The clause that says what a rule is."""
 

@@ -7,12 +7,14 @@ completion works while the text does not parse.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from enum import Enum
 
 from rulesdsl.house.unit import Clause, Target
 from rulesdsl.house.vocab import ATTRIBUTES, NAMES, Aggregate
+from rulesdsl.lsp.describe import vocabulary
 from rulesdsl.profile import shipped_names
 from rulesdsl.rules import OPTIONS, option_values
 from rulesdsl.syntax.document import METADATA, RULES_KEY
@@ -36,10 +38,14 @@ class Kind(Enum):
 
 @dataclass(frozen=True)
 class Candidate:
+    """`insert` goes in place of the `replaces` characters before the cursor (a dotted name
+    of the rule language is replaced whole: editors end a word at the dot)."""
+
     label: str
     kind: Kind
     detail: str
     insert: str
+    replaces: int = 0
 
 
 def candidates(syntax: str, lines: list[str], line: int, column: int) -> list[Candidate]:
@@ -86,7 +92,8 @@ def _in_rule(before: str, separator: str) -> list[Candidate]:
         for t in Target
         if said.group(1) == Clause.REFUSE and re.fullmatch(rf"{NAME}{separator}\s+\w*", before)
     ]
-    return targets + _vocabulary()
+    typed = re.search(r"[A-Za-z_][A-Za-z0-9_.]*$", before)
+    return targets + _vocabulary(typed.group(0) if typed else "")
 
 
 def _clauses(separator: str) -> list[Candidate]:
@@ -97,14 +104,29 @@ def _clauses(separator: str) -> list[Candidate]:
     ]
 
 
-def _vocabulary() -> list[Candidate]:
-    """The names, attributes and aggregates of the rule language."""
-    found = {n: Candidate(n, Kind.VALUE, name.description, n) for n, name in NAMES.items()}
-    for a in ATTRIBUTES.values():
-        found.setdefault(a.name, Candidate(a.name, Kind.VALUE, a.description, a.name))
-    for word in Aggregate:
-        found.setdefault(word, Candidate(str(word), Kind.KEYWORD, "an aggregate", f"{word}("))
-    return list(found.values())
+def _vocabulary(typed: str) -> list[Candidate]:
+    """The names, attributes and aggregates of the rule language; after `x.`, what may
+    follow it: the dotted names that begin so, and the attributes of x (of any type, for a
+    letter an aggregate binds)."""
+    head, dot, _ = typed.rpartition(".")
+    if not dot:
+        found = {n: Candidate(n, Kind.VALUE, name.description, n) for n, name in NAMES.items()}
+        for a in ATTRIBUTES.values():
+            found.setdefault(a.name, Candidate(a.name, Kind.VALUE, a.description, a.name))
+        for word in Aggregate:
+            found.setdefault(word, Candidate(str(word), Kind.KEYWORD, "an aggregate", f"{word}("))
+        return [dataclasses.replace(c, replaces=len(typed)) for c in found.values()]
+    names = [(n, name.description) for n, name in NAMES.items() if n.startswith(head + ".")]
+    owner = vocabulary(head)
+    attributes = [
+        (f"{head}.{a.name}", a.description)
+        for a in ATTRIBUTES.values()
+        if (a.owner == owner.type if owner is not None else not names)
+    ]
+    return [
+        Candidate(path, Kind.VALUE, description, path, len(typed))
+        for path, description in names + attributes
+    ]
 
 
 def _dsl(before: str) -> list[Candidate]:

@@ -61,7 +61,6 @@ class ProfileServer(LanguageServer):
         doc = self.workspace.get_text_document(uri)
         profile = load_text(Path(doc.path), doc.source, self.buffers())
         self.checked[uri] = profile
-        # Reach analysis, once it exists, adds its `dead-rule` warnings to these.
         found = [to_diagnostic(doc, d) for d in profile.diagnostics if d.path == profile.path]
         self.text_document_publish_diagnostics(
             lsp.PublishDiagnosticsParams(uri=uri, diagnostics=found, version=doc.version)
@@ -179,9 +178,18 @@ def completion(ls: ProfileServer, params: lsp.CompletionParams) -> lsp.Completio
     profile = ls.checked.get(doc.uri)
     syntax = profile.document.syntax if profile and profile.document else _syntax(doc)
     found = complete.candidates(syntax, doc.source.splitlines(), at.line, at.character)
+    cursor = Spot(at.line, at.character)
     items = [
         lsp.CompletionItem(
-            label=c.label, kind=COMPLETION_KIND[c.kind], detail=c.detail, insert_text=c.insert
+            label=c.label,
+            kind=COMPLETION_KIND[c.kind],
+            detail=c.detail,
+            insert_text=None if c.replaces else c.insert,
+            text_edit=(
+                to_edit(doc, Edit(Spot(at.line, at.character - c.replaces), cursor, c.insert))
+                if c.replaces
+                else None
+            ),
         )
         for c in found
     ]
@@ -221,8 +229,11 @@ def definition(ls: ProfileServer, params: lsp.DefinitionParams) -> lsp.Location 
     place = describe.definition(target, ls.chain(profile))
     if place is None:
         return None
-    start = lsp.Position(line=place.line - 1, character=0)
     uri = from_fs_path(str(Path(place.path).resolve()))
+    start = lsp.Position(line=place.line - 1, character=place.column - 1)
+    opened = ls.workspace.text_documents.get(uri)
+    if opened is not None:
+        start = opened.position_to_client_units(ServerTextPosition(start.line, start.character))
     return lsp.Location(uri=uri, range=lsp.Range(start=start, end=start))
 
 

@@ -200,7 +200,8 @@ class _Reader:
             self.doc.entries.append(entry)
 
     def _rule(self, tree: Tree) -> RuleBlock:
-        """A rule block; a clause said twice is reported as an option set twice is."""
+        """A rule block; a clause said twice (a sentence twice in one language) is reported
+        and dropped, as an option set twice is: a YAML mapping could not hold it."""
         _, name, _, *body = tree.children
         entries: list[Entry] = []
         first_line: dict[tuple[str, str | None], int] = {}

@@ -7,6 +7,8 @@ syn keyword rulesdslKeyword profile extends assumed rule
 syn keyword rulesdslOption players deck hand_size trump opening_lead follow when_void must_head draw draw_by elimination exhaustion all_out scoring match next_lead next_dealer
 syn keyword rulesdslMetadata title source
 syn keyword rulesdslValue standard dealer_last_card stock_turnup stock_bottom none clubs diamonds hearts spades any trump_if_able suit suit_or_trump no yes per_card_in_trick winner everyone after_draw immediate last_draw_wins play_out reshuffle most_tricks last_trick_winner no_winner one_per_hand cards_in_hand target hands trick_winner left_of_winner opening_leader left hand_winner
+syn keyword rulesdslClause refuse score end winner removed say
+syn keyword rulesdslRuleWord led card me drawer allowed held played active seats true false trick number size has_trump best won_by_trump hand trump_played stock strength beats_best cards tricks all count sum max min most least lead
 syn match rulesdslNumber /\<[0-9]\+\>/
 syn region rulesdslString start=/"/ skip=/\\./ end=/"/ oneline
 syn match rulesdslComment /#.*$/ contains=@Spell
@@ -14,6 +16,8 @@ hi def link rulesdslKeyword Keyword
 hi def link rulesdslOption Identifier
 hi def link rulesdslMetadata PreProc
 hi def link rulesdslValue Constant
+hi def link rulesdslClause Statement
+hi def link rulesdslRuleWord Special
 hi def link rulesdslNumber Number
 hi def link rulesdslString String
 hi def link rulesdslComment Comment
