@@ -32,6 +32,8 @@ from rulesdsl.analysis.counts import (
 )
 from rulesdsl.engine.hand import TRICK_LIMIT, Hand
 from rulesdsl.engine.match import HAND_LIMIT, points_of
+from rulesdsl.analysis.stated import first_trick
+from rulesdsl.house.unit import HouseRule
 from rulesdsl.house.unit import Step as RuleStep
 from rulesdsl.rules import OPTIONS, Rules
 
@@ -332,19 +334,40 @@ def _fired_by_end(name: str, hand: Hand) -> bool:
     return hand.outcome is not None and name in hand.outcome.fired
 
 
-def _has_winner(rules: Rules, model: CountModel) -> str | None:
+def _has_winner(rule: HouseRule, rules: Rules, model: CountModel) -> str | None:
     return "no hand ever has a winner" if not model.winner_cards else None
 
 
-STATED: dict[RuleStep, tuple[str, Never, tuple[Effect, ...]]] = {
-    RuleStep.LEAD_FILTER: ("it refuses a card to lead", _no_proof, (Effect.PLAY,)),
-    RuleStep.FOLLOW_FILTER: ("it refuses a card to follow", _follower_choice, (Effect.PLAY,)),
-    RuleStep.DRAW_COUNT: ("a drawer takes its count", _draws, (Effect.PLAY, Effect.HAND_END)),
-    RuleStep.END_CHECK: (
-        "it ends the hand",
-        _no_proof,
-        (Effect.HAND_END, Effect.HAND_WINNER),
+def _in_time(rule: HouseRule, rules: Rules, model: CountModel) -> str | None:
+    """An end rule acts only at the end of a trick after which the hand would go on."""
+    first, latest = first_trick(rule), model.latest_going_on
+    if latest is None or first <= latest:
+        return None
+    return (
+        f"it can end a hand only from trick {first}, and with {model.setup.players} players "
+        f"no hand goes on past trick {latest} (a hand lasts at most {model.max_tricks} tricks)"
+    )
+
+
+def _any_rule(never: Never) -> StatedNever:
+    return lambda rule, rules, model: never(rules, model)
+
+
+StatedNever = Callable[[HouseRule, Rules, CountModel], str | None]
+
+STATED: dict[RuleStep, tuple[str, StatedNever, tuple[Effect, ...]]] = {
+    RuleStep.LEAD_FILTER: ("it refuses a card to lead", _any_rule(_no_proof), (Effect.PLAY,)),
+    RuleStep.FOLLOW_FILTER: (
+        "it refuses a card to follow",
+        _any_rule(_follower_choice),
+        (Effect.PLAY,),
     ),
+    RuleStep.DRAW_COUNT: (
+        "a drawer takes its count",
+        _any_rule(_draws),
+        (Effect.PLAY, Effect.HAND_END),
+    ),
+    RuleStep.END_CHECK: ("it ends the hand", _in_time, (Effect.HAND_END, Effect.HAND_WINNER)),
     RuleStep.SCORE: ("it scores a hand winner", _has_winner, (Effect.MATCH,)),
 }
 """Per step a stated rule acts at: what its acting is, a proof it cannot, its effects."""
@@ -358,7 +381,7 @@ def stated_questions(rules: Rules) -> dict[str, Question]:
         detectors = w.Detectors(
             trick=partial(_has_fired, rule.name), outcome=partial(_fired_by_end, rule.name)
         )
-        questions[rule.name] = Question(acts, never, detectors, effects)
+        questions[rule.name] = Question(acts, partial(never, rule), detectors, effects)
     return questions
 
 
