@@ -11,6 +11,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from rulesdsl.analysis import stated
 from rulesdsl.analysis import witness as w
 from rulesdsl.analysis.counts import build
 from rulesdsl.analysis.report import analyse, dead_rules
@@ -19,8 +20,8 @@ from rulesdsl.analysis.verdicts import QUESTIONS, Verdict, questions_for, settle
 from rulesdsl.bots import make_bot
 from rulesdsl.check import rule_problems
 from rulesdsl.cli import cli, main
-from rulesdsl.engine.hand import Hand
-from rulesdsl.profile import load, shipped_names
+from rulesdsl.engine.hand import TRICK_LIMIT, Hand
+from rulesdsl.profile import load, shipped_files, shipped_names
 from rulesdsl.rules import OPTIONS, Rules
 
 
@@ -76,14 +77,17 @@ def shipped_analyses():
 
 
 def test_shipped_profiles_leave_no_question_unknown():
-    """Except where a profile states its own rules: the count model sees what they decide
-    as a choice either way, so a search may find no hand for what it allows."""
-    for name, analysis in shipped_analyses():
-        if analysis.rules.house_rules:
-            continue
+    """Every shipped profile, the ones that state rules of their own included, at every
+    player count it allows: every option, every stated rule and every flag is settled."""
+    analysed = dict(shipped_analyses())
+    assert set(analysed) == {path.stem for path in shipped_files()}
+    for name, analysis in analysed.items():
+        low, high = analysis.rules.players
+        assert list(analysis.players) == list(range(low, high + 1))
         for report in analysis.players.values():
-            findings = [*report.rules.values(), report.hand_fails_to_end, report.all_out]
-            findings.append(report.match_fails_to_end)
+            assert set(report.rules) == set(questions_for(analysis.rules))
+            findings = [*report.rules.values(), report.stock_runs_out, report.all_out]
+            findings += [report.hand_fails_to_end, report.match_fails_to_end]
             unknown = [f.proof for f in findings if f.verdict is Verdict.UNKNOWN]
             assert not unknown, (name, report.players, unknown)
 
@@ -362,3 +366,91 @@ def test_under_draw_by_everyone_the_draw_that_empties_the_stock_ends_the_hand():
     model = build(rules, 2)
     assert (model.min_tricks, model.max_tricks) == (13, 13)
     assert model.winner_cards == {14}
+
+
+# -- what the model reads off the rules a profile states --------------------------------
+
+
+@pytest.fixture(scope="module")
+def shipped_by_name():
+    return dict(shipped_analyses())
+
+
+def test_an_end_rule_that_acts_only_after_every_hand_is_over_never_acts(shipped_by_name):
+    reports = shipped_by_name["time-limit"].players
+    for players in (3, 4):
+        finding = reports[players].rules["time-limit"]
+        assert finding.verdict is Verdict.NEVER
+        most = 2 * players - 1
+        assert f"only from trick 8, and with {players} players no hand goes on past trick" in (
+            finding.proof
+        )
+        assert f"at most {most} tricks" in finding.proof
+    for players in (5, 6):
+        assert reports[players].rules["time-limit"].verdict is Verdict.CAN
+        # `end after trick 8` surely ends the hand there: no hand is longer
+        assert reports[players].model.max_tricks == 8
+
+
+def test_a_draw_count_on_tricks_won_by_a_trump_is_limited_by_the_trumps(shipped_by_name):
+    reports = shipped_by_name["trump-wins-draw-two"].players
+    for players in (3, 4):
+        assert reports[players].stock_runs_out.verdict is Verdict.NEVER
+    for players in (5, 6):
+        assert reports[players].stock_runs_out.verdict is Verdict.CAN
+    # the count is 1 or 2, never 0: the trick winner always draws, so nobody is all out
+    assert all(r.all_out.verdict is Verdict.NEVER for r in reports.values())
+
+
+def stated_rules(tmp_path, body: str) -> Rules:
+    path = tmp_path / "stated.rules"
+    path.write_text(f'profile "stated" extends "equal-hands" {{\n{body}\n}}\n')
+    profile = load(str(path))
+    assert not [d for d in profile.diagnostics if d.is_error], profile.diagnostics
+    return profile.rules
+
+
+@pytest.mark.parametrize(
+    ("condition", "first", "sure"),
+    [
+        ("after trick 5", 5, 5),
+        ("when trick.number > 3 and stock.size < 9", 4, None),
+        ("when stock.size < 9 or trick.number >= 2", 1, 2),
+        ("when 6 <= trick.number", 6, 6),
+        ("when stock.size < 9", 1, None),
+    ],
+)
+def test_the_first_and_the_sure_trick_of_an_end_rule(tmp_path, condition, first, sure):
+    rules = stated_rules(tmp_path, f"rule r {{\n end {condition}\n winner none\n}}")
+    (rule,) = rules.house_rules
+    assert (stated.first_trick(rule), stated.sure_trick(rule)) == (first, sure)
+
+
+@pytest.mark.parametrize(
+    ("count", "by_trump", "otherwise"),
+    [
+        ("2 if trick.won_by_trump else 1", (2,), (1,)),
+        ("1 if not trick.won_by_trump else 3", (3,), (1,)),
+        ("min(players, 2) - 1", (0, 1), (0, 1)),
+        ("2 if trick.won_by_trump and stock.size > 3 else 0", (0, 1, 2), (0,)),
+    ],
+)
+def test_the_values_of_a_stated_draw_count(tmp_path, count, by_trump, otherwise):
+    rules = stated_rules(tmp_path, f"rule r {{\n draw {count}\n}}")
+    (rule,) = rules.house_rules
+    assert stated.draw_counts(rule, 52) == stated.DrawCounts(by_trump, otherwise)
+
+
+def test_a_hand_that_does_not_end_has_a_witness_the_engine_stops_at_its_trick_limit():
+    rules = Rules().with_options({"exhaustion": "reshuffle", "draw_by": "everyone"})
+    report = analyse("x", rules, 3, tries=20).players[3]
+    finding = report.hand_fails_to_end
+    assert finding.verdict is Verdict.CAN and report.to_dict()["hand_can_fail_to_end"] is True
+    found = finding.witness
+    assert found.trick == TRICK_LIMIT
+    hand = w.replay(rules, found)
+    bots = [make_bot(b) for b in found.bots]
+    while not hand.is_over:
+        hand.play(bots[hand.to_move].choose(hand, hand.legal_moves()))
+    assert (hand.outcome.reason, hand.outcome.tricks) == ("trick_limit", TRICK_LIMIT)
+    assert w.compiled_outcome(rules, found).reason == "trick_limit"

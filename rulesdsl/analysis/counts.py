@@ -17,7 +17,7 @@ are at most as many as the deck has trumps.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from itertools import permutations
@@ -377,7 +377,8 @@ def build(rules: Rules, players: int, budget: int = TRICK_BUDGET) -> CountModel:
     if not cycles:
         depth = _depths(edges, start)
         latest = max((depth[s] + 1 for s, out in edges.items() for _, n in out if n), default=0)
-        edges = _stated_ends_in_time(rules, edges, depth)
+        edges = _stated_ends_in_time(rules, edges, depth, _depths(edges, start, min))
+        edges = _reachable(edges, start)
         longest, shortest, cycles = _lengths(edges, start)
     tricks = [t for out in edges.values() for t, _ in out]
     return CountModel(
@@ -403,20 +404,44 @@ def first_stated_end(rules: Rules) -> int:
     return min((said.first_trick(r) for r in stated(rules, RuleStep.END_CHECK)), default=1)
 
 
+def sure_stated_end(rules: Rules) -> int | None:
+    """The trick from which a rule the profile states surely ends the hand, if one does."""
+    sure = [said.sure_trick(r) for r in stated(rules, RuleStep.END_CHECK)]
+    return min((n for n in sure if n is not None), default=None)
+
+
+Edges = dict[State, list[tuple[Trick, State | None]]]
+
+
 def _stated_ends_in_time(
-    rules: Rules, edges: dict[State, list[tuple[Trick, State | None]]], depth: dict[State, int]
-) -> dict[State, list[tuple[Trick, State | None]]]:
-    """The edges without the stated ends that come before any stated end rule can act: a
-    state at most `depth` tricks into a hand plays trick `depth + 1` next."""
-    first = first_stated_end(rules)
-    return {
-        state: [(t, n) for t, n in out if not t.stated_end or depth[state] + 1 >= first]
-        for state, out in edges.items()
-    }
+    rules: Rules, edges: Edges, most: dict[State, int], least: dict[State, int]
+) -> Edges:
+    """The edges without the stated ends that come before any stated end rule can act,
+    and without the tricks that go on where one surely ends the hand: a state `most` (or
+    `least`) tricks into a hand at most (or at least) plays trick `most + 1` next."""
+    first, sure = first_stated_end(rules), sure_stated_end(rules)
+
+    def kept(state: State, trick: Trick) -> bool:
+        if trick.stated_end:
+            return most[state] + 1 >= first
+        return trick.end is not None or sure is None or least[state] + 1 < sure
+
+    return {state: [(t, n) for t, n in out if kept(state, t)] for state, out in edges.items()}
 
 
-def _depths(edges: dict[State, list[tuple[Trick, State | None]]], start: State) -> dict[State, int]:
-    """The most tricks played before each state, in a hand without repeated counts."""
+def _reachable(edges: Edges, start: State) -> Edges:
+    seen, todo = {start}, [start]
+    while todo:
+        for _, following in edges[todo.pop()]:
+            if following is not None and following not in seen:
+                seen.add(following)
+                todo.append(following)
+    return {state: out for state, out in edges.items() if state in seen}
+
+
+def _depths(edges: Edges, start: State, pick: Callable[[int, int], int] = max) -> dict[State, int]:
+    """The most (or with `pick=min`, the fewest) tricks played before each state, in a
+    hand without repeated counts."""
     waiting = dict.fromkeys(edges, 0)
     for out in edges.values():
         for _, following in out:
@@ -429,7 +454,8 @@ def _depths(edges: dict[State, list[tuple[Trick, State | None]]], start: State) 
         for _, following in edges[state]:
             if following is None:
                 continue
-            depth[following] = max(depth.get(following, 0), depth[state] + 1)
+            seen = depth.get(following)
+            depth[following] = depth[state] + 1 if seen is None else pick(seen, depth[state] + 1)
             waiting[following] -= 1
             if not waiting[following]:
                 ready.append(following)

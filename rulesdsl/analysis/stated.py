@@ -129,15 +129,40 @@ def _first(node: ir.Node) -> int:
         return max(_first(node.left), _first(node.right))
     if isinstance(node, ir.Binary) and node.op == "or":
         return min(_first(node.left), _first(node.right))
-    if isinstance(node, ir.Binary) and node.op in (">=", ">", "=="):
-        left, right = node.left, node.right
-        if _is_trick_number(left) and isinstance(right, ir.Number):
-            return max(1, right.value + (node.op == ">"))
-    if isinstance(node, ir.Binary) and node.op in ("<=", "<", "=="):
-        left, right = node.left, node.right
-        if isinstance(left, ir.Number) and _is_trick_number(right):
-            return max(1, left.value + (node.op == "<"))
-    return 1
+    if isinstance(node, ir.Binary) and node.op == "==":
+        for number, other in ((node.right, node.left), (node.left, node.right)):
+            if isinstance(number, ir.Number) and _is_trick_number(other):
+                return max(1, number.value)
+    return _at_least(node) or 1
+
+
+def sure_trick(rule: HouseRule) -> int | None:
+    """The trick from which an end rule's condition surely holds (None: never known to),
+    for `end after trick N` and the like."""
+    return _sure(rule.tree) if rule.tree is not None else None
+
+
+def _sure(node: ir.Node) -> int | None:
+    if isinstance(node, ir.Leaf) and node.code == "True":
+        return 1
+    if isinstance(node, ir.Binary) and node.op in ("and", "or"):
+        left, right = _sure(node.left), _sure(node.right)
+        if node.op == "and":
+            return None if left is None or right is None else max(left, right)
+        return min((n for n in (left, right) if n is not None), default=None)
+    return _at_least(node)
+
+
+def _at_least(node: ir.Node) -> int | None:
+    """N, where `node` says `trick.number >= N` (or `> N - 1`, either way round)."""
+    if not isinstance(node, ir.Binary):
+        return None
+    left, right, op = node.left, node.right, node.op
+    if isinstance(left, ir.Number) and _is_trick_number(right):
+        left, right, op = right, left, {"<=": ">=", "<": ">"}.get(op, "")
+    if op in (">=", ">") and _is_trick_number(left) and isinstance(right, ir.Number):
+        return max(1, right.value + (op == ">"))
+    return None
 
 
 def _is_trick_number(node: ir.Node) -> bool:

@@ -249,6 +249,9 @@ class Detectors:
     move: Detector | None = None
     trick: Detector | None = None
     outcome: Callable[[Hand], bool] | None = None
+    # How near a hand's outcome comes to showing it (0 or more: it may): what a search
+    # climbs toward when no random deal shows it.
+    aim: Callable[[HandResult], int] | None = None
 
 
 @dataclass
@@ -262,9 +265,14 @@ class Watched:
 
 
 def watch(
-    rules: Rules, witness: Witness, detectors: dict[str, Detectors], stop: set[str] | None = None
+    rules: Rules,
+    witness: Witness,
+    detectors: dict[str, Detectors],
+    stop: set[str] | None = None,
+    cap: int | None = None,
 ) -> Watched:
-    """Play the witness's hand, noting where each detector first fires."""
+    """Play the witness's hand, noting where each detector first fires (for at most `cap`
+    tricks, when given: the outcome of a hand cut short is not looked at)."""
     hand = replay(rules, witness)
     bots = [make_bot(name) for name in witness.bots]
     seen = Watched()
@@ -292,6 +300,8 @@ def watch(
                 if d.trick is not None and name not in seen.acted and d.trick(done):
                     seen.acted[name] = number
         if stop is not None and stop <= set(seen.acted):
+            break
+        if cap is not None and hand.tricks_played >= cap and not hand.trick:
             break
     seen.tricks = hand.tricks_played
     seen.outcome = hand.outcome
@@ -324,29 +334,81 @@ def candidates(
         yield Witness(players, tuple(order), i % players, bots, 0)
 
 
+# Deals the search plays, once every detector has fired, looking for a hand as long as
+# the count model's bound; past them the longest hand seen is reported as it is.
+LONGEST_TRIES = 40
+# The tricks the search watches of a hand, once no detector asks for a hand that does
+# not end: where most hands go on for ever, each would otherwise play to the trick limit.
+WATCHED_TRICKS = 100
+
+
+@dataclass
+class Found:
+    """What a search found: a witness per detector that fired, the longest hand seen, and
+    for each detector with an aim the deal that came nearest (to climb from)."""
+
+    witnesses: dict[str, Witness] = field(default_factory=dict)
+    longest: Witness | None = None
+    nearest: dict[str, tuple[int, Witness]] = field(default_factory=dict)
+
+
 def search(
     rules: Rules,
     players: int,
     detectors: dict[str, Detectors],
     tries: int,
     longest_wanted: int | None = None,
-) -> tuple[dict[str, Witness], Witness | None]:
+    endless: str = "endless",
+) -> Found:
     """Witnesses for as many detectors as `tries` deals find, and the longest hand seen
     (the search stops early once every detector has fired and a hand of `longest_wanted`
-    tricks is seen)."""
-    found: dict[str, Witness] = {}
-    longest: Witness | None = None
-    for candidate in candidates(rules, players, tries):
-        wanted = {n: d for n, d in detectors.items() if n not in found}
-        seen = watch(rules, candidate, wanted)
+    tricks is seen, or `LONGEST_TRIES` deals are played). `endless` names the detector
+    of a hand that does not end: until it fires, every hand is played to its end."""
+    got = Found()
+    for number, candidate in enumerate(candidates(rules, players, tries)):
+        wanted = {n: d for n, d in detectors.items() if n not in got.witnesses}
+        cap = None if endless in wanted else WATCHED_TRICKS
+        seen = watch(rules, candidate, wanted, cap=cap)
         plays = tuple(seen.plays)
         for name, trick in seen.acted.items():
-            found[name] = replace(candidate, trick=trick, plays=plays)
-        if longest is None or seen.tricks > longest.trick:
-            longest = replace(candidate, trick=seen.tricks, plays=plays)
-        if len(found) == len(detectors) and longest.trick >= (longest_wanted or 0):
+            got.witnesses[name] = replace(candidate, trick=trick, plays=plays)
+        for name, d in wanted.items():
+            if d.aim is not None and seen.outcome is not None:
+                near = d.aim(seen.outcome)
+                if name not in got.nearest or near > got.nearest[name][0]:
+                    got.nearest[name] = (near, candidate)
+        if got.longest is None or seen.tricks > got.longest.trick:
+            got.longest = replace(candidate, trick=seen.tricks, plays=plays)
+        long_enough = got.longest.trick >= (longest_wanted or 0) or number >= LONGEST_TRIES
+        if len(got.witnesses) == len(detectors) and long_enough:
             break
-    return found, longest
+    return got
+
+
+def climb(
+    rules: Rules, name: str, detectors: Detectors, start: Witness, steps: int
+) -> Witness | None:
+    """A witness for `name` near `start`: swap two cards of the deck at a time (played on
+    the compiled path, as quick as a hand gets), keeping each swap that brings the hand
+    no farther from the detector's aim; a hand that reaches it (aim 0) is watched on the
+    reference engine, and is the witness if the detector fires there."""
+    assert detectors.aim is not None
+    rng = random.Random(derive(0, "climb", name))
+    deck = list(start.deck)
+    best = None
+    for _ in range(steps):
+        candidate = replace(start, deck=tuple(deck))
+        near = detectors.aim(compiled_outcome(rules, candidate))
+        if best is None or near >= best[0]:
+            best = (near, deck[:])
+            if near >= 0:
+                seen = watch(rules, candidate, {name: detectors})
+                if name in seen.acted:
+                    return replace(candidate, trick=seen.acted[name], plays=tuple(seen.plays))
+        deck = best[1][:]
+        i, j = rng.randrange(len(deck)), rng.randrange(len(deck))
+        deck[i], deck[j] = deck[j], deck[i]
+    return None
 
 
 def check(rules: Rules, witness: Witness, name: str, detectors: dict[str, Detectors]) -> bool:
