@@ -454,3 +454,13 @@ def test_a_hand_that_does_not_end_has_a_witness_the_engine_stops_at_its_trick_li
         hand.play(bots[hand.to_move].choose(hand, hand.legal_moves()))
     assert (hand.outcome.reason, hand.outcome.tricks) == ("trick_limit", TRICK_LIMIT)
     assert w.compiled_outcome(rules, found).reason == "trick_limit"
+
+
+def test_a_stated_rule_that_never_acts_is_a_dead_rule_warning_at_its_name(tmp_path):
+    end_rule = "    rule time-limit {\n        end after trick 8\n        winner none\n    }"
+    (found,) = warnings_of(tmp_path, f"    players 3..4\n{end_rule}")
+    assert found[:3] == (3, 10, "dead-rule")
+    assert found[3].startswith("rule time-limit never comes into play with 3\u20134 players")
+    assert "only from trick 8" in found[3] and "at most 7 tricks" in found[3]
+    # with 5 players a hand can go on past trick 8, so the rule can act
+    assert warnings_of(tmp_path, f"    players 3..5\n{end_rule}") == []

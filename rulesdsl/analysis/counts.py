@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from functools import lru_cache
 from itertools import permutations
 
 from rulesdsl.analysis import stated as said
@@ -348,6 +349,7 @@ class CountModel:
     latest_going_on: int | None = None  # the last trick a hand can go on after (None: any)
 
 
+@lru_cache(maxsize=256)
 def build(rules: Rules, players: int, budget: int = TRICK_BUDGET) -> CountModel:
     """Walk every reachable count state (depth first), with the longest and shortest
     number of tricks to an end from each."""

@@ -13,7 +13,9 @@ from rulesdsl.analysis.verdicts import (
     QUESTIONS,
     SEARCH_BUDGET,
     PlayersReport,
+    Question,
     analyse_players,
+    stated_questions,
 )
 from rulesdsl.analysis.witness import Witness
 from rulesdsl.rules import Rules
@@ -73,13 +75,30 @@ def dead_rules(
     """The rules the count model proves can never act at any of `counts` (default: every
     count the profile allows). Needs no search, so it is quick enough for `validate`;
     beyond `budget` tricks walked nothing is proved, so nothing is dead."""
+    questions = {name: QUESTIONS.get(name) for name in ANALYSED}
+    return _never_acting(rules, questions, counts, budget)
+
+
+def dead_stated_rules(
+    rules: Rules, counts: Iterable[int] | None = None, budget: int = TRICK_BUDGET
+) -> dict[str, DeadRule]:
+    """The rules the profile states that the count model proves can never act at any of
+    `counts` (default: every count the profile allows), by name."""
+    return _never_acting(rules, dict(stated_questions(rules)), counts, budget)
+
+
+def _never_acting(
+    rules: Rules,
+    questions: dict[str, Question | None],
+    counts: Iterable[int] | None,
+    budget: int,
+) -> dict[str, DeadRule]:
     counts = list(counts) if counts is not None else player_counts(rules)
     models = [build(rules, n, budget) for n in counts]
     if not models or not all(m.complete for m in models):
         return {}
     dead = {}
-    for name in ANALYSED:
-        question = QUESTIONS.get(name)
+    for name, question in questions.items():
         proofs = [question.never(rules, m) for m in models] if question else [None]
         if all(proof is not None for proof in proofs):
             dead[name] = DeadRule(name, tuple(counts), str(proofs[-1]))
