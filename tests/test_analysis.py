@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import random
 from functools import cache
@@ -15,7 +17,7 @@ from rulesdsl.analysis import stated
 from rulesdsl.analysis import witness as w
 from rulesdsl.analysis.counts import build
 from rulesdsl.analysis.report import analyse, dead_rules
-from rulesdsl.analysis.sameness import sameness, sameness_lines
+from rulesdsl.analysis.sameness import sameness, sameness_lines, samenesses
 from rulesdsl.analysis.verdicts import QUESTIONS, Verdict, questions_for, settle
 from rulesdsl.bots import make_bot
 from rulesdsl.check import rule_problems
@@ -309,14 +311,49 @@ def test_compare_names_the_differing_rules_that_never_act_and_identical_games():
     assert sameness(equal, both, 4).identical
     assert set(sameness(equal, both, 4).dead) == {"exhaustion", "all_out"}
     assert not sameness(equal, house, 4).identical
-    lines = sameness_lines([equal, play_out, house], 4)
+    lines = sameness_lines(samenesses([equal, play_out, house], 4))
     assert lines[0].startswith("exhaustion differs between equal-hands and play-out but never")
     assert "equal-hands and play-out play identical games with 4 players" in lines
     assert not any("and house play identical" in line for line in lines)
-    result = CliRunner().invoke(
-        cli, ["compare", "equal-hands", "catsatcards", "--hands", "20", "-j", "1", "--no-skill"]
-    )
+    result = CliRunner().invoke(cli, [*COMPARE_CATSATCARDS])
     assert result.output.index("play identical games") < result.output.index("paired hands")
+
+
+COMPARE_CATSATCARDS = ("compare", "equal-hands", "catsatcards", "--hands", "20", "-j", "1")
+COMPARE_CATSATCARDS += ("--no-skill",)
+CATSATCARDS_NOTES = [
+    "exhaustion differs between equal-hands and catsatcards but never acts with 4 players: "
+    "the stock always keeps at least 29 cards (4 players: 36 after the deal, and a hand "
+    "lasts at most 7 tricks)",
+    "equal-hands and catsatcards play identical games with 4 players",
+]
+
+
+def test_compare_json_carries_the_note_before_the_table():
+    result = CliRunner().invoke(cli, [*COMPARE_CATSATCARDS, "--json"])
+    assert result.exit_code == 0, result.output
+    (pair,) = json.loads(result.output)["sameness"]
+    assert (pair["a"], pair["b"], pair["players"], pair["identical"]) == (
+        "equal-hands",
+        "catsatcards",
+        4,
+        True,
+    )
+    assert list(pair["never_act"]) == ["exhaustion"]
+    assert pair["notes"] == CATSATCARDS_NOTES
+
+
+def test_compare_csv_carries_the_note_before_the_table():
+    result = CliRunner().invoke(cli, [*COMPARE_CATSATCARDS, "--csv"])
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(io.StringIO(result.output)))
+    notes = [r for r in rows if r["kind"] in ("never_acts", "identical")]
+    assert [(r["kind"], r["profile"], r["other"], r["metric"]) for r in notes] == [
+        ("never_acts", "equal-hands", "catsatcards", "exhaustion"),
+        ("identical", "equal-hands", "catsatcards", ""),
+    ]
+    assert [r["note"] for r in notes] == CATSATCARDS_NOTES
+    assert all(r["note"] == "" for r in rows if r["kind"] in ("profile", "difference"))
 
 
 def test_a_match_nobody_can_score_in_can_fail_to_end():
