@@ -169,7 +169,7 @@ def test_analyze_prints_text_and_json():
     assert text.exit_code == 0
     assert "never   exhaustion" in text.output and "no-trumps" in text.output
     assert "hands, to replay:\n      1: rulesdsl play -p equal-hands -n 3 --deck" in text.output
-    assert "can     elimination   a trick is won with a last card" in text.output
+    assert "can     elimination  a trick is won with a last card" in text.output
 
 
 def test_analyze_refuses_a_player_count_the_profile_does_not_allow(capsys):
@@ -501,3 +501,33 @@ def test_a_stated_rule_that_never_acts_is_a_dead_rule_warning_at_its_name(tmp_pa
     assert "only from trick 8" in found[3] and "at most 7 tricks" in found[3]
     # with 5 players a hand can go on past trick 8, so the rule can act
     assert warnings_of(tmp_path, f"    players 3..5\n{end_rule}") == []
+
+
+LONG_NAME = "a-house-rule-with-a-very-long-name-indeed-that-goes-on"
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_analyze_keeps_its_columns_for_long_rule_names(tmp_path, width):
+    path = tmp_path / "long.rules"
+    path.write_text(
+        'profile "long" extends "equal-hands" {\n    players 4\n'
+        f"    rule {LONG_NAME} {{\n        refuse lead if card.trump and trick.number == 1\n"
+        "    }\n    rule short {\n        end after trick 8\n        winner none\n    }\n}\n"
+    )
+    result = CliRunner().invoke(cli, ["analyze", str(path), "--width", str(width)])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    commands = [line for line in lines if line.lstrip().startswith(("1: ", "2: "))]
+    assert commands and all("rulesdsl play" in line for line in commands)
+    assert all(len(line) <= width for line in lines if line not in commands)
+    rows = [line for line in lines if line[4:12].rstrip() in ("can", "never")]
+    column = rows[0].index("the deck is dealt")
+    assert column < width // 2
+    for row in rows:
+        if LONG_NAME in row:  # too long for its column: the proof goes under the others
+            follows = lines[lines.index(row) + 1]
+            assert follows[:column].strip() == "" and follows[column] != " "
+        else:
+            assert row[column - 1] == " " and row[column] != " ", row
+    proof = lines[lines.index(next(r for r in rows if " short " in r)) + 1]
+    assert proof[:column].strip() == ""  # a wrapped proof stays in its column

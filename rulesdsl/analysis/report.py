@@ -14,10 +14,12 @@ from rulesdsl.analysis.verdicts import (
     SEARCH_BUDGET,
     PlayersReport,
     Question,
+    Verdict,
     analyse_players,
     stated_questions,
 )
 from rulesdsl.analysis.witness import Witness
+from rulesdsl.layout import PIPED_WIDTH, wrap
 from rulesdsl.rules import Rules
 
 
@@ -105,27 +107,42 @@ def _never_acting(
     return dead
 
 
-def _summary(report: PlayersReport) -> list[str]:
+# The narrowest the proof column may be (or half the width, if more) before a long rule
+# name takes a line of its own.
+PROOF_MIN = 30
+INDENT = "    "
+
+
+def _summary(report: PlayersReport, width: int) -> list[str]:
     m = report.model
     most = "no end" if m.max_tricks is None else str(m.max_tricks)
     least = "no end" if m.min_tricks is None else str(m.min_tricks)
     longest = f"; the longest hand found lasts {report.longest.trick}" if report.longest else ""
-    return [
-        f"  {report.players} players: a hand lasts {least} to {most} tricks "
+    lines = [
+        f"{report.players} players: a hand lasts {least} to {most} tricks "
         f"({m.states} count states{longest})",
-        f"    least stock left {m.min_stock}; "
+        f"least stock left {m.min_stock}; "
         f"stock runs out: {report.stock_runs_out.verdict}; all out: {report.all_out.verdict}",
-        f"    hand can fail to end: {report.hand_fails_to_end.verdict} "
+        f"hand can fail to end: {report.hand_fails_to_end.verdict} "
         f"({report.hand_fails_to_end.proof})",
-        f"    match can fail to end: {report.match_fails_to_end.verdict} "
+        f"match can fail to end: {report.match_fails_to_end.verdict} "
         f"({report.match_fails_to_end.proof})",
     ]
+    first = wrap(lines[0], width, "  ", INDENT)
+    return first + [row for line in lines[1:] for row in wrap(line, width, INDENT, INDENT + "  ")]
 
 
-def _rule_lines(report: PlayersReport, profile: str) -> list[str]:
-    """One line per rule, a witness named by its number; then the witnesses, each once."""
+def _rule_lines(report: PlayersReport, profile: str, width: int) -> list[str]:
+    """One row per rule: verdict, name and proof in columns, the proof wrapped in its
+    column (a name too long for its column stands on a line of its own); a witness named
+    by its number; then the witnesses, each once, with the command that replays it (one
+    line, to copy whole)."""
     numbers: dict[tuple, int] = {}
     hands: list[Witness] = []
+    verdict_width = max(len(v) for v in Verdict)
+    room = width - len(INDENT) - verdict_width - 2 - max(PROOF_MIN, width // 2)
+    name_width = max((len(n) for n in report.rules if len(n) <= room), default=max(room, 1))
+    column = " " * (len(INDENT) + verdict_width + 1 + name_width + 1)
     lines = []
     for name, finding in report.rules.items():
         shown = finding.proof
@@ -136,18 +153,23 @@ def _rule_lines(report: PlayersReport, profile: str) -> list[str]:
                 numbers[key] = len(hands) + 1
                 hands.append(found)
             shown += f" [hand {numbers[key]}]"
-        lines.append(f"    {finding.verdict:<7} {name:<13} {shown}")
+        head = f"{INDENT}{finding.verdict:<{verdict_width}} {name:<{name_width}} "
+        if len(name) > name_width:
+            lines.append(head.rstrip())
+            head = column
+        lines += wrap(shown, width, head, column)
     if hands:
-        lines.append("    hands, to replay:")
-    lines += [f"      {n}: {found.command(profile)}" for n, found in enumerate(hands, 1)]
+        lines.append(f"{INDENT}hands, to replay:")
+    lines += [f"{INDENT}  {n}: {found.command(profile)}" for n, found in enumerate(hands, 1)]
     return lines
 
 
-def text(analysis: Analysis, profile_ref: str | None = None) -> str:
-    """The analysis for people: per player count, the bounds, then every rule's verdict."""
+def text(analysis: Analysis, profile_ref: str | None = None, width: int = PIPED_WIDTH) -> str:
+    """The analysis for people, laid out for `width` columns: per player count, the
+    bounds, then every rule's verdict."""
     ref = profile_ref or analysis.profile
     lines = [analysis.profile]
     for report in analysis.players.values():
-        lines += _summary(report)
-        lines += _rule_lines(report, ref)
+        lines += _summary(report, width)
+        lines += _rule_lines(report, ref, width)
     return "\n".join(lines)
