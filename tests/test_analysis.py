@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 import random
 from functools import cache
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -15,7 +17,7 @@ from hypothesis import strategies as st
 
 from rulesdsl.analysis import stated
 from rulesdsl.analysis import witness as w
-from rulesdsl.analysis.counts import build
+from rulesdsl.analysis.counts import CountModel, build
 from rulesdsl.analysis.report import analyse, dead_rules
 from rulesdsl.analysis.sameness import sameness, sameness_lines, samenesses
 from rulesdsl.analysis.verdicts import QUESTIONS, Verdict, questions_for, settle
@@ -23,7 +25,9 @@ from rulesdsl.bots import make_bot
 from rulesdsl.check import rule_problems
 from rulesdsl.cli import cli, main
 from rulesdsl.engine.hand import TRICK_LIMIT, Hand
-from rulesdsl.profile import load, shipped_files, shipped_names
+from rulesdsl.house.unit import HouseRule
+from rulesdsl.house.unit import Step as RuleStep
+from rulesdsl.profile import load, load_text, shipped_files, shipped_names
 from rulesdsl.rules import OPTIONS, Rules
 
 
@@ -206,11 +210,61 @@ random_values = st.fixed_dictionaries(
 )
 
 
-def contradictions(rules: Rules, players: int, seed: int) -> list[str]:
+EXTRA_RULES = """profile "extra" extends "equal-hands" {
+    rule late-end {
+        end when trick.number > 5 and stock.size < 30
+        winner most(p in active: p.tricks)
+    }
+    rule early-end {
+        end after trick 3
+        winner none
+    }
+    rule low-lead {
+        refuse lead if card.strength > 9 and stock.size < 25
+    }
+}
+"""
+EXTRA_DRAWS = """profile "draws" extends "equal-hands" {
+    rule trump-draws-three {
+        draw 3 if trick.won_by_trump else 0
+    }
+}
+"""
+
+
+@cache
+def stated_pool() -> tuple[HouseRule, ...]:
+    """Rules a profile may state: the shipped ones and a few more (of every kind)."""
+    shipped = [r for name in shipped_names() for r in load(name).rules.house_rules]
+    extra = [
+        r
+        for text in (EXTRA_RULES, EXTRA_DRAWS)
+        for r in load_text(Path("/extra.rules"), text).rules.house_rules
+    ]
+    return tuple({r.name: r for r in [*shipped, *extra]}.values())
+
+
+def with_stated(rules: Rules, picks: list[int]) -> Rules:
+    """`rules` with the picked rules of the pool, at most one draw and one score rule."""
+    chosen, steps = [], set()
+    for rule in (stated_pool()[i] for i in picks):
+        single = {RuleStep.DRAW_COUNT, RuleStep.SCORE} & set(rule.step_names)
+        if not single & steps:
+            chosen.append(rule)
+            steps |= single
+    return dataclasses.replace(rules, house_rules=tuple(chosen))
+
+
+# Fewer tricks walked than `analyze` allows: a random profile beyond them is skipped.
+PROPERTY_BUDGET = 20_000
+
+
+def contradictions(rules: Rules, players: int, seed: int, model: CountModel) -> list[str]:
     """Every way a simulated hand (compiled path and reference engine) contradicts the
-    count model's bounds or a rule's "never" at this player count."""
-    model = build(rules, players)
-    never = {name for name, q in QUESTIONS.items() if q.never(rules, model) is not None}
+    count model's bounds or the "never" of an option or a stated rule at this player
+    count."""
+    questions = questions_for(rules)
+    never = {name for name, q in questions.items() if q.never(rules, model) is not None}
     found = []
     rng = random.Random(seed)
     for i in range(12):
@@ -232,7 +286,7 @@ def contradictions(rules: Rules, players: int, seed: int) -> list[str]:
         drew_nothing = rules.draw == 0
         fired = hand.fired - ({"elimination"} if drew_nothing else set()) - {"follow"}
         found += [f"{name} fired" for name in fired & never]
-    detectors = {name: QUESTIONS[name].detectors for name in never}
+    detectors = {name: questions[name].detectors for name in never}
     if model.max_tricks is not None:
         for candidate in w.candidates(rules, players, 4, seed, ("lowest", "highest", "random")):
             found += [f"{name} acted" for name in w.watch(rules, candidate, detectors).acted]
@@ -240,13 +294,20 @@ def contradictions(rules: Rules, players: int, seed: int) -> list[str]:
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(random_values, st.integers(0, 2**16))
-def test_no_simulated_hand_of_a_random_profile_contradicts_a_never(values, seed):
+@given(
+    random_values,
+    st.lists(st.integers(0, len(stated_pool()) - 1), max_size=3, unique=True),
+    st.integers(0, 2**16),
+)
+def test_no_simulated_hand_of_a_random_profile_contradicts_a_never(values, picks, seed):
     rules = playable(values)
     assume(rules is not None)
+    rules = with_stated(rules, picks)
     players = rules.players[0] + seed % (rules.players[1] - rules.players[0] + 1)
-    assume(build(rules, players).complete)
-    assert contradictions(rules, players, seed) == [], rules.changed()
+    model = build(rules, players, PROPERTY_BUDGET)
+    assume(model.complete)
+    names = [r.name for r in rules.house_rules]
+    assert contradictions(rules, players, seed, model) == [], (rules.changed(), names)
 
 
 # -- validate warns about a chosen rule that can never act ------------------------------

@@ -120,9 +120,11 @@ def stated_counts(rules: Rules) -> said.DrawCounts | None:
 
 
 def draw_counts(rules: Rules, in_trick: int) -> tuple[int, ...]:
-    """Step 4: every count a drawer may take."""
+    """Step 4: every count a drawer may take (without trumps, no trick is won by one)."""
     own = stated_counts(rules)
-    return own.all if own is not None else (draw_count(rules, in_trick),)
+    if own is None:
+        return (draw_count(rules, in_trick),)
+    return own.otherwise if trumps(rules) == 0 else own.all
 
 
 def trumps(rules: Rules) -> int | None:
