@@ -113,6 +113,7 @@ def stated(rules: Rules, step: RuleStep) -> tuple[HouseRule, ...]:
     return tuple(r for r in rules.house_rules if step in r.step_names)
 
 
+@lru_cache(maxsize=64)
 def stated_counts(rules: Rules) -> said.DrawCounts | None:
     """The counts the profile's own draw rule can take, if it states one."""
     own = stated(rules, RuleStep.DRAW_COUNT)
@@ -142,16 +143,17 @@ def counts_trump_wins(rules: Rules) -> bool:
     return own is not None and own.by_trump != own.otherwise and trumps(rules) is not None
 
 
-def draw_choices(rules: Rules, in_trick: int, trump_wins: int) -> list[tuple[int, int]]:
+@lru_cache(maxsize=1024)
+def draw_choices(rules: Rules, in_trick: int, trump_wins: int) -> tuple[tuple[int, int], ...]:
     """Step 4: every count a drawer may take, each with the tricks won by a trump after
     this one: a count the profile's rule gives on a trick won by a trump only while
     there is a trump left to win one."""
     own = stated_counts(rules)
     if own is None or not counts_trump_wins(rules):
-        return [(n, trump_wins) for n in draw_counts(rules, in_trick)]
-    choices = [(n, trump_wins) for n in own.otherwise]
+        return tuple((n, trump_wins) for n in draw_counts(rules, in_trick))
+    choices = tuple((n, trump_wins) for n in own.otherwise)
     if trump_wins < (trumps(rules) or 0):
-        choices += [(n, trump_wins + 1) for n in own.by_trump]
+        choices += tuple((n, trump_wins + 1) for n in own.by_trump)
     return choices
 
 
@@ -348,7 +350,9 @@ class CountModel:
     winner_cards: frozenset[int]  # the card counts a hand winner can hold at the end
     can_end_without_winner: bool
     cycles: bool
-    latest_going_on: int | None = None  # the last trick a hand can go on after (None: any)
+    # The last trick a hand can go on after (None: any, or no rule of the profile's own
+    # ends hands, which is all it is asked for).
+    latest_going_on: int | None = None
 
 
 @lru_cache(maxsize=256)
@@ -378,7 +382,7 @@ def build(rules: Rules, players: int, budget: int = TRICK_BUDGET) -> CountModel:
         walked += len(out)
     longest, shortest, cycles = _lengths(edges, start) if complete else ({}, {}, True)
     latest = None
-    if not cycles:
+    if not cycles and stated(rules, RuleStep.END_CHECK):
         depth = _depths(edges, start)
         latest = max((depth[s] + 1 for s, out in edges.items() for _, n in out if n), default=0)
         edges = _stated_ends_in_time(rules, edges, depth, _depths(edges, start, min))
@@ -401,6 +405,12 @@ def build(rules: Rules, players: int, budget: int = TRICK_BUDGET) -> CountModel:
         cycles=cycles,
         latest_going_on=latest,
     )
+
+
+def forget() -> None:
+    """Drop the models and counts kept for profiles seen before (for timing runs)."""
+    for kept in (build, stated_counts, draw_choices):
+        kept.cache_clear()
 
 
 def first_stated_end(rules: Rules) -> int:

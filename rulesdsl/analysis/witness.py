@@ -18,7 +18,7 @@ from rulesdsl.analysis.counts import draw_counts, out_before_draw, reshuffles
 from rulesdsl.bots import make_bot
 from rulesdsl.cards import Card
 from rulesdsl.engine.events import Draw, Reshuffle, TrickWon
-from rulesdsl.engine.fast import compile_hand, to_int
+from rulesdsl.engine.fast import HandPlayer, compile_hand, play_plain, to_int
 from rulesdsl.engine.hand import Hand, Refusal, beats
 from rulesdsl.engine.result import HandResult
 from rulesdsl.rules import OPTIONS, Rules
@@ -27,6 +27,8 @@ from rulesdsl.seeds import derive
 # The seed `rulesdsl play --deck` plays with when none is given.
 REPLAY_SEED = 0
 DETERMINISTIC = ("lowest", "highest")
+# The line-ups of mixed bots a search tries, besides every seat playing alike.
+MIXTURES = 6
 
 
 @dataclass(frozen=True)
@@ -64,10 +66,18 @@ class Witness:
         }
 
 
+def replay_seed() -> int:
+    """The hand seed `rulesdsl play --deck` deals with (it seeds reshuffles): every replay
+    of a witness, on either engine, takes it from here."""
+    return derive(REPLAY_SEED, "hand", 0)
+
+
 def replay(rules: Rules, witness: Witness) -> Hand:
     """The hand dealt as `rulesdsl play --deck` deals it, before any card is played."""
-    seed = derive(REPLAY_SEED, "hand", 0)
-    return Hand.deal(rules, witness.players, witness.dealer, list(witness.deck), seed)
+    return Hand.deal(rules, witness.players, witness.dealer, list(witness.deck), replay_seed())
+
+
+Driver = Callable[[Rules, int, tuple[str, ...]], HandPlayer]
 
 
 def play_fast(
@@ -78,18 +88,26 @@ def play_fast(
     hand_seed: int,
     rng: random.Random,
     dealer: int,
+    driver: Driver = compile_hand,
 ) -> HandResult:
-    """One hand on the compiled path, as simulations play it: the only place the analysis
-    calls that path."""
-    play = compile_hand(rules, players, bots)
+    """One hand on the compiled path, as simulations play it (or, with `driver=play_plain`,
+    the same driver before it is specialised: no time spent specialising, for a few
+    hands): the only place the analysis calls that path."""
+    play = driver(rules, players, bots)
     return play([to_int(c) for c in deck], hand_seed, rng, dealer)
 
 
-def compiled_outcome(rules: Rules, witness: Witness) -> HandResult:
+def compiled_outcome(rules: Rules, witness: Witness, driver: Driver = compile_hand) -> HandResult:
     """The witness's hand played on the compiled path."""
-    seed = derive(REPLAY_SEED, "hand", 0)
     return play_fast(
-        rules, witness.players, witness.bots, witness.deck, seed, random.Random(0), witness.dealer
+        rules,
+        witness.players,
+        witness.bots,
+        witness.deck,
+        replay_seed(),
+        random.Random(REPLAY_SEED),
+        witness.dealer,
+        driver,
     )
 
 
@@ -319,23 +337,22 @@ def candidates(
     seed: int = 0,
     names: tuple[str, ...] = DETERMINISTIC,
 ) -> Iterator[Witness]:
-    """Deals to try: shuffled decks, every dealer in turn, and bots from `names` (each
-    name at every seat in turn, then seat-by-seat mixtures)."""
+    """Deals to try: shuffled decks, every dealer in turn, and bots from `names`: each
+    name at every seat, then `MIXTURES` seat-by-seat mixtures, in turn (a few line-ups,
+    so that the compiled path specialises few loops to replay the witnesses)."""
     rng = random.Random(derive(seed, "analyze", players))
     cards = list(rules.cards)
+    line_ups = [(name,) * players for name in names]
+    line_ups += [tuple(rng.choice(names) for _ in range(players)) for _ in range(MIXTURES)]
     for i in range(tries):
         order = cards[:]
         rng.shuffle(order)
-        turn = i % (len(names) + 1)
-        if turn < len(names):
-            bots = (names[turn],) * players
-        else:
-            bots = tuple(rng.choice(names) for _ in range(players))
-        yield Witness(players, tuple(order), i % players, bots, 0)
+        yield Witness(players, tuple(order), i % players, line_ups[i % len(line_ups)], 0)
 
 
-# Deals the search plays, once every detector has fired, looking for a hand as long as
-# the count model's bound; past them the longest hand seen is reported as it is.
+# Deals the search plays, once every detector has fired (or those left have an aim to
+# climb toward), looking for a hand as long as the count model's bound; past them the
+# longest hand seen is reported as it is.
 LONGEST_TRIES = 40
 # The tricks the search watches of a hand, once no detector asks for a hand that does
 # not end: where most hands go on for ever, each would otherwise play to the trick limit.
@@ -359,11 +376,13 @@ def search(
     tries: int,
     longest_wanted: int | None = None,
     endless: str = "endless",
+    longest_tries: int = LONGEST_TRIES,
 ) -> Found:
     """Witnesses for as many detectors as `tries` deals find, and the longest hand seen
-    (the search stops early once every detector has fired and a hand of `longest_wanted`
-    tricks is seen, or `LONGEST_TRIES` deals are played). `endless` names the detector
-    of a hand that does not end: until it fires, every hand is played to its end."""
+    (the search stops early once every detector has fired, or those left have an aim,
+    and a hand of `longest_wanted` tricks is seen, or `longest_tries` deals are played).
+    `endless` names the detector of a hand that does not end: until it fires, every hand
+    is played to its end."""
     got = Found()
     for number, candidate in enumerate(candidates(rules, players, tries)):
         wanted = {n: d for n, d in detectors.items() if n not in got.witnesses}
@@ -379,8 +398,10 @@ def search(
                     got.nearest[name] = (near, candidate)
         if got.longest is None or seen.tricks > got.longest.trick:
             got.longest = replace(candidate, trick=seen.tricks, plays=plays)
-        long_enough = got.longest.trick >= (longest_wanted or 0) or number >= LONGEST_TRIES
-        if len(got.witnesses) == len(detectors) and long_enough:
+        tried = number + 1 >= longest_tries
+        long_enough = got.longest.trick >= (longest_wanted or 0) or tried
+        left = [d for n, d in detectors.items() if n not in got.witnesses]
+        if long_enough and all(d.aim is not None and tried for d in left):
             break
     return got
 
@@ -388,8 +409,8 @@ def search(
 def climb(
     rules: Rules, name: str, detectors: Detectors, start: Witness, steps: int
 ) -> Witness | None:
-    """A witness for `name` near `start`: swap two cards of the deck at a time (played on
-    the compiled path, as quick as a hand gets), keeping each swap that brings the hand
+    """A witness for `name` near `start`: swap two cards of the deck at a time (played by
+    the compiled path's driver as written), keeping each swap that brings the hand
     no farther from the detector's aim; a hand that reaches it (aim 0) is watched on the
     reference engine, and is the witness if the detector fires there."""
     assert detectors.aim is not None
@@ -398,7 +419,7 @@ def climb(
     best = None
     for _ in range(steps):
         candidate = replace(start, deck=tuple(deck))
-        near = detectors.aim(compiled_outcome(rules, candidate))
+        near = detectors.aim(compiled_outcome(rules, candidate, play_plain))
         if best is None or near >= best[0]:
             best = (near, deck[:])
             if near >= 0:
