@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from rulesdsl.analysis import stated
 from rulesdsl.analysis import witness as w
 from rulesdsl.analysis.counts import CountModel, build, draw_counts
+from rulesdsl.analysis.lint import LINT_BUDGET
 from rulesdsl.analysis.report import analyse, dead_rules
 from rulesdsl.analysis.sameness import sameness, sameness_lines, samenesses
 from rulesdsl.analysis.verdicts import QUESTIONS, Verdict, questions_for, settle
@@ -562,6 +563,12 @@ def test_a_hand_that_does_not_end_has_a_witness_the_engine_stops_at_its_trick_li
         hand.play(bots[hand.to_move].choose(hand, hand.legal_moves()))
     assert (hand.outcome.reason, hand.outcome.tricks) == ("trick_limit", TRICK_LIMIT)
     assert w.compiled_outcome(rules, found).reason == "trick_limit"
+    options = ["--set", "exhaustion=reshuffle", "--set", "draw_by=everyone"]
+    args = ["play", *options, "-n", "3", "--deck", found.deck_text, "--dealer", str(found.dealer)]
+    result = CliRunner().invoke(cli, [*args, "--bots", found.bots_text, "--json"])
+    assert result.exit_code == 0, result.output
+    played = json.loads(result.output)
+    assert (played["reason"], played["tricks"]) == ("trick_limit", TRICK_LIMIT)
 
 
 def test_a_stated_rule_that_never_acts_is_a_dead_rule_warning_at_its_name(tmp_path):
@@ -572,6 +579,20 @@ def test_a_stated_rule_that_never_acts_is_a_dead_rule_warning_at_its_name(tmp_pa
     assert "only from trick 8" in found[3] and "at most 7 tricks" in found[3]
     # with 5 players a hand can go on past trick 8, so the rule can act
     assert warnings_of(tmp_path, f"    players 3..5\n{end_rule}") == []
+    # the editor checks the text it holds the same way
+    text = f'profile "house" extends "equal-hands" {{\n    players 3..4\n{end_rule}\n}}\n'
+    edited = load_text(tmp_path / "unsaved.rules", text).diagnostics
+    assert [(d.line, d.column, d.code) for d in edited] == [(3, 10, "dead-rule")]
+
+
+def test_every_shipped_model_is_complete_within_the_budget_validate_walks():
+    """Bounding the tricks walked leaves every shipped profile's count model whole, for
+    `validate` and the editor as for `analyze`."""
+    for name in shipped_names():
+        rules = load(name).rules
+        low, high = rules.players
+        for players in range(low, high + 1):
+            assert build(rules, players, LINT_BUDGET).complete, (name, players)
 
 
 LONG_NAME = "a-house-rule-with-a-very-long-name-indeed-that-goes-on"
