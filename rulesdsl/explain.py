@@ -9,7 +9,6 @@ come from the option registry (`Option.section`).
 from __future__ import annotations
 
 import re
-import textwrap
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, singledispatch
@@ -22,6 +21,7 @@ from rulesdsl.analysis.report import DeadRule, dead_rules
 from rulesdsl.cards import RANKS_HIGH_TO_LOW, Suit, is_usual_order
 from rulesdsl.expr import Expr
 from rulesdsl.house.unit import Clause, HouseRule, Kind
+from rulesdsl.layout import wrap
 from rulesdsl.options import (
     Choice,
     CountOrWord,
@@ -242,18 +242,6 @@ def units_phrases(lang: str) -> dict[str, Any]:
 def sentence(option: str, value: Any, lang: str = DEFAULT_LANGUAGE) -> str:
     """The sentence that states one option's value, e.g. for `diff`."""
     return phrases(lang).sentence(option, value)
-
-
-def wrap(text: str, width: int = WIDTH, first: str = "", rest: str = "") -> list[str]:
-    """Lines of at most `width` characters, never splitting a word."""
-    return textwrap.wrap(
-        text,
-        width,
-        initial_indent=first,
-        subsequent_indent=rest,
-        break_long_words=False,
-        break_on_hyphens=False,
-    )
 
 
 def rule_sheet(profile: Profile, lang: str = DEFAULT_LANGUAGE, width: int = WIDTH) -> str:

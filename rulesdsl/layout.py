@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import sys
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -113,3 +114,17 @@ def text(content: str) -> Any:
     from rich.text import Text
 
     return Text(content)
+
+
+def wrap(text: str, width: int, first: str = "", rest: str = "") -> list[str]:
+    """Lines of at most `width` characters, never splitting a word (a word longer than
+    the line stands alone on its own), `first` before the first line, `rest` before the
+    others."""
+    return textwrap.wrap(
+        text,
+        width,
+        initial_indent=first,
+        subsequent_indent=rest,
+        break_long_words=False,
+        break_on_hyphens=False,
+    )

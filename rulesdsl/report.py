@@ -6,12 +6,16 @@ import csv
 import dataclasses
 import io
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rulesdsl.engine.result import EndReason
 from rulesdsl.layout import Page, text
 from rulesdsl.sim import FIRES, Estimate, Result, Tally, covered
+
+if TYPE_CHECKING:
+    from rulesdsl.analysis.sameness import Sameness
 
 
 @dataclass(frozen=True)
@@ -85,7 +89,9 @@ def _estimate_json(e: Estimate) -> dict[str, float]:
     return {"mean": e.mean, "low": e.low, "high": e.high, "n": e.n}
 
 
-def to_json(result: Result) -> str:
+def to_json(result: Result, same: Sequence[Sameness] = ()) -> str:
+    """The result; `same` adds what the analysis says of each pair before the table
+    (differing options that never act, identical games) as `sameness`."""
     spec = result.spec
     labels = spec.labels
     data: dict[str, Any] = {
@@ -114,18 +120,23 @@ def to_json(result: Result) -> str:
             if estimate is not None:
                 diffs[m.key] = {**_estimate_json(estimate), "clear": estimate.clear_of_zero}
         data["pairs"].append({"a": labels[a], "b": labels[b], "b_minus_a": diffs})
+    data["sameness"] = [pair.to_dict() for pair in same]
     return json.dumps(data, indent=2)
 
 
-def to_csv(result: Result) -> str:
+def to_csv(result: Result, same: Sequence[Sameness] = ()) -> str:
+    """One row per estimate; then, from `same`, a `never_acts` row per differing option
+    that never acts (the option as its metric) and an `identical` row per pair of
+    profiles that play identical games, each with its sentence as `note`."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["kind", "profile", "other", "metric", "mean", "low", "high", "n", "clear"])
+    header = ["kind", "profile", "other", "metric", "mean", "low", "high", "n", "clear", "note"]
+    writer.writerow(header)
     labels = result.spec.labels
     for index, label in enumerate(labels):
         for m in metrics(result):
             e = profile_estimate(result, index, m)
-            writer.writerow(["profile", label, "", m.key, e.mean, e.low, e.high, e.n, ""])
+            writer.writerow(["profile", label, "", m.key, e.mean, e.low, e.high, e.n, "", ""])
     for pair, (a, b) in enumerate(result.spec.pairs):
         for m in metrics(result):
             e = pair_estimate(result, pair, m)
@@ -141,8 +152,17 @@ def to_csv(result: Result) -> str:
                         e.high,
                         e.n,
                         e.clear_of_zero,
+                        "",
                     ]
                 )
+    for pair in same:
+        blank = [""] * 5
+        for name in pair.dead:
+            writer.writerow(
+                ["never_acts", pair.first, pair.second, name, *blank, pair.dead_note(name)]
+            )
+        if pair.identical:
+            writer.writerow(["identical", pair.first, pair.second, "", *blank, pair.identical_note])
     return out.getvalue()
 
 

@@ -2,25 +2,33 @@
 
 from __future__ import annotations
 
+import csv
+import dataclasses
+import io
 import json
 import random
 from functools import cache
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from rulesdsl.analysis import stated
 from rulesdsl.analysis import witness as w
-from rulesdsl.analysis.counts import build
+from rulesdsl.analysis.counts import CountModel, build, draw_counts
+from rulesdsl.analysis.lint import LINT_BUDGET
 from rulesdsl.analysis.report import analyse, dead_rules
-from rulesdsl.analysis.sameness import sameness, sameness_lines
+from rulesdsl.analysis.sameness import sameness, sameness_lines, samenesses
 from rulesdsl.analysis.verdicts import QUESTIONS, Verdict, questions_for, settle
 from rulesdsl.bots import make_bot
 from rulesdsl.check import rule_problems
 from rulesdsl.cli import cli, main
-from rulesdsl.engine.hand import Hand
-from rulesdsl.profile import load, shipped_names
+from rulesdsl.engine.hand import TRICK_LIMIT, Hand
+from rulesdsl.house.unit import HouseRule
+from rulesdsl.house.unit import Step as RuleStep
+from rulesdsl.profile import load, load_text, shipped_files, shipped_names
 from rulesdsl.rules import OPTIONS, Rules
 
 
@@ -35,7 +43,9 @@ def test_equal_hands_last_at_most_2n_minus_1_tricks_and_keep_a_stock(players):
     assert report.rules["exhaustion"].verdict is Verdict.NEVER
     assert report.rules["all_out"].verdict is Verdict.NEVER
     assert f"at least {54 - (players + 1) ** 2} cards" in report.rules["exhaustion"].proof
-    assert report.longest.trick == 2 * players - 1  # the bound is reached by a real hand
+    # the bound is reached by a real hand
+    found = w.search(Rules(), players, {}, 300, 2 * players - 1, longest_tries=300)
+    assert found.longest.trick == 2 * players - 1
 
 
 def every_line(hand: Hand, seen: dict, found: list[tuple[int, int]]) -> None:
@@ -76,26 +86,35 @@ def shipped_analyses():
 
 
 def test_shipped_profiles_leave_no_question_unknown():
-    """Except where a profile states its own rules: the count model sees what they decide
-    as a choice either way, so a search may find no hand for what it allows."""
-    for name, analysis in shipped_analyses():
-        if analysis.rules.house_rules:
-            continue
+    """Every shipped profile, the ones that state rules of their own included, at every
+    player count it allows: every option, every stated rule and every flag is settled."""
+    analysed = dict(shipped_analyses())
+    assert set(analysed) == {path.stem for path in shipped_files()}
+    for name, analysis in analysed.items():
+        low, high = analysis.rules.players
+        assert list(analysis.players) == list(range(low, high + 1))
         for report in analysis.players.values():
-            findings = [*report.rules.values(), report.hand_fails_to_end, report.all_out]
-            findings.append(report.match_fails_to_end)
+            assert set(report.rules) == set(questions_for(analysis.rules))
+            findings = [*report.rules.values(), report.stock_runs_out, report.all_out]
+            findings += [report.hand_fails_to_end, report.match_fails_to_end]
             unknown = [f.proof for f in findings if f.verdict is Verdict.UNKNOWN]
             assert not unknown, (name, report.players, unknown)
 
 
 def test_every_can_replays_on_the_reference_engine_and_the_compiled_path():
+    """Each witness is replayed once, watching for every rule it is the witness of."""
     for name, analysis in shipped_analyses():
         detectors = {r: q.detectors for r, q in questions_for(analysis.rules).items()}
         for report in analysis.players.values():
+            shown: dict[w.Witness, set[str]] = {}
             for rule, finding in report.rules.items():
                 if finding.verdict is Verdict.CAN:
-                    assert w.check(analysis.rules, finding.witness, rule, detectors), (name, rule)
-                    assert w.same_on_compiled(analysis.rules, finding.witness), (name, rule)
+                    shown.setdefault(finding.witness, set()).add(rule)
+            for witness, rules in shown.items():
+                watching = {rule: detectors[rule] for rule in rules}
+                acted = w.watch(analysis.rules, witness, watching).acted
+                assert set(acted) == rules, (name, report.players, rules - set(acted))
+                assert w.same_on_compiled(analysis.rules, witness), (name, rules)
 
 
 def test_a_witness_replays_through_rulesdsl_play():
@@ -163,7 +182,7 @@ def test_analyze_prints_text_and_json():
     assert text.exit_code == 0
     assert "never   exhaustion" in text.output and "no-trumps" in text.output
     assert "hands, to replay:\n      1: rulesdsl play -p equal-hands -n 3 --deck" in text.output
-    assert "can     elimination   a trick is won with a last card" in text.output
+    assert "can     elimination  a trick is won with a last card" in text.output
 
 
 def test_analyze_refuses_a_player_count_the_profile_does_not_allow(capsys):
@@ -200,11 +219,61 @@ random_values = st.fixed_dictionaries(
 )
 
 
-def contradictions(rules: Rules, players: int, seed: int) -> list[str]:
+EXTRA_RULES = """profile "extra" extends "equal-hands" {
+    rule late-end {
+        end when trick.number > 5 and stock.size < 30
+        winner most(p in active: p.tricks)
+    }
+    rule early-end {
+        end after trick 3
+        winner none
+    }
+    rule low-lead {
+        refuse lead if card.strength > 9 and stock.size < 25
+    }
+}
+"""
+EXTRA_DRAWS = """profile "draws" extends "equal-hands" {
+    rule trump-draws-three {
+        draw 3 if trick.won_by_trump else 0
+    }
+}
+"""
+
+
+@cache
+def stated_pool() -> tuple[HouseRule, ...]:
+    """Rules a profile may state: the shipped ones and a few more (of every kind)."""
+    shipped = [r for name in shipped_names() for r in load(name).rules.house_rules]
+    extra = [
+        r
+        for text in (EXTRA_RULES, EXTRA_DRAWS)
+        for r in load_text(Path("/extra.rules"), text).rules.house_rules
+    ]
+    return tuple({r.name: r for r in [*shipped, *extra]}.values())
+
+
+def with_stated(rules: Rules, picks: list[int]) -> Rules:
+    """`rules` with the picked rules of the pool, at most one draw and one score rule."""
+    chosen, steps = [], set()
+    for rule in (stated_pool()[i] for i in picks):
+        single = {RuleStep.DRAW_COUNT, RuleStep.SCORE} & set(rule.step_names)
+        if not single & steps:
+            chosen.append(rule)
+            steps |= single
+    return dataclasses.replace(rules, house_rules=tuple(chosen))
+
+
+# Fewer tricks walked than `analyze` allows: a random profile beyond them is skipped.
+PROPERTY_BUDGET = 20_000
+
+
+def contradictions(rules: Rules, players: int, seed: int, model: CountModel) -> list[str]:
     """Every way a simulated hand (compiled path and reference engine) contradicts the
-    count model's bounds or a rule's "never" at this player count."""
-    model = build(rules, players)
-    never = {name for name, q in QUESTIONS.items() if q.never(rules, model) is not None}
+    count model's bounds or the "never" of an option or a stated rule at this player
+    count."""
+    questions = questions_for(rules)
+    never = {name for name, q in questions.items() if q.never(rules, model) is not None}
     found = []
     rng = random.Random(seed)
     for i in range(12):
@@ -223,10 +292,12 @@ def contradictions(rules: Rules, players: int, seed: int) -> list[str]:
             found.append(f"winner holds {hand.winner_cards}")
         if hand.winner is None and not model.can_end_without_winner:
             found.append("no winner")
-        drew_nothing = rules.draw == 0
+        # the engine counts an elimination rule as firing on a last card won with a card
+        # in the stock, even where the count drawn is 0 and the rule decides nothing
+        drew_nothing = max(draw_counts(rules, players)) == 0
         fired = hand.fired - ({"elimination"} if drew_nothing else set()) - {"follow"}
         found += [f"{name} fired" for name in fired & never]
-    detectors = {name: QUESTIONS[name].detectors for name in never}
+    detectors = {name: questions[name].detectors for name in never}
     if model.max_tricks is not None:
         for candidate in w.candidates(rules, players, 4, seed, ("lowest", "highest", "random")):
             found += [f"{name} acted" for name in w.watch(rules, candidate, detectors).acted]
@@ -234,13 +305,20 @@ def contradictions(rules: Rules, players: int, seed: int) -> list[str]:
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(random_values, st.integers(0, 2**16))
-def test_no_simulated_hand_of_a_random_profile_contradicts_a_never(values, seed):
+@given(
+    random_values,
+    st.lists(st.integers(0, len(stated_pool()) - 1), max_size=3, unique=True),
+    st.integers(0, 2**16),
+)
+def test_no_simulated_hand_of_a_random_profile_contradicts_a_never(values, picks, seed):
     rules = playable(values)
     assume(rules is not None)
+    rules = with_stated(rules, picks)
     players = rules.players[0] + seed % (rules.players[1] - rules.players[0] + 1)
-    assume(build(rules, players).complete)
-    assert contradictions(rules, players, seed) == [], rules.changed()
+    model = build(rules, players, PROPERTY_BUDGET)
+    assume(model.complete)
+    names = [r.name for r in rules.house_rules]
+    assert contradictions(rules, players, seed, model) == [], (rules.changed(), names)
 
 
 # -- validate warns about a chosen rule that can never act ------------------------------
@@ -305,14 +383,49 @@ def test_compare_names_the_differing_rules_that_never_act_and_identical_games():
     assert sameness(equal, both, 4).identical
     assert set(sameness(equal, both, 4).dead) == {"exhaustion", "all_out"}
     assert not sameness(equal, house, 4).identical
-    lines = sameness_lines([equal, play_out, house], 4)
+    lines = sameness_lines(samenesses([equal, play_out, house], 4))
     assert lines[0].startswith("exhaustion differs between equal-hands and play-out but never")
     assert "equal-hands and play-out play identical games with 4 players" in lines
     assert not any("and house play identical" in line for line in lines)
-    result = CliRunner().invoke(
-        cli, ["compare", "equal-hands", "catsatcards", "--hands", "20", "-j", "1", "--no-skill"]
-    )
+    result = CliRunner().invoke(cli, [*COMPARE_CATSATCARDS])
     assert result.output.index("play identical games") < result.output.index("paired hands")
+
+
+COMPARE_CATSATCARDS = ("compare", "equal-hands", "catsatcards", "--hands", "20", "-j", "1")
+COMPARE_CATSATCARDS += ("--no-skill",)
+CATSATCARDS_NOTES = [
+    "exhaustion differs between equal-hands and catsatcards but never acts with 4 players: "
+    "the stock always keeps at least 29 cards (4 players: 36 after the deal, and a hand "
+    "lasts at most 7 tricks)",
+    "equal-hands and catsatcards play identical games with 4 players",
+]
+
+
+def test_compare_json_carries_the_note_before_the_table():
+    result = CliRunner().invoke(cli, [*COMPARE_CATSATCARDS, "--json"])
+    assert result.exit_code == 0, result.output
+    (pair,) = json.loads(result.output)["sameness"]
+    assert (pair["a"], pair["b"], pair["players"], pair["identical"]) == (
+        "equal-hands",
+        "catsatcards",
+        4,
+        True,
+    )
+    assert list(pair["never_act"]) == ["exhaustion"]
+    assert pair["notes"] == CATSATCARDS_NOTES
+
+
+def test_compare_csv_carries_the_note_before_the_table():
+    result = CliRunner().invoke(cli, [*COMPARE_CATSATCARDS, "--csv"])
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(io.StringIO(result.output)))
+    notes = [r for r in rows if r["kind"] in ("never_acts", "identical")]
+    assert [(r["kind"], r["profile"], r["other"], r["metric"]) for r in notes] == [
+        ("never_acts", "equal-hands", "catsatcards", "exhaustion"),
+        ("identical", "equal-hands", "catsatcards", ""),
+    ]
+    assert [r["note"] for r in notes] == CATSATCARDS_NOTES
+    assert all(r["note"] == "" for r in rows if r["kind"] in ("profile", "difference"))
 
 
 def test_a_match_nobody_can_score_in_can_fail_to_end():
@@ -362,3 +475,151 @@ def test_under_draw_by_everyone_the_draw_that_empties_the_stock_ends_the_hand():
     model = build(rules, 2)
     assert (model.min_tricks, model.max_tricks) == (13, 13)
     assert model.winner_cards == {14}
+
+
+# -- what the model reads off the rules a profile states --------------------------------
+
+
+@pytest.fixture(scope="module")
+def shipped_by_name():
+    return dict(shipped_analyses())
+
+
+def test_an_end_rule_that_acts_only_after_every_hand_is_over_never_acts(shipped_by_name):
+    reports = shipped_by_name["time-limit"].players
+    for players in (3, 4):
+        finding = reports[players].rules["time-limit"]
+        assert finding.verdict is Verdict.NEVER
+        most = 2 * players - 1
+        assert f"only from trick 8, and with {players} players no hand goes on past trick" in (
+            finding.proof
+        )
+        assert f"at most {most} tricks" in finding.proof
+    for players in (5, 6):
+        assert reports[players].rules["time-limit"].verdict is Verdict.CAN
+        # `end after trick 8` surely ends the hand there: no hand is longer
+        assert reports[players].model.max_tricks == 8
+
+
+def test_a_draw_count_on_tricks_won_by_a_trump_is_limited_by_the_trumps(shipped_by_name):
+    reports = shipped_by_name["trump-wins-draw-two"].players
+    for players in (3, 4):
+        assert reports[players].stock_runs_out.verdict is Verdict.NEVER
+    for players in (5, 6):
+        assert reports[players].stock_runs_out.verdict is Verdict.CAN
+    # the count is 1 or 2, never 0: the trick winner always draws, so nobody is all out
+    assert all(r.all_out.verdict is Verdict.NEVER for r in reports.values())
+
+
+def stated_rules(tmp_path, body: str) -> Rules:
+    path = tmp_path / "stated.rules"
+    path.write_text(f'profile "stated" extends "equal-hands" {{\n{body}\n}}\n')
+    profile = load(str(path))
+    assert not [d for d in profile.diagnostics if d.is_error], profile.diagnostics
+    return profile.rules
+
+
+@pytest.mark.parametrize(
+    ("condition", "first", "sure"),
+    [
+        ("after trick 5", 5, 5),
+        ("when trick.number > 3 and stock.size < 9", 4, None),
+        ("when stock.size < 9 or trick.number >= 2", 1, 2),
+        ("when 6 <= trick.number", 6, 6),
+        ("when stock.size < 9", 1, None),
+    ],
+)
+def test_the_first_and_the_sure_trick_of_an_end_rule(tmp_path, condition, first, sure):
+    rules = stated_rules(tmp_path, f"rule r {{\n end {condition}\n winner none\n}}")
+    (rule,) = rules.house_rules
+    assert (stated.first_trick(rule), stated.sure_trick(rule)) == (first, sure)
+
+
+@pytest.mark.parametrize(
+    ("count", "by_trump", "otherwise"),
+    [
+        ("2 if trick.won_by_trump else 1", (2,), (1,)),
+        ("1 if not trick.won_by_trump else 3", (3,), (1,)),
+        ("min(players, 2) - 1", (0, 1), (0, 1)),
+        ("2 if trick.won_by_trump and stock.size > 3 else 0", (0, 1, 2), (0,)),
+    ],
+)
+def test_the_values_of_a_stated_draw_count(tmp_path, count, by_trump, otherwise):
+    rules = stated_rules(tmp_path, f"rule r {{\n draw {count}\n}}")
+    (rule,) = rules.house_rules
+    assert stated.draw_counts(rule, 52) == stated.DrawCounts(by_trump, otherwise)
+
+
+def test_a_hand_that_does_not_end_has_a_witness_the_engine_stops_at_its_trick_limit():
+    rules = Rules().with_options({"exhaustion": "reshuffle", "draw_by": "everyone"})
+    report = analyse("x", rules, 3, tries=20).players[3]
+    finding = report.hand_fails_to_end
+    assert finding.verdict is Verdict.CAN and report.to_dict()["hand_can_fail_to_end"] is True
+    found = finding.witness
+    assert found.trick == TRICK_LIMIT
+    hand = w.replay(rules, found)
+    bots = [make_bot(b) for b in found.bots]
+    while not hand.is_over:
+        hand.play(bots[hand.to_move].choose(hand, hand.legal_moves()))
+    assert (hand.outcome.reason, hand.outcome.tricks) == ("trick_limit", TRICK_LIMIT)
+    assert w.compiled_outcome(rules, found).reason == "trick_limit"
+    options = ["--set", "exhaustion=reshuffle", "--set", "draw_by=everyone"]
+    args = ["play", *options, "-n", "3", "--deck", found.deck_text, "--dealer", str(found.dealer)]
+    result = CliRunner().invoke(cli, [*args, "--bots", found.bots_text, "--json"])
+    assert result.exit_code == 0, result.output
+    played = json.loads(result.output)
+    assert (played["reason"], played["tricks"]) == ("trick_limit", TRICK_LIMIT)
+
+
+def test_a_stated_rule_that_never_acts_is_a_dead_rule_warning_at_its_name(tmp_path):
+    end_rule = "    rule time-limit {\n        end after trick 8\n        winner none\n    }"
+    (found,) = warnings_of(tmp_path, f"    players 3..4\n{end_rule}")
+    assert found[:3] == (3, 10, "dead-rule")
+    assert found[3].startswith("rule time-limit never comes into play with 3\u20134 players")
+    assert "only from trick 8" in found[3] and "at most 7 tricks" in found[3]
+    # with 5 players a hand can go on past trick 8, so the rule can act
+    assert warnings_of(tmp_path, f"    players 3..5\n{end_rule}") == []
+    # the editor checks the text it holds the same way
+    text = f'profile "house" extends "equal-hands" {{\n    players 3..4\n{end_rule}\n}}\n'
+    edited = load_text(tmp_path / "unsaved.rules", text).diagnostics
+    assert [(d.line, d.column, d.code) for d in edited] == [(3, 10, "dead-rule")]
+
+
+def test_every_shipped_model_is_complete_within_the_budget_validate_walks():
+    """Bounding the tricks walked leaves every shipped profile's count model whole, for
+    `validate` and the editor as for `analyze`."""
+    for name in shipped_names():
+        rules = load(name).rules
+        low, high = rules.players
+        for players in range(low, high + 1):
+            assert build(rules, players, LINT_BUDGET).complete, (name, players)
+
+
+LONG_NAME = "a-house-rule-with-a-very-long-name-indeed-that-goes-on"
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_analyze_keeps_its_columns_for_long_rule_names(tmp_path, width):
+    path = tmp_path / "long.rules"
+    path.write_text(
+        'profile "long" extends "equal-hands" {\n    players 4\n'
+        f"    rule {LONG_NAME} {{\n        refuse lead if card.trump and trick.number == 1\n"
+        "    }\n    rule short {\n        end after trick 8\n        winner none\n    }\n}\n"
+    )
+    result = CliRunner().invoke(cli, ["analyze", str(path), "--width", str(width)])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    commands = [line for line in lines if line.lstrip().startswith(("1: ", "2: "))]
+    assert commands and all("rulesdsl play" in line for line in commands)
+    assert all(len(line) <= width for line in lines if line not in commands)
+    rows = [line for line in lines if line[4:12].rstrip() in ("can", "never")]
+    column = rows[0].index("the deck is dealt")
+    assert column < width // 2
+    for row in rows:
+        if LONG_NAME in row:  # too long for its column: the proof goes under the others
+            follows = lines[lines.index(row) + 1]
+            assert follows[:column].strip() == "" and follows[column] != " "
+        else:
+            assert row[column - 1] == " " and row[column] != " ", row
+    proof = lines[lines.index(next(r for r in rows if " short " in r)) + 1]
+    assert proof[:column].strip() == ""  # a wrapped proof stays in its column

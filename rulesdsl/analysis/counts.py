@@ -8,16 +8,22 @@ A state is the sorted sizes of the active hands and the stock; the set-aside car
 what is left of the deck. Each step of RULES.md section 2 that changes counts is one
 function below, and reads its option there and nowhere else. A rule the profile states
 (RULES.md section 5) is a choice either way where the model cannot see its condition: a
-draw count of any value up to its bound, an end rule that may end any trick or not.
+draw count of any value its expression allows, an end rule that may end any trick from
+the first its condition allows, or not (`stated.py` reads those off the rule). Where a
+stated draw count depends on whether a trump won the trick, the state also counts the
+tricks won by a trump: each sets a trump aside for good (without reshuffles), so there
+are at most as many as the deck has trumps.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from functools import lru_cache
 from itertools import permutations
 
+from rulesdsl.analysis import stated as said
 from rulesdsl.house.unit import HouseRule
 from rulesdsl.house.unit import Step as RuleStep
 from rulesdsl.rules import Rules
@@ -49,8 +55,9 @@ class End(StrEnum):
     HOUSE_RULE = "house_rule"
 
 
-State = tuple[tuple[int, ...], int]
-"""The sorted sizes of the active hands (largest first) and the stock."""
+State = tuple[tuple[int, ...], int, int]
+"""The sorted sizes of the active hands (largest first), the stock, and the tricks won by a
+trump so far (counted only where a stated draw count tells them apart, else 0)."""
 
 
 @dataclass
@@ -66,6 +73,8 @@ class Trick:
     events: set[Event] = field(default_factory=set)
     end: End | None = None
     winner_cards: frozenset[int] = frozenset()  # the hand winner's possible card counts
+    trump_wins: int = 0  # tricks won by a trump so far, this one included
+    stated_end: bool = False  # ended by a rule the profile states
 
 
 @dataclass(frozen=True)
@@ -79,7 +88,7 @@ class Setup:
 
     @property
     def state(self) -> State:
-        return (self.hand_size,) * self.players, self.stock
+        return (self.hand_size,) * self.players, self.stock, 0
 
 
 def setup(rules: Rules, players: int) -> Setup:
@@ -104,14 +113,48 @@ def stated(rules: Rules, step: RuleStep) -> tuple[HouseRule, ...]:
     return tuple(r for r in rules.house_rules if step in r.step_names)
 
 
-def draw_counts(rules: Rules, in_trick: int) -> tuple[int, ...]:
-    """Step 4: every count a drawer may take. A count the profile states may be any value
-    up to its bound (every card, when it has none)."""
+@lru_cache(maxsize=64)
+def stated_counts(rules: Rules) -> said.DrawCounts | None:
+    """The counts the profile's own draw rule can take, if it states one."""
     own = stated(rules, RuleStep.DRAW_COUNT)
-    if not own:
+    return said.draw_counts(own[0], len(rules.cards)) if own else None
+
+
+def draw_counts(rules: Rules, in_trick: int) -> tuple[int, ...]:
+    """Step 4: every count a drawer may take (without trumps, no trick is won by one)."""
+    own = stated_counts(rules)
+    if own is None:
         return (draw_count(rules, in_trick),)
-    most = own[0].bound if own[0].bound is not None else len(rules.cards)
-    return tuple(range(most + 1))
+    return own.otherwise if trumps(rules) == 0 else own.all
+
+
+def trumps(rules: Rules) -> int | None:
+    """The most tricks a trump can win in a hand: one per trump in the deck (none without
+    trumps); None (no limit) where reshuffles bring played trumps back."""
+    if rules.trump == "none":
+        return 0
+    return None if reshuffles(rules) else len(rules.cards) // 4
+
+
+def counts_trump_wins(rules: Rules) -> bool:
+    """Whether the state counts the tricks won by a trump: where the profile's draw count
+    differs on them and their number is limited."""
+    own = stated_counts(rules)
+    return own is not None and own.by_trump != own.otherwise and trumps(rules) is not None
+
+
+@lru_cache(maxsize=1024)
+def draw_choices(rules: Rules, in_trick: int, trump_wins: int) -> tuple[tuple[int, int], ...]:
+    """Step 4: every count a drawer may take, each with the tricks won by a trump after
+    this one: a count the profile's rule gives on a trick won by a trump only while
+    there is a trump left to win one."""
+    own = stated_counts(rules)
+    if own is None or not counts_trump_wins(rules):
+        return tuple((n, trump_wins) for n in draw_counts(rules, in_trick))
+    choices = tuple((n, trump_wins) for n in own.otherwise)
+    if trump_wins < (trumps(rules) or 0):
+        choices += tuple((n, trump_wins + 1) for n in own.by_trump)
+    return choices
 
 
 def drawers(rules: Rules, trick: Trick) -> list[int]:
@@ -216,14 +259,16 @@ def play_trick(
     winner: int,
     wanted: int,
     others: tuple[int, ...] = (),
+    trump_wins: int = 0,
 ) -> Trick:
     """One trick from `state`, won by the active hand at index `winner`, whose drawers
     take `wanted` cards; `others` orders the rest clockwise from the winner (as indexes
     into the sizes; default: as they are)."""
-    sizes, stock = state
+    sizes, stock, _ = state
     rest = others or tuple(i for i in range(len(sizes)) if i != winner)
     after = [sizes[i] - 1 for i in (winner, *rest)]
-    trick = Trick(after, stock, setup_.in_play - sum(sizes) - stock + len(sizes), len(sizes))
+    set_aside = setup_.in_play - sum(sizes) - stock + len(sizes)
+    trick = Trick(after, stock, set_aside, len(sizes), trump_wins=trump_wins)
     if any(size >= 2 for size in sizes):
         trick.events.add(Event.FOLLOWER_CHOOSES)
     wants = wanted > 0
@@ -243,7 +288,7 @@ def play_trick(
 
 
 def next_state(trick: Trick) -> State:
-    return tuple(sorted(trick.sizes, reverse=True)), trick.stock
+    return tuple(sorted(trick.sizes, reverse=True)), trick.stock, trick.trump_wins
 
 
 def tricks_from(rules: Rules, setup_: Setup, state: State) -> Iterator[Trick]:
@@ -251,15 +296,15 @@ def tricks_from(rules: Rules, setup_: Setup, state: State) -> Iterator[Trick]:
     draw count; where every player draws and who gets the last cards matters, one per
     distinct order of the other hands' sizes; and, where the profile states end rules, the
     same trick ending the hand after step 9, with a winner or without."""
-    sizes, stock = state
+    sizes, stock, won = state
     seen: set[int] = set()
     ends = stated(rules, RuleStep.END_CHECK)
     for index, size in enumerate(sizes):
         if size not in seen:
             seen.add(size)
-            for wanted in draw_counts(rules, len(sizes)):
+            for wanted, after in draw_choices(rules, len(sizes), won):
                 for others in orders(rules, sizes, stock, index, wanted):
-                    trick = play_trick(rules, setup_, state, index, wanted, others)
+                    trick = play_trick(rules, setup_, state, index, wanted, others, after)
                     yield trick
                     if ends and trick.end is None:
                         yield from house_ends(trick)
@@ -283,9 +328,11 @@ def orders(
 def house_ends(trick: Trick) -> Iterator[Trick]:
     """After step 9, an end rule the profile states ends the hand: any active seat may
     win, or nobody."""
-    events = trick.events | {Event.ENDS}
-    yield replace(trick, end=End.HOUSE_RULE, events=events, winner_cards=frozenset(trick.sizes))
-    yield replace(trick, end=End.HOUSE_RULE, events=set(events), winner_cards=frozenset())
+    events = trick.events - {Event.GOES_ON} | {Event.ENDS}
+    for cards in (frozenset(trick.sizes), frozenset()):
+        yield replace(
+            trick, end=End.HOUSE_RULE, events=set(events), winner_cards=cards, stated_end=True
+        )
 
 
 @dataclass(frozen=True)
@@ -303,8 +350,12 @@ class CountModel:
     winner_cards: frozenset[int]  # the card counts a hand winner can hold at the end
     can_end_without_winner: bool
     cycles: bool
+    # The last trick a hand can go on after (None: any, or no rule of the profile's own
+    # ends hands, which is all it is asked for).
+    latest_going_on: int | None = None
 
 
+@lru_cache(maxsize=256)
 def build(rules: Rules, players: int, budget: int = TRICK_BUDGET) -> CountModel:
     """Walk every reachable count state (depth first), with the longest and shortest
     number of tricks to an end from each."""
@@ -329,8 +380,15 @@ def build(rules: Rules, players: int, budget: int = TRICK_BUDGET) -> CountModel:
                 todo.append(following)
         edges[state] = out
         walked += len(out)
-    tricks = [t for out in edges.values() for t, _ in out]
     longest, shortest, cycles = _lengths(edges, start) if complete else ({}, {}, True)
+    latest = None
+    if not cycles and stated(rules, RuleStep.END_CHECK):
+        depth = _depths(edges, start)
+        latest = max((depth[s] + 1 for s, out in edges.items() for _, n in out if n), default=0)
+        edges = _stated_ends_in_time(rules, edges, depth, _depths(edges, start, min))
+        edges = _reachable(edges, start)
+        longest, shortest, cycles = _lengths(edges, start)
+    tricks = [t for out in edges.values() for t, _ in out]
     return CountModel(
         setup=setup_,
         complete=complete,
@@ -345,7 +403,77 @@ def build(rules: Rules, players: int, budget: int = TRICK_BUDGET) -> CountModel:
         winner_cards=frozenset(c for t in tricks for c in t.winner_cards),
         can_end_without_winner=any(t.end is not None and not t.winner_cards for t in tricks),
         cycles=cycles,
+        latest_going_on=latest,
     )
+
+
+def forget() -> None:
+    """Drop the models and counts kept for profiles seen before (for timing runs)."""
+    for kept in (build, stated_counts, draw_choices):
+        kept.cache_clear()
+
+
+def first_stated_end(rules: Rules) -> int:
+    """The first trick at whose end a rule the profile states may end the hand."""
+    return min((said.first_trick(r) for r in stated(rules, RuleStep.END_CHECK)), default=1)
+
+
+def sure_stated_end(rules: Rules) -> int | None:
+    """The trick from which a rule the profile states surely ends the hand, if one does."""
+    sure = [said.sure_trick(r) for r in stated(rules, RuleStep.END_CHECK)]
+    return min((n for n in sure if n is not None), default=None)
+
+
+Edges = dict[State, list[tuple[Trick, State | None]]]
+
+
+def _stated_ends_in_time(
+    rules: Rules, edges: Edges, most: dict[State, int], least: dict[State, int]
+) -> Edges:
+    """The edges without the stated ends that come before any stated end rule can act,
+    and without the tricks that go on where one surely ends the hand: a state `most` (or
+    `least`) tricks into a hand at most (or at least) plays trick `most + 1` next."""
+    first, sure = first_stated_end(rules), sure_stated_end(rules)
+
+    def kept(state: State, trick: Trick) -> bool:
+        if trick.stated_end:
+            return most[state] + 1 >= first
+        return trick.end is not None or sure is None or least[state] + 1 < sure
+
+    return {state: [(t, n) for t, n in out if kept(state, t)] for state, out in edges.items()}
+
+
+def _reachable(edges: Edges, start: State) -> Edges:
+    seen, todo = {start}, [start]
+    while todo:
+        for _, following in edges[todo.pop()]:
+            if following is not None and following not in seen:
+                seen.add(following)
+                todo.append(following)
+    return {state: out for state, out in edges.items() if state in seen}
+
+
+def _depths(edges: Edges, start: State, pick: Callable[[int, int], int] = max) -> dict[State, int]:
+    """The most (or with `pick=min`, the fewest) tricks played before each state, in a
+    hand without repeated counts."""
+    waiting = dict.fromkeys(edges, 0)
+    for out in edges.values():
+        for _, following in out:
+            if following is not None:
+                waiting[following] += 1
+    depth = {start: 0}
+    ready = [start]
+    while ready:
+        state = ready.pop()
+        for _, following in edges[state]:
+            if following is None:
+                continue
+            seen = depth.get(following)
+            depth[following] = depth[state] + 1 if seen is None else pick(seen, depth[state] + 1)
+            waiting[following] -= 1
+            if not waiting[following]:
+                ready.append(following)
+    return depth
 
 
 def _lengths(

@@ -1,4 +1,5 @@
-"""The `dead-rule` warning: a value a profile file chooses for a rule that can never act.
+"""The `dead-rule` warning: a value a profile file chooses for a rule that can never act,
+and a rule a profile file states that can never act.
 
 A file is warned about a value it sets that differs from the one it would otherwise have
 (its parent's, or the default), when the count model proves the rule never acts at any
@@ -12,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from rulesdsl.analysis.report import dead_rules
+from rulesdsl.analysis.report import dead_rules, dead_stated_rules
 from rulesdsl.diagnostics import Diagnostic, Located
 from rulesdsl.rules import OPTIONS, Rules
 from rulesdsl.syntax.document import Document, Entry
@@ -40,6 +41,19 @@ def dead_rule_warnings(
     had) whose rules never act with the profile's player counts; a value another
     diagnostic in `said` already points at is left to that one."""
     places = {(d.line, d.column) for d in said}
+    where = Located(doc.path, doc.source)
+    return _option_warnings(rules, where, chosen, before, places) + _stated_warnings(
+        rules, doc, where, places
+    )
+
+
+def _option_warnings(
+    rules: Rules,
+    where: Located,
+    chosen: Mapping[str, Chosen],
+    before: Mapping[str, Any],
+    places: set[tuple[int, int]],
+) -> list[Diagnostic]:
     asked = {
         name: item
         for name, item in chosen.items()
@@ -50,7 +64,6 @@ def dead_rule_warnings(
     }
     if not asked:
         return []
-    where = Located(doc.path, doc.source)
     return [
         where.at(
             asked[name].entry.value_pos,
@@ -61,4 +74,29 @@ def dead_rule_warnings(
         )
         for name, dead in dead_rules(rules, budget=LINT_BUDGET).items()
         if name in asked
+    ]
+
+
+def _stated_warnings(
+    rules: Rules, doc: Document, where: Located, places: set[tuple[int, int]]
+) -> list[Diagnostic]:
+    """A warning at the name of each rule this file states that can never act."""
+    blocks = {
+        block.name: block
+        for block in doc.rules
+        if (block.name_pos.line, block.name_pos.column) not in places
+    }
+    stated = {r.name for r in rules.house_rules}
+    if not stated & set(blocks):
+        return []
+    return [
+        where.at(
+            blocks[name].name_pos,
+            "dead-rule",
+            f"rule {name} {dead}",
+            "drop the rule, or change it so that it can act",
+            "warning",
+        )
+        for name, dead in dead_stated_rules(rules, budget=LINT_BUDGET).items()
+        if name in blocks
     ]

@@ -3,7 +3,7 @@ and the rules that can never act (for `validate`, `show`, `explain` and `compare
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,9 +14,12 @@ from rulesdsl.analysis.verdicts import (
     SEARCH_BUDGET,
     PlayersReport,
     Question,
+    Verdict,
     analyse_players,
+    stated_questions,
 )
 from rulesdsl.analysis.witness import Witness
+from rulesdsl.layout import PIPED_WIDTH, wrap
 from rulesdsl.rules import Rules
 
 
@@ -69,50 +72,77 @@ class DeadRule:
 
 
 def dead_rules(
-    rules: Rules,
-    counts: Iterable[int] | None = None,
-    budget: int = TRICK_BUDGET,
-    questions: Mapping[str, Question] | None = None,
+    rules: Rules, counts: Iterable[int] | None = None, budget: int = TRICK_BUDGET
 ) -> dict[str, DeadRule]:
     """The rules the count model proves can never act at any of `counts` (default: every
-    count the profile allows), among the options analysed (or among `questions`, e.g.
-    those of the rules the profile states). Needs no search, so it is quick enough for
-    `validate`; beyond `budget` tricks walked nothing is proved, so nothing is dead."""
+    count the profile allows). Needs no search, so it is quick enough for `validate`;
+    beyond `budget` tricks walked nothing is proved, so nothing is dead."""
+    questions = {name: QUESTIONS.get(name) for name in ANALYSED}
+    return _never_acting(rules, questions, counts, budget)
+
+
+def dead_stated_rules(
+    rules: Rules, counts: Iterable[int] | None = None, budget: int = TRICK_BUDGET
+) -> dict[str, DeadRule]:
+    """The rules the profile states that the count model proves can never act at any of
+    `counts` (default: every count the profile allows), by name."""
+    return _never_acting(rules, dict(stated_questions(rules)), counts, budget)
+
+
+def _never_acting(
+    rules: Rules,
+    questions: dict[str, Question | None],
+    counts: Iterable[int] | None,
+    budget: int,
+) -> dict[str, DeadRule]:
     counts = list(counts) if counts is not None else player_counts(rules)
     models = [build(rules, n, budget) for n in counts]
     if not models or not all(m.complete for m in models):
         return {}
-    if questions is None:
-        questions = {name: QUESTIONS[name] for name in ANALYSED if name in QUESTIONS}
     dead = {}
     for name, question in questions.items():
-        proofs = [question.never(rules, m) for m in models]
+        proofs = [question.never(rules, m) for m in models] if question else [None]
         if all(proof is not None for proof in proofs):
             dead[name] = DeadRule(name, tuple(counts), str(proofs[-1]))
     return dead
 
 
-def _summary(report: PlayersReport) -> list[str]:
+# The narrowest the proof column may be (or half the width, if more) before a long rule
+# name takes a line of its own.
+PROOF_MIN = 30
+INDENT = "    "
+
+
+def _summary(report: PlayersReport, width: int) -> list[str]:
     m = report.model
     most = "no end" if m.max_tricks is None else str(m.max_tricks)
     least = "no end" if m.min_tricks is None else str(m.min_tricks)
     longest = f"; the longest hand found lasts {report.longest.trick}" if report.longest else ""
-    return [
-        f"  {report.players} players: a hand lasts {least} to {most} tricks "
+    lines = [
+        f"{report.players} players: a hand lasts {least} to {most} tricks "
         f"({m.states} count states{longest})",
-        f"    least stock left {m.min_stock}; "
+        f"least stock left {m.min_stock}; "
         f"stock runs out: {report.stock_runs_out.verdict}; all out: {report.all_out.verdict}",
-        f"    hand can fail to end: {report.hand_fails_to_end.verdict} "
+        f"hand can fail to end: {report.hand_fails_to_end.verdict} "
         f"({report.hand_fails_to_end.proof})",
-        f"    match can fail to end: {report.match_fails_to_end.verdict} "
+        f"match can fail to end: {report.match_fails_to_end.verdict} "
         f"({report.match_fails_to_end.proof})",
     ]
+    first = wrap(lines[0], width, "  ", INDENT)
+    return first + [row for line in lines[1:] for row in wrap(line, width, INDENT, INDENT + "  ")]
 
 
-def _rule_lines(report: PlayersReport, profile: str) -> list[str]:
-    """One line per rule, a witness named by its number; then the witnesses, each once."""
+def _rule_lines(report: PlayersReport, profile: str, width: int) -> list[str]:
+    """One row per rule: verdict, name and proof in columns, the proof wrapped in its
+    column (a name too long for its column stands on a line of its own); a witness named
+    by its number; then the witnesses, each once, with the command that replays it (one
+    line, to copy whole)."""
     numbers: dict[tuple, int] = {}
     hands: list[Witness] = []
+    verdict_width = max(len(v) for v in Verdict)
+    room = width - len(INDENT) - verdict_width - 2 - max(PROOF_MIN, width // 2)
+    name_width = max((len(n) for n in report.rules if len(n) <= room), default=max(room, 1))
+    column = " " * (len(INDENT) + verdict_width + 1 + name_width + 1)
     lines = []
     for name, finding in report.rules.items():
         shown = finding.proof
@@ -123,18 +153,23 @@ def _rule_lines(report: PlayersReport, profile: str) -> list[str]:
                 numbers[key] = len(hands) + 1
                 hands.append(found)
             shown += f" [hand {numbers[key]}]"
-        lines.append(f"    {finding.verdict:<7} {name:<13} {shown}")
+        head = f"{INDENT}{finding.verdict:<{verdict_width}} {name:<{name_width}} "
+        if len(name) > name_width:
+            lines.append(head.rstrip())
+            head = column
+        lines += wrap(shown, width, head, column)
     if hands:
-        lines.append("    hands, to replay:")
-    lines += [f"      {n}: {found.command(profile)}" for n, found in enumerate(hands, 1)]
+        lines.append(f"{INDENT}hands, to replay:")
+    lines += [f"{INDENT}  {n}: {found.command(profile)}" for n, found in enumerate(hands, 1)]
     return lines
 
 
-def text(analysis: Analysis, profile_ref: str | None = None) -> str:
-    """The analysis for people: per player count, the bounds, then every rule's verdict."""
+def text(analysis: Analysis, profile_ref: str | None = None, width: int = PIPED_WIDTH) -> str:
+    """The analysis for people, laid out for `width` columns: per player count, the
+    bounds, then every rule's verdict."""
     ref = profile_ref or analysis.profile
     lines = [analysis.profile]
     for report in analysis.players.values():
-        lines += _summary(report)
-        lines += _rule_lines(report, ref)
+        lines += _summary(report, width)
+        lines += _rule_lines(report, ref, width)
     return "\n".join(lines)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from rulesdsl.analysis.report import DeadRule, dead_rules
 from rulesdsl.rules import OPTIONS, Rules
@@ -32,6 +33,31 @@ class Sameness:
     dead: dict[str, DeadRule]  # differing options that never act in either profile
     identical: bool
 
+    def dead_note(self, name: str) -> str:
+        return (
+            f"{name} differs between {self.first} and {self.second} but never acts with "
+            f"{self.players} players: {self.dead[name].proof}"
+        )
+
+    @property
+    def identical_note(self) -> str:
+        return f"{self.first} and {self.second} play identical games with {self.players} players"
+
+    def notes(self) -> list[str]:
+        """What `compare` says of the pair before its table."""
+        lines = [self.dead_note(name) for name in self.dead]
+        return lines + ([self.identical_note] if self.identical else [])
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "a": self.first,
+            "b": self.second,
+            "players": self.players,
+            "never_act": {name: dead.proof for name, dead in self.dead.items()},
+            "identical": self.identical,
+            "notes": self.notes(),
+        }
+
 
 def sameness(first: tuple[str, Rules], second: tuple[str, Rules], players: int) -> Sameness:
     (a, rules), (b, other) = first, second
@@ -51,19 +77,13 @@ def sameness(first: tuple[str, Rules], second: tuple[str, Rules], players: int) 
     return Sameness(a, b, players, differing, dead, identical)
 
 
-def sameness_lines(profiles: Sequence[tuple[str, Rules]], players: int) -> list[str]:
+def samenesses(profiles: Sequence[tuple[str, Rules]], players: int) -> list[Sameness]:
+    """Each profile against the first, at `players`."""
+    return [sameness(profiles[0], other, players) for other in profiles[1:]]
+
+
+def sameness_lines(found: Sequence[Sameness]) -> list[str]:
     """What `compare` says before its table: for each profile against the first, the
-    differing options that never act at `players`, and which pairs play identical games."""
-    lines = []
-    for other in profiles[1:]:
-        same = sameness(profiles[0], other, players)
-        for name, dead in same.dead.items():
-            lines.append(
-                f"{name} differs between {same.first} and {same.second} but never acts with "
-                f"{players} players: {dead.proof}"
-            )
-        if same.identical:
-            lines.append(
-                f"{same.first} and {same.second} play identical games with {players} players"
-            )
+    differing options that never act, and which pairs play identical games."""
+    lines = [line for same in found for line in same.notes()]
     return lines + ([""] if lines else [])

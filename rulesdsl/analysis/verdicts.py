@@ -14,7 +14,7 @@ conditions is a choice either way, so their "never" stays sound.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import partial
 from typing import Any
@@ -30,13 +30,17 @@ from rulesdsl.analysis.counts import (
     reshuffles,
     stated,
 )
+from rulesdsl.analysis.stated import first_trick
 from rulesdsl.engine.hand import TRICK_LIMIT, Hand
 from rulesdsl.engine.match import HAND_LIMIT, points_of
+from rulesdsl.house.unit import HouseRule
 from rulesdsl.house.unit import Step as RuleStep
 from rulesdsl.rules import OPTIONS, Rules
 
-# Deals the search tries per player count before it calls a question unknown.
+# Deals the search tries per player count, then swaps of two cards it climbs by (for a
+# question with an aim), before it calls a question unknown.
 SEARCH_BUDGET = 300
+CLIMB_BUDGET = 1500
 
 
 class Verdict(StrEnum):
@@ -282,7 +286,7 @@ QUESTIONS: dict[str, Question] = {
     "exhaustion": Question(
         "the stock runs out",
         _exhaustion,
-        w.Detectors(trick=w.stock_empty),
+        w.Detectors(trick=w.stock_empty, aim=lambda outcome: -outcome.stock_left),
         (Effect.PLAY, Effect.HAND_END, Effect.HAND_WINNER),
     ),
     "all_out": Question(
@@ -332,19 +336,40 @@ def _fired_by_end(name: str, hand: Hand) -> bool:
     return hand.outcome is not None and name in hand.outcome.fired
 
 
-def _has_winner(rules: Rules, model: CountModel) -> str | None:
+def _has_winner(rule: HouseRule, rules: Rules, model: CountModel) -> str | None:
     return "no hand ever has a winner" if not model.winner_cards else None
 
 
-STATED: dict[RuleStep, tuple[str, Never, tuple[Effect, ...]]] = {
-    RuleStep.LEAD_FILTER: ("it refuses a card to lead", _no_proof, (Effect.PLAY,)),
-    RuleStep.FOLLOW_FILTER: ("it refuses a card to follow", _follower_choice, (Effect.PLAY,)),
-    RuleStep.DRAW_COUNT: ("a drawer takes its count", _draws, (Effect.PLAY, Effect.HAND_END)),
-    RuleStep.END_CHECK: (
-        "it ends the hand",
-        _no_proof,
-        (Effect.HAND_END, Effect.HAND_WINNER),
+def _in_time(rule: HouseRule, rules: Rules, model: CountModel) -> str | None:
+    """An end rule acts only at the end of a trick after which the hand would go on."""
+    first, latest = first_trick(rule), model.latest_going_on
+    if latest is None or first <= latest:
+        return None
+    return (
+        f"it can end a hand only from trick {first}, and with {model.setup.players} players "
+        f"no hand goes on past trick {latest} (a hand lasts at most {model.max_tricks} tricks)"
+    )
+
+
+def _any_rule(never: Never) -> StatedNever:
+    return lambda rule, rules, model: never(rules, model)
+
+
+StatedNever = Callable[[HouseRule, Rules, CountModel], str | None]
+
+STATED: dict[RuleStep, tuple[str, StatedNever, tuple[Effect, ...]]] = {
+    RuleStep.LEAD_FILTER: ("it refuses a card to lead", _any_rule(_no_proof), (Effect.PLAY,)),
+    RuleStep.FOLLOW_FILTER: (
+        "it refuses a card to follow",
+        _any_rule(_follower_choice),
+        (Effect.PLAY,),
     ),
+    RuleStep.DRAW_COUNT: (
+        "a drawer takes its count",
+        _any_rule(_draws),
+        (Effect.PLAY, Effect.HAND_END),
+    ),
+    RuleStep.END_CHECK: ("it ends the hand", _in_time, (Effect.HAND_END, Effect.HAND_WINNER)),
     RuleStep.SCORE: ("it scores a hand winner", _has_winner, (Effect.MATCH,)),
 }
 """Per step a stated rule acts at: what its acting is, a proof it cannot, its effects."""
@@ -358,7 +383,7 @@ def stated_questions(rules: Rules) -> dict[str, Question]:
         detectors = w.Detectors(
             trick=partial(_has_fired, rule.name), outcome=partial(_fired_by_end, rule.name)
         )
-        questions[rule.name] = Question(acts, never, detectors, effects)
+        questions[rule.name] = Question(acts, partial(never, rule), detectors, effects)
     return questions
 
 
@@ -370,6 +395,10 @@ def questions_for(rules: Rules) -> dict[str, Question]:
 
 def _ends_badly(hand: Hand) -> bool:
     return hand.outcome.reason == "trick_limit"
+
+
+ENDLESS = w.Detectors(outcome=_ends_badly, aim=lambda outcome: outcome.tricks - TRICK_LIMIT)
+"""A hand the engine stops at its trick limit."""
 
 
 def _scores(rules: Rules) -> Callable[[Hand], bool]:
@@ -441,7 +470,9 @@ def settle(
     if not model.complete:
         why = f"the counts reach more than {TRICK_BUDGET:,} states"
     else:
-        why = f"the counts allow it, but none of {tries} deals searched shows it"
+        why = f"the counts allow it, but none of {tries} deals searched shows it" + (
+            f", nor {CLIMB_BUDGET} swaps of two cards" if question.detectors.aim else ""
+        )
     return Finding(Verdict.UNKNOWN, why, None, question.effects)
 
 
@@ -454,11 +485,18 @@ def analyse_players(rules: Rules, players: int, tries: int = SEARCH_BUDGET) -> P
         for name, q in questions.items()
         if not model.complete or q.never(rules, model) is None
     }
-    open_["scores"] = w.Detectors(outcome=_scores(rules))
     endless = not model.complete or model.max_tricks is None or model.max_tricks >= TRICK_LIMIT
     if endless:
-        open_["endless"] = w.Detectors(outcome=_ends_badly)
-    found, longest = w.search(rules, players, open_, tries, model.max_tricks)
+        open_["endless"] = ENDLESS
+    else:  # where a hand may not end, a match fails to end as a hand does
+        open_["scores"] = w.Detectors(outcome=_scores(rules))
+    searched = w.search(rules, players, open_, tries, model.max_tricks)
+    found, longest = searched.witnesses, searched.longest
+    for name, (_, start) in searched.nearest.items():
+        if name not in found:
+            climbed = w.climb(rules, name, open_[name], start, CLIMB_BUDGET)
+            if climbed is not None:
+                found[name] = climbed
     verdicts = {
         name: settle(q, rules, model, found.get(name), tries) for name, q in questions.items()
     }
@@ -486,14 +524,17 @@ def _hand_fails(model: CountModel, found: w.Witness | None, endless: bool, tries
             f"the counts cannot repeat, so every hand ends within {model.max_tricks} tricks",
         )
     if found is not None:
-        return Finding(Verdict.CAN, f"this hand is stopped after {TRICK_LIMIT} tricks", found)
+        stopped = replace(found, trick=TRICK_LIMIT)
+        return Finding(Verdict.CAN, f"this hand is stopped after {TRICK_LIMIT} tricks", stopped)
     counts = (
         "the counts can repeat"
         if model.complete
         else f"the counts reach more than {TRICK_BUDGET:,} states"
     )
     return Finding(
-        Verdict.UNKNOWN, f"{counts}, but none of {tries} deals searched lasts {TRICK_LIMIT} tricks"
+        Verdict.UNKNOWN,
+        f"{counts}, but none of {tries} deals searched, nor {CLIMB_BUDGET} swaps of two cards, "
+        f"lasts {TRICK_LIMIT} tricks",
     )
 
 

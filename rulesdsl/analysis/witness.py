@@ -18,7 +18,7 @@ from rulesdsl.analysis.counts import draw_counts, out_before_draw, reshuffles
 from rulesdsl.bots import make_bot
 from rulesdsl.cards import Card
 from rulesdsl.engine.events import Draw, Reshuffle, TrickWon
-from rulesdsl.engine.fast import compile_hand, to_int
+from rulesdsl.engine.fast import HandPlayer, compile_hand, play_plain, to_int
 from rulesdsl.engine.hand import Hand, Refusal, beats
 from rulesdsl.engine.result import HandResult
 from rulesdsl.rules import OPTIONS, Rules
@@ -28,6 +28,8 @@ from rulesdsl.stream import Stream
 # The seed `rulesdsl play --deck` plays with when none is given.
 REPLAY_SEED = 0
 DETERMINISTIC = ("lowest", "highest")
+# The line-ups of mixed bots a search tries, besides every seat playing alike.
+MIXTURES = 6
 
 
 @dataclass(frozen=True)
@@ -65,10 +67,18 @@ class Witness:
         }
 
 
+def replay_seed() -> int:
+    """The hand seed `rulesdsl play --deck` deals with (it seeds reshuffles): every replay
+    of a witness, on either engine, takes it from here."""
+    return derive(REPLAY_SEED, "hand", 0)
+
+
 def replay(rules: Rules, witness: Witness) -> Hand:
     """The hand dealt as `rulesdsl play --deck` deals it, before any card is played."""
-    seed = derive(REPLAY_SEED, "hand", 0)
-    return Hand.deal(rules, witness.players, witness.dealer, list(witness.deck), seed)
+    return Hand.deal(rules, witness.players, witness.dealer, list(witness.deck), replay_seed())
+
+
+Driver = Callable[[Rules, int, tuple[str, ...]], HandPlayer]
 
 
 def play_fast(
@@ -79,18 +89,26 @@ def play_fast(
     hand_seed: int,
     rng: Stream,
     dealer: int,
+    driver: Driver = compile_hand,
 ) -> HandResult:
-    """One hand on the compiled path, as simulations play it: the only place the analysis
-    calls that path."""
-    play = compile_hand(rules, players, bots)
+    """One hand on the compiled path, as simulations play it (or, with `driver=play_plain`,
+    the same driver before it is specialised: no time spent specialising, for a few
+    hands): the only place the analysis calls that path."""
+    play = driver(rules, players, bots)
     return play([to_int(c) for c in deck], hand_seed, rng, dealer)
 
 
-def compiled_outcome(rules: Rules, witness: Witness) -> HandResult:
+def compiled_outcome(rules: Rules, witness: Witness, driver: Driver = compile_hand) -> HandResult:
     """The witness's hand played on the compiled path."""
-    seed = derive(REPLAY_SEED, "hand", 0)
     return play_fast(
-        rules, witness.players, witness.bots, witness.deck, seed, Stream(0), witness.dealer
+        rules,
+        witness.players,
+        witness.bots,
+        witness.deck,
+        replay_seed(),
+        Stream(REPLAY_SEED),
+        witness.dealer,
+        driver,
     )
 
 
@@ -250,6 +268,9 @@ class Detectors:
     move: Detector | None = None
     trick: Detector | None = None
     outcome: Callable[[Hand], bool] | None = None
+    # How near a hand's outcome comes to showing it (0 or more: it may): what a search
+    # climbs toward when no random deal shows it.
+    aim: Callable[[HandResult], int] | None = None
 
 
 @dataclass
@@ -263,9 +284,14 @@ class Watched:
 
 
 def watch(
-    rules: Rules, witness: Witness, detectors: dict[str, Detectors], stop: set[str] | None = None
+    rules: Rules,
+    witness: Witness,
+    detectors: dict[str, Detectors],
+    stop: set[str] | None = None,
+    cap: int | None = None,
 ) -> Watched:
-    """Play the witness's hand, noting where each detector first fires."""
+    """Play the witness's hand, noting where each detector first fires (for at most `cap`
+    tricks, when given: the outcome of a hand cut short is not looked at)."""
     hand = replay(rules, witness)
     bots = [make_bot(name) for name in witness.bots]
     seen = Watched()
@@ -294,6 +320,8 @@ def watch(
                     seen.acted[name] = number
         if stop is not None and stop <= set(seen.acted):
             break
+        if cap is not None and hand.tricks_played >= cap and not hand.trick:
+            break
     seen.tricks = hand.tricks_played
     seen.outcome = hand.outcome
     if hand.outcome is not None:
@@ -310,19 +338,36 @@ def candidates(
     seed: int = 0,
     names: tuple[str, ...] = DETERMINISTIC,
 ) -> Iterator[Witness]:
-    """Deals to try: shuffled decks, every dealer in turn, and bots from `names` (each
-    name at every seat in turn, then seat-by-seat mixtures)."""
+    """Deals to try: shuffled decks, every dealer in turn, and bots from `names`: each
+    name at every seat, then `MIXTURES` seat-by-seat mixtures, in turn (a few line-ups,
+    so that the compiled path specialises few loops to replay the witnesses)."""
     rng = random.Random(derive(seed, "analyze", players))
     cards = list(rules.cards)
+    line_ups = [(name,) * players for name in names]
+    line_ups += [tuple(rng.choice(names) for _ in range(players)) for _ in range(MIXTURES)]
     for i in range(tries):
         order = cards[:]
         rng.shuffle(order)
-        turn = i % (len(names) + 1)
-        if turn < len(names):
-            bots = (names[turn],) * players
-        else:
-            bots = tuple(rng.choice(names) for _ in range(players))
-        yield Witness(players, tuple(order), i % players, bots, 0)
+        yield Witness(players, tuple(order), i % players, line_ups[i % len(line_ups)], 0)
+
+
+# Deals the search plays, once every detector has fired (or those left have an aim to
+# climb toward), looking for a hand as long as the count model's bound; past them the
+# longest hand seen is reported as it is.
+LONGEST_TRIES = 40
+# The tricks the search watches of a hand, once no detector asks for a hand that does
+# not end: where most hands go on for ever, each would otherwise play to the trick limit.
+WATCHED_TRICKS = 100
+
+
+@dataclass
+class Found:
+    """What a search found: a witness per detector that fired, the longest hand seen, and
+    for each detector with an aim the deal that came nearest (to climb from)."""
+
+    witnesses: dict[str, Witness] = field(default_factory=dict)
+    longest: Witness | None = None
+    nearest: dict[str, tuple[int, Witness]] = field(default_factory=dict)
 
 
 def search(
@@ -331,23 +376,61 @@ def search(
     detectors: dict[str, Detectors],
     tries: int,
     longest_wanted: int | None = None,
-) -> tuple[dict[str, Witness], Witness | None]:
+    endless: str = "endless",
+    longest_tries: int = LONGEST_TRIES,
+) -> Found:
     """Witnesses for as many detectors as `tries` deals find, and the longest hand seen
-    (the search stops early once every detector has fired and a hand of `longest_wanted`
-    tricks is seen)."""
-    found: dict[str, Witness] = {}
-    longest: Witness | None = None
-    for candidate in candidates(rules, players, tries):
-        wanted = {n: d for n, d in detectors.items() if n not in found}
-        seen = watch(rules, candidate, wanted)
+    (the search stops early once every detector has fired, or those left have an aim,
+    and a hand of `longest_wanted` tricks is seen, or `longest_tries` deals are played).
+    `endless` names the detector of a hand that does not end: until it fires, every hand
+    is played to its end."""
+    got = Found()
+    for number, candidate in enumerate(candidates(rules, players, tries)):
+        wanted = {n: d for n, d in detectors.items() if n not in got.witnesses}
+        cap = None if endless in wanted else WATCHED_TRICKS
+        seen = watch(rules, candidate, wanted, cap=cap)
         plays = tuple(seen.plays)
         for name, trick in seen.acted.items():
-            found[name] = replace(candidate, trick=trick, plays=plays)
-        if longest is None or seen.tricks > longest.trick:
-            longest = replace(candidate, trick=seen.tricks, plays=plays)
-        if len(found) == len(detectors) and longest.trick >= (longest_wanted or 0):
+            got.witnesses[name] = replace(candidate, trick=trick, plays=plays)
+        for name, d in wanted.items():
+            if d.aim is not None and seen.outcome is not None:
+                near = d.aim(seen.outcome)
+                if name not in got.nearest or near > got.nearest[name][0]:
+                    got.nearest[name] = (near, candidate)
+        if got.longest is None or seen.tricks > got.longest.trick:
+            got.longest = replace(candidate, trick=seen.tricks, plays=plays)
+        tried = number + 1 >= longest_tries
+        long_enough = got.longest.trick >= (longest_wanted or 0) or tried
+        left = [d for n, d in detectors.items() if n not in got.witnesses]
+        if long_enough and all(d.aim is not None and tried for d in left):
             break
-    return found, longest
+    return got
+
+
+def climb(
+    rules: Rules, name: str, detectors: Detectors, start: Witness, steps: int
+) -> Witness | None:
+    """A witness for `name` near `start`: swap two cards of the deck at a time (played by
+    the compiled path's driver as written), keeping each swap that brings the hand
+    no farther from the detector's aim; a hand that reaches it (aim 0) is watched on the
+    reference engine, and is the witness if the detector fires there."""
+    assert detectors.aim is not None
+    rng = random.Random(derive(0, "climb", name))
+    deck = list(start.deck)
+    best = None
+    for _ in range(steps):
+        candidate = replace(start, deck=tuple(deck))
+        near = detectors.aim(compiled_outcome(rules, candidate, play_plain))
+        if best is None or near >= best[0]:
+            best = (near, deck[:])
+            if near >= 0:
+                seen = watch(rules, candidate, {name: detectors})
+                if name in seen.acted:
+                    return replace(candidate, trick=seen.acted[name], plays=tuple(seen.plays))
+        deck = best[1][:]
+        i, j = rng.randrange(len(deck)), rng.randrange(len(deck))
+        deck[i], deck[j] = deck[j], deck[i]
+    return None
 
 
 def check(rules: Rules, witness: Witness, name: str, detectors: dict[str, Detectors]) -> bool:

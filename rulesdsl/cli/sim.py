@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import importlib.util
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import click
 
-from rulesdsl.analysis.sameness import sameness_lines
+from rulesdsl.analysis.sameness import Sameness, sameness_lines, samenesses
 from rulesdsl.cli.common import (
     UsageProblem,
     build_rules,
@@ -136,12 +136,13 @@ def simulate_profiles(
         raise UsageProblem(str(error)) from None
     if plot is not None:
         _check_plot(plot, refs)
+    same = samenesses(spec.profiles, players)
     if not (as_json or as_csv):
         columns = Page.for_stdout(width).width
-        for line in sameness_lines(spec.profiles, players):
+        for line in sameness_lines(same):
             click.echo("\n".join(wrap(line, columns, "", "  ")))
     result = _run_with_progress(spec, workers or default_workers(), executor)
-    _output(result, as_json, as_csv, plot, Page.for_stdout(width))
+    _output(result, as_json, as_csv, plot, Page.for_stdout(width), same)
     if result.interrupted:
         click.get_current_context().exit(130)
 
@@ -181,15 +182,22 @@ def _stderr_console():
     return Console(stderr=True)
 
 
-def _output(result: Result, as_json: bool, as_csv: bool, plot: Path | None, page: Page) -> None:
+def _output(
+    result: Result,
+    as_json: bool,
+    as_csv: bool,
+    plot: Path | None,
+    page: Page,
+    same: Sequence[Sameness] = (),
+) -> None:
     from rulesdsl import report
 
     if result.interrupted:
         click.echo(f"interrupted: reporting the {result.units.n:,} units done", err=True)
     if as_json:
-        click.echo(report.to_json(result))
+        click.echo(report.to_json(result, same))
     elif as_csv:
-        click.echo(report.to_csv(result), nl=False)
+        click.echo(report.to_csv(result, same), nl=False)
     else:
         click.echo(report.render(result, page), nl=False)
     if plot is not None:

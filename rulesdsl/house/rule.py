@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 from rulesdsl.diagnostics import Diagnostic, Located, Pos
 from rulesdsl.hints import suggest
-from rulesdsl.house import codegen
+from rulesdsl.house import codegen, ir
 from rulesdsl.house.bounds import upper
 from rulesdsl.house.checker import Checker, ClauseError, Problem, canonical
 from rulesdsl.house.unit import LANGUAGES, Clause, HouseRule, Kind, Removal, Step, Target
@@ -52,6 +52,7 @@ class Built(NamedTuple):
     source: str
     steps: tuple[Step, ...]
     bound: int | None = None
+    tree: ir.Node | None = None
 
 
 class _Compiler:
@@ -112,6 +113,7 @@ class _Compiler:
             function_name(self.block.name),
             built.steps,
             built.bound,
+            built.tree,
         )
 
     def _known(self, entries: tuple[Entry, ...]) -> list[Entry]:
@@ -160,7 +162,8 @@ class _Compiler:
                 where, parameter, step = COUNTS[kind]
                 count = self._check(head, text, where, Type.INT)
                 source = codegen.count_source(name, parameter, count)
-                return Built(kind, ((kind.value, canonical(text)),), source, (step,), upper(count))
+                clauses = ((kind.value, canonical(text)),)
+                return Built(kind, clauses, source, (step,), upper(count), count)
             return self._end(head, text, winner, name)
         except ClauseError as error:
             self.problem(error.problem)
@@ -194,7 +197,7 @@ class _Compiler:
         condition = checker.expect(condition_tree, Type.BOOL)
         source = codegen.filter_source(name, condition)
         clauses = ((Kind.REFUSE.value, canonical(text)),)
-        return Built(Kind.REFUSE, clauses, source, TARGET_STEPS[target])
+        return Built(Kind.REFUSE, clauses, source, TARGET_STEPS[target], tree=condition)
 
     def _end(self, head: Entry, text: str, winner: Entry | None, name: str) -> Built:
         if winner is None:
@@ -221,7 +224,7 @@ class _Compiler:
         who = self._check(winner, who_text, Where.END, Type.MAYBE_SEAT)
         source = codegen.end_source(name, condition, who)
         clauses = ((Kind.END.value, canonical(text)), (Clause.WINNER.value, canonical(who_text)))
-        return Built(Kind.END, clauses, source, (Step.END_CHECK,))
+        return Built(Kind.END, clauses, source, (Step.END_CHECK,), tree=condition)
 
 
 def compile_rule(

@@ -9,12 +9,13 @@ from __future__ import annotations
 import hashlib
 import linecache
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
 from typing import Any
 
 from rulesdsl.diagnostics import Pos
+from rulesdsl.house.ir import Node
 from rulesdsl.options import OptionError
 
 LANGUAGES = ("en", "pt", "uk")
@@ -93,6 +94,9 @@ class HouseRule:
     function: str
     step_names: tuple[Step, ...]
     bound: int | None = None  # a count's largest value, None when unknown
+    # The checked tree of the kind clause (a filter's or end rule's condition, a count),
+    # for the analysis to read; equal rules may sit at other positions, so not compared.
+    tree: Node | None = field(default=None, compare=False, repr=False)
 
     @property
     def steps(self) -> dict[Step, Callable[..., Any]]:

@@ -11,8 +11,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from rulesdsl.analysis.lint import LINT_BUDGET
-from rulesdsl.analysis.report import dead_rules
-from rulesdsl.analysis.verdicts import Question, stated_questions
+from rulesdsl.analysis.report import dead_rules, dead_stated_rules
 from rulesdsl.diagnostics import Pos
 from rulesdsl.explain import DEFAULT_LANGUAGE, house_sentence, phrases
 from rulesdsl.house.settings import RuleSetting
@@ -177,13 +176,14 @@ def hover(target: Target, chain: list[Profile]) -> str | None:
     return "\n".join(lines)
 
 
-def _reach(name: str, profile: Profile, questions: dict[str, Question] | None = None) -> str:
-    """What reach analysis says of the option (or of the rule `questions` asks about) in
-    this profile: a proof that it never acts, or that the count model leaves it free to;
+def _reach(name: str, profile: Profile, stated: bool = False) -> str:
+    """What reach analysis says of the option (or of the rule the profile states) in this
+    profile: a proof that it never acts, or that the count model leaves it free to;
     nothing is analysed while the profile has errors, as `validate` warns of none then."""
     if not profile.ok:
         return "reach: not analysed while the profile has errors"
-    dead = dead_rules(profile.rules, budget=LINT_BUDGET, questions=questions).get(name)
+    never = dead_stated_rules if stated else dead_rules
+    dead = never(profile.rules, budget=LINT_BUDGET).get(name)
     if dead is not None:
         return f"reach: {dead}"
     return (
@@ -217,7 +217,7 @@ def _rule(target: Target, chain: list[Profile]) -> str:
         where = f"{short_path(above.path)}:{above.line}"
         lines += ["", f"{verb} the rule {name} of {above.profile} ({where})"]
     if setting is not None:
-        lines += ["", _reach(name, chain[0], stated_questions(chain[0].rules))]
+        lines += ["", _reach(name, chain[0], stated=True)]
     return "\n".join(lines)
 
 

@@ -1,0 +1,169 @@
+"""What the count model can read off the rules a profile states: the values a draw count
+can take on a trick won by a trump and on any other, and the first trick an end rule can
+end. Read off each rule's checked tree (`rulesdsl.house.ir`); what a tree does not settle
+is taken either way, so what is read here only ever removes what cannot happen.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from rulesdsl.house import ir
+from rulesdsl.house.bounds import KNOWN
+from rulesdsl.house.unit import HouseRule
+from rulesdsl.house.vocab import ATTRIBUTES, NAMES, Aggregate, Type, Where
+
+Span = tuple[float, float]
+"""The least and largest value an int expression can take (infinite where unknown)."""
+
+ANY: Span = (-math.inf, math.inf)
+
+# How `trick.won_by_trump` reads in a checked tree: the trump attribute of the trick's best.
+TRUMP_CODE = ATTRIBUTES[(Type.CARD, "trump")].code
+BEST_CODE = NAMES["trick.best"].code_at(Where.DRAW)
+TRICK_NUMBER = NAMES["trick.number"].code_at(Where.END)
+
+
+def won_by_trump(node: ir.Node) -> bool:
+    """Whether `node` is `trick.won_by_trump`."""
+    return (
+        isinstance(node, ir.Attr)
+        and node.code == TRUMP_CODE
+        and isinstance(node.base, ir.Leaf)
+        and node.base.code == BEST_CODE
+    )
+
+
+def truth(node: ir.Node, by_trump: bool) -> bool | None:
+    """The condition's value when the trick was (or was not) won by a trump; None when
+    that does not settle it."""
+    if won_by_trump(node):
+        return by_trump
+    if isinstance(node, ir.Leaf) and node.code in ("True", "False"):
+        return node.code == "True"
+    if isinstance(node, ir.Unary) and node.op == "not":
+        inner = truth(node.operand, by_trump)
+        return None if inner is None else not inner
+    if isinstance(node, ir.Binary) and node.op in ("and", "or"):
+        left, right = truth(node.left, by_trump), truth(node.right, by_trump)
+        stop = node.op == "or"  # the value that settles the operator alone
+        if stop in (left, right):
+            return stop
+        return None if None in (left, right) else not stop
+    return None
+
+
+def span(node: ir.Node, by_trump: bool) -> Span:
+    """The values an int expression can take when the trick was (or was not) won by a
+    trump. Every number the vocabulary gives is a count or a place, so at least 0."""
+    if isinstance(node, ir.Number):
+        return node.value, node.value
+    if isinstance(node, ir.Ternary):
+        known = truth(node.condition, by_trump)
+        if known is not None:
+            return span(node.then if known else node.otherwise, by_trump)
+        (a, b), (c, d) = span(node.then, by_trump), span(node.otherwise, by_trump)
+        return min(a, c), max(b, d)
+    if isinstance(node, ir.Unary) and node.op == "-":
+        low, high = span(node.operand, by_trump)
+        return -high, -low
+    if isinstance(node, ir.Binary) and node.op in "+-*":
+        return _arithmetic(node.op, span(node.left, by_trump), span(node.right, by_trump))
+    if isinstance(node, ir.Call):
+        spans = [span(a, by_trump) for a in node.args]
+        pick = min if node.fn == "min" else max
+        return pick(s[0] for s in spans), pick(s[1] for s in spans)
+    if isinstance(node, ir.Leaf | ir.Attr):
+        code = node.code if isinstance(node, ir.Leaf) else None
+        return 0, KNOWN.get(code, math.inf) if code else math.inf
+    if isinstance(node, ir.Over) and node.kind == Aggregate.COUNT:
+        return 0, math.inf
+    return ANY
+
+
+def _arithmetic(op: str, left: Span, right: Span) -> Span:
+    (a, b), (c, d) = left, right
+    if op == "+":
+        return a + c, b + d
+    if op == "-":
+        return a - d, b - c
+    if math.inf in (abs(a), abs(b), abs(c), abs(d)):
+        return ANY
+    products = (a * c, a * d, b * c, b * d)
+    return min(products), max(products)
+
+
+@dataclass(frozen=True)
+class DrawCounts:
+    """The counts a drawer may take on a trick won by a trump, and on any other."""
+
+    by_trump: tuple[int, ...]
+    otherwise: tuple[int, ...]
+
+    @property
+    def all(self) -> tuple[int, ...]:
+        return tuple(sorted(set(self.by_trump) | set(self.otherwise)))
+
+
+def draw_counts(rule: HouseRule, most_cards: int) -> DrawCounts:
+    """The values a stated draw count can take (never below 0, never above its bound or
+    the cards there are)."""
+
+    def values(by_trump: bool) -> tuple[int, ...]:
+        low, high = span(rule.tree, by_trump) if rule.tree is not None else ANY
+        top = rule.bound if rule.bound is not None else most_cards
+        return tuple(range(int(max(0, low)), int(min(top, high, most_cards)) + 1))
+
+    return DrawCounts(values(True), values(False))
+
+
+def first_trick(rule: HouseRule) -> int:
+    """The first trick at whose end an end rule's condition can hold (1: any trick), read
+    off comparisons of `trick.number` with a number that the condition requires."""
+    return _first(rule.tree) if rule.tree is not None else 1
+
+
+def _first(node: ir.Node) -> int:
+    if isinstance(node, ir.Binary) and node.op == "and":
+        return max(_first(node.left), _first(node.right))
+    if isinstance(node, ir.Binary) and node.op == "or":
+        return min(_first(node.left), _first(node.right))
+    if isinstance(node, ir.Binary) and node.op == "==":
+        for number, other in ((node.right, node.left), (node.left, node.right)):
+            if isinstance(number, ir.Number) and _is_trick_number(other):
+                return max(1, number.value)
+    return _at_least(node) or 1
+
+
+def sure_trick(rule: HouseRule) -> int | None:
+    """The trick from which an end rule's condition surely holds (None: never known to),
+    for `end after trick N` and the like."""
+    return _sure(rule.tree) if rule.tree is not None else None
+
+
+def _sure(node: ir.Node) -> int | None:
+    if isinstance(node, ir.Leaf) and node.code == "True":
+        return 1
+    if isinstance(node, ir.Binary) and node.op in ("and", "or"):
+        left, right = _sure(node.left), _sure(node.right)
+        if node.op == "and":
+            return None if left is None or right is None else max(left, right)
+        return min((n for n in (left, right) if n is not None), default=None)
+    return _at_least(node)
+
+
+def _at_least(node: ir.Node) -> int | None:
+    """N, where `node` says `trick.number >= N` (or `> N - 1`, either way round)."""
+    if not isinstance(node, ir.Binary):
+        return None
+    left, right, op = node.left, node.right, node.op
+    if isinstance(left, ir.Number) and _is_trick_number(right):
+        left, right, op = right, left, {"<=": ">=", "<": ">"}.get(op, "")
+    if op in (">=", ">") and _is_trick_number(left) and isinstance(right, ir.Number):
+        return max(1, right.value + (op == ">"))
+    return None
+
+
+def _is_trick_number(node: ir.Node) -> bool:
+    return isinstance(node, ir.Leaf) and node.code == TRICK_NUMBER
