@@ -183,7 +183,8 @@ def observe(hand: Hand, seat: int) -> InfoSet:
             epoch += 1
             pools.append(tuple(set_aside))
             origin.update(dict.fromkeys(set_aside, epoch))
-            stock = [(epoch, j) for j in range(len(set_aside))]
+            # A draw the old stock could not fill ends from the new one (one event).
+            stock += [(epoch, j) for j in range(len(set_aside))]
             set_aside = []
         elif isinstance(event, Draw):
             taken, stock = stock[: len(event.cards)], stock[len(event.cards) :]

@@ -62,9 +62,9 @@ class Sampler:
         self._free = [[s for s in info.hidden() if s.epoch == e] for e in range(self.epochs)]
         # Each other player's plays, to place in its slots: (play index, card), by epoch.
         self._placed: dict[tuple[int, int], list[tuple[int, Card]]] = defaultdict(list)
-        fixed = set(info.fixed.values())
+        fixed = {(e, card) for (e, _), card in info.fixed.items()}  # known where they are
         for i, play in enumerate(info.plays):
-            if play.seat != info.seat and not (play.epoch == 0 and play.card in fixed):
+            if play.seat != info.seat and (play.epoch, play.card) not in fixed:
                 self._placed[(play.seat, play.epoch)].append((i, play.card))
         self._checked = [i for i, p in enumerate(info.plays) if p.seat != info.seat]
         self._probes: dict[int, Hand] | None = None
@@ -203,7 +203,8 @@ class Sampler:
             out = [
                 x
                 for x in info.rules.cards
-                if x not in gone and not adapter.may_play(self._probes[i], [play.card, x], play.card)
+                if x not in gone
+                and not adapter.may_play(self._probes[i], [play.card, x], play.card)
             ]
             reveals.append(Reveal(play.seat, i, play.card, frozenset(out)))
         return reveals
