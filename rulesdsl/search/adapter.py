@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rulesdsl.cards import Card
+from rulesdsl.engine import steps
 from rulesdsl.engine.hand import Hand, codes_for
 from rulesdsl.engine.state import State
+from rulesdsl.engine.steps import Plan
 from rulesdsl.rules import Rules
 
 
@@ -118,3 +120,31 @@ def copy_state(s: State) -> State:
         setattr(c, name, list(value) if isinstance(value, list) else value)
     c.hands = [list(h) for h in s.hands]
     return c
+
+
+def mover(s: State) -> int:
+    """The seat to play in `s`."""
+    return s.trick_seats[len(s.trick)]
+
+
+def legal(s: State, plan: Plan) -> list[int]:
+    """The cards the seat to play may play in `s` (a new list)."""
+    seat = mover(s)
+    if s.trick:
+        return list(steps.follow_allowed(s, plan, seat))
+    return list(steps.allowed_cards(s, plan.lead_rules, seat))
+
+
+def advance(s: State, plan: Plan, card: int) -> None:
+    """The seat to play plays `card`; a complete trick is finished and the next begun."""
+    seat = mover(s)
+    if s.trick:
+        steps.follow_allowed(s, plan, seat)  # the rules that refuse fire as it is played
+        steps.follow_card(s, seat, card)
+    else:
+        steps.allowed_cards(s, plan.lead_rules, seat)
+        steps.lead_card(s, seat, card)
+    if len(s.trick) == len(s.trick_seats):
+        steps.finish_trick(s, plan)
+        if not s.over:
+            steps.start_trick(s)
