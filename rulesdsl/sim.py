@@ -20,6 +20,7 @@ from rulesdsl.engine.match import Match
 from rulesdsl.engine.result import EndReason, HandResult
 from rulesdsl.executors import LOCAL, results
 from rulesdsl.rules import Rules
+from rulesdsl.search.table import hand_player
 from rulesdsl.seeds import derive, shuffle
 from rulesdsl.units import COUNTED
 
@@ -293,7 +294,7 @@ def _play_hands(spec: Spec, units: range, result: Result) -> None:
     cards = [int_deck(rules) for _, rules in spec.profiles]
     decks = _Decks(spec.seed, units.start, cards)
     card_set = [decks.index(c) for c in cards]
-    plays = [compile_hand(rules, n, spec.seat_bots()) for _, rules in spec.profiles]
+    plays = [hand_player(rules, n, spec.seat_bots()) for _, rules in spec.profiles]
     bots = [random.Random(derive(spec.seed, "bots", units.start)) for _ in spec.profiles]
     skilled = [
         [compile_hand(rules, n, _skill_bots(n, seat)) for seat in range(n)]
@@ -324,7 +325,7 @@ def _play_hands(spec: Spec, units: range, result: Result) -> None:
 
 
 def _play_matches(spec: Spec, units: range, result: Result) -> None:
-    plays = [compile_hand(rules, spec.players, spec.seat_bots()) for _, rules in spec.profiles]
+    plays = [hand_player(rules, spec.players, spec.seat_bots()) for _, rules in spec.profiles]
     for unit in units:
         lengths, winners = [], []
         for index, (_, rules) in enumerate(spec.profiles):

@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from rulesdsl.analysis.sameness import sameness_lines
+from rulesdsl.bots import bot_names
 from rulesdsl.cli.common import (
     UsageProblem,
     build_rules,
@@ -36,7 +37,7 @@ def sim_options(command):
             "--bots",
             default="random",
             show_default=True,
-            help="One bot for every seat, or one per seat.",
+            help=f"One bot for every seat, or one per seat: {', '.join(bot_names())}.",
         ),
         click.option("--seed", type=int, default=0, show_default=True),
         click.option(
