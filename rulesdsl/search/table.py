@@ -5,11 +5,13 @@ bot and give the same figures for any number of workers."""
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from functools import cache
 
 from rulesdsl.bots import RandomBot, is_search_bot, make_bot
 from rulesdsl.engine import fast
 from rulesdsl.engine.driver import Player, play_hand
+from rulesdsl.engine.events import Deal, Draw, Event, Out, Play
 from rulesdsl.engine.hand import Hand
 from rulesdsl.engine.result import HandResult
 from rulesdsl.rules import Rules
@@ -46,3 +48,49 @@ def hand_player(rules: Rules, players: int, bots: tuple[str, ...]) -> fast.HandP
     if needs_reference(bots):
         return reference_hand(rules, players, bots)
     return fast.compile_hand(rules, players, bots)
+
+
+class _NoRandom:
+    """The generator handed to hands without random bots: drawing from it is a mistake."""
+
+    def random(self) -> float:
+        raise AssertionError("no random bot plays in this hand")
+
+
+NO_RANDOM: random.Random = _NoRandom()  # type: ignore[assignment]
+
+
+def good_hand(
+    rules: Rules, players: int, bot: str, deck: list[int], hand_seed: int, dealer: int
+) -> tuple[HandResult, int]:
+    """A hand with `bot` at every seat, and whether its winner came back: held, after some
+    trick the hand went on past, fewer cards than every other player still in (1 or 0)."""
+    cards = {fast.to_int(c): c for c in rules.cards}
+    hand = Hand.deal(rules, players, dealer, order=[cards[c] for c in deck], seed=hand_seed)
+    seats = [make_bot(bot, derive(hand_seed, bot, seat)) for seat in range(players)]
+    result = play_hand(hand, seats)
+    return result, int(result.winner is not None and came_back(hand.events, result.winner))
+
+
+def came_back(events: Sequence[Event], winner: int) -> bool:
+    """Whether `winner` held strictly the fewest cards of the players in, at the start of
+    some trick after the first."""
+    counts: list[int] = []
+    active: list[bool] = []
+    trick = 1
+    for event in events:
+        if isinstance(event, Deal):
+            counts = [len(h) for h in event.hands]
+            active = [True] * len(counts)
+        elif isinstance(event, Play):
+            if event.trick != trick:
+                trick = event.trick
+                others = [counts[s] for s in range(len(counts)) if active[s] and s != winner]
+                if active[winner] and others and counts[winner] < min(others):
+                    return True
+            counts[event.seat] -= 1
+        elif isinstance(event, Draw):
+            counts[event.seat] += len(event.cards)
+        elif isinstance(event, Out):
+            active[event.seat] = False
+    return False
