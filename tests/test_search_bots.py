@@ -198,3 +198,17 @@ def test_a_search_bot_refuses_a_hand_without_its_deal():
     with pytest.raises(SearchError, match=r"Hand\.deal"):
         make_bot("pimc:2").choose(hand, hand.legal_moves())
     assert not [e for e in hand.events if isinstance(e, Deal)]
+
+
+def test_play_and_diverge_take_search_bots(capsys):
+    from rulesdsl.cli import main
+
+    code = main(["play", "--bots", "pimc:2,ismcts:4,heuristic,random", "--seed", "3", "--json"])
+    out, _ = capsys.readouterr()
+    assert code == 0 and '"winner"' in out
+    code = main(["diverge", "equal-hands", "bicycle", "--bots", "pimc:2", "--seed", "4"])
+    out, _ = capsys.readouterr()
+    assert code == 0 and "equal-hands" in out
+    code = main(["play", "--bots", "pimc:0", "--seed", "3", "--json"])
+    _, err = capsys.readouterr()
+    assert code == 2 and "from 1 to 10,000" in err
