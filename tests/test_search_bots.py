@@ -203,7 +203,10 @@ def test_a_search_bot_refuses_a_hand_without_its_deal():
 def test_play_and_diverge_take_search_bots(capsys):
     from rulesdsl.cli import main
 
-    code = main(["play", "--bots", "pimc:2,ismcts:4,heuristic,random", "--seed", "3", "--json"])
+    code = main(
+        ["play", "--bots", "pimc:2,ismcts:4,heuristic,random", "--seed", "3", "--json"]
+        + ["--set", "match=target 1"]
+    )
     out, _ = capsys.readouterr()
     assert code == 0 and '"winner"' in out
     code = main(["diverge", "equal-hands", "bicycle", "--bots", "pimc:2", "--seed", "4"])

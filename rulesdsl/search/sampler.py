@@ -12,14 +12,13 @@ reads, options and profile-stated rules alike, is honoured without being written
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator
 from typing import NamedTuple
 
 from rulesdsl.cards import Card
 from rulesdsl.engine.hand import Hand
 from rulesdsl.engine.state import State
 from rulesdsl.search import adapter
-from rulesdsl.search.infoset import OUT, STOCK, InfoSet, Slot, observe
+from rulesdsl.search.infoset import OUT, STOCK, InfoSet, observe
 from rulesdsl.stream import Stream
 
 Key = tuple[int, int]
@@ -58,15 +57,37 @@ class Sampler:
     def __init__(self, info: InfoSet) -> None:
         self.info = info
         self.epochs = 1 + len(info.pools)
-        self._hidden = [self._hidden_cards(e) for e in range(self.epochs)]
-        self._free = [[s for s in info.hidden() if s.epoch == e] for e in range(self.epochs)]
+        fixed = {(e, card) for (e, _), card in info.fixed.items()}  # known where they are
         # Each other player's plays, to place in its slots: (play index, card), by epoch.
         self._placed: dict[tuple[int, int], list[tuple[int, Card]]] = defaultdict(list)
-        fixed = {(e, card) for (e, _), card in info.fixed.items()}  # known where they are
         for i, play in enumerate(info.plays):
             if play.seat != info.seat and (play.epoch, play.card) not in fixed:
                 self._placed[(play.seat, play.epoch)].append((i, play.card))
-        self._checked = [i for i, p in enumerate(info.plays) if p.seat != info.seat]
+        placed = {(e, card) for (_, e), plays in self._placed.items() for _, card in plays}
+        # The cards left to deal out freely, by epoch.
+        self._pool = [
+            [c for c in self._hidden_cards(e) if (e, c) not in placed] for e in range(self.epochs)
+        ]
+        hidden = info.hidden()
+        self._others = [s for s in range(info.players) if s != info.seat]
+        self._slots = {  # each other player's hidden slots, by epoch
+            (seat, e): [s for s in hidden if s.owner == seat and s.epoch == e]
+            for seat in self._others
+            for e in range(self.epochs)
+        }
+        self._rest = [
+            [s[:2] for s in hidden if s.owner < 0 and s.epoch == e] for e in range(self.epochs)
+        ]
+        self._taken = {  # each seat's slots, (time, key), and its plays, (index, card)
+            seat: [(s.time, s[:2]) for s in info.slots if s.owner == seat]
+            for seat in range(info.players)
+        }
+        self._plays = {
+            seat: [(i, p.card) for i, p in enumerate(info.plays) if p.seat == seat]
+            for seat in range(info.players)
+        }
+        # The plays to check, each player's; a check that fails moves to the front.
+        self._checks = {seat: [i for i, _ in self._plays[seat]] for seat in self._others}
         self._probes: dict[int, Hand] | None = None
         self._now: Hand | None = None
         self._known: dict[tuple[int, frozenset[Card]], bool] = {}
@@ -80,40 +101,35 @@ class Sampler:
 
     # -- proposals -------------------------------------------------------------------
 
-    def propose(self, stream: Stream) -> dict[Key, Card]:
+    def propose(self, stream: Stream, check: bool = False) -> dict[Key, Card] | None:
         """A filling uniform among those that put every card another player played in
-        one of its slots taken before the play."""
-        filling: dict[Key, Card] = {}
+        one of its slots taken before the play. With `check`, None as soon as a player's
+        plays are found illegal with the cards given it (rejection, found early)."""
+        filling: dict[Key, Card] = dict(self.info.fixed)
+        pools = [list(pool) for pool in self._pool]
+        for seat in self._others:
+            for epoch in range(self.epochs):
+                free = list(self._slots[(seat, epoch)])
+                for index, card in self._placed.get((seat, epoch), ()):  # earliest first
+                    able = [k for k, s in enumerate(free) if s.time <= index]
+                    filling[free.pop(able[stream.below(len(able))])[:2]] = card
+                _deal(pools[epoch], [s[:2] for s in free], filling, stream)
+            if check and not self._fits(filling, seat):
+                return None
         for epoch in range(self.epochs):
-            free = list(self._free[epoch])
-            cards = list(self._hidden[epoch])
-            for (seat, e), plays in self._placed.items():
-                if e != epoch:
-                    continue
-                for index, card in plays:  # in order of play: the earliest deadline first
-                    able = [k for k, s in enumerate(free) if s.owner == seat and s.time <= index]
-                    slot = free.pop(able[stream.below(len(able))])
-                    filling[slot[:2]] = card
-                    cards.remove(card)
-            for i in range(len(cards) - 1, 0, -1):
-                j = stream.below(i + 1)
-                cards[i], cards[j] = cards[j], cards[i]
-            filling.update(zip((s[:2] for s in free), cards, strict=True))
-        filling.update(self.info.fixed)
+            _deal(pools[epoch], self._rest[epoch], filling, stream)
         return filling
 
     # -- the history, replayed -------------------------------------------------------
 
     def held(self, filling: dict[Key, Card], seat: int, index: int) -> list[Card]:
         """The cards `seat` holds before the `index`-th play of the hand, in `filling`."""
-        cards = [filling[s[:2]] for s in self._slots_of(seat) if s.time <= index]
-        for play in self.info.plays[:index]:
-            if play.seat == seat:
-                cards.remove(play.card)
+        cards = [filling[key] for time, key in self._taken[seat] if time <= index]
+        for i, card in self._plays[seat]:
+            if i >= index:
+                break
+            cards.remove(card)
         return cards
-
-    def _slots_of(self, seat: int) -> Iterator[Slot]:
-        return (s for s in self.info.slots if s.owner == seat)
 
     def world(self, filling: dict[Key, Card]) -> World:
         order = tuple(filling[(0, k)] for k in range(len(self.info.rules.cards)))
@@ -135,10 +151,11 @@ class Sampler:
                 adapter.force(hand, play.card)
         return hand
 
-    def _positions(self, filling: dict[Key, Card]) -> None:
+    def _positions(self, filling: dict[Key, Card] | None) -> None:
         """The position before each other player's play, and the position now, from a
         replay of any proposal: what the rules read there is the same in every world."""
         info = self.info
+        assert filling is not None
         hand = adapter.deal_world(info.rules, info.players, info.dealer, *self.world(filling))
         probes: dict[int, Hand] = {}
         for i, play in enumerate(info.plays):
@@ -149,16 +166,23 @@ class Sampler:
 
     def consistent(self, filling: dict[Key, Card]) -> bool:
         """Whether every play by another player is legal with the cards `filling` gives."""
+        return all(self._fits(filling, seat) for seat in self._others)
+
+    def _fits(self, filling: dict[Key, Card], seat: int) -> bool:
+        """Whether every play by `seat` is legal with the cards `filling` gives it."""
         if self._probes is None:
-            self._positions(filling)
+            self._positions(self.propose(Stream(0)))
         assert self._probes is not None
-        for i in self._checked:
-            play = self.info.plays[i]
-            held = self.held(filling, play.seat, i)
+        checks = self._checks[seat]
+        for n, i in enumerate(checks):
+            card = self.info.plays[i].card
+            held = self.held(filling, seat, i)
             key = (i, frozenset(held))
-            if key not in self._known:
-                self._known[key] = adapter.may_play(self._probes[i], held, play.card)
-            if not self._known[key]:
+            legal = self._known.get(key)
+            if legal is None:
+                legal = self._known[key] = adapter.may_play(self._probes[i], held, card)
+            if not legal:
+                checks.insert(0, checks.pop(n))
                 return False
         return True
 
@@ -168,8 +192,8 @@ class Sampler:
         """A consistent filling, every one equally likely."""
         for _ in range(MAX_PROPOSALS):
             self.proposals += 1
-            filling = self.propose(stream)
-            if self.consistent(filling):
+            filling = self.propose(stream, check=True)
+            if filling is not None:
                 return filling
         raise SamplerError(f"no consistent world in {MAX_PROPOSALS} proposals")
 
@@ -197,7 +221,7 @@ class Sampler:
         info = self.info
         own = set(info.fixed.values())
         reveals = []
-        for i in self._checked:
+        for i in sorted(self._probes):
             play = info.plays[i]
             gone = own | {p.card for p in info.plays[: i + 1]}
             out = [
@@ -208,6 +232,14 @@ class Sampler:
             ]
             reveals.append(Reveal(play.seat, i, play.card, frozenset(out)))
         return reveals
+
+
+def _deal(pool: list[Card], keys: list[Key], filling: dict[Key, Card], stream: Stream) -> None:
+    """Put cards drawn at random from `pool` (which loses them) in the slots `keys`."""
+    for key in keys:
+        j = stream.below(len(pool))
+        pool[j], pool[-1] = pool[-1], pool[j]
+        filling[key] = pool.pop()
 
 
 def sampler_for(hand: Hand, seat: int) -> Sampler:
