@@ -149,9 +149,18 @@ def test_the_sampler_draws_every_consistent_world_uniformly(profile, more, seed,
     assert chi < generous(df), (chi, df)
 
 
-@pytest.mark.parametrize("profile", ["equal-hands", "bicycle", "profiles/house/time-limit.rules"])
-def test_every_sampled_world_replays_legally_and_plays_to_its_end(profile):
-    rules = load(profile).rules
+@pytest.mark.parametrize(
+    ("profile", "more"),
+    [
+        ("equal-hands", {}),
+        ("bicycle", {}),
+        ("profiles/house/time-limit.rules", {}),
+        ("profiles/house/trumps-broken.rules", {"trump": "stock_bottom"}),
+        ("equal-hands", {"trump": "stock_turnup", "hand_size": "7"}),
+    ],
+)
+def test_every_sampled_world_replays_legally_and_plays_to_its_end(profile, more):
+    rules = load(profile).rules.with_options(more)
     for seed in range(6):
         truth = played(rules, seed, 3 + 4 * seed, players=4)
         if truth.is_over:
@@ -160,9 +169,12 @@ def test_every_sampled_world_replays_legally_and_plays_to_its_end(profile):
         sampler = Sampler(observe(truth, seat))
         stream = Stream(seed)
         for n in range(4):
-            hand = sampler.replay(sampler.world(sampler.sample(stream)))
+            filling = sampler.sample(stream)
+            hand = sampler.replay(sampler.world(filling))
             assert hand.cards(seat) == truth.cards(seat)
             assert hand.legal_moves() == truth.legal_moves()
+            now = sampler.state(filling, 0)  # the position the bots play out
+            assert (now.hands, now.stock, now.trick) == (hand.s.hands, hand.s.stock, hand.s.trick)
             bot = RandomBot(n)
             while not hand.is_over:
                 hand.play(bot.choose(hand, hand.legal_moves()))

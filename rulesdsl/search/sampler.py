@@ -207,9 +207,7 @@ class Sampler:
             if seat != info.seat
         }
         last = self.epochs - 1
-        stock = sorted(
-            (s for s in info.slots if s.owner == STOCK and s.epoch == last), key=lambda s: s.index
-        )
+        stock = [s for s in info.slots if s.owner == STOCK and s.epoch == last]  # top first
         return adapter.position_state(self._now, hands, [filling[s[:2]] for s in stock], hand_seed)
 
     def reveals(self) -> list[Reveal]:
