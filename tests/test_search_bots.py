@@ -204,8 +204,16 @@ def test_play_and_diverge_take_search_bots(capsys):
     from rulesdsl.cli import main
 
     code = main(
-        ["play", "--bots", "pimc:2,ismcts:4,heuristic,random", "--seed", "3", "--json"]
-        + ["--set", "match=target 1"]
+        [
+            "play",
+            "--bots",
+            "pimc:2,ismcts:4,heuristic,random",
+            "--seed",
+            "3",
+            "--json",
+            "--set",
+            "match=target 1",
+        ]
     )
     out, _ = capsys.readouterr()
     assert code == 0 and '"winner"' in out

@@ -1,7 +1,8 @@
 """Single-observer information-set Monte Carlo tree search (Cowling, Powley and Whitehouse,
 2012): one tree over the cards played from the decision on, seen from the seat to move;
 each iteration samples a world consistent with what the seat knows, walks the tree with
-the cards legal in that world, adds one node and plays the world out by random play."""
+the cards legal in that world, adds one node and plays the world out by the playout
+policy of `rollout.py`."""
 
 from __future__ import annotations
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rulesdsl.bots import HeuristicBot
 from rulesdsl.cards import Card
 from rulesdsl.engine.hand import Hand, codes_for
 from rulesdsl.engine.plan import plan_for
@@ -17,9 +18,11 @@ from rulesdsl.stream import Stream
 
 class PimcBot:
     """`pimc:N`: for each of N sampled worlds, every legal card is played and the world
-    played out by random play (`rollout.POLICY`); the card with the most wins for the seat
-    is chosen, the first in the hand's order on a tie. Seeded: the same seed and the same
-    positions give the same choices."""
+    played out by the playout policy of `rollout.py`, with the same random numbers for
+    every card of a world (so the cards are compared on equal luck); the card with the
+    most wins for the seat is chosen, and among cards that tie, the heuristic bot's card
+    if it is one of them. Seeded: the same seed and the same positions give the same
+    choices."""
 
     kind = "pimc"
 
@@ -27,6 +30,7 @@ class PimcBot:
         self.worlds = worlds
         self.name = f"{self.kind}:{worlds}"
         self.stream = Stream(seed)
+        self.fallback = HeuristicBot()
 
     def choose(self, hand: Hand, legal: Sequence[Card]) -> Card:
         if len(legal) == 1:
@@ -39,8 +43,12 @@ class PimcBot:
         wins = dict.fromkeys(legal, 0)
         for _ in range(self.worlds):
             world = sampler.state(sampler.sample(self.stream), hand_seed(self.stream))
+            playout = Stream(hand_seed(self.stream))  # the same numbers for every card
             for card in legal:
                 s = adapter.copy_state(world)
                 adapter.advance(s, plan, code[card])
-                wins[card] += rollout(rules, s, self.stream) == seat
-        return max(legal, key=wins.__getitem__)
+                wins[card] += rollout(rules, s, playout.copy()) == seat
+        best = max(wins.values())
+        tied = [card for card in legal if wins[card] == best]
+        usual = self.fallback.choose(hand, legal)
+        return usual if usual in tied else tied[0]

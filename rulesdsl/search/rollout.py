@@ -6,7 +6,6 @@ faster engine can serve it behind the same name.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 
 from rulesdsl.engine import fast
@@ -16,7 +15,7 @@ from rulesdsl.rules import Rules
 from rulesdsl.search import adapter
 from rulesdsl.stream import Stream
 
-EXPLORE = float(os.environ.get("S11_EXPLORE", "0.2"))
+EXPLORE = 0.2
 """The chance that a seat in a playout plays a random legal card, not the heuristic's."""
 
 
