@@ -20,8 +20,7 @@ from rulesdsl.engine.match import Match
 from rulesdsl.engine.result import EndReason, HandResult
 from rulesdsl.executors import LOCAL, results
 from rulesdsl.rules import Rules
-from rulesdsl.search.table import NO_RANDOM as _NO_RANDOM
-from rulesdsl.search.table import good_hand, hand_player
+from rulesdsl.search.table import NO_RANDOM, good_hand, hand_player
 from rulesdsl.seeds import derive, shuffle
 from rulesdsl.units import COUNTED
 
@@ -353,9 +352,7 @@ def _play_good(
         record(tally, key)
         tally.count("comeback", comeback)
         stepped = tuple(bot if s == seat else "heuristic" for s in range(n))
-        won = int(
-            hand_player(rules, n, stepped)(deck, hand_seed, _NO_RANDOM, dealer).winner == seat
-        )
+        won = int(hand_player(rules, n, stepped)(deck, hand_seed, NO_RANDOM, dealer).winner == seat)
         tally.count("skill", won)
         keys.append(key)
         comebacks.append(comeback)

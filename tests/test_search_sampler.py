@@ -233,7 +233,7 @@ def test_the_information_set_counts_and_places_the_trump_card():
     assert info.place is Place.HAND
     assert info.held == tuple(len(h) for h in truth.hands)
     assert info.stock == len(truth.stock)
-    assert sum(info.drawn) == len([e for e in truth.events if isinstance(e, Draw)])
+    assert sum(info.drawn) == sum(len(e.cards) for e in truth.events if isinstance(e, Draw))
     if info.shown not in [p.card for p in info.plays]:
         assert info.trump_holder() == 0
     bottom = observe(played(small(trump="stock_bottom"), 3, 0), 1)

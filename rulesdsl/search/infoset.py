@@ -15,7 +15,6 @@ Where the cards go in the deck order is learnt from the engine, by dealing a kno
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
@@ -132,10 +131,6 @@ class InfoSet:
             counts[draw.seat] += draw.count
         return tuple(counts)
 
-    @property
-    def dealt_count(self) -> int:
-        return len(self.dealt)
-
     def hidden(self) -> list[Slot]:
         """The slots whose card the seat does not know."""
         return [s for s in self.slots if (s.epoch, s.index) not in self.fixed]
@@ -216,18 +211,14 @@ def observe(hand: Hand, seat: int) -> InfoSet:
     )
 
 
-def fixed_deal(lay: Layout) -> set[int]:
+def _dealt(lay: Layout) -> set[int]:
+    """The positions of the deck order that are dealt."""
     return {k for ks in lay.deal for k in ks}
 
 
 def _place(lay: Layout) -> Place:
     if lay.shown is None:
         return Place.NONE
-    if lay.shown in fixed_deal(lay):
+    if lay.shown in _dealt(lay):
         return Place.HAND
     return Place.STOCK_BOTTOM if lay.shown in lay.stock else Place.OUT_OF_PLAY
-
-
-def seen_cards(info: InfoSet) -> Sequence[Card]:
-    """The cards the seat has seen: its own, the trump card and every card played."""
-    return [*info.fixed.values(), *(p.card for p in info.plays)]

@@ -18,7 +18,7 @@ from rulesdsl.cards import Card
 from rulesdsl.engine.hand import Hand
 from rulesdsl.engine.state import State
 from rulesdsl.search import adapter
-from rulesdsl.search.infoset import OUT, STOCK, InfoSet, observe
+from rulesdsl.search.infoset import STOCK, InfoSet
 from rulesdsl.stream import Stream
 
 Key = tuple[int, int]
@@ -238,10 +238,3 @@ def _deal(pool: list[Card], keys: list[Key], filling: dict[Key, Card], stream: S
         j = stream.below(len(pool))
         pool[j], pool[-1] = pool[-1], pool[j]
         filling[key] = pool.pop()
-
-
-def sampler_for(hand: Hand, seat: int) -> Sampler:
-    return Sampler(observe(hand, seat))
-
-
-__all__ = ["OUT", "Sampler", "World", "sampler_for"]
