@@ -15,13 +15,13 @@ Where the cards go in the deck order is learnt from the engine, by dealing a kno
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
 from typing import NamedTuple
 
 from rulesdsl.cards import Card, Suit
-from rulesdsl.engine.events import Deal, Draw, Play, Reshuffle, TrickWon
+from rulesdsl.engine.events import Deal, Draw, Event, Play, Reshuffle, TrickWon
 from rulesdsl.engine.events import Trump as TrumpEvent
 from rulesdsl.engine.hand import Hand
 from rulesdsl.rules import Rules, RulesError
@@ -164,33 +164,10 @@ def observe(hand: Hand, seat: int) -> InfoSet:
     slots = [Slot(0, k, owner, 0) for owner, ks in enumerate(lay.deal) for k in ks]
     if _place(lay) is Place.OUT_OF_PLAY:
         slots.append(Slot(0, lay.shown, OUT, 0))
-    stock = [(0, k) for k in lay.stock]  # the current stock, top first
-    epoch, set_aside, pools = 0, [], []
-    origin: dict[Card, int] = {}
-    plays: list[SeenPlay] = []
-    draws: list[SeenDraw] = []
+    walk = _History(seat, [(0, k) for k in lay.stock], slots, fixed)
     for event in hand.events:
-        if isinstance(event, Play):
-            plays.append(SeenPlay(event.seat, event.card, event.trick, origin.get(event.card, 0)))
-        elif isinstance(event, TrickWon):
-            set_aside.extend(event.cards)
-        elif isinstance(event, Reshuffle):
-            epoch += 1
-            pools.append(tuple(set_aside))
-            origin.update(dict.fromkeys(set_aside, epoch))
-            # A draw the old stock could not fill ends from the new one (one event).
-            stock += [(epoch, j) for j in range(len(set_aside))]
-            set_aside = []
-        elif isinstance(event, Draw):
-            taken, stock = stock[: len(event.cards)], stock[len(event.cards) :]
-            time = len(plays)
-            slots += [Slot(e, k, event.seat, time) for e, k in taken]
-            own = event.seat == seat
-            if own:
-                fixed.update(zip(taken, event.cards, strict=True))
-            cards = event.cards if own else None
-            draws.append(SeenDraw(event.trick, event.seat, len(event.cards), time, cards))
-    slots += [Slot(e, k, STOCK, len(plays)) for e, k in stock]
+        walk.read(event)
+    slots += [Slot(e, k, STOCK, len(walk.plays)) for e, k in walk.stock]
     return InfoSet(
         rules=rules,
         players=n,
@@ -200,15 +177,62 @@ def observe(hand: Hand, seat: int) -> InfoSet:
         trump=shown.suit,
         shown=shown.card,
         place=_place(lay),
-        plays=tuple(plays),
-        draws=tuple(draws),
-        pools=tuple(pools),
+        plays=tuple(walk.plays),
+        draws=tuple(walk.draws),
+        pools=tuple(walk.pools),
         hand=tuple(hand.cards(seat)),
         held=tuple(len(h) for h in hand.hands),
         stock=len(hand.stock),
         slots=tuple(slots),
         fixed=fixed,
     )
+
+
+@dataclass
+class _History:
+    """A walk through a hand's events as `seat` sees them: which slot each card drawn came
+    from (the stock's, top first, then each reshuffled stock's), the plays and draws."""
+
+    seat: int
+    stock: list[tuple[int, int]]  # the slots still in the stock, top first
+    slots: list[Slot]
+    fixed: dict[tuple[int, int], Card]
+    plays: list[SeenPlay] = field(default_factory=list)
+    draws: list[SeenDraw] = field(default_factory=list)
+    pools: list[tuple[Card, ...]] = field(default_factory=list)
+    set_aside: list[Card] = field(default_factory=list)
+    origin: dict[Card, int] = field(default_factory=dict)  # the stock a card came back in
+
+    def read(self, event: Event) -> None:
+        if isinstance(event, Play):
+            epoch = self.origin.get(event.card, 0)
+            self.plays.append(SeenPlay(event.seat, event.card, event.trick, epoch))
+        elif isinstance(event, TrickWon):
+            self.set_aside.extend(event.cards)
+        elif isinstance(event, Reshuffle):
+            self._reshuffle()
+        elif isinstance(event, Draw):
+            self._draw(event)
+
+    def _reshuffle(self) -> None:
+        epoch = len(self.pools) + 1
+        self.pools.append(tuple(self.set_aside))
+        self.origin.update(dict.fromkeys(self.set_aside, epoch))
+        # A draw the old stock could not fill ends from the new one (one event).
+        self.stock += [(epoch, j) for j in range(len(self.set_aside))]
+        self.set_aside = []
+
+    def _draw(self, event: Draw) -> None:
+        count = len(event.cards)
+        taken, self.stock = self.stock[:count], self.stock[count:]
+        time = len(self.plays)
+        self.slots += [Slot(e, k, event.seat, time) for e, k in taken]
+        own = event.seat == self.seat
+        if own:
+            self.fixed.update(zip(taken, event.cards, strict=True))
+        self.draws.append(
+            SeenDraw(event.trick, event.seat, count, time, event.cards if own else None)
+        )
 
 
 def _dealt(lay: Layout) -> set[int]:
