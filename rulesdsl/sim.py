@@ -15,12 +15,12 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from rulesdsl.bots import make_bot
-from rulesdsl.engine.fast import compile_hand, int_deck
+from rulesdsl.engine.fast import HandPlayer, compile_hand, int_deck
 from rulesdsl.engine.match import Match
 from rulesdsl.engine.result import EndReason, HandResult
 from rulesdsl.executors import LOCAL, results
 from rulesdsl.rules import Rules
-from rulesdsl.search.table import NO_RANDOM, good_hand, hand_player
+from rulesdsl.search.table import NO_RANDOM, good_hand, needs_reference, reference_hand
 from rulesdsl.seeds import derive, shuffle
 from rulesdsl.units import COUNTED
 
@@ -286,6 +286,14 @@ class _Decks:
             shuffle(deck, stream)
             deals.append((deck, stream.getrandbits(64)))
         return deals
+
+
+def hand_player(rules: Rules, players: int, bots: tuple[str, ...]) -> HandPlayer:
+    """The fastest way to play hands of `rules` with `bots`, one name per seat: the
+    compiled fast path, or the reference engine for a bot it does not know."""
+    if needs_reference(bots):
+        return reference_hand(rules, players, bots)
+    return compile_hand(rules, players, bots)
 
 
 def _skill_bots(players: int, seat: int) -> tuple[str, ...]:

@@ -43,13 +43,6 @@ def reference_hand(rules: Rules, players: int, bots: tuple[str, ...]) -> fast.Ha
     return play
 
 
-def hand_player(rules: Rules, players: int, bots: tuple[str, ...]) -> fast.HandPlayer:
-    """The fastest way to play hands of `rules` with `bots`, one name per seat."""
-    if needs_reference(bots):
-        return reference_hand(rules, players, bots)
-    return fast.compile_hand(rules, players, bots)
-
-
 class _NoRandom:
     """The generator handed to hands without random bots: drawing from it is a mistake."""
 
