@@ -25,13 +25,13 @@ def test_search_bots_give_the_same_figures_for_any_number_of_workers(monkeypatch
     spec = spec_of(
         "equal-hands",
         "instant-elimination",
-        units=7,
+        units=5,
         bots=("pimc:1", "heuristic", "random", "ismcts:2"),
         good_play="pimc:1",
     )
     one, two = run(spec, 1), run(spec, 2)
     assert report.to_json(one) == report.to_json(two)
-    assert one.units.n == 7 and one.good[0].n == 7
+    assert one.units.n == 5 and one.good[0].n == 5
 
 
 def test_the_report_shows_the_steps_of_skill_seats_comebacks_and_coverage_under_good_play(

@@ -240,3 +240,19 @@ def test_the_information_set_counts_and_places_the_trump_card():
     assert bottom.place is Place.STOCK_BOTTOM and bottom.trump_holder() is None
     assert observe(played(small(trump="none"), 3, 0), 1).place is Place.NONE
     assert info.trump in (*Suit, None)
+
+
+@pytest.mark.parametrize(("profile", "more", "seed", "plays"), [CASES[0], CASES[1], CASES[3]])
+def test_the_rules_rule_out_worlds_the_deal_alone_allows(profile, more, seed, plays):
+    """The cases above are ones where a play tells something: unchecked proposals reach
+    worlds the replay refuses, which the sampler never draws."""
+    rules = small(profile, **more)
+    truth = played(rules, seed, plays)
+    seat = truth.to_move
+    sampler = Sampler(observe(truth, seat))
+    stream = Stream(3)
+    proposed = {
+        key(sampler.replay(sampler.world(sampler.propose(stream)), strict=False), seat)
+        for _ in range(400)
+    }
+    assert proposed - every_world(truth, seat)
