@@ -23,6 +23,12 @@ class Metric:
     key: str
     label: str
     share: bool
+    good: bool = False  # measured on the hands under good play
+
+    @property
+    def name(self) -> str:
+        """The metric's name in JSON and CSV: its key, `good_` first under good play."""
+        return f"good_{self.key}" if self.good else self.key
 
 
 def metrics(result: Result) -> list[Metric]:
@@ -50,6 +56,29 @@ def metrics(result: Result) -> list[Metric]:
     if result.spec.skill and not result.spec.matches:
         rows.append(Metric("skill", "heuristic vs 3 random: win share", True))
     rows += [Metric(f"{FIRES}{o}", f"hands where {o} fires", True) for o in covered(result.spec)]
+    return rows + good_metrics(result)
+
+
+def good_metrics(result: Result) -> list[Metric]:
+    """Under good play (`Spec.good_play`, every seat that bot): the next step of skill,
+    seat shares, comebacks and rule coverage."""
+    bot = result.spec.good_play
+    if bot is None:
+        return []
+    n = result.spec.players
+    rows = [Metric("skill", f"{bot} vs {n - 1} heuristic: win share", True, True)]
+    rows += [
+        Metric(f"win_seat_{r}", f"good play: win share, {_seat(r)}", True, True) for r in range(n)
+    ]
+    rows += [
+        Metric("no_winner", "good play: hands with no winner", True, True),
+        Metric("tricks", "good play: hand length (tricks)", False, True),
+        Metric("comeback", "good play: won after holding the fewest cards", True, True),
+    ]
+    rows += [
+        Metric(f"{FIRES}{o}", f"good play: hands where {o} fires", True, True)
+        for o in covered(result.spec)
+    ]
     return rows
 
 
@@ -71,11 +100,15 @@ def _source(result: Result, index: int, key: str) -> Tally:
 
 
 def profile_estimate(result: Result, index: int, metric: Metric) -> Estimate:
+    if metric.good:
+        return result.good[index].estimate(metric.key, metric.share)
     return _source(result, index, metric.key).estimate(metric.key, metric.share)
 
 
 def pair_estimate(result: Result, pair: int, metric: Metric) -> Estimate | None:
     """The paired difference B - A; None where the metric is not paired (per hand in matches)."""
+    if metric.good:
+        return result.good_pairs[pair].estimate(metric.key)
     if _per_hand_in_matches(result, metric.key):
         return None
     return result.pairs[pair].estimate(metric.key)
@@ -100,6 +133,7 @@ def to_json(result: Result, same: Sequence[Sameness] = ()) -> str:
         "unit": "match" if spec.matches else "hand",
         "seed": spec.seed,
         "bots": list(spec.seat_bots()),
+        "good_play": spec.good_play,
         "interrupted": result.interrupted,
         "profiles": {},
         "pairs": [],
@@ -107,7 +141,7 @@ def to_json(result: Result, same: Sequence[Sameness] = ()) -> str:
     for index, label in enumerate(labels):
         data["profiles"][label] = {
             "metrics": {
-                m.key: _estimate_json(profile_estimate(result, index, m)) for m in metrics(result)
+                m.name: _estimate_json(profile_estimate(result, index, m)) for m in metrics(result)
             },
             "hand_length": histogram(result, index),
         }
@@ -118,7 +152,7 @@ def to_json(result: Result, same: Sequence[Sameness] = ()) -> str:
         for m in metrics(result):
             estimate = pair_estimate(result, pair, m)
             if estimate is not None:
-                diffs[m.key] = {**_estimate_json(estimate), "clear": estimate.clear_of_zero}
+                diffs[m.name] = {**_estimate_json(estimate), "clear": estimate.clear_of_zero}
         data["pairs"].append({"a": labels[a], "b": labels[b], "b_minus_a": diffs})
     data["sameness"] = [pair.to_dict() for pair in same]
     return json.dumps(data, indent=2)
@@ -136,7 +170,7 @@ def to_csv(result: Result, same: Sequence[Sameness] = ()) -> str:
     for index, label in enumerate(labels):
         for m in metrics(result):
             e = profile_estimate(result, index, m)
-            writer.writerow(["profile", label, "", m.key, e.mean, e.low, e.high, e.n, "", ""])
+            writer.writerow(["profile", label, "", m.name, e.mean, e.low, e.high, e.n, "", ""])
     for pair, (a, b) in enumerate(result.spec.pairs):
         for m in metrics(result):
             e = pair_estimate(result, pair, m)
@@ -146,7 +180,7 @@ def to_csv(result: Result, same: Sequence[Sameness] = ()) -> str:
                         "difference",
                         labels[a],
                         labels[b],
-                        m.key,
+                        m.name,
                         e.mean,
                         e.low,
                         e.high,

@@ -14,11 +14,12 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from rulesdsl.bots import make_bot
-from rulesdsl.engine.fast import compile_hand, int_deck
+from rulesdsl.engine.fast import HandPlayer, compile_hand, int_deck
 from rulesdsl.engine.match import Match
 from rulesdsl.engine.result import EndReason, HandResult
 from rulesdsl.executors import LOCAL, results
 from rulesdsl.rules import Rules
+from rulesdsl.search.table import NO_RANDOM, good_hand, needs_reference, reference_hand
 from rulesdsl.seeds import derive, shuffle
 from rulesdsl.stream import Stream
 from rulesdsl.units import COUNTED
@@ -38,6 +39,7 @@ class Spec:
     bots: tuple[str, ...] = ("random",)
     seed: int = 0
     skill: bool = True
+    good_play: str | None = None  # the bot of good play (e.g. pimc:10); None measures none
 
     def seat_bots(self) -> tuple[str, ...]:
         return self.bots * self.players if len(self.bots) == 1 else self.bots
@@ -72,6 +74,7 @@ def indicators(players: int) -> dict[str, tuple[str, Test]]:
     for reason in EndReason:
         tests[f"end_{reason}"] = ("reason", lambda v, reason=reason: v is reason)
     tests["skill"] = ("skill", lambda v: v == 1)
+    tests["comeback"] = ("comeback", lambda v: v == 1)
     return tests
 
 
@@ -204,16 +207,17 @@ class Result:
     profiles: list[Tally]
     hands: list[Tally]
     pairs: list[Tally]
+    good: list[Tally] = field(default_factory=list)  # hands under good play, per profile
+    good_pairs: list[Tally] = field(default_factory=list)
     interrupted: bool = False
 
     def merge(self, other: Result) -> None:
         self.units.merge(other.units)
-        for mine, theirs in zip(
-            self.profiles + self.hands + self.pairs,
-            other.profiles + other.hands + other.pairs,
-            strict=True,
-        ):
+        for mine, theirs in zip(self._tallies(), other._tallies(), strict=True):
             mine.merge(theirs)
+
+    def _tallies(self) -> list[Tally]:
+        return self.profiles + self.hands + self.pairs + self.good + self.good_pairs
 
 
 def empty_result(spec: Spec) -> Result:
@@ -224,6 +228,8 @@ def empty_result(spec: Spec) -> Result:
         [Tally(n) for _ in range(count)],
         [Tally(n) for _ in range(count)],
         [Tally(n, paired=True) for _ in spec.pairs],
+        [Tally(n) for _ in range(count)] if spec.good_play else [],
+        [Tally(n, paired=True) for _ in spec.pairs] if spec.good_play else [],
     )
 
 
@@ -282,6 +288,14 @@ class _Decks:
         return deals
 
 
+def hand_player(rules: Rules, players: int, bots: tuple[str, ...]) -> HandPlayer:
+    """The fastest way to play hands of `rules` with `bots`, one name per seat: the
+    compiled fast path, or the reference engine for a bot it does not know."""
+    if needs_reference(bots):
+        return reference_hand(rules, players, bots)
+    return compile_hand(rules, players, bots)
+
+
 def _skill_bots(players: int, seat: int) -> tuple[str, ...]:
     """The heuristic bot at `seat` against random bots. The sim turns its seat relative
     to the dealer every `players` deals, so it sits everywhere equally often."""
@@ -293,7 +307,7 @@ def _play_hands(spec: Spec, units: range, result: Result) -> None:
     cards = [int_deck(rules) for _, rules in spec.profiles]
     decks = _Decks(spec.seed, units.start, cards)
     card_set = [decks.index(c) for c in cards]
-    plays = [compile_hand(rules, n, spec.seat_bots()) for _, rules in spec.profiles]
+    plays = [hand_player(rules, n, spec.seat_bots()) for _, rules in spec.profiles]
     bots = [Stream(derive(spec.seed, "bots", units.start)) for _ in spec.profiles]
     skilled = [
         [compile_hand(rules, n, _skill_bots(n, seat)) for seat in range(n)]
@@ -320,11 +334,45 @@ def _play_hands(spec: Spec, units: range, result: Result) -> None:
             record_pair(tally, raws[a], raws[b])
             if spec.skill:
                 tally.count("skill", (skills[a], skills[b]))
+        if spec.good_play:
+            _play_good(spec, result, deals, card_set, dealer, seat)
         result.units.n += 1
 
 
+def _play_good(
+    spec: Spec,
+    result: Result,
+    deals: list[tuple[list[int], int]],
+    card_set: list[int],
+    dealer: int,
+    seat: int,
+) -> None:
+    """The same deal under good play: every seat the good bot (seat shares, coverage,
+    comebacks), and the good bot at `seat` against heuristic bots (a step of skill)."""
+    assert spec.good_play is not None
+    n, bot = spec.players, spec.good_play
+    keys, comebacks, skills = [], [], []
+    for index, (_, rules) in enumerate(spec.profiles):
+        deck, hand_seed = deals[card_set[index]]
+        tally = result.good[index]
+        hand, comeback = good_hand(rules, n, bot, deck, hand_seed, dealer)
+        key = counted(hand, dealer, n)
+        record(tally, key)
+        tally.count("comeback", comeback)
+        stepped = tuple(bot if s == seat else "heuristic" for s in range(n))
+        won = int(hand_player(rules, n, stepped)(deck, hand_seed, NO_RANDOM, dealer).winner == seat)
+        tally.count("skill", won)
+        keys.append(key)
+        comebacks.append(comeback)
+        skills.append(won)
+    for tally, (a, b) in zip(result.good_pairs, spec.pairs, strict=True):
+        record_pair(tally, keys[a], keys[b])
+        tally.count("comeback", (comebacks[a], comebacks[b]))
+        tally.count("skill", (skills[a], skills[b]))
+
+
 def _play_matches(spec: Spec, units: range, result: Result) -> None:
-    plays = [compile_hand(rules, spec.players, spec.seat_bots()) for _, rules in spec.profiles]
+    plays = [hand_player(rules, spec.players, spec.seat_bots()) for _, rules in spec.profiles]
     for unit in units:
         lengths, winners = [], []
         for index, (_, rules) in enumerate(spec.profiles):
@@ -396,5 +444,7 @@ def check_spec(spec: Spec) -> None:
         raise ValueError(
             f"--bots names {len(spec.bots)} seats, but there are {spec.players} players"
         )
-    for name in spec.bots:
+    for name in spec.bots + ((spec.good_play,) if spec.good_play else ()):
         make_bot(name)
+    if spec.good_play and spec.matches:
+        raise ValueError("--good-play measures hands: give --hands, not --matches")

@@ -6,6 +6,7 @@ import json
 
 import click
 
+from rulesdsl import bots
 from rulesdsl.cards import Card, CardError, parse_deck
 from rulesdsl.cli.common import (
     ProfileProblem,
@@ -83,7 +84,7 @@ def report_lines(found: Divergence | None, refs: tuple[str, str], width: int) ->
     "--bots",
     default="random",
     show_default=True,
-    help="Bot for every seat, or one per seat: random, lowest, highest, heuristic.",
+    help=f"Bot for every seat, or one per seat: {', '.join(bots.bot_names())}.",
 )
 @click.option("--players", "-n", type=int, help="Number of players (default 4).")
 @click.option("--dealer", type=int, help="The dealer's seat (default: 0 with --deck, else seeded).")

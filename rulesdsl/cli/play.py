@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 from click.core import ParameterSource
 
-from rulesdsl.bots import make_bot
+from rulesdsl.bots import bot_names, make_bot
 from rulesdsl.cards import Card, CardError, parse_deck
 from rulesdsl.cli.common import (
     UsageProblem,
@@ -119,7 +119,7 @@ def choose_players(profile: str, rules: Rules, players: int | None) -> int:
 @click.option("--players", "-n", type=int, help="Number of players (default 4).")
 @click.option(
     "--bots",
-    help="Bot for every seat, or one per seat: random, lowest, highest, heuristic, "
+    help=f"Bot for every seat, or one per seat: {', '.join(bot_names())}, "
     "or human for a person (default: you at seat 0 against heuristic bots).",
 )
 @click.option("--seed", type=int, help="Seed for the shuffle, the first dealer and the bots.")

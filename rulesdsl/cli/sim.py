@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from rulesdsl.analysis.sameness import Sameness, sameness_lines, samenesses
+from rulesdsl.bots import bot_names
 from rulesdsl.cli.common import (
     UsageProblem,
     build_rules,
@@ -26,6 +27,9 @@ from rulesdsl.layout import Page
 from rulesdsl.outputs import OutputError, check_output, replacing
 from rulesdsl.sim import Result, Spec, check_spec, default_workers, run
 
+GOOD_PLAY = "pimc:10"
+"""The bot of `--good-play` given without one."""
+
 
 def sim_options(command):
     options = [
@@ -36,7 +40,7 @@ def sim_options(command):
             "--bots",
             default="random",
             show_default=True,
-            help="One bot for every seat, or one per seat.",
+            help=f"One bot for every seat, or one per seat: {', '.join(bot_names())}.",
         ),
         click.option("--seed", type=int, default=0, show_default=True),
         click.option(
@@ -52,6 +56,16 @@ def sim_options(command):
             default="local",
             show_default=True,
             help="local, or dask://HOST:PORT to run on a Dask cluster.",
+        ),
+        click.option(
+            "--good-play",
+            is_flag=False,
+            flag_value=GOOD_PLAY,
+            metavar="[BOT]",
+            help="Also play every deal with this bot at every seat (default "
+            f"{GOOD_PLAY}; one search bot hand takes about as long as thousands of random "
+            "ones): the next step of skill, seat shares, comebacks and rule coverage under "
+            "good play.",
         ),
         click.option(
             "--skill/--no-skill",
@@ -102,6 +116,7 @@ def simulate_profiles(
     workers: int | None,
     executor: str,
     skill: bool,
+    good_play: str | None,
     as_json: bool,
     as_csv: bool,
     plot: Path | None,
@@ -125,6 +140,7 @@ def simulate_profiles(
         bots=tuple(b.strip() for b in bots.split(",")),
         seed=seed,
         skill=skill,
+        good_play=good_play,
     )
     try:
         check_spec(spec)

@@ -1,0 +1,98 @@
+"""Single-observer information-set Monte Carlo tree search (Cowling, Powley and Whitehouse,
+2012): one tree over the cards played from the decision on, seen from the seat to move;
+each iteration samples a world consistent with what the seat knows, walks the tree with
+the cards legal in that world, adds one node and plays the world out by the playout
+policy of `rollout.py`."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from rulesdsl.cards import Card
+from rulesdsl.engine.hand import Hand, codes_for
+from rulesdsl.engine.plan import plan_for
+from rulesdsl.engine.state import State
+from rulesdsl.engine.steps import Plan
+from rulesdsl.search import adapter
+from rulesdsl.search.infoset import observe
+from rulesdsl.search.rollout import hand_seed, rollout
+from rulesdsl.search.sampler import Sampler
+from rulesdsl.stream import Stream
+
+EXPLORE = 0.7
+"""The UCB constant: a child scores wins / visits + EXPLORE * sqrt(ln(available) / visits),
+where `available` counts the iterations in which its card was legal."""
+
+
+class Node:
+    """A card played from the parent's position: visits, wins of the seat that played it,
+    and how often it was available."""
+
+    __slots__ = ("available", "children", "seat", "visits", "wins")
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.visits = 0
+        self.wins = 0
+        self.available = 0
+        self.children: dict[int, Node] = {}
+
+    def score(self) -> float:
+        return self.wins / self.visits + EXPLORE * math.sqrt(math.log(self.available) / self.visits)
+
+
+class IsmctsBot:
+    """`ismcts:N`: N iterations of the search; the root's most visited card is chosen (the
+    first in the hand's order on a tie). Seeded: the same seed and the same positions give
+    the same choices."""
+
+    kind = "ismcts"
+
+    def __init__(self, iterations: int, seed: int = 0) -> None:
+        self.iterations = iterations
+        self.name = f"{self.kind}:{iterations}"
+        self.stream = Stream(seed)
+
+    def choose(self, hand: Hand, legal: Sequence[Card]) -> Card:
+        if len(legal) == 1:
+            return legal[0]
+        seat = hand.to_move
+        assert seat is not None
+        sampler = Sampler(observe(hand, seat))
+        rules, stream = hand.rules, self.stream
+        plan, code = plan_for(rules), codes_for(rules).of
+        root = Node(seat)
+        for _ in range(self.iterations):
+            s = sampler.state(sampler.sample(stream), hand_seed(stream))
+            path = self._descend(root, s, plan, stream)
+            winner = s.hand_winner if s.over else rollout(rules, s, stream)
+            for node in path:
+                node.visits += 1
+                node.wins += node.seat == winner
+        visits = {card: getattr(root.children.get(code[card]), "visits", 0) for card in legal}
+        return max(legal, key=visits.__getitem__)
+
+    @staticmethod
+    def _descend(node: Node, s: State, plan: Plan, stream: Stream) -> list[Node]:
+        """Walk from `node` while every legal card has a child, by UCB; add one child."""
+        path = []
+        while not s.over:
+            seat = adapter.mover(s)
+            legal = adapter.legal(s, plan)
+            fresh = [c for c in legal if c not in node.children]
+            for c in legal:
+                if c in node.children:
+                    node.children[c].available += 1
+            if fresh:
+                card = fresh[stream.below(len(fresh))]
+                child = node.children[card] = Node(seat)
+                child.available += 1
+                adapter.advance(s, plan, card)
+                path.append(child)
+                break
+            card = max(legal, key=lambda c: node.children[c].score())
+            node = node.children[card]
+            adapter.advance(s, plan, card)
+            path.append(node)
+        return path

@@ -1,0 +1,54 @@
+"""Perfect-information Monte Carlo: sample worlds consistent with what the seat knows, play
+each legal card out in each, and choose the card that won most often."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rulesdsl.bots import HeuristicBot
+from rulesdsl.cards import Card
+from rulesdsl.engine.hand import Hand, codes_for
+from rulesdsl.engine.plan import plan_for
+from rulesdsl.search import adapter
+from rulesdsl.search.infoset import observe
+from rulesdsl.search.rollout import hand_seed, rollout
+from rulesdsl.search.sampler import Sampler
+from rulesdsl.stream import Stream
+
+
+class PimcBot:
+    """`pimc:N`: for each of N sampled worlds, every legal card is played and the world
+    played out by the playout policy of `rollout.py`, with the same random numbers for
+    every card of a world (so the cards are compared on equal luck); the card with the
+    most wins for the seat is chosen, and among cards that tie, the heuristic bot's card
+    if it is one of them. Seeded: the same seed and the same positions give the same
+    choices."""
+
+    kind = "pimc"
+
+    def __init__(self, worlds: int, seed: int = 0) -> None:
+        self.worlds = worlds
+        self.name = f"{self.kind}:{worlds}"
+        self.stream = Stream(seed)
+        self.fallback = HeuristicBot()
+
+    def choose(self, hand: Hand, legal: Sequence[Card]) -> Card:
+        if len(legal) == 1:
+            return legal[0]
+        seat = hand.to_move
+        assert seat is not None
+        sampler = Sampler(observe(hand, seat))
+        rules = hand.rules
+        plan, code = plan_for(rules), codes_for(rules).of
+        wins = dict.fromkeys(legal, 0)
+        for _ in range(self.worlds):
+            world = sampler.state(sampler.sample(self.stream), hand_seed(self.stream))
+            playout = Stream(hand_seed(self.stream))  # the same numbers for every card
+            for card in legal:
+                s = adapter.copy_state(world)
+                adapter.advance(s, plan, code[card])
+                wins[card] += rollout(rules, s, playout.copy()) == seat
+        best = max(wins.values())
+        tied = [card for card in legal if wins[card] == best]
+        usual = self.fallback.choose(hand, legal)
+        return usual if usual in tied else tied[0]
