@@ -56,7 +56,9 @@ class Point:
 def unit_named(name: str, **changes: Any) -> Any:
     """A third-party unit: the follow rule under another name, with its own phrases."""
     phrases = {"en": {word: f"Follow: {word}." for word in FOLLOW.kind.words()}}
-    return dataclasses.replace(FOLLOW, name=name, **{"phrases": phrases, **changes})
+    refusals = {"en": {"suit": "follow suit", "suit_or_trump": "follow suit or trump"}}
+    given = {"phrases": phrases, "refusals": refusals, **changes}
+    return dataclasses.replace(FOLLOW, name=name, **given)
 
 
 def point(name: str, package: str = "house-rules", **changes: Any) -> Point:
@@ -140,6 +142,14 @@ REFUSED = [
         "<lambda> is not a plain function",
     ),
     (point("x", refusals={}), "a value that filters cards says why in refusals"),
+    (
+        point("x", refusals={"en": {"suit": "follow", "suit_or_trump": "or trump", "any": "no"}}),
+        "and only such a value: 'any'",
+    ),
+    (
+        point("x", refusals={"en": {"suit": "follow", "suit_or_trump": "or"}, "pt": {}}),
+        "its refusals in 'pt' have no sentence for the value 'suit'",
+    ),
     (point("x", phrases={"pt": {}}), "it brings no English phrases"),
     (point("x", phrases={"en": {"suit": "Follow."}}), "no sentence for the value 'suit_or_trump'"),
     (point("x", steps=frozenset({"follow_filter", 3})), "its steps must be a non-empty set"),

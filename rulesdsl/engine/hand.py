@@ -41,13 +41,29 @@ HandOutcome = HandResult
 """The earlier name of a hand's result."""
 
 
+Said = tuple[tuple[str, str | Suit], ...]
+
+
 @dataclass(frozen=True)
 class Refusal:
-    """Why a card may not be played: the rule that forbids it and a sentence."""
+    """Why a card may not be played: the rule that forbids it, and where its sentence lies
+    in the phrase files (`refusals` RULE WORD, or `refused` KEY) with what fills it."""
 
     card: Card
     rule: RuleTag
-    message: str
+    phrase: tuple[str, ...]
+    params: Said = ()
+
+    def said(self, lang: str = "en") -> str:
+        """The sentence in `lang`."""
+        from rulesdsl.explain import phrases  # the phrase tables, read once a card is refused
+
+        return phrases(lang).refusal(self.phrase, **dict(self.params))
+
+    @property
+    def message(self) -> str:
+        """The sentence in English."""
+        return self.said()
 
     def __str__(self) -> str:
         return f"{self.card} is not allowed: {self.message} ({self.rule})"
@@ -365,20 +381,20 @@ class Hand:
         s.fired = fired  # asking is not playing: a refusal fires when the card is played
         refused: dict[Card, Refusal] = {}
         for rule, cards in s.refused:
-            message = self._message(rule)
-            refused.update({c: Refusal(c, rule, message) for c in self.codes.cards(cards)})
+            phrase, params = self._why(rule)
+            refused.update({c: Refusal(c, rule, phrase, params) for c in self.codes.cards(cards)})
         return refused
 
-    def _message(self, rule: str) -> str:
+    def _why(self, rule: str) -> tuple[tuple[str, ...], Said]:
+        """Where the sentence of a refusal by `rule` lies, and what fills it."""
+        if rule not in OPTIONS:  # a rule the profile states
+            return ("refused", "house"), (("name", rule),)
         s = self.s
-        stated = {r.name: r for r in self.rules.house_rules}
-        if rule in stated:
-            return stated[rule].refusal
-        template = OPTIONS[rule].refusals[getattr(self.rules, rule)]
-        led = Suit(s.led).word if s.trick else ""
-        trump = Suit(s.trump).word if s.trump >= 0 else ""
+        word = OPTIONS[rule].text(getattr(self.rules, rule))
+        led = Suit(s.led) if s.trick else ""
+        trump = Suit(s.trump) if s.trump >= 0 else ""
         best = str(self.codes.card[s.best]) if s.trick else ""
-        return template.format(led=led, led_one=led[:-1], trump=trump, best=best)
+        return ("refusals", rule, word), (("led", led), ("trump", trump), ("best", best))
 
     def legal_moves(self) -> list[Card]:
         seat = self.to_move
@@ -394,10 +410,12 @@ class Hand:
     def _check(self, card: Card, refused: dict[Card, Refusal]) -> Refusal | None:
         seat = self.to_move
         if seat is None:
-            return Refusal(card, "hand", "the hand is over")
+            return Refusal(card, "hand", ("refused", "hand_over"))
         code = self.codes.of.get(card)
         if code is None or code not in self.s.hands[seat]:
-            return Refusal(card, "hand", f"seat {seat} does not hold {card}")
+            return Refusal(
+                card, "hand", ("refused", "not_held"), (("seat", str(seat)), ("card", str(card)))
+            )
         return refused.get(card)
 
     # -- playing ------------------------------------------------------------------------

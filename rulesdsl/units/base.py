@@ -62,6 +62,7 @@ class Step(StrEnum):
 
 
 BETWEEN_HANDS = frozenset({Step.SCORE, Step.MATCH_END, Step.NEXT_DEALER})
+PLAY_FILTERS = frozenset({Step.LEAD_FILTER, Step.FOLLOW_FILTER})
 
 
 @dataclass(frozen=True)
@@ -100,12 +101,13 @@ class Unit:
     `problems(rules, players)` yields the errors of the rules at one player count that this
     rule owns, `warnings(rules)` its warnings. `plays(value)` gives, for one of its values,
     the step functions it contributes (see rulesdsl.engine.steps); a value that keeps the
-    default order of a trick contributes none. `refusals` holds, for each value whose play
-    rule can refuse a card, the sentence a refusal says: {led} is the led suit, {led_one}
-    one card of it, {trump} the trump suit, {best} the best card so far. `phrases` holds a
-    unit's own rule-sheet sentences, per language, keyed as under its option in
-    `phrases/<lang>.yaml` (a built-in's are in those files); a language it lacks is told in
-    English.
+    default order of a trick contributes none. A value whose step functions filter the
+    cards a player may play (`refuses`) has a sentence a refusal says, under `refusals.NAME`
+    in `phrases/<lang>.yaml` by its value word: {led} is the led suit, {led_one} one card of
+    it, {trump} the trump suit, {best} the best card so far. A unit of another package
+    brings its sentences itself, per language: `phrases` its rule-sheet sentences, keyed as
+    under its option in the phrase files, `refusals` its refusal sentences by value word
+    (a built-in's are in those files); a language it lacks is told in English.
     """
 
     name: str
@@ -118,7 +120,7 @@ class Unit:
     problems: Problems = _none
     warnings: Warnings = _none
     plays: Plays = _no_steps
-    refusals: Mapping[Any, str] = field(default_factory=dict)
+    refusals: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     phrases: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     default: Any = field(init=False, compare=False)
 
@@ -129,6 +131,10 @@ class Unit:
     def between_hands(self) -> bool:
         """Whether the rule acts only between hands, so it cannot change a deal's play."""
         return self.steps <= BETWEEN_HANDS
+
+    def refuses(self, value: Any) -> bool:
+        """Whether the rule, at `value`, filters the cards a player may play."""
+        return bool(PLAY_FILTERS & set(self.plays(value)))
 
     @property
     def counted(self) -> bool:

@@ -30,7 +30,6 @@ from rulesdsl.units.base import Step, Unit
 
 GROUP = "rulesdsl.rules"
 OWN_PACKAGE = "rulesdsl"
-PLAY_FILTERS = frozenset({Step.LEAD_FILTER, Step.FOLLOW_FILTER})
 
 
 class UnitRefused(ValueError):
@@ -158,20 +157,38 @@ def shape_problems(unit: Unit) -> Iterator[str]:
     if not unit.steps or not all(isinstance(step, Step) for step in unit.steps):
         yield "its steps must be a non-empty set of rulesdsl.units.base.Step"
         return
-    yield from phrase_problems(unit)
     yield from step_problems(unit)
+    yield from phrase_problems(unit)
 
 
 def phrase_problems(unit: Unit) -> Iterator[str]:
-    """A unit of another package brings its rule sheet's sentences, English at least."""
+    """A unit of another package brings its rule sheet's sentences, English at least, and a
+    refusal's sentence for each value that filters cards, and only for those."""
     if "en" not in unit.phrases:
         yield "it brings no English phrases (Unit(phrases={'en': {...}}))"
-    if not isinstance(unit.kind, Choice):
+    if isinstance(unit.kind, Choice):
+        for lang, table in unit.phrases.items():
+            for word in unit.kind.words():
+                if word not in table:
+                    yield f"its phrases in '{lang}' have no sentence for the value '{word}'"
+    yield from refusal_problems(unit)
+
+
+def refusal_problems(unit: Unit) -> Iterator[str]:
+    """Each value that filters cards says why in `refusals`, in English at least."""
+    said = unit.refusals.get("en", {})
+    try:
+        refusing = {unit.text(value) for value in values(unit) if unit.refuses(value)}
+    except Exception:  # a unit's own code may raise anything; step_problems names it
         return
-    for lang, table in unit.phrases.items():
-        for word in unit.kind.words():
-            if word not in table:
-                yield f"its phrases in '{lang}' have no sentence for the value '{word}'"
+    for word in sorted(refusing ^ set(said)):
+        yield (
+            "a value that filters cards says why in refusals, in English, and only such a "
+            f"value: '{word}' (Unit(refusals={{'en': {{'{word}': ...}}}}))"
+        )
+    for lang, table in unit.refusals.items():
+        for word in sorted(refusing - set(table)):
+            yield f"its refusals in '{lang}' have no sentence for the value '{word}'"
 
 
 def step_problems(unit: Unit) -> Iterator[str]:
@@ -185,8 +202,6 @@ def step_problems(unit: Unit) -> Iterator[str]:
             continue
         if not set(given) <= unit.steps:
             yield f"plays({word!r}) gives steps it does not declare"
-        if bool(PLAY_FILTERS & set(given)) != (value in unit.refusals):
-            yield f"a value that filters cards says why in refusals, and only one: '{word}'"
         for fn in step_functions(given.values()):
             problem = function_problem(fn)
             if problem:
