@@ -339,8 +339,11 @@ def _since(card: Card, turn: Turn, words: Phrases) -> str:
 
 
 def _trick(event: ev.Event | None) -> int | None:
+    """The trick an event belongs to: a lead after a trick, to the trick that passed it."""
     if isinstance(event, ev.HandEnd):
         return event.tricks
+    if isinstance(event, ev.Lead):
+        return max(event.trick - 1, 1)
     return getattr(event, "trick", None)
 
 
@@ -432,6 +435,8 @@ class Told:
                 return say("leads" if lead else "plays", seat=seat, card=str(card))
             case ev.TrickWon(seat=seat):
                 return say("trick_won", seat=seat)
+            case ev.Lead(seat=seat):
+                return say("leads_next", seat=seat)
             case ev.Reshuffle(cards=count):
                 return say("reshuffle", count=count)
             case ev.Draw(seat=seat, cards=cards):

@@ -21,6 +21,7 @@ from rulesdsl.engine.events import (
     Draw,
     Event,
     HandEnd,
+    Lead,
     Out,
     Play,
     Reshuffle,
@@ -32,7 +33,7 @@ from rulesdsl.engine.plan import plan_for
 from rulesdsl.engine.result import HandResult
 from rulesdsl.engine.state import State
 from rulesdsl.rules import OPTIONS, Rules, RulesError
-from rulesdsl.units import RuleTag, Step, Trump
+from rulesdsl.units import CORE, RuleTag, Step, Trump
 from rulesdsl.units.trump import out_of_play, turned_up
 
 TRICK_LIMIT = steps.TRICK_LIMIT_TRICKS
@@ -201,6 +202,7 @@ class Hand:
         )
         hand.events.append(Deal(dealer, tuple(tuple(h) for h in hands), len(rest)))
         hand.events.append(TrumpEvent(trump, shown, rules.trump, rule="trump"))
+        hand.events.append(hand.first_lead())
         return hand
 
     @classmethod
@@ -214,7 +216,15 @@ class Hand:
         **kwargs: Any,
     ) -> Hand:
         """Set up any position: hands, stock (top first), trump, leader, and who is `out`."""
-        return cls(rules, hands, stock, trump, leader, **kwargs)
+        hand = cls(rules, hands, stock, trump, leader, **kwargs)
+        hand.events.append(hand.first_lead())
+        return hand
+
+    def first_lead(self) -> Lead:
+        """Who leads the hand's first trick played here: the opening lead of a hand, else
+        a position set up mid-hand."""
+        rule = "opening_lead" if self.s.opening else CORE
+        return Lead(self.s.trick_number + 1, self.s.leader, rule=rule)
 
     def _check_setup(
         self,
@@ -453,6 +463,9 @@ class Hand:
             case "play":
                 number, seat, card = fields
                 return Play(number, seat, cards[card])
+            case "lead":
+                number, seat, rule = fields
+                return Lead(number, seat, rule=rule)
             case "trick_won":
                 number, seat, played, rule = fields
                 return TrickWon(number, seat, tuple(cards[c] for c in played), rule=rule)

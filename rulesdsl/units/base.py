@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+from rulesdsl.engine.result import EndReason
 from rulesdsl.options import Kind, OptionError
 
 if TYPE_CHECKING:
@@ -62,6 +63,8 @@ class Step(StrEnum):
 
 
 BETWEEN_HANDS = frozenset({Step.SCORE, Step.MATCH_END, Step.NEXT_DEALER})
+ENDING_STEPS = frozenset({Step.DRAW_END, Step.END_CHECK})
+"""The steps where a rule's function may end the hand; a unit says why it ends there."""
 PLAY_FILTERS = frozenset({Step.LEAD_FILTER, Step.FOLLOW_FILTER})
 
 
@@ -98,6 +101,7 @@ class Unit:
     """One rule: its option, where it acts, how coverage counts it, and its checks.
 
     `fires` says when the rule counts as having fired in a hand (empty: it is not counted);
+    `ends` the reason a hand ends with, at each step of ENDING_STEPS where it acts;
     `problems(rules, players)` yields the errors of the rules at one player count that this
     rule owns, `warnings(rules)` its warnings. `plays(value)` gives, for one of its values,
     the step functions it contributes (see rulesdsl.engine.steps); a value that keeps the
@@ -117,6 +121,7 @@ class Unit:
     section: Section
     steps: frozenset[Step]
     fires: str = ""
+    ends: Mapping[Step, EndReason] = field(default_factory=dict)
     problems: Problems = _none
     warnings: Warnings = _none
     plays: Plays = _no_steps

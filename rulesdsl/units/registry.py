@@ -24,9 +24,10 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from rulesdsl.engine.result import EndReason
 from rulesdsl.options import Choice
 from rulesdsl.syntax.document import HEADER, METADATA
-from rulesdsl.units.base import Step, Unit
+from rulesdsl.units.base import ENDING_STEPS, Step, Unit
 
 GROUP = "rulesdsl.rules"
 OWN_PACKAGE = "rulesdsl"
@@ -157,6 +158,10 @@ def shape_problems(unit: Unit) -> Iterator[str]:
     if not unit.steps or not all(isinstance(step, Step) for step in unit.steps):
         yield "its steps must be a non-empty set of rulesdsl.units.base.Step"
         return
+    ending = unit.steps & ENDING_STEPS
+    if set(unit.ends) != ending or not all(isinstance(r, EndReason) for r in unit.ends.values()):
+        steps = ", ".join(sorted(ending)) or "none"
+        yield f"its ends must give an EndReason for each step where it may end a hand ({steps})"
     yield from step_problems(unit)
     yield from phrase_problems(unit)
 
