@@ -8,9 +8,9 @@ of section 3 with the old ones), every player count 3 to 6, and all seats `lowes
 
 `--every K` plays every K-th combination of the product, in its fixed order (from
 `--offset`), for a run shorter than the whole (the whole takes hours); take K prime to 2, 3
-and 5 (e.g. 497), so that the slice meets every value of every option. It prints how many combinations and deals
-were played and agreed, the combinations skipped (a deal that does not fit the deck, or a
-hand that need not end: section 3), and each disagreement.
+and 5 (e.g. 497), so that the slice meets every value of every option. It prints how many
+combinations and deals were played and agreed, the combinations skipped (a deal that does
+not fit the deck, or a hand that need not end: section 3), and each disagreement.
 """
 
 from __future__ import annotations

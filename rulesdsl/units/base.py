@@ -100,6 +100,9 @@ def _no_steps(value: Any) -> Mapping[Step, Any]:
 class Unit:
     """One rule: its option, where it acts, how coverage counts it, and its checks.
 
+    `place` is where a built-in rule comes in their fixed order (that of RULES.md section 3,
+    in which play filters apply and the rule sheet reads: a new rule takes a number between
+    those of its neighbours); other packages' rules come after them, by name.
     `fires` says when the rule counts as having fired in a hand (empty: it is not counted);
     `ends` the reason a hand ends with, at each step of ENDING_STEPS where it acts;
     `problems(rules, players)` yields the errors of the rules at one player count that this
@@ -120,6 +123,7 @@ class Unit:
     description: str
     section: Section
     steps: frozenset[Step]
+    place: int = 0
     fires: str = ""
     ends: Mapping[Step, EndReason] = field(default_factory=dict)
     problems: Problems = _none

@@ -111,4 +111,5 @@ UNIT = Unit(
     problems=_problems,
     warnings=_warnings,
     plays=_plays,
+    place=120,
 )

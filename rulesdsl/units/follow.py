@@ -40,4 +40,5 @@ UNIT = Unit(
     frozenset({Step.FOLLOW_FILTER}),
     fires="it refuses a card",
     plays=_plays,
+    place=60,
 )

@@ -27,4 +27,5 @@ UNIT = Unit(
     frozenset({Step.FOLLOW_FILTER}),
     fires="it refuses a card",
     plays=_plays,
+    place=80,
 )

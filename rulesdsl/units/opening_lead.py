@@ -52,4 +52,5 @@ UNIT = Unit(
     fires="it refuses a card",
     warnings=lambda rules: never_applies("opening_lead", rules),
     plays=_plays,
+    place=50,
 )

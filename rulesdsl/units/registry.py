@@ -6,11 +6,12 @@ the rule sheet); then every other package's units, sorted by name. Each unit fro
 package is checked as it is loaded; one that fails a check is refused: it is left out, and
 the refusal is said once on stderr, naming the package and the entry point.
 
-The built-in units are declared in the group like any other (a test holds the declarations
-and the installed metadata to `BUILT_IN`), but they are taken from `BUILT_IN` itself, the
-very objects their entry points name: so they are found from a source tree without the
-package's metadata, or with metadata older than the source, and in their fixed order. The
-metadata is read only when a package other than rulesdsl declares the group.
+The built-in units are declared in the group too, as one family (the entry point
+`rulesdsl = rulesdsl.units:BUILT_IN_UNITS`: the modules of rulesdsl/units that declare a
+UNIT, in the order of their places), but they are taken from that tuple itself: so they are
+found from a source tree without the package's metadata, or with metadata older than the
+source, and in their fixed order; a new built-in rule is its module alone. The metadata is
+read only when a package other than rulesdsl declares the group.
 """
 
 from __future__ import annotations

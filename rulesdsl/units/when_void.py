@@ -34,4 +34,5 @@ UNIT = Unit(
     fires="it refuses a card",
     warnings=lambda rules: never_applies("when_void", rules),
     plays=_plays,
+    place=70,
 )
