@@ -55,15 +55,15 @@ class Refusal:
     phrase: tuple[str, ...]
     params: Said = ()
 
-    def said(self, lang: str = "en") -> str:
-        """The sentence in `lang`."""
-        from rulesdsl.explain import phrases  # the phrase tables, read once a card is refused
+    def said(self, lang: str | None = None) -> str:
+        """The sentence in `lang` (by default, the phrase files' default language)."""
+        from rulesdsl.explain import DEFAULT_LANGUAGE, phrases  # read once a card is refused
 
-        return phrases(lang).refusal(self.phrase, **dict(self.params))
+        return phrases(lang or DEFAULT_LANGUAGE).refusal(self.phrase, **dict(self.params))
 
     @property
     def message(self) -> str:
-        """The sentence in English."""
+        """The sentence in the default language, English."""
         return self.said()
 
     def __str__(self) -> str:
