@@ -18,7 +18,7 @@ from rulesdsl.bots import make_bot
 from rulesdsl.cards import Card
 from rulesdsl.engine import Hand, HandResult, Match, Player, Refusal
 from rulesdsl.engine import events as ev
-from rulesdsl.explain import phrases
+from rulesdsl.explain import DEFAULT_LANGUAGE, Phrases, phrases
 from rulesdsl.house.unit import HouseRule
 from rulesdsl.house.unit import Step as RuleStep
 from rulesdsl.rules import OPTIONS, Rules
@@ -107,19 +107,20 @@ def first_divergence(
     dealer: int | None = None,
     order: Sequence[Card] | None = None,
     bots: Sequence[str] = ("random",),
+    lang: str = DEFAULT_LANGUAGE,
 ) -> Divergence | None:
     """Play one deal under A and under B; the first event where they part, or None.
 
     The deal comes from `order` (top card first) or from `seed`, which also seeds the
     bots and the hand (as the first hand of `rulesdsl play --seed`); without `dealer`
-    the seed picks one.
+    the seed picks one. The sentence is in `lang`.
     """
     sides = [
         Side(Match(rules, players, seed, dealer).deal(order), seat_bots(bots, players, seed))
         for rules in (rules_a, rules_b)
     ]
     index = _first_difference(*sides)
-    return None if index is None else _explain(index, *sides)
+    return None if index is None else _explain(index, *sides, phrases(lang))
 
 
 def _first_difference(a: Side, b: Side) -> int | None:
@@ -154,28 +155,36 @@ def _same(event_a: ev.Event | None, event_b: ev.Event | None) -> bool:
     return event_a == event_b
 
 
-def _explain(index: int, a: Side, b: Side) -> Divergence:
+def _explain(index: int, a: Side, b: Side, words: Phrases) -> Divergence:
     event_a, event_b = a.event(index), b.event(index)
     outcomes = a.finish(), b.finish()
     both_play = isinstance(event_a, ev.Play) and isinstance(event_b, ev.Play)
-    cause = _play_cause(index, a, b) if both_play else _step_cause(index, a, b)
+    cause = _play_cause(index, a, b, words) if both_play else _step_cause(index, a, b)
     trick = _trick_at(index, a, b)
     prefix = a.hand.events[:index]
     held = _held(prefix)
+    told = Told(words, held)
+    what_a = told.event(event_a, event_b, a, index) + cause.note_a
+    what_b = told.event(event_b, event_a, b, index) + cause.note_b + cause.tail
     parts = [
-        _context(prefix, held, event_a, event_b, a, index),
-        f"under A, {_describe(event_a, event_b, a, index, held)}{cause.note_a}",
-        f"under B, {_describe(event_b, event_a, b, index, held)}{cause.note_b}{cause.tail}",
+        _context(prefix, told, event_a, event_b, a, index),
+        words.diverge("under", side="A", event=what_a),
+        words.diverge("under", side="B", event=what_b),
     ]
-    head = f"trick {trick}" if trick else "the deal"
-    sentence = f"{head}: " + "; ".join(p for p in parts if p) + _values(cause.options, a, b)
+    head = words.diverge("at_trick", trick=trick) if trick else words.diverge("at_deal")
+    sentence = f"{head}: " + "; ".join(p for p in parts if p) + _values(cause, a, b, words)
     return Divergence(trick, index, event_a, event_b, cause.options, sentence, *outcomes)
 
 
-def _values(options: Sequence[str], a: Side, b: Side) -> str:
+def _values(cause: Cause, a: Side, b: Side, words: Phrases) -> str:
     """` (option: A's value vs B's value; ...)`"""
     rules_a, rules_b = a.hand.rules, b.hand.rules
-    pairs = [f"{o}: {_text(rules_a, o)} vs {_text(rules_b, o)}" for o in options]
+    pairs = [
+        words.diverge(
+            "value_pair", option=o, a=_text(rules_a, o, words), b=_text(rules_b, o, words)
+        )
+        for o in cause.options
+    ]
     return f" ({'; '.join(pairs)})" if pairs else ""
 
 
@@ -183,12 +192,12 @@ def _stated(rules: Rules) -> dict[str, HouseRule]:
     return {r.name: r for r in rules.house_rules}
 
 
-def _text(rules: Rules, name: str) -> str:
+def _text(rules: Rules, name: str, words: Phrases) -> str:
     """An option's value, or a rule the profile states: its clauses, or `not stated`."""
     if name in OPTIONS:
         return rules.text(name)
     rule = _stated(rules).get(name)
-    return "; ".join(f"{w} {t}" for w, t in rule.clauses) if rule else "not stated"
+    return "; ".join(f"{w} {t}" for w, t in rule.clauses) if rule else words.diverge("not_stated")
 
 
 # -- the option responsible -----------------------------------------------------------
@@ -283,17 +292,17 @@ def _refusal_options(one: Turn, other: Turn, a: Side, b: Side) -> tuple[str, ...
     return tuple(o for o in dict.fromkeys(named) if o in differing) or tuple(named)
 
 
-def _refused_text(one: Turn, other: Turn) -> str:
+def _refused_text(one: Turn, other: Turn, words: Phrases) -> str:
     """The first card refused under one profile only, and why."""
     card = _refused_apart(one, other)[0]
     side, refusal = ("A", one.refused[card]) if card in one.refused else ("B", other.refused[card])
-    return f"under {side}, {card} is refused: {refusal.message}"
+    return words.diverge("refused_under", side=side, card=str(card), why=refusal.said(words.lang))
 
 
-def _play_cause(index: int, a: Side, b: Side) -> Cause:
+def _play_cause(index: int, a: Side, b: Side, words: Phrases) -> Cause:
     turn_a, turn_b = a.turns[index], b.turns[index]
     if turn_a.refused.keys() != turn_b.refused.keys():
-        return _legal_sets_cause(turn_a, turn_b, a, b)
+        return _legal_sets_cause(turn_a, turn_b, a, b, words)
     earlier = [
         i
         for i in sorted(a.turns)
@@ -301,40 +310,40 @@ def _play_cause(index: int, a: Side, b: Side) -> Cause:
     ]
     if not earlier:
         filters = _acting_at(Step.LEAD_FILTER, Step.FOLLOW_FILTER)
-        return Cause(_keep(filters, a, b), tail="; the same cards were legal")
+        return Cause(_keep(filters, a, b), tail=words.diverge("same_legal"))
     then_a, then_b = a.turns[earlier[0]], b.turns[earlier[0]]
     trick = a.hand.events[earlier[0]].trick
-    tail = (
-        "; the same cards are legal here: the bots' choices drifted apart at trick "
-        f"{trick}, where the legal cards differed ({_refused_text(then_a, then_b)})"
-    )
+    refused = _refused_text(then_a, then_b, words)
+    tail = words.diverge("drifted", trick=trick, refused=refused)
     return Cause(_refusal_options(then_a, then_b, a, b), tail=tail)
 
 
-def _legal_sets_cause(turn_a: Turn, turn_b: Turn, a: Side, b: Side) -> Cause:
+def _legal_sets_cause(turn_a: Turn, turn_b: Turn, a: Side, b: Side, words: Phrases) -> Cause:
     options = _refusal_options(turn_a, turn_b, a, b)
-    note_a = _since(turn_b.card, turn_a)
-    note_b = _since(turn_a.card, turn_b)
+    note_a = _since(turn_b.card, turn_a, words)
+    note_b = _since(turn_a.card, turn_b, words)
     if note_a or note_b:
         return Cause(options, note_a, note_b)
-    tail = (
-        "; both cards are legal under both profiles: the bots chose differently only "
-        f"because the legal cards differed ({_refused_text(turn_a, turn_b)})"
-    )
-    return Cause(options, tail=tail)
+    refused = _refused_text(turn_a, turn_b, words)
+    return Cause(options, tail=words.diverge("chose_differently", refused=refused))
 
 
-def _since(card: Card, turn: Turn) -> str:
+def _since(card: Card, turn: Turn, words: Phrases) -> str:
     refusal = turn.refused.get(card)
-    return f", since {card} is refused: {refusal.message}" if refusal else ""
+    if refusal is None:
+        return ""
+    return words.diverge("since_refused", card=str(card), why=refusal.said(words.lang))
 
 
 # -- the sentence ---------------------------------------------------------------------
 
 
 def _trick(event: ev.Event | None) -> int | None:
+    """The trick an event belongs to: a lead after a trick, to the trick that passed it."""
     if isinstance(event, ev.HandEnd):
         return event.tricks
+    if isinstance(event, ev.Lead):
+        return max(event.trick - 1, 1)
     return getattr(event, "trick", None)
 
 
@@ -369,7 +378,7 @@ def _held(events: Sequence[ev.Event]) -> list[int]:
 
 def _context(
     prefix: Sequence[ev.Event],
-    held: list[int],
+    told: Told,
     event_a: ev.Event | None,
     event_b: ev.Event | None,
     a: Side,
@@ -377,10 +386,10 @@ def _context(
 ) -> str:
     """What led up to the divergence: the seat to move, or who won the trick just played."""
     if isinstance(event_a, ev.Play) and isinstance(event_b, ev.Play):
-        key = "to_lead" if a.turns[index].lead else "to_play"
-        return phrases().event(key, seat=event_a.seat)
+        lead = a.turns[index].lead
+        return told.words.diverge("to_lead" if lead else "to_play", seat=event_a.seat)
     won = [e for e in prefix if isinstance(e, ev.TrickWon)]
-    return _trick_result(won[-1].seat, prefix, held) if won else ""
+    return told.trick_result(won[-1].seat, prefix) if won else ""
 
 
 def _emptied(prefix: Sequence[ev.Event]) -> list[int]:
@@ -394,74 +403,75 @@ def _emptied(prefix: Sequence[ev.Event]) -> list[int]:
     ]
 
 
-def _trick_result(winner: int, prefix: Sequence[ev.Event], held: list[int]) -> str:
-    """Who won the trick just played, and who played their last card to it."""
-    say = phrases().event
-    text = say("last_card_won" if held[winner] == 0 else "won", seat=winner)
-    emptied = [seat for seat in _emptied(prefix) if seat != winner]
-    if len(emptied) == 1:
-        return text + say("emptied_one", seat=emptied[0])
-    if emptied:
-        seats = ", ".join(map(str, emptied[:-1]))
-        return text + say("emptied_many", seats=seats, last=emptied[-1])
-    return text
+@dataclass(frozen=True)
+class Told:
+    """The events told in one language, knowing how many cards each seat holds before them."""
 
+    words: Phrases
+    held: list[int]
 
-def _describe(
-    event: ev.Event | None, other: ev.Event | None, side: Side, index: int, held: list[int]
-) -> str:
-    """What the event says, in the words of the phrases (`diverge` in phrases/en.yaml)."""
-    say = phrases().event
-    match event:
-        case ev.Deal():
-            return _deal_text(event, other)
-        case ev.Trump():
-            return _trump_text(event)
-        case ev.Play(seat=seat, card=card):
-            return say("leads" if side.turns[index].lead else "plays", seat=seat, card=card)
-        case ev.TrickWon(seat=seat):
-            return say("trick_won", seat=seat)
-        case ev.Reshuffle(cards=count):
-            return say("reshuffle", count=count)
-        case ev.Draw(seat=seat, cards=cards):
-            drawn = " ".join(map(str, cards))
-            return say("draw_stays" if held[seat] == 0 else "draw", seat=seat, cards=drawn)
-        case ev.Out(seat=seat):
-            immediate = side.hand.rules.elimination is Elimination.IMMEDIATE
-            return say("out_at_once" if immediate else "out", seat=seat)
-        case ev.HandEnd():
-            return _end_text(event)
-    return say("nothing")
+    def trick_result(self, winner: int, prefix: Sequence[ev.Event]) -> str:
+        """Who won the trick just played, and who played their last card to it."""
+        say = self.words.diverge
+        text = say("last_card_won" if self.held[winner] == 0 else "won", seat=winner)
+        emptied = [seat for seat in _emptied(prefix) if seat != winner]
+        if len(emptied) == 1:
+            return text + say("emptied_one", seat=emptied[0])
+        if emptied:
+            seats = ", ".join(map(str, emptied[:-1]))
+            return text + say("emptied_many", seats=seats, last=emptied[-1])
+        return text
 
+    def event(self, event: ev.Event | None, other: ev.Event | None, side: Side, index: int) -> str:
+        """What the event says."""
+        say = self.words.diverge
+        match event:
+            case ev.Deal():
+                return self.deal(event, other)
+            case ev.Trump():
+                return self.trump(event)
+            case ev.Play(seat=seat, card=card):
+                lead = side.turns[index].lead
+                return say("leads" if lead else "plays", seat=seat, card=str(card))
+            case ev.TrickWon(seat=seat):
+                return say("trick_won", seat=seat)
+            case ev.Lead(seat=seat):
+                return say("leads_next", seat=seat)
+            case ev.Reshuffle(cards=count):
+                return say("reshuffle", count=count)
+            case ev.Draw(seat=seat, cards=cards):
+                drawn = " ".join(map(str, cards))
+                stays = self.held[seat] == 0
+                return say("draw_stays" if stays else "draw", seat=seat, cards=drawn)
+            case ev.Out(seat=seat):
+                immediate = side.hand.rules.elimination is Elimination.IMMEDIATE
+                return say("out_at_once" if immediate else "out", seat=seat)
+            case ev.HandEnd():
+                return self.end(event)
+        return say("nothing")
 
-def _deal_text(deal: ev.Deal, other: ev.Event | None) -> str:
-    """The hand size and stock; when those agree, the first hand that differs."""
-    say = phrases().event
-    size = len(deal.hands[0])
-    text = say("deal", dealer=deal.dealer, size=size, stock=deal.stock)
-    if isinstance(other, ev.Deal) and (len(other.hands[0]), other.stock) == (size, deal.stock):
-        seat = next(s for s, cards in enumerate(deal.hands) if cards != other.hands[s])
-        held = " ".join(map(str, deal.hands[seat]))
-        return text + say("deal_gets", seat=seat, cards=held)
-    return text
+    def deal(self, deal: ev.Deal, other: ev.Event | None) -> str:
+        """The hand size and stock; when those agree, the first hand that differs."""
+        say = self.words.diverge
+        size = len(deal.hands[0])
+        text = say("deal", dealer=deal.dealer, size=size, stock=deal.stock)
+        if isinstance(other, ev.Deal) and (len(other.hands[0]), other.stock) == (size, deal.stock):
+            seat = next(s for s, cards in enumerate(deal.hands) if cards != other.hands[s])
+            held = " ".join(map(str, deal.hands[seat]))
+            return text + say("deal_gets", seat=seat, cards=held)
+        return text
 
+    def trump(self, trump: ev.Trump) -> str:
+        """The trump suit, and the card that named it under the trump rule that showed it."""
+        say = self.words.diverge
+        if trump.suit is None:
+            return say("no_trump")
+        if trump.card is None:
+            return say("trump_fixed", suit=trump.suit)
+        return say("shown", str(trump.source), suit=trump.suit, card=str(trump.card))
 
-def _trump_text(trump: ev.Trump) -> str:
-    say = phrases().event
-    if trump.suit is None:
-        return say("no_trump")
-    if trump.card is None:
-        return say("trump_fixed", suit=trump.suit)
-    how = {
-        "dealer_last_card": "trump_dealer",
-        "stock_turnup": "trump_turned_up",
-        "stock_bottom": "trump_to_bottom",
-    }
-    return say(how.get(trump.source, "trump_shown"), suit=trump.suit, card=trump.card)
-
-
-def _end_text(end: ev.HandEnd) -> str:
-    say = phrases().event
-    if end.winner is None:
-        return say("end_no_winner", reason=end.reason)
-    return say("end", winner=end.winner, why=phrases().end(end.reason))
+    def end(self, end: ev.HandEnd) -> str:
+        say = self.words.diverge
+        if end.winner is None:
+            return say("end_no_winner", reason=end.reason)
+        return say("end", winner=end.winner, why=self.words.end(end.reason))

@@ -168,9 +168,18 @@ class Phrases:
     def house_inherited(self, profile: str) -> str:
         return self._format(("house", "inherited"), None, {"profile": profile})
 
-    def event(self, key: str, /, **params: Param) -> str:
-        """How `diverge` tells one event."""
-        return self._format(("diverge", key), None, params)
+    def diverge(self, *path: str, count: int | None = None, **params: Param) -> str:
+        """A sentence of `diverge`; `count` fills {count} and picks the plural form."""
+        counted = params if count is None else {"count": count, **params}
+        return self._format(("diverge", *path), count, counted)
+
+    def refusal(self, path: tuple[str, ...], /, **params: Param) -> str:
+        """Why a card is refused: the sentence at `path` (`refusals` RULE WORD, or
+        `refused` KEY); a Suit `led` also fills {led_one}, a card of that suit."""
+        led = params.get("led")
+        if isinstance(led, Suit):
+            params["led_one"] = self._format(("suit_card", led.word), None, {})
+        return self._format(path, None, params)
 
     def end(self, reason: str) -> str:
         """Why a hand's winner won, as it ended for `reason` (an EndReason)."""
@@ -225,18 +234,16 @@ def phrases(lang: str = DEFAULT_LANGUAGE) -> Phrases:
     text = (PHRASE_DIR / f"{lang}.yaml").read_text(encoding="utf-8")
     # Every scalar stays a string: the value word `no` must not become a boolean.
     table = yaml.load(text, Loader=yaml.BaseLoader)
-    table["options"].update(units_phrases(lang))
+    table["options"].update(units_phrases(lang, "phrases"))
+    table["refusals"].update(units_phrases(lang, "refusals"))
     return Phrases(lang, table)
 
 
-def units_phrases(lang: str) -> dict[str, Any]:
+def units_phrases(lang: str, kind: str) -> dict[str, Any]:
     """The sentences the units bring themselves (other packages' units), in `lang` or else
-    in English."""
-    return {
-        opt.name: opt.phrases.get(lang, opt.phrases["en"])
-        for opt in OPTIONS.values()
-        if opt.phrases
-    }
+    in English: their rule sheet's (`phrases`) or their refusals' (`refusals`)."""
+    brought = ((opt.name, getattr(opt, kind)) for opt in OPTIONS.values())
+    return {name: said.get(lang, said["en"]) for name, said in brought if said}
 
 
 def sentence(option: str, value: Any, lang: str = DEFAULT_LANGUAGE) -> str:

@@ -165,5 +165,5 @@ def test_a_copy_keeps_the_generator_of_reshuffles():
     for played in (hand, twin):
         for card in cards("KC 3C 5C"):
             played.play(card)
-    assert [e.kind for e in hand.events][-2:] == ["reshuffle", "draw"]
+    assert [e.kind for e in hand.events][-3:] == ["reshuffle", "draw", "lead"]
     assert hand.events == twin.events and hand.stock == twin.stock

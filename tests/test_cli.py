@@ -97,18 +97,20 @@ def test_trace_writes_one_event_per_line(tmp_path, capsys):
     assert code == 0
     events = json_lines(trace.read_text())
     kinds = [e["event"] for e in events]
-    assert kinds[:2] == ["deal", "trump"]
+    assert kinds[:3] == ["deal", "trump", "lead"]
     assert kinds[-1] == "hand_end"
     assert {"play", "trick_won", "draw", "out"} <= set(kinds)
-    assert events[2] == {"hand": 1, "event": "play", "trick": 1, "seat": 0, "card": "2C"}
-    assert events[6] == {
+    lead = {"hand": 1, "event": "lead", "trick": 1, "seat": 0, "rule": "opening_lead"}
+    assert events[2] == lead
+    assert events[3] == {"hand": 1, "event": "play", "trick": 1, "seat": 0, "card": "2C"}
+    assert events[7] == {
         "hand": 1,
         "event": "trick_won",
         "trick": 1,
         "seat": 3,
         "cards": ["2C", "3C", "4C", "5C"],
     }
-    assert events[7] == {
+    assert events[8] == {
         "hand": 1,
         "event": "draw",
         "trick": 1,
@@ -116,6 +118,8 @@ def test_trace_writes_one_event_per_line(tmp_path, capsys):
         "cards": ["6C"],
         "stock_left": 35,
     }
+    second = {"hand": 1, "event": "lead", "trick": 2, "seat": 3, "rule": "core"}
+    assert events[kinds.index("lead", 3)] == second  # the winner of trick 1 leads
 
 
 def test_transcript_is_readable_without_colour(capsys):

@@ -65,7 +65,7 @@ def test_a_last_card_winner_draws_under_after_draw_and_is_out_at_once_under_imme
 def test_a_forced_opening_lead_is_blamed_on_opening_lead():
     found = first_divergence(rules("equal-hands"), rules("opening-trumps"), order=OPENING, **THREE)
     assert found is not None
-    assert (found.trick, found.event_index) == (1, 2)  # after the deal and trump events
+    assert (found.trick, found.event_index) == (1, 3)  # after the deal, trump and lead events
     assert found.a == Play(1, 0, Card.parse("2C"))
     assert found.b == Play(1, 0, Card.parse("8H"))
     assert found.options == ("opening_lead",)
@@ -231,3 +231,25 @@ def test_a_broken_profile_file_is_one_line(capsys, tmp_path):
     assert code == 2
     assert len(err.strip().splitlines()) == 1
     assert "unknown option `drawz`" in err and "1 more" in err
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("trick_winner", "left_of_winner"),
+        ("trick_winner", "opening_leader"),
+        ("left_of_winner", "opening_leader"),
+    ],
+)
+def test_where_only_the_next_lead_differs_the_leads_part_and_next_lead_is_blamed(a, b):
+    rules_a, rules_b = (Rules().with_options({"next_lead": v}) for v in (a, b))
+    found = [
+        first_divergence(rules_a, rules_b, 4, seed=seed, bots=("lowest",)) for seed in range(12)
+    ]
+    parted = [f for f in found if f is not None]
+    assert parted, "some deal parts"
+    for f in parted:
+        assert (f.a.kind, f.b.kind) == ("lead", "lead") and f.a.seat != f.b.seat
+        assert f.options == ("next_lead",)
+        assert f"(next_lead: {a} vs {b})" in f.sentence
+        assert "leads the next trick" in f.sentence

@@ -31,6 +31,7 @@ from rulesdsl.engine.events import (
     Draw,
     Event,
     HandEnd,
+    Lead,
     MatchEnd,
     Out,
     Play,
@@ -305,6 +306,7 @@ def check_deal(hand: Hand, rules: Rules, players: int, dealer: int, order) -> No
     assert trump_event.suit == hand.trump
     # Section 1 rule 6: the player to the dealer's left leads the first trick.
     assert hand.to_move == (dealer + 1) % players
+    assert hand.events[2] == Lead(1, hand.to_move) and hand.events[2].rule == "opening_lead"
 
 
 def start_trick(watch: Watch) -> None:
@@ -323,7 +325,9 @@ def check_play(watch: Watch, seat: int, card: Card, events: list[Event]) -> None
     hand, rules = watch.hand, watch.hand.rules
     assert isinstance(events[0], Play) and (events[0].seat, events[0].card) == (seat, card)
     assert events[0].trick == watch.tricks + 1
-    assert all(isinstance(e, TrickWon | Draw | Reshuffle | Out | HandEnd) for e in events[1:])
+    assert all(
+        isinstance(e, TrickWon | Draw | Reshuffle | Out | HandEnd | Lead) for e in events[1:]
+    )
     watch.trick.append((seat, card))
     check_cards(watch)
     assert hand.trump == watch.trump  # trump never changes within a hand
@@ -410,6 +414,12 @@ def check_play(watch: Watch, seat: int, card: Card, events: list[Event]) -> None
         watch.next_leader = next(
             (start + i) % n for i in range(n) if (start + i) % n not in watch.out
         )
+        # The lead closes the trick, tagged next_lead where it passes from the winner.
+        lead = events[-1]
+        assert lead == Lead(number + 1, watch.next_leader) and [events.count(lead)] == [1]
+        assert lead.rule == ("core" if watch.next_leader == winner else "next_lead")
+    else:
+        assert not any(isinstance(e, Lead) for e in events)
 
 
 def check_everyone_draws(
@@ -449,6 +459,9 @@ def check_end(watch: Watch) -> None:
     assert outcome.trump == watch.trump
     assert hand.to_move is None and hand.legal_moves() == []
     assert outcome.tricks <= trick_bound(rules, hand.players)
+    # Rule coverage counts next_lead in the hands where a lead is tagged with it.
+    passed = any(isinstance(e, Lead) and e.rule == "next_lead" for e in events)
+    assert ("next_lead" in outcome.fired) == passed
 
     # An eliminated player never plays again: replay the whole event log.
     out: set[int] = set()

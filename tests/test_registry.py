@@ -56,7 +56,9 @@ class Point:
 def unit_named(name: str, **changes: Any) -> Any:
     """A third-party unit: the follow rule under another name, with its own phrases."""
     phrases = {"en": {word: f"Follow: {word}." for word in FOLLOW.kind.words()}}
-    return dataclasses.replace(FOLLOW, name=name, **{"phrases": phrases, **changes})
+    refusals = {"en": {"suit": "follow suit", "suit_or_trump": "follow suit or trump"}}
+    given = {"phrases": phrases, "refusals": refusals, **changes}
+    return dataclasses.replace(FOLLOW, name=name, **given)
 
 
 def point(name: str, package: str = "house-rules", **changes: Any) -> Point:
@@ -67,14 +69,19 @@ def loaded(*points: Point) -> Registry:
     return load(BUILT_IN_UNITS, points)
 
 
-def test_the_built_in_units_are_the_installed_entry_points_of_the_group():
+def test_the_built_in_units_are_the_installed_entry_point_of_the_group():
     declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["entry-points"]
-    expected = {module.UNIT.name: f"{module.__name__}:UNIT" for module in BUILT_IN}
-    assert declared[GROUP] == expected
-    assert list(declared[GROUP]) == list(expected), "declared in the fixed order"
-    installed = {p.name: p.value for p in entry_points(group=GROUP) if p.dist.name == "rulesdsl"}
-    assert installed == expected
-    assert UNITS[: len(BUILT_IN)] == tuple(BUILT_IN_UNITS)
+    assert declared[GROUP] == {"rulesdsl": "rulesdsl.units:BUILT_IN_UNITS"}
+    (installed,) = [p for p in entry_points(group=GROUP) if p.dist.name == "rulesdsl"]
+    assert installed.load() == tuple(BUILT_IN_UNITS) == UNITS[: len(BUILT_IN)]
+
+
+def test_every_module_of_the_units_package_that_declares_a_unit_is_built_in():
+    folder = ROOT / "rulesdsl" / "units"
+    declaring = {p.stem for p in folder.glob("*.py") if "\nUNIT = " in p.read_text()}
+    assert {module.__name__.rsplit(".", 1)[1] for module in BUILT_IN} == declaring
+    places = [unit.place for unit in BUILT_IN_UNITS]
+    assert places == sorted(set(places)), "each built-in has a place of its own, in order"
 
 
 def test_built_ins_keep_their_order_and_other_packages_follow_by_name():
@@ -140,6 +147,14 @@ REFUSED = [
         "<lambda> is not a plain function",
     ),
     (point("x", refusals={}), "a value that filters cards says why in refusals"),
+    (
+        point("x", refusals={"en": {"suit": "follow", "suit_or_trump": "or trump", "any": "no"}}),
+        "and only such a value: 'any'",
+    ),
+    (
+        point("x", refusals={"en": {"suit": "follow", "suit_or_trump": "or"}, "pt": {}}),
+        "its refusals in 'pt' have no sentence for the value 'suit'",
+    ),
     (point("x", phrases={"pt": {}}), "it brings no English phrases"),
     (point("x", phrases={"en": {"suit": "Follow."}}), "no sentence for the value 'suit_or_trump'"),
     (point("x", steps=frozenset({"follow_filter", 3})), "its steps must be a non-empty set"),

@@ -42,7 +42,11 @@ UNIT = Unit(
     Section.PLAY,
     frozenset({Step.LEAD_FILTER}),
     fires="it refuses a card",
-    refusals={LeadFrom.LONGEST_SUIT: "lead from your longest suit"},
+    refusals={
+        "en": {"longest_suit": "lead from your longest suit"},
+        "pt": {"longest_suit": "sai do teu naipe mais comprido"},
+        "uk": {"longest_suit": "заходьте з найдовшої масті"},
+    },
     plays=_plays,
     phrases={
         "en": {

@@ -17,14 +17,13 @@ from rulesdsl.cli.common import (
     width_option,
 )
 from rulesdsl.cli.play import choose_players, default_seed, seat_players
+from rulesdsl.cli.rules_text import lang_option
 from rulesdsl.diverge import Divergence, first_divergence
 from rulesdsl.engine import HandOutcome
-from rulesdsl.explain import WIDTH, wrap
+from rulesdsl.explain import WIDTH, Phrases, phrases, wrap
 from rulesdsl.layout import Page
 from rulesdsl.rules import Rules
 from rulesdsl.transcript import Style
-
-SAME = "the two profiles play this deal identically"
 
 
 def read_rules(ref: str) -> Rules:
@@ -59,18 +58,25 @@ def bot_names(spec: str, players: int, seed: int) -> list[str]:
     return [seat.name for seat in seats]
 
 
-def outcome_text(outcome: HandOutcome) -> str:
-    who = "no winner" if outcome.winner is None else f"seat {outcome.winner} wins"
-    return f"{who} ({outcome.reason}) after {outcome.tricks} tricks"
+def outcome_text(outcome: HandOutcome, words: Phrases) -> str:
+    if outcome.winner is None:
+        return words.diverge("outcome_none", count=outcome.tricks, reason=outcome.reason)
+    return words.diverge(
+        "outcome_win", count=outcome.tricks, seat=outcome.winner, reason=outcome.reason
+    )
 
 
-def report_lines(found: Divergence | None, refs: tuple[str, str], width: int) -> list[str]:
+def report_lines(
+    found: Divergence | None, refs: tuple[str, str], width: int, words: Phrases
+) -> list[str]:
     """Where the two profiles part and each hand's outcome, wrapped at spaces to `width`."""
     if found is None:
-        return wrap(SAME, width)
+        return wrap(words.diverge("same"), width)
     lines = wrap(found.sentence, width, "", "  ")
     for label, ref, outcome in zip("AB", refs, (found.outcome_a, found.outcome_b), strict=True):
-        lines += wrap(f"{label} ({ref}): {outcome_text(outcome)}", width, "  ", "    ")
+        told = outcome_text(outcome, words)
+        line = words.diverge("outcome", side=label, profile=ref, outcome=told)
+        lines += wrap(line, width, "  ", "    ")
     return lines
 
 
@@ -89,6 +95,7 @@ def report_lines(found: Divergence | None, refs: tuple[str, str], width: int) ->
 @click.option("--players", "-n", type=int, help="Number of players (default 4).")
 @click.option("--dealer", type=int, help="The dealer's seat (default: 0 with --deck, else seeded).")
 @click.option("--json", "as_json", is_flag=True, help="The first divergence as one JSON object.")
+@lang_option("The language of the sentences.")
 @width_option
 def diverge_command(
     profile_a: str,
@@ -99,6 +106,7 @@ def diverge_command(
     players: int | None,
     dealer: int | None,
     as_json: bool,
+    lang: str,
     width: int | None,
 ) -> None:
     """Play one deal under profiles A and B with the same bots; show where they part ways."""
@@ -114,10 +122,11 @@ def diverge_command(
     seed = default_seed(seed, order is not None)
     names = bot_names(bots, count, seed)
     found = first_divergence(
-        rules_a, rules_b, count, seed=seed, dealer=dealer, order=order, bots=names
+        rules_a, rules_b, count, seed=seed, dealer=dealer, order=order, bots=names, lang=lang
     )
     if as_json:
         click.echo(json.dumps(found.to_dict() if found else {"diverged": False}))
     else:
-        lines = report_lines(found, (profile_a, profile_b), Page.for_stdout(width, WIDTH).width)
+        page = Page.for_stdout(width, WIDTH).width
+        lines = report_lines(found, (profile_a, profile_b), page, phrases(lang))
         click.echo("\n".join(lines))

@@ -3,7 +3,10 @@ options they are written in."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import click
+from click import Command
 
 from rulesdsl.cli.common import cli, load_profile, root_option, width_option
 from rulesdsl.diagnostics import safe_json, safe_lines
@@ -13,16 +16,21 @@ from rulesdsl.layout import Page
 from rulesdsl.rules import OPTIONS, option_values, options_table
 
 
+def lang_option(help_text: str) -> Callable[[Command], Command]:
+    """`--lang`: one of the languages of the phrase files, English by default."""
+    return click.option(
+        "--lang",
+        type=click.Choice(languages()),
+        default=DEFAULT_LANGUAGE,
+        show_default=True,
+        help=help_text,
+    )
+
+
 @cli.command()
 @click.argument("profile")
 @root_option
-@click.option(
-    "--lang",
-    type=click.Choice(languages()),
-    default=DEFAULT_LANGUAGE,
-    show_default=True,
-    help="The language of the sheet.",
-)
+@lang_option("The language of the sheet.")
 @width_option
 def explain(profile: str, lang: str, width: int | None) -> None:
     """Print a profile as a readable rule sheet; assumed values are marked."""

@@ -2,7 +2,7 @@
 
 Every event carries `rule`: the name of the rule that decided it (a unit's name, or `core`
 for the fixed order of a trick). `diverge` and rule coverage read it; the JSON trace keeps
-its format and leaves it out.
+its format and leaves it out, except for a lead, whose rule is what it tells.
 """
 
 from __future__ import annotations
@@ -53,6 +53,20 @@ class Trump(Event):
     suit: Suit | None
     card: Card | None
     source: str
+
+
+@dataclass(frozen=True)
+class Lead(Event):
+    """`seat` leads trick `trick`: `opening_lead` decided it for the first trick of a hand,
+    `next_lead` where the lead passes to a player other than the last trick's winner (as
+    rule coverage counts it), `core` where the winner leads (RULES.md section 2, step 10)."""
+
+    kind: ClassVar[str] = "lead"
+    trick: int
+    seat: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**super().to_dict(), "rule": self.rule}
 
 
 @dataclass(frozen=True)

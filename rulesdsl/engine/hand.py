@@ -20,6 +20,7 @@ from rulesdsl.engine.events import (
     Draw,
     Event,
     HandEnd,
+    Lead,
     Out,
     Play,
     Reshuffle,
@@ -33,7 +34,7 @@ from rulesdsl.engine.state import State
 from rulesdsl.rules import OPTIONS, Rules, RulesError
 from rulesdsl.seeds import shuffle
 from rulesdsl.stream import Stream
-from rulesdsl.units import RuleTag, Step, Trump
+from rulesdsl.units import CORE, RuleTag, Step, Trump
 from rulesdsl.units.trump import out_of_play, turned_up
 
 TRICK_LIMIT = steps.TRICK_LIMIT_TRICKS
@@ -42,13 +43,29 @@ HandOutcome = HandResult
 """The earlier name of a hand's result."""
 
 
+Said = tuple[tuple[str, str | Suit], ...]
+
+
 @dataclass(frozen=True)
 class Refusal:
-    """Why a card may not be played: the rule that forbids it and a sentence."""
+    """Why a card may not be played: the rule that forbids it, and where its sentence lies
+    in the phrase files (`refusals` RULE WORD, or `refused` KEY) with what fills it."""
 
     card: Card
     rule: RuleTag
-    message: str
+    phrase: tuple[str, ...]
+    params: Said = ()
+
+    def said(self, lang: str | None = None) -> str:
+        """The sentence in `lang` (by default, the phrase files' default language)."""
+        from rulesdsl.explain import DEFAULT_LANGUAGE, phrases  # read once a card is refused
+
+        return phrases(lang or DEFAULT_LANGUAGE).refusal(self.phrase, **dict(self.params))
+
+    @property
+    def message(self) -> str:
+        """The sentence in the default language, English."""
+        return self.said()
 
     def __str__(self) -> str:
         return f"{self.card} is not allowed: {self.message} ({self.rule})"
@@ -186,6 +203,7 @@ class Hand:
         )
         hand.events.append(Deal(dealer, tuple(tuple(h) for h in hands), len(rest)))
         hand.events.append(TrumpEvent(trump, shown, rules.trump, rule="trump"))
+        hand.events.append(hand.first_lead())
         return hand
 
     @classmethod
@@ -199,7 +217,15 @@ class Hand:
         **kwargs: Any,
     ) -> Hand:
         """Set up any position: hands, stock (top first), trump, leader, and who is `out`."""
-        return cls(rules, hands, stock, trump, leader, **kwargs)
+        hand = cls(rules, hands, stock, trump, leader, **kwargs)
+        hand.events.append(hand.first_lead())
+        return hand
+
+    def first_lead(self) -> Lead:
+        """Who leads the hand's first trick played here: the opening lead of a hand, else
+        a position set up mid-hand."""
+        rule = "opening_lead" if self.s.opening else CORE
+        return Lead(self.s.trick_number + 1, self.s.leader, rule=rule)
 
     def _check_setup(
         self,
@@ -366,20 +392,20 @@ class Hand:
         s.fired = fired  # asking is not playing: a refusal fires when the card is played
         refused: dict[Card, Refusal] = {}
         for rule, cards in s.refused:
-            message = self._message(rule)
-            refused.update({c: Refusal(c, rule, message) for c in self.codes.cards(cards)})
+            phrase, params = self._why(rule)
+            refused.update({c: Refusal(c, rule, phrase, params) for c in self.codes.cards(cards)})
         return refused
 
-    def _message(self, rule: str) -> str:
+    def _why(self, rule: str) -> tuple[tuple[str, ...], Said]:
+        """Where the sentence of a refusal by `rule` lies, and what fills it."""
+        if rule not in OPTIONS:  # a rule the profile states
+            return ("refused", "house"), (("name", rule),)
         s = self.s
-        stated = {r.name: r for r in self.rules.house_rules}
-        if rule in stated:
-            return stated[rule].refusal
-        template = OPTIONS[rule].refusals[getattr(self.rules, rule)]
-        led = Suit(s.led).word if s.trick else ""
-        trump = Suit(s.trump).word if s.trump >= 0 else ""
+        word = OPTIONS[rule].text(getattr(self.rules, rule))
+        led = Suit(s.led) if s.trick else ""
+        trump = Suit(s.trump) if s.trump >= 0 else ""
         best = str(self.codes.card[s.best]) if s.trick else ""
-        return template.format(led=led, led_one=led[:-1], trump=trump, best=best)
+        return ("refusals", rule, word), (("led", led), ("trump", trump), ("best", best))
 
     def legal_moves(self) -> list[Card]:
         seat = self.to_move
@@ -395,10 +421,12 @@ class Hand:
     def _check(self, card: Card, refused: dict[Card, Refusal]) -> Refusal | None:
         seat = self.to_move
         if seat is None:
-            return Refusal(card, "hand", "the hand is over")
+            return Refusal(card, "hand", ("refused", "hand_over"))
         code = self.codes.of.get(card)
         if code is None or code not in self.s.hands[seat]:
-            return Refusal(card, "hand", f"seat {seat} does not hold {card}")
+            return Refusal(
+                card, "hand", ("refused", "not_held"), (("seat", str(seat)), ("card", str(card)))
+            )
         return refused.get(card)
 
     # -- playing ------------------------------------------------------------------------
@@ -436,6 +464,9 @@ class Hand:
             case "play":
                 number, seat, card = fields
                 return Play(number, seat, cards[card])
+            case "lead":
+                number, seat, rule = fields
+                return Lead(number, seat, rule=rule)
             case "trick_won":
                 number, seat, played, rule = fields
                 return TrickWon(number, seat, tuple(cards[c] for c in played), rule=rule)

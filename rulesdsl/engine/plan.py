@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from rulesdsl.engine import steps
+from rulesdsl.engine.result import EndReason
 from rulesdsl.engine.steps import Plan, PlayRule, Refill
 from rulesdsl.house.unit import HouseRule, at_step
 from rulesdsl.rules import Rules
-from rulesdsl.units import COUNTED, UNITS, Step
+from rulesdsl.units import CORE, COUNTED, UNITS, Step
 
 FIRED_BITS = {name: 1 << i for i, name in enumerate(COUNTED)}
 """Each counted rule's bit in `State.fired`."""
@@ -44,6 +45,28 @@ def house_bit(rules: Rules, name: str) -> int:
     return 1 << (HOUSE_SHIFT + [r.name for r in rules.house_rules].index(name))
 
 
+class Ending(NamedTuple):
+    """Who ends a hand at a step: the reason (its index in EndReason), rule and its bit."""
+
+    reason: int
+    rule: str
+    bit: int
+
+    @classmethod
+    def of(cls, rule: str, step: Step) -> Ending:
+        """The ending the unit `rule` declares for `step` (no unit: the step never ends a
+        hand, and the reason is never read)."""
+        unit = UNITS_BY_NAME.get(rule)
+        reason = unit.ends[step] if unit else EndReason.HOUSE_RULE
+        return cls(REASON_CODES[reason], rule, FIRED_BITS.get(rule, 0))
+
+
+ENDING_STEPS_ORDER = (Step.DRAW_END, Step.END_CHECK)
+UNITS_BY_NAME = {unit.name: unit for unit in UNITS}
+REASON_CODES = {reason: code for code, reason in enumerate(EndReason)}
+"""The int of each EndReason, as the state keeps it (`steps.STOCK_EXHAUSTED`...)."""
+
+
 # What the skeleton does where no rule contributes a step.
 DEFAULTS: dict[Step, Any] = {
     Step.ELIMINATE: False,
@@ -73,7 +96,7 @@ def plan_for(rules: Rules) -> Plan:
     chosen = dict(DEFAULTS)
     chosen.update({step: fn for _, step, fn in given})
     by = {step: rule for rule, step, _ in given}
-    ender = by.get(Step.END_CHECK, "core")
+    draw_ender, ender = (Ending.of(by.get(step, CORE), step) for step in ENDING_STEPS_ORDER)
 
     def house(step: Step) -> tuple[PlayRule, ...]:
         """The profile's own rules at `step`, in the order written (RULES.md section 5)."""
@@ -98,11 +121,14 @@ def plan_for(rules: Rules) -> Plan:
         draw_count=draw[0].keep,
         refill=chosen[Step.REFILL],
         draw_end=chosen[Step.DRAW_END],
+        draw_end_reason=draw_ender.reason,
+        draw_end_rule=draw_ender.rule,
+        draw_end_bit=draw_ender.bit,
         all_out=chosen[Step.ALL_OUT],
         end_check=chosen[Step.END_CHECK],
-        end_check_reason=steps.MOST_TRICKS,
-        end_check_rule=ender,
-        end_check_bit=FIRED_BITS.get(ender, 0),
+        end_check_reason=ender.reason,
+        end_check_rule=ender.rule,
+        end_check_bit=ender.bit,
         next_lead=chosen[Step.NEXT_LEAD],
         trump_bit=FIRED_BITS["trump"],
         draw_bit=draw[0].bit or FIRED_BITS["draw"],

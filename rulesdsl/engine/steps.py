@@ -56,10 +56,13 @@ class Plan(NamedTuple):
     draw_count: Callable[[State, int], int]  # step 4, how many cards
     refill: Refill  # step 4, an empty stock
     draw_end: Callable[[State, int], int]  # step 5
+    draw_end_reason: int  # why it ends a hand, the rule that contributes it and its bit
+    draw_end_rule: str
+    draw_end_bit: int
     all_out: Callable[[State], int]  # step 8
     end_check: Callable[[State], int]  # step 9
-    end_check_reason: int
-    end_check_rule: str  # the rule that contributes the end check, and its coverage bit
+    end_check_reason: int  # as for step 5
+    end_check_rule: str
     end_check_bit: int
     next_lead: Callable[[State], int]  # step 10
     trump_bit: int
@@ -312,7 +315,7 @@ def finish_trick(s: State, p: Plan) -> None:
                 if ended != NO_END:
                     break
     if ended != NO_END:
-        end_hand(s, ended, STOCK_EXHAUSTED, "exhaustion", p.exhaustion_bit)
+        end_hand(s, ended, p.draw_end_reason, p.draw_end_rule, p.draw_end_bit)
     else:
         if not p.early_elimination:  # step 6
             eliminate(s, number)
@@ -339,6 +342,9 @@ def finish_trick(s: State, p: Plan) -> None:
                     s.leader = p.next_lead(s)  # step 10
                     if s.leader != winner:
                         s.fired |= p.next_lead_bit
+                    if s.trace:  # next_lead decides where the lead passes from the winner
+                        rule = "next_lead" if s.leader != winner else "core"
+                        s.log.append(("lead", number + 1, s.leader, rule))
     return None
 
 

@@ -106,11 +106,6 @@ class HouseRule:
     def sentence(self, lang: str) -> str | None:
         return dict(self.sentences).get(lang)
 
-    @property
-    def refusal(self) -> str:
-        """What a refused card says: `refused by must-overtrump`."""
-        return f"refused by {self.name}"
-
     def clause(self, word: str) -> str | None:
         return dict(self.clauses).get(word)
 

@@ -1,33 +1,18 @@
 """The rule units, in the order of RULES.md section 3: the one registry of the options.
 
 `Rules`, `OPTIONS`, the rule sheet's sections, the checks across options and rule coverage
-are all derived from UNITS. A new rule is a module here with its UNIT, added to BUILT_IN
-and declared as an entry point of the group `rulesdsl.rules` in pyproject.toml; other
-packages add theirs through the same group (see registry.py).
+are all derived from UNITS. A new rule is a module here with its UNIT, whose `place` puts it
+in the fixed order: it is found as the package is imported (BUILT_IN), and declared in the
+entry point group `rulesdsl.rules` with the others, as their family; other packages add
+theirs through the same group, one entry point per rule (see registry.py).
 """
 
+import importlib
+import pkgutil
 from functools import cache
+from types import ModuleType
 from typing import Any
 
-from rulesdsl.units import (
-    all_out,
-    deck,
-    draw,
-    draw_by,
-    elimination,
-    exhaustion,
-    follow,
-    hand_size,
-    match,
-    must_head,
-    next_dealer,
-    next_lead,
-    opening_lead,
-    players,
-    scoring,
-    trump,
-    when_void,
-)
 from rulesdsl.units.all_out import AllOut
 from rulesdsl.units.base import CORE, RuleProblem, RuleTag, Section, Step, Unit
 from rulesdsl.units.draw import DrawWord
@@ -43,25 +28,21 @@ from rulesdsl.units.scoring import Scoring
 from rulesdsl.units.trump import Trump
 from rulesdsl.units.when_void import WhenVoid
 
-BUILT_IN = (
-    players,
-    deck,
-    hand_size,
-    trump,
-    opening_lead,
-    follow,
-    when_void,
-    must_head,
-    draw,
-    draw_by,
-    elimination,
-    exhaustion,
-    all_out,
-    scoring,
-    match,
-    next_lead,
-    next_dealer,
-)
+
+def built_in() -> tuple[ModuleType, ...]:
+    """The modules of this package that declare a UNIT, in the order of their places."""
+    modules = [
+        importlib.import_module(f"{__name__}.{m.name}") for m in pkgutil.iter_modules(__path__)
+    ]
+    rules = [m for m in modules if isinstance(getattr(m, "UNIT", None), Unit)]
+    return tuple(sorted(rules, key=lambda m: m.UNIT.place))
+
+
+BUILT_IN = built_in()
+"""The built-in rules' modules, found in this package, in their fixed order."""
+
+BUILT_IN_UNITS = tuple(module.UNIT for module in BUILT_IN)
+"""The built-in units: the family rulesdsl declares in the entry point group."""
 
 UNITS: tuple[Unit, ...]
 """The built-in units in their fixed order, then other packages' units by name."""
@@ -74,7 +55,7 @@ COUNTED: tuple[str, ...]
 def registry() -> Registry:
     """The units, loaded on first use: a unit's module may import this package while it is
     imported itself (it is loaded once its module is done)."""
-    found = load([module.UNIT for module in BUILT_IN])
+    found = load(BUILT_IN_UNITS)
     report(found)
     return found
 

@@ -30,4 +30,5 @@ UNIT = Unit(
     frozenset({Step.ALL_OUT}),
     fires="it ends a hand where every remaining hand emptied",
     plays=_plays,
+    place=130,
 )

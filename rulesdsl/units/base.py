@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+from rulesdsl.engine.result import EndReason
 from rulesdsl.options import Kind, OptionError
 
 if TYPE_CHECKING:
@@ -62,6 +63,9 @@ class Step(StrEnum):
 
 
 BETWEEN_HANDS = frozenset({Step.SCORE, Step.MATCH_END, Step.NEXT_DEALER})
+ENDING_STEPS = frozenset({Step.DRAW_END, Step.END_CHECK})
+"""The steps where a rule's function may end the hand; a unit says why it ends there."""
+PLAY_FILTERS = frozenset({Step.LEAD_FILTER, Step.FOLLOW_FILTER})
 
 
 @dataclass(frozen=True)
@@ -96,16 +100,21 @@ def _no_steps(value: Any) -> Mapping[Step, Any]:
 class Unit:
     """One rule: its option, where it acts, how coverage counts it, and its checks.
 
+    `place` is where a built-in rule comes in their fixed order (that of RULES.md section 3,
+    in which play filters apply and the rule sheet reads: a new rule takes a number between
+    those of its neighbours); other packages' rules come after them, by name.
     `fires` says when the rule counts as having fired in a hand (empty: it is not counted);
+    `ends` the reason a hand ends with, at each step of ENDING_STEPS where it acts;
     `problems(rules, players)` yields the errors of the rules at one player count that this
     rule owns, `warnings(rules)` its warnings. `plays(value)` gives, for one of its values,
     the step functions it contributes (see rulesdsl.engine.steps); a value that keeps the
-    default order of a trick contributes none. `refusals` holds, for each value whose play
-    rule can refuse a card, the sentence a refusal says: {led} is the led suit, {led_one}
-    one card of it, {trump} the trump suit, {best} the best card so far. `phrases` holds a
-    unit's own rule-sheet sentences, per language, keyed as under its option in
-    `phrases/<lang>.yaml` (a built-in's are in those files); a language it lacks is told in
-    English.
+    default order of a trick contributes none. A value whose step functions filter the
+    cards a player may play (`refuses`) has a sentence a refusal says, under `refusals.NAME`
+    in `phrases/<lang>.yaml` by its value word: {led} is the led suit, {led_one} one card of
+    it, {trump} the trump suit, {best} the best card so far. A unit of another package
+    brings its sentences itself, per language: `phrases` its rule-sheet sentences, keyed as
+    under its option in the phrase files, `refusals` its refusal sentences by value word
+    (a built-in's are in those files); a language it lacks is told in English.
     """
 
     name: str
@@ -114,11 +123,13 @@ class Unit:
     description: str
     section: Section
     steps: frozenset[Step]
+    place: int = 0
     fires: str = ""
+    ends: Mapping[Step, EndReason] = field(default_factory=dict)
     problems: Problems = _none
     warnings: Warnings = _none
     plays: Plays = _no_steps
-    refusals: Mapping[Any, str] = field(default_factory=dict)
+    refusals: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     phrases: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     default: Any = field(init=False, compare=False)
 
@@ -129,6 +140,10 @@ class Unit:
     def between_hands(self) -> bool:
         """Whether the rule acts only between hands, so it cannot change a deal's play."""
         return self.steps <= BETWEEN_HANDS
+
+    def refuses(self, value: Any) -> bool:
+        """Whether the rule, at `value`, filters the cards a player may play."""
+        return bool(PLAY_FILTERS & set(self.plays(value)))
 
     @property
     def counted(self) -> bool:

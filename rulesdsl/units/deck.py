@@ -35,4 +35,5 @@ UNIT = Unit(
     Section.SETUP,
     frozenset({Step.SETUP, Step.RESOLVE}),
     warnings=_warnings,
+    place=20,
 )

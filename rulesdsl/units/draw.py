@@ -33,4 +33,5 @@ UNIT = Unit(
     frozenset({Step.DRAW_COUNT}),
     fires="a draw takes cards",
     plays=_plays,
+    place=90,
 )

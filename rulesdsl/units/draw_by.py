@@ -33,4 +33,5 @@ UNIT = Unit(
     frozenset({Step.DRAWERS}),
     fires="a player other than the trick winner draws",
     plays=_plays,
+    place=100,
 )

@@ -26,4 +26,5 @@ UNIT = Unit(
     frozenset({Step.ELIMINATE}),
     fires="it decides the fate of a player who won a trick with their last card",
     plays=_plays,
+    place=110,
 )

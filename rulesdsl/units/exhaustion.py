@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+from rulesdsl.engine.result import EndReason
 from rulesdsl.engine.state import State
 from rulesdsl.engine.steps import NO_END, Refill, reshuffle_rng
 from rulesdsl.options import enum_choice
@@ -107,7 +108,9 @@ UNIT = Unit(
     Section.ENDING,
     frozenset({Step.REFILL, Step.DRAW_END, Step.END_CHECK}),
     fires="it reshuffles, plays on without drawing, or ends the hand",
+    ends={Step.DRAW_END: EndReason.STOCK_EXHAUSTED, Step.END_CHECK: EndReason.MOST_TRICKS},
     problems=_problems,
     warnings=_warnings,
     plays=_plays,
+    place=120,
 )

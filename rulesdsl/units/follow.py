@@ -39,9 +39,6 @@ UNIT = Unit(
     Section.PLAY,
     frozenset({Step.FOLLOW_FILTER}),
     fires="it refuses a card",
-    refusals={
-        Follow.SUIT: "you hold a {led_one}: follow suit",
-        Follow.SUIT_OR_TRUMP: "you hold a {led_one}: follow suit or play a trump",
-    },
     plays=_plays,
+    place=60,
 )

@@ -52,4 +52,5 @@ UNIT = Unit(
     Section.SETUP,
     frozenset({Step.SETUP}),
     problems=_problems,
+    place=30,
 )

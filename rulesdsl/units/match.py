@@ -30,4 +30,5 @@ UNIT = Unit(
     Section.SCORING,
     frozenset({Step.MATCH_END}),
     problems=_problems,
+    place=150,
 )

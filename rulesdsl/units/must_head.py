@@ -26,6 +26,6 @@ UNIT = Unit(
     Section.PLAY,
     frozenset({Step.FOLLOW_FILTER}),
     fires="it refuses a card",
-    refusals={True: "you must beat {best} when you can"},
     plays=_plays,
+    place=80,
 )

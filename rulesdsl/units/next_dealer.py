@@ -18,4 +18,5 @@ UNIT = Unit(
     "who deals the next hand",
     Section.SCORING,
     frozenset({Step.NEXT_DEALER}),
+    place=170,
 )

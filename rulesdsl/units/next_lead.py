@@ -45,4 +45,5 @@ UNIT = Unit(
     frozenset({Step.NEXT_LEAD}),
     fires="the lead passes to a player other than the trick winner",
     plays=_plays,
+    place=160,
 )

@@ -50,9 +50,7 @@ UNIT = Unit(
     Section.PLAY,
     frozenset({Step.LEAD_FILTER}),
     fires="it refuses a card",
-    refusals={
-        OpeningLead.TRUMP_IF_ABLE: "the first lead must be a trump ({trump}) when you hold one"
-    },
     warnings=lambda rules: never_applies("opening_lead", rules),
     plays=_plays,
+    place=50,
 )

@@ -10,4 +10,5 @@ UNIT = Unit(
     "the player counts the profile allows",
     Section.SETUP,
     frozenset({Step.SETUP}),
+    place=10,
 )

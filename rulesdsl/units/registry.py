@@ -6,11 +6,12 @@ the rule sheet); then every other package's units, sorted by name. Each unit fro
 package is checked as it is loaded; one that fails a check is refused: it is left out, and
 the refusal is said once on stderr, naming the package and the entry point.
 
-The built-in units are declared in the group like any other (a test holds the declarations
-and the installed metadata to `BUILT_IN`), but they are taken from `BUILT_IN` itself, the
-very objects their entry points name: so they are found from a source tree without the
-package's metadata, or with metadata older than the source, and in their fixed order. The
-metadata is read only when a package other than rulesdsl declares the group.
+The built-in units are declared in the group too, as one family (the entry point
+`rulesdsl = rulesdsl.units:BUILT_IN_UNITS`: the modules of rulesdsl/units that declare a
+UNIT, in the order of their places), but they are taken from that tuple itself: so they are
+found from a source tree without the package's metadata, or with metadata older than the
+source, and in their fixed order; a new built-in rule is its module alone. The metadata is
+read only when a package other than rulesdsl declares the group.
 """
 
 from __future__ import annotations
@@ -24,13 +25,13 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from rulesdsl.engine.result import EndReason
 from rulesdsl.options import Choice
 from rulesdsl.syntax.document import HEADER, METADATA
-from rulesdsl.units.base import Step, Unit
+from rulesdsl.units.base import ENDING_STEPS, Step, Unit
 
 GROUP = "rulesdsl.rules"
 OWN_PACKAGE = "rulesdsl"
-PLAY_FILTERS = frozenset({Step.LEAD_FILTER, Step.FOLLOW_FILTER})
 
 
 class UnitRefused(ValueError):
@@ -158,20 +159,42 @@ def shape_problems(unit: Unit) -> Iterator[str]:
     if not unit.steps or not all(isinstance(step, Step) for step in unit.steps):
         yield "its steps must be a non-empty set of rulesdsl.units.base.Step"
         return
-    yield from phrase_problems(unit)
+    ending = unit.steps & ENDING_STEPS
+    if set(unit.ends) != ending or not all(isinstance(r, EndReason) for r in unit.ends.values()):
+        steps = ", ".join(sorted(ending)) or "none"
+        yield f"its ends must give an EndReason for each step where it may end a hand ({steps})"
     yield from step_problems(unit)
+    yield from phrase_problems(unit)
 
 
 def phrase_problems(unit: Unit) -> Iterator[str]:
-    """A unit of another package brings its rule sheet's sentences, English at least."""
+    """A unit of another package brings its rule sheet's sentences, English at least, and a
+    refusal's sentence for each value that filters cards, and only for those."""
     if "en" not in unit.phrases:
         yield "it brings no English phrases (Unit(phrases={'en': {...}}))"
-    if not isinstance(unit.kind, Choice):
+    if isinstance(unit.kind, Choice):
+        for lang, table in unit.phrases.items():
+            for word in unit.kind.words():
+                if word not in table:
+                    yield f"its phrases in '{lang}' have no sentence for the value '{word}'"
+    yield from refusal_problems(unit)
+
+
+def refusal_problems(unit: Unit) -> Iterator[str]:
+    """Each value that filters cards says why in `refusals`, in English at least."""
+    said = unit.refusals.get("en", {})
+    try:
+        refusing = {unit.text(value) for value in values(unit) if unit.refuses(value)}
+    except Exception:  # a unit's own code may raise anything; step_problems names it
         return
-    for lang, table in unit.phrases.items():
-        for word in unit.kind.words():
-            if word not in table:
-                yield f"its phrases in '{lang}' have no sentence for the value '{word}'"
+    for word in sorted(refusing ^ set(said)):
+        yield (
+            "a value that filters cards says why in refusals, in English, and only such a "
+            f"value: '{word}' (Unit(refusals={{'en': {{'{word}': ...}}}}))"
+        )
+    for lang, table in unit.refusals.items():
+        for word in sorted(refusing - set(table)):
+            yield f"its refusals in '{lang}' have no sentence for the value '{word}'"
 
 
 def step_problems(unit: Unit) -> Iterator[str]:
@@ -185,8 +208,6 @@ def step_problems(unit: Unit) -> Iterator[str]:
             continue
         if not set(given) <= unit.steps:
             yield f"plays({word!r}) gives steps it does not declare"
-        if bool(PLAY_FILTERS & set(given)) != (value in unit.refusals):
-            yield f"a value that filters cards says why in refusals, and only one: '{word}'"
         for fn in step_functions(given.values()):
             problem = function_problem(fn)
             if problem:

@@ -18,4 +18,5 @@ UNIT = Unit(
     "match points for winning a hand",
     Section.SCORING,
     frozenset({Step.SCORE}),
+    place=140,
 )

@@ -87,4 +87,5 @@ UNIT = Unit(
     frozenset({Step.SETUP, Step.RESOLVE}),
     fires="a trick is won by a trump when another suit was led",
     plays=_plays,
+    place=40,
 )

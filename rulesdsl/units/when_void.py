@@ -32,7 +32,7 @@ UNIT = Unit(
     Section.PLAY,
     frozenset({Step.FOLLOW_FILTER}),
     fires="it refuses a card",
-    refusals={WhenVoid.TRUMP_IF_ABLE: "you hold no {led}: play a trump ({trump})"},
     warnings=lambda rules: never_applies("when_void", rules),
     plays=_plays,
+    place=70,
 )
