@@ -17,7 +17,7 @@ from typing import Any
 
 import yaml
 
-from rulesdsl.analysis.report import DeadRule, dead_rules
+from rulesdsl.analysis.report import DeadRule, dead_rules, dead_stated_rules
 from rulesdsl.cards import RANKS_HIGH_TO_LOW, Suit, is_usual_order
 from rulesdsl.expr import Expr
 from rulesdsl.house.unit import Clause, HouseRule, Kind
@@ -266,11 +266,13 @@ def rule_sheet(profile: Profile, lang: str = DEFAULT_LANGUAGE, width: int = WIDT
     if profile.house:
         title = words.house_title()
         lines += ["", title, "-" * len(title)]
+        dead_stated = dead_stated_rules(profile.rules)
         for setting in profile.house:
             text = house_sentence(setting.rule, words)
             if setting.origin == "inherited":
                 text += " " + words.house_inherited(setting.profile)
-            lines += wrap(text, width, "- ", "  ")
+            mark = dead_mark(words, dead_stated.get(setting.name))
+            lines += wrap(f"{text} {mark}" if mark else text, width, "- ", "  ")
     return "\n".join(lines) + "\n"
 
 

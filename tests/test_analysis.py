@@ -623,3 +623,25 @@ def test_analyze_keeps_its_columns_for_long_rule_names(tmp_path, width):
             assert row[column - 1] == " " and row[column] != " ", row
     proof = lines[lines.index(next(r for r in rows if " short " in r)) + 1]
     assert proof[:column].strip() == ""  # a wrapped proof stays in its column
+
+
+@pytest.mark.parametrize(("players", "dead"), [("4", True), ("3..4", False)])
+def test_show_and_explain_mark_a_stated_rule_that_never_acts(tmp_path, players, dead):
+    """With every card dealt at 4 players there is never a card to draw: a rule of the
+    profile's own about the draw is marked; with 3 players too it can act."""
+    path = tmp_path / "no-stock.rules"
+    path.write_text(
+        f'profile "no-stock" extends "equal-hands" {{\n    players {players}\n'
+        "    hand_size 13\n    exhaustion play_out\n    rule two {\n        draw 2\n    }\n}\n",
+        encoding="utf-8",
+    )
+    runner = CliRunner()
+    shown = runner.invoke(cli, ["show", str(path), "--width", "200"]).output
+    rule_part = shown.split("\n  rule two", 1)[1]
+    assert ("(never comes into play" in rule_part) == dead
+    data = json.loads(runner.invoke(cli, ["show", str(path), "--json"]).output)
+    (rule,) = data["rules"]
+    assert (rule["never_acts"] or "").startswith("never comes into play") == dead
+    sheet = " ".join(runner.invoke(cli, ["explain", str(path)]).output.split())
+    own = sheet.split("The profile's own rules", 1)[1]
+    assert ("(never comes into play" in own) == dead

@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 import click
 
-from rulesdsl.analysis.report import DeadRule, dead_rules
+from rulesdsl.analysis.report import DeadRule, dead_rules, dead_stated_rules
 from rulesdsl.cli.common import (
     ProfileProblem,
     UsageProblem,
@@ -155,7 +155,7 @@ def validate(ctx: click.Context, paths: tuple[Path, ...], form: str, strict: boo
 def show(profile: str, as_json: bool, width: int | None) -> None:
     """Print every option of a resolved profile, its value and where it came from."""
     resolved = load_profile(profile)
-    dead = dead_rules(resolved.rules)
+    dead, dead_stated = dead_rules(resolved.rules), dead_stated_rules(resolved.rules)
     if as_json:
         data = {
             "profile": resolved.name,
@@ -186,23 +186,28 @@ def show(profile: str, as_json: bool, width: int | None) -> None:
                     "origin": s.origin,
                     "profile": s.profile,
                     "line": s.line,
+                    "never_acts": str(dead_stated[s.name]) if s.name in dead_stated else None,
                 }
                 for s in resolved.house
             ],
         }
         click.echo(json.dumps(data, indent=2))
         return
-    lines = show_lines(resolved, Page.for_stdout(width).width, dead)
+    lines = show_lines(resolved, Page.for_stdout(width).width, dead, dead_stated)
     click.echo("\n".join(safe_text(line) for line in lines))
 
 
 def show_lines(
-    profile: Profile, width: int, dead: Mapping[str, DeadRule] | None = None
+    profile: Profile,
+    width: int,
+    dead: Mapping[str, DeadRule] | None = None,
+    dead_stated: Mapping[str, DeadRule] | None = None,
 ) -> list[str]:
     """The profile's header, then one entry per option: name, value, status and where it
     was set on one line while they fit, then the note wrapped beneath, and the mark of a
-    rule in `dead` (one that can never act)."""
-    dead = dead or {}
+    rule in `dead` (one that can never act); then the rules the profile states, each with
+    its mark when it is in `dead_stated`."""
+    dead, dead_stated = dead or {}, dead_stated or {}
     lines = wrap(f"{profile.name}: {profile.title or '(no title)'}", width, "", "  ")
     for label, value in (
         ("file", profile.path),
@@ -220,6 +225,8 @@ def show_lines(
     lines += [""] if profile.house else []
     for rule in profile.house:
         lines += _rule_lines(rule, width)
+        mark = dead_mark(phrases(), dead_stated.get(rule.name))
+        lines += wrap(mark, width, " " * 6, " " * 7) if mark else []
     return lines
 
 
