@@ -15,7 +15,7 @@ from rulesdsl.engine.plan import plan_for
 from rulesdsl.engine.state import State
 from rulesdsl.engine.steps import Plan
 from rulesdsl.search import adapter
-from rulesdsl.search.infoset import observe
+from rulesdsl.search.bot import SearchBot
 from rulesdsl.search.rollout import hand_seed, rollout
 from rulesdsl.search.sampler import Sampler
 from rulesdsl.stream import Stream
@@ -42,28 +42,18 @@ class Node:
         return self.wins / self.visits + EXPLORE * math.sqrt(math.log(self.available) / self.visits)
 
 
-class IsmctsBot:
+class IsmctsBot(SearchBot):
     """`ismcts:N`: N iterations of the search; the root's most visited card is chosen (the
     first in the hand's order on a tie). Seeded: the same seed and the same positions give
     the same choices."""
 
     kind = "ismcts"
 
-    def __init__(self, iterations: int, seed: int = 0) -> None:
-        self.iterations = iterations
-        self.name = f"{self.kind}:{iterations}"
-        self.stream = Stream(seed)
-
-    def choose(self, hand: Hand, legal: Sequence[Card]) -> Card:
-        if len(legal) == 1:
-            return legal[0]
-        seat = hand.to_move
-        assert seat is not None
-        sampler = Sampler(observe(hand, seat))
+    def search(self, hand: Hand, legal: Sequence[Card], seat: int, sampler: Sampler) -> Card:
         rules, stream = hand.rules, self.stream
         plan, code = plan_for(rules), codes_for(rules).of
         root = Node(seat)
-        for _ in range(self.iterations):
+        for _ in range(self.budget):
             s = sampler.state(sampler.sample(stream), hand_seed(stream))
             path = self._descend(root, s, plan, stream)
             winner = s.hand_winner if s.over else rollout(rules, s, stream)

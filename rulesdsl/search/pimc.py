@@ -10,13 +10,13 @@ from rulesdsl.cards import Card
 from rulesdsl.engine.hand import Hand, codes_for
 from rulesdsl.engine.plan import plan_for
 from rulesdsl.search import adapter
-from rulesdsl.search.infoset import observe
+from rulesdsl.search.bot import SearchBot
 from rulesdsl.search.rollout import hand_seed, rollout
 from rulesdsl.search.sampler import Sampler
 from rulesdsl.stream import Stream
 
 
-class PimcBot:
+class PimcBot(SearchBot):
     """`pimc:N`: for each of N sampled worlds, every legal card is played and the world
     played out by the playout policy of `rollout.py`, with the same random numbers for
     every card of a world (so the cards are compared on equal luck); the card with the
@@ -26,22 +26,13 @@ class PimcBot:
 
     kind = "pimc"
 
-    def __init__(self, worlds: int, seed: int = 0) -> None:
-        self.worlds = worlds
-        self.name = f"{self.kind}:{worlds}"
-        self.stream = Stream(seed)
-        self.fallback = HeuristicBot()
+    fallback = HeuristicBot()
 
-    def choose(self, hand: Hand, legal: Sequence[Card]) -> Card:
-        if len(legal) == 1:
-            return legal[0]
-        seat = hand.to_move
-        assert seat is not None
-        sampler = Sampler(observe(hand, seat))
+    def search(self, hand: Hand, legal: Sequence[Card], seat: int, sampler: Sampler) -> Card:
         rules = hand.rules
         plan, code = plan_for(rules), codes_for(rules).of
         wins = dict.fromkeys(legal, 0)
-        for _ in range(self.worlds):
+        for _ in range(self.budget):
             world = sampler.state(sampler.sample(self.stream), hand_seed(self.stream))
             playout = Stream(hand_seed(self.stream))  # the same numbers for every card
             for card in legal:
