@@ -16,7 +16,7 @@ from rulesdsl.engine.state import State
 from rulesdsl.engine.steps import Plan
 from rulesdsl.search import adapter
 from rulesdsl.search.bot import SearchBot
-from rulesdsl.search.rollout import hand_seed, rollout
+from rulesdsl.search.rollout import rollout
 from rulesdsl.search.sampler import Sampler
 from rulesdsl.stream import Stream
 
@@ -54,7 +54,7 @@ class IsmctsBot(SearchBot):
         plan, code = plan_for(rules), codes_for(rules).of
         root = Node(seat)
         for _ in range(self.budget):
-            s = sampler.state(sampler.sample(stream), hand_seed(stream))
+            s = sampler.state(sampler.sample(stream), stream.split())
             path = self._descend(root, s, plan, stream)
             winner = s.hand_winner if s.over else rollout(rules, s, stream)
             for node in path:

@@ -11,7 +11,7 @@ from rulesdsl.engine.hand import Hand, codes_for
 from rulesdsl.engine.plan import plan_for
 from rulesdsl.search import adapter
 from rulesdsl.search.bot import SearchBot
-from rulesdsl.search.rollout import hand_seed, rollout
+from rulesdsl.search.rollout import rollout
 from rulesdsl.search.sampler import Sampler
 from rulesdsl.stream import Stream
 
@@ -33,8 +33,8 @@ class PimcBot(SearchBot):
         plan, code = plan_for(rules), codes_for(rules).of
         wins = dict.fromkeys(legal, 0)
         for _ in range(self.budget):
-            world = sampler.state(sampler.sample(self.stream), hand_seed(self.stream))
-            playout = Stream(hand_seed(self.stream))  # the same numbers for every card
+            world = sampler.state(sampler.sample(self.stream), self.stream.split())
+            playout = Stream(self.stream.split())  # the same numbers for every card
             for card in legal:
                 s = adapter.copy_state(world)
                 adapter.advance(s, plan, code[card])

@@ -37,8 +37,3 @@ def rollout(rules: Rules, s: State, stream: Stream) -> int:
     if not s.over:
         fast.play_tricks(s, plan, pick, uniform)
     return s.hand_winner
-
-
-def hand_seed(stream: Stream) -> int:
-    """A 64-bit seed for a world's reshuffles, from the stream."""
-    return int(stream.random() * 2.0**53) ^ (int(stream.random() * 2.0**53) << 11)
