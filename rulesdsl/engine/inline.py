@@ -25,7 +25,7 @@ import types
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache, partial
-from typing import Any
+from typing import Any, NamedTuple
 
 from rulesdsl.engine.state import State
 from rulesdsl.engine.tidy import InlineError, fold, pure, tidy
@@ -429,9 +429,19 @@ def _uses(node: ast.expr, name: str) -> int:
     return sum(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node))
 
 
-def specialise(fn: Callable, bound: dict[str, Any], fixed: dict[str, Any] | None = None) -> Any:
-    """`fn` with the parameters in `bound` fixed; `fixed` holds state attributes known to
-    be constant (by default, tracing off)."""
+class Specialised(NamedTuple):
+    """A specialised function's module (the function alone) and the fixed objects its
+    names stand for."""
+
+    module: ast.Module
+    objects: dict[str, Any]
+
+
+def specialised_tree(
+    fn: Callable, bound: dict[str, Any], fixed: dict[str, Any] | None = None
+) -> Specialised:
+    """The syntax tree of `fn` with the parameters in `bound` fixed; `fixed` holds state
+    attributes known to be constant (by default, tracing off)."""
     spec = Specialisation(fixed={"trace": False} if fixed is None else fixed)
     node = source_of(fn)
     scope = Scope(spec, fn.__globals__, {name: spec.ref(v) for name, v in bound.items()})
@@ -450,7 +460,13 @@ def specialise(fn: Callable, bound: dict[str, Any], fixed: dict[str, Any] | None
     tidy(result, spec.state_vars)
     module = ast.Module([result], type_ignores=[])
     ast.fix_missing_locations(module)
-    namespace = dict(spec.objects)
+    return Specialised(module, spec.objects)
+
+
+def specialise(fn: Callable, bound: dict[str, Any], fixed: dict[str, Any] | None = None) -> Any:
+    """`fn` with the parameters in `bound` fixed, compiled; `fixed` as `specialised_tree`."""
+    module, objects = specialised_tree(fn, bound, fixed)
+    namespace = dict(objects)
     exec(compile(module, f"<specialised {fn.__qualname__}>", "exec"), namespace)
     specialised = namespace[fn.__name__]
     specialised.source = ast.unparse(module)

@@ -1,0 +1,209 @@
+"""A profile's native kernel: its specialised hands lowered, written as a module in the cache
+folder and compiled by numba there (`cache=True` keeps the machine code beside it).
+
+The module's name is a digest of its own text and of the engine's version (the package's
+version, the native path's sources, numba's version), so a changed profile or engine
+never reads a stale kernel, and a second run starts from the cached machine code.
+The text is `ast.unparse` of a tree that `check_tree` has checked: its names are its own
+locals, the runtime's helpers and a few builtins, and its constants ints, floats, bools
+and tuples of them.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import importlib.metadata
+import importlib.util
+import inspect
+import os
+import sys
+import tempfile
+from functools import cache
+from pathlib import Path
+from types import ModuleType
+from typing import Any, NamedTuple
+
+from rulesdsl.engine.fast import table_for
+from rulesdsl.engine.inline import specialised_tree
+from rulesdsl.engine.steps import Plan
+from rulesdsl.native import chunk, driver, runtime
+from rulesdsl.native.lower import NativeError, literal, lower
+from rulesdsl.rules import Rules
+
+CACHE_ENV = "RULESDSL_CACHE"
+RUNTIME = ("heuristic", "insort", "new_stream", "next_seed", "next_uniform", "shuffle", "truth")
+BUILTINS = frozenset({"len", "range", "max", "min", "sorted", "list", "int", "bool", "float"})
+MODULES = frozenset({"np", "numba"})
+HAND_ARGS = ("deck", "hand_seed", "rng", "dealer", "out", "row", "trick_winners", "eliminated")
+
+
+class Deals(NamedTuple):
+    """A chunk played: a row of FIELDS per deal, and the trick winners and eliminations of
+    all deals in order (each deal's counts are its `tricks` and `eliminated`)."""
+
+    rows: Any
+    trick_winners: Any
+    eliminated: Any
+
+
+class Kernel(NamedTuple):
+    """A compiled profile at one table: its module and its plan."""
+
+    module: ModuleType
+    plan: Plan
+    players: int
+
+    def deals(self, cards: Any, deal_seed: int, bot_seed: int, first: int, count: int) -> Deals:
+        return Deals(
+            *self.module.play_deals(cards, deal_seed, bot_seed, first, count, self.players)
+        )
+
+    def skill(self, cards: Any, deal_seed: int, bot_seed: int, first: int, count: int) -> Deals:
+        return Deals(
+            *self.module.play_skill(cards, deal_seed, bot_seed, first, count, self.players)
+        )
+
+
+def cache_dir() -> Path:
+    """Where kernels are kept: $RULESDSL_CACHE, else the user's cache folder."""
+    given = os.environ.get(CACHE_ENV)
+    if given:
+        return Path(given)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "rulesdsl" / "native"
+
+
+@cache
+def engine_version() -> str:
+    """The package's version, the native path's sources and numba's version, as one text."""
+    import numba
+
+    from rulesdsl.engine import fast, inline, steps, tidy
+
+    parts = [inspect.getsource(m) for m in (chunk, driver, runtime, fast, inline, steps, tidy)]
+    version = importlib.metadata.version("rulesdsl")
+    return hashlib.blake2b("\0".join([version, numba.__version__, *parts]).encode()).hexdigest()
+
+
+def hand_function(rules: Rules, players: int, bots: tuple[str, ...], name: str) -> ast.stmt:
+    """The lowered hand of `rules` with `bots`, as a function named `name`."""
+    fixed = {"trace": False, "players": players}
+    tree = specialised_tree(driver.play_native, {"t": table_for(rules, players, bots)}, fixed)
+    (function,) = tree.module.body
+    assert isinstance(function, ast.FunctionDef)
+    return jitted(lower(function, tree.objects, name))
+
+
+def jitted(function: ast.FunctionDef) -> ast.FunctionDef:
+    decorator = ast.parse("numba.njit(cache=True)", mode="eval").body
+    function.decorator_list = [decorator]
+    return function
+
+
+def template(fn: Any, renames: dict[str, str]) -> ast.FunctionDef:
+    """A function of `chunk.py`, with its placeholders renamed and FIELD_COUNT filled in."""
+    (node,) = ast.parse(inspect.getsource(fn)).body
+    assert isinstance(node, ast.FunctionDef)
+    node.returns = None
+    for arg in node.args.args:
+        arg.annotation = None
+    node.body = [s for s in node.body if not isinstance(s, ast.Expr)]
+
+    class Fill(ast.NodeTransformer):
+        def visit_Name(self, found: ast.Name) -> ast.expr:
+            if found.id == "FIELD_COUNT":
+                return ast.Constant(len(driver.FIELDS))
+            return ast.Name(renames.get(found.id, found.id), found.ctx)
+
+    return jitted(Fill().visit(node))
+
+
+def dispatcher(players: int) -> ast.FunctionDef:
+    """`skill(seat, ...)`: the hand with the heuristic bot at `seat`."""
+    args = ", ".join(HAND_ARGS)
+    lines = [f"def skill(seat, {args}):"]
+    for seat in range(players):
+        word = "if" if seat == 0 else "elif"
+        lines.append(f"    {word} seat == {seat}:")
+        lines.append(f"        skill_{seat}({args})")
+    (node,) = ast.parse("\n".join(lines)).body
+    assert isinstance(node, ast.FunctionDef)
+    return jitted(node)
+
+
+def module_tree(rules: Rules, players: int, bots: tuple[str, ...]) -> ast.Module:
+    """The kernel's module: the hands, then the loops over a chunk of deals."""
+    header = ast.parse(
+        "import numba\nimport numpy as np\n"
+        f"from rulesdsl.native.runtime import {', '.join(RUNTIME)}"
+    ).body
+    hands = [hand_function(rules, players, bots, "hand")]
+    for seat in range(players):
+        seats = tuple("heuristic" if s == seat else "random" for s in range(players))
+        hands.append(hand_function(rules, players, seats, f"skill_{seat}"))
+    loops = [
+        dispatcher(players),
+        template(chunk.play_deals, {}),
+        template(chunk.play_skill, {}),
+    ]
+    module = ast.Module([*header, *hands, *loops], type_ignores=[])
+    ast.fix_missing_locations(module)
+    check_tree(module)
+    return module
+
+
+def check_tree(module: ast.Module) -> None:
+    """Raise NativeError unless every name is the module's own, a runtime helper, a
+    builtin it may call or numpy, and every constant a literal of ints and floats."""
+    own = {n.name for n in module.body if isinstance(n, ast.FunctionDef)}
+    for node in ast.walk(module):
+        if isinstance(node, ast.FunctionDef):
+            own |= {a.arg for a in node.args.args}
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            own.add(node.id)
+    allowed = own | set(RUNTIME) | BUILTINS | MODULES
+    for node in ast.walk(module):
+        if isinstance(node, ast.Name) and node.id not in allowed:
+            raise NativeError(f"the kernel would read an unknown name {node.id}")
+        if isinstance(node, ast.Constant) and not (
+            literal(node.value) or type(node.value) is float
+        ):
+            raise NativeError(f"the kernel would hold a constant {node.value!r}")
+
+
+def write_module(text: str, folder: Path, name: str) -> Path:
+    """Write the module once (atomically, so workers may race); its path."""
+    path = folder / f"{name}.py"
+    if path.exists() and path.read_text(encoding="utf-8") == text:
+        return path
+    folder.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(dir=folder, suffix=".tmp")
+    with os.fdopen(fd, "w", encoding="utf-8") as file:
+        file.write(text)
+    os.replace(temp, path)
+    return path
+
+
+def import_module(path: Path, name: str) -> ModuleType:
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@cache
+def kernel(rules: Rules, players: int, bots: tuple[str, ...]) -> Kernel:
+    """The compiled kernel of `rules` at `players` with `bots` (NativeError if the profile
+    has no native form)."""
+    tree = module_tree(rules, players, bots)
+    body = ast.unparse(tree) + "\n"
+    digest = hashlib.blake2b(f"{engine_version()}\0{body}".encode(), digest_size=10)
+    name = f"rulesdsl_kernel_{digest.hexdigest()}"
+    text = f'"""A native kernel of rulesdsl, generated: do not edit."""\n\n{body}'
+    path = write_module(text, cache_dir(), name)
+    return Kernel(import_module(path, name), table_for(rules, players, bots).plan, players)

@@ -1,0 +1,173 @@
+"""The native pass: a specialised function (`inline.specialised_tree`) made numba's.
+
+The specialiser leaves a function over locals whose free names stand for fixed objects.
+Here each becomes a literal (ints, bools and tuples of them, nested) or one of the
+compiled helpers of `rulesdsl.native.runtime` (the stream, `insort`); anything else is
+refused with NativeError, and the profile plays on the pure-Python path. A random
+generator's `random()` becomes a draw from the stream array it stands for.
+"""
+
+from __future__ import annotations
+
+import ast
+import bisect
+import copy
+from typing import Any
+
+from rulesdsl.engine import fast
+
+LITERALS = (int, bool, type(None))
+
+HELPERS = {
+    id(bisect.insort): "insort",
+    id(bisect.insort_right): "insort",
+    id(fast.heuristic): "heuristic",
+}
+"""The functions generated code may call, by the name of their compiled copy in
+`rulesdsl.native.runtime`."""
+
+
+class NativeError(ValueError):
+    """A specialised function that the native pass cannot make numba's."""
+
+
+def literal(value: Any) -> bool:
+    """Whether `value` is an int, a bool, None, or a tuple of such, nested."""
+    if type(value) is tuple:
+        return all(literal(v) for v in value)
+    return type(value) in LITERALS
+
+
+class Lower(ast.NodeTransformer):
+    """Fixed objects to literals and helpers; `x.random()` to `next_uniform(x)`."""
+
+    def __init__(self, objects: dict[str, Any]) -> None:
+        self.objects = objects
+        self.uniforms: set[str] = set()  # locals bound to a generator's `random`
+
+    def visit_Name(self, node: ast.Name) -> ast.expr:
+        if node.id not in self.objects or not isinstance(node.ctx, ast.Load):
+            return node
+        value = self.objects[node.id]
+        if literal(value):
+            return ast.Constant(value)
+        helper = HELPERS.get(id(value))
+        if helper is None:
+            raise NativeError(f"{node.id} ({type(value).__name__}) has no native form")
+        return ast.Name(helper, ast.Load())
+
+    def visit_Assign(self, node: ast.Assign) -> ast.stmt | None:
+        value = node.value
+        if (
+            isinstance(value, ast.Attribute)
+            and value.attr == "random"
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+        ):
+            self.uniforms.add(node.targets[0].id)
+            return ast.Assign(node.targets, self.visit(value.value))
+        return self.generic_visit(node)
+
+    def visit_Call(self, node: ast.Call) -> ast.expr:
+        func = node.func
+        if isinstance(func, ast.Name) and func.id in self.uniforms and not node.args:
+            return _call("next_uniform", ast.Name(func.id, ast.Load()))
+        if isinstance(func, ast.Attribute) and func.attr == "random" and not node.args:
+            return _call("next_uniform", self.visit(func.value))
+        return self.generic_visit(node)
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.expr:
+        """An item of a literal at a literal index is a literal: a row of a ragged table."""
+        new = self.generic_visit(node)
+        if (
+            isinstance(new, ast.Subscript)
+            and isinstance(new.value, ast.Constant)
+            and isinstance(new.slice, ast.Constant)
+            and type(new.value.value) is tuple
+            and type(new.slice.value) is int
+        ):
+            return ast.Constant(new.value.value[new.slice.value])
+        if (
+            isinstance(new, ast.Subscript)
+            and isinstance(new.value, ast.Constant)
+            and type(new.value.value) is tuple
+            and all(type(v) is tuple for v in new.value.value)
+        ):
+            return _call("list", new)  # a row at a runtime index: a list, as rows are built
+        return new
+
+
+class Truth(ast.NodeTransformer):
+    """Every value Python tests for truth is tested by `truth`, which numba can do for a
+    list too: the tests of `if`, `while` and `x if c else y`, `not`'s operand, and the
+    operands of `and` and `or` in a test."""
+
+    def visit_If(self, node: ast.If) -> ast.If:
+        self.generic_visit(node)
+        node.test = test(node.test)
+        return node
+
+    visit_While = visit_If
+    visit_IfExp = visit_If
+
+    def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.expr:
+        self.generic_visit(node)
+        if isinstance(node.op, ast.Not):
+            node.operand = test(node.operand)
+        return node
+
+
+def test(node: ast.expr) -> ast.expr:
+    """`node` as a truth test."""
+    if isinstance(node, ast.BoolOp):
+        return ast.BoolOp(node.op, [test(v) for v in node.values])
+    if isinstance(node, (ast.Compare, ast.Constant)) or (
+        isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
+    ):
+        return node
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "truth":
+        return node
+    return _call("truth", node)
+
+
+def type_empty_lists(function: ast.FunctionDef) -> None:
+    """An empty list literal is a list of ints (numba cannot always tell), unless it is
+    the value of a local that tuples are appended to."""
+    of_tuples = {
+        node.func.value.id
+        for node in ast.walk(function)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "append"
+        and isinstance(node.func.value, ast.Name)
+        and node.args
+        and isinstance(node.args[0], ast.Tuple)
+    }
+    kept = {
+        id(node.value)
+        for node in ast.walk(function)
+        if isinstance(node, ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id in of_tuples for t in node.targets)
+    }
+
+    class Typed(ast.NodeTransformer):
+        def visit_List(self, node: ast.List) -> ast.expr:
+            self.generic_visit(node)
+            if node.elts or id(node) in kept or not isinstance(node.ctx, ast.Load):
+                return node
+            empty = ast.List([ast.Constant(0)], ast.Load())
+            return ast.Subscript(empty, ast.Slice(None, ast.Constant(0)), ast.Load())
+
+    Typed().visit(function)
+
+
+def _call(name: str, *args: ast.expr) -> ast.Call:
+    return ast.Call(ast.Name(name, ast.Load()), list(args), [])
+
+
+def lower(function: ast.FunctionDef, objects: dict[str, Any], name: str) -> ast.FunctionDef:
+    """A copy of `function`, named `name`, with every fixed object lowered."""
+    lowered = Truth().visit(Lower(objects).visit(copy.deepcopy(function)))
+    type_empty_lists(lowered)
+    lowered.name = name
+    return lowered

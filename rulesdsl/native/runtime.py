@@ -1,0 +1,89 @@
+"""What compiled code calls: the project's random stream (`rulesdsl.stream`) and `insort`.
+
+A stream is a uint64 array [seed, drawn]: `next_uniform` draws the next float, as
+`Stream.random()` does, and `shuffle` shuffles as `rulesdsl.seeds.shuffle` does.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+from numba import types
+from numba.extending import overload
+
+from rulesdsl.engine import fast
+from rulesdsl.stream import GAMMA, MIX1, MIX2, UNIT
+
+_GAMMA = np.uint64(GAMMA)
+_MIX1 = np.uint64(MIX1)
+_MIX2 = np.uint64(MIX2)
+_S30, _S27, _S31, _S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(11)
+
+
+@numba.njit(cache=True)
+def number(seed: np.uint64, k: np.uint64) -> np.uint64:
+    """The k-th number of the stream `seed` (k counts from 1)."""
+    z = seed + k * _GAMMA
+    z = (z ^ (z >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    return z ^ (z >> _S31)
+
+
+@numba.njit(cache=True)
+def new_stream(seed: int) -> np.ndarray:
+    stream = np.zeros(2, np.uint64)
+    stream[0] = np.uint64(seed)
+    return stream
+
+
+@numba.njit(cache=True)
+def next_uniform(stream: np.ndarray) -> float:
+    """The next float of the stream, in [0, 1)."""
+    k = stream[1] + np.uint64(1)
+    stream[1] = k
+    return float(number(stream[0], k) >> _S11) * UNIT
+
+
+@numba.njit(cache=True)
+def shuffle(cards: list[int], stream: np.ndarray) -> None:
+    """Fisher-Yates on the stream's floats, as `rulesdsl.seeds.shuffle`."""
+    for i in range(len(cards) - 1, 0, -1):
+        j = int(next_uniform(stream) * (i + 1))
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+@numba.njit(cache=True)
+def insort(cards: list[int], card: int) -> None:
+    """Insert `card` into the sorted `cards`, after any equal ones (bisect.insort)."""
+    low, high = 0, len(cards)
+    while low < high:
+        middle = (low + high) // 2
+        if card < cards[middle]:
+            high = middle
+        else:
+            low = middle + 1
+    cards.insert(low, card)
+
+
+@numba.njit(cache=True)
+def next_seed(stream: np.ndarray) -> np.uint64:
+    """The next number of the stream, whole: a hand's seed."""
+    k = stream[1] + np.uint64(1)
+    stream[1] = k
+    return number(stream[0], k)
+
+
+heuristic = numba.njit(cache=True)(fast.heuristic)
+"""The heuristic bot of the fast path, compiled from its own source."""
+
+
+def truth(value):  # no annotations: numba matches the overload's parameters to these
+    """Python's truth of a value: an int, a bool or a list (numba tests no list)."""
+    return bool(value)
+
+
+@overload(truth)
+def _truth(value):
+    if isinstance(value, types.List):
+        return lambda value: len(value) > 0
+    return lambda value: bool(value)
