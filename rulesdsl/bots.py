@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Sequence
 
 from rulesdsl.cards import Card
@@ -10,16 +9,17 @@ from rulesdsl.engine.driver import Player
 from rulesdsl.engine.hand import Hand, beats
 from rulesdsl.hints import did_you_mean
 from rulesdsl.options import OptionError
+from rulesdsl.stream import Stream
 
 
 class RandomBot:
-    """Plays a legal card chosen by a seeded generator: its own, or one it is given
-    (bots that share a generator draw from it in the order they play)."""
+    """Plays a legal card chosen by a seeded stream: its own, or one it is given
+    (bots that share a stream draw from it in the order they play)."""
 
     name = "random"
 
-    def __init__(self, seed: int | random.Random = 0) -> None:
-        self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+    def __init__(self, seed: int | Stream = 0) -> None:
+        self.rng = seed if isinstance(seed, Stream) else Stream(seed)
 
     def choose(self, hand: Hand, legal: Sequence[Card]) -> Card:
         return legal[int(self.rng.random() * len(legal))]

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import hashlib
-import random
+
+from rulesdsl.stream import Stream
 
 
-def shuffle(cards: list, rng: random.Random) -> None:
-    """Shuffle in place (Fisher-Yates on `rng.random()`: faster than random.shuffle)."""
-    uniform = rng.random
-    for i in range(len(cards) - 1, 0, -1):
-        j = int(uniform() * (i + 1))
+def shuffle(cards: list, stream: Stream) -> None:
+    """Shuffle in place: Fisher-Yates, from the last place down, place i swapped with
+    int(u * (i + 1)) for the stream's next uniform u."""
+    uniforms = stream.take(len(cards) - 1) if cards else []
+    for i, u in zip(range(len(cards) - 1, 0, -1), uniforms, strict=True):
+        j = int(u * (i + 1))
         cards[i], cards[j] = cards[j], cards[i]
 
 

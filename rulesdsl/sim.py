@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 import os
-import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -23,6 +22,7 @@ from rulesdsl.engine.result import EndReason, HandResult
 from rulesdsl.executors import LOCAL, results
 from rulesdsl.rules import Rules
 from rulesdsl.seeds import derive, shuffle
+from rulesdsl.stream import Stream
 from rulesdsl.units import COUNTED
 
 CHUNK = 250
@@ -271,7 +271,7 @@ class _Decks:
 
     def __init__(self, seed: int, start: int, card_sets: Sequence[tuple[int, ...]]) -> None:
         self.card_sets = list(dict.fromkeys(card_sets))
-        self.streams = [random.Random(deals_seed(seed, start, cards)) for cards in self.card_sets]
+        self.streams = [Stream(deals_seed(seed, start, cards)) for cards in self.card_sets]
 
     def index(self, cards: tuple[int, ...]) -> int:
         return self.card_sets.index(cards)
@@ -282,7 +282,7 @@ class _Decks:
         for cards, stream in zip(self.card_sets, self.streams, strict=True):
             deck = list(cards)
             shuffle(deck, stream)
-            deals.append((deck, stream.getrandbits(64)))
+            deals.append((deck, stream.split()))
         return deals
 
 
@@ -302,12 +302,12 @@ def _play_hands(spec: Spec, units: range, result: Result) -> None:
     decks = _Decks(spec.seed, units.start, cards)
     card_set = [decks.index(c) for c in cards]
     plays = [compile_hand(rules, n, spec.seat_bots()) for _, rules in spec.profiles]
-    bots = [random.Random(derive(spec.seed, "bots", units.start)) for _ in spec.profiles]
+    bots = [Stream(derive(spec.seed, "bots", units.start)) for _ in spec.profiles]
     skilled = [
         [compile_hand(rules, n, _skill_bots(n, seat)) for seat in range(n)]
         for _, rules in spec.profiles
     ]
-    skill_bots = [random.Random(derive(spec.seed, "skill", units.start)) for _ in spec.profiles]
+    skill_bots = [Stream(derive(spec.seed, "skill", units.start)) for _ in spec.profiles]
     profiles = list(enumerate(zip(plays, result.profiles, card_set, bots, strict=True)))
     for unit in units:
         dealer = unit % n
@@ -439,7 +439,7 @@ def _play_matches(spec: Spec, units: range, result: Result) -> None:
             match = Match(rules, spec.players, derive(spec.seed, "match", unit))
             first = match.dealer
             decks = _Decks(spec.seed, unit, [int_deck(rules)])
-            bots = random.Random(derive(spec.seed, "match bots", unit))
+            bots = Stream(derive(spec.seed, "match bots", unit))
             while not match.over:
                 ((deck, hand_seed),) = decks.next_deal()
                 dealer = match.dealer

@@ -84,6 +84,12 @@ class Stream:
         del ahead[cut:]
         return taken
 
+    def split(self) -> int:
+        """Draw one number and give it whole: the seed of a stream of its own."""
+        k = self.drawn + 1
+        self.random()
+        return number(self.seed, k)
+
     def below(self, n: int) -> int:
         """One of 0 .. n - 1."""
         return int(self.random() * n)
@@ -98,6 +104,14 @@ class Stream:
         block.reverse()
         self._ahead.extend(block)
         self._next += size
+
+    def __eq__(self, other: object) -> bool:
+        """Streams are equal when they draw the same numbers from here on."""
+        if not isinstance(other, Stream):
+            return NotImplemented
+        return (self.seed, self.drawn) == (other.seed, other.drawn)
+
+    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return f"Stream(seed={self.seed}, drawn={self.drawn})"

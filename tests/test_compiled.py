@@ -16,6 +16,7 @@ from rulesdsl.engine.fast import compile_hand, play_plain, to_int
 from rulesdsl.profile import load
 from rulesdsl.rules import OPTIONS, Rules, RulesError
 from rulesdsl.sim import Spec, _play_hands, empty_result
+from rulesdsl.stream import Stream
 
 BOT_NAMES = ("random", "lowest", "highest", "heuristic")
 
@@ -25,11 +26,11 @@ def same_game(rules: Rules, players: int, dealer: int, seed: int, bots: tuple[st
     order = list(rules.cards)
     random.Random(seed).shuffle(order)
     hand = Hand.deal(rules, players, dealer, order=order, seed=seed + 1)
-    shared = random.Random(seed + 2)
+    shared = Stream(seed + 2)
     play_hand(hand, [RandomBot(shared) if name == "random" else make_bot(name) for name in bots])
     deck = [to_int(c) for c in order]
-    fast = compile_hand(rules, players, bots)(deck, seed + 1, random.Random(seed + 2), dealer)
-    plain = play_plain(rules, players, bots)(deck, seed + 1, random.Random(seed + 2), dealer)
+    fast = compile_hand(rules, players, bots)(deck, seed + 1, Stream(seed + 2), dealer)
+    plain = play_plain(rules, players, bots)(deck, seed + 1, Stream(seed + 2), dealer)
     assert fast == hand.outcome
     assert plain == fast
     assert fast.plays == sum(1 for e in hand.events if isinstance(e, Play))
@@ -104,8 +105,8 @@ def test_the_specialised_hand_keeps_only_the_rules_it_has():
     plain = compile_hand(Rules(), 4, ("random",) * 4).source
     immediate = compile_hand(Rules().with_options({"elimination": "immediate"}), 4, ("random",) * 4)
     reshuffle = compile_hand(Rules().with_options({"exhaustion": "reshuffle"}), 4, ("random",) * 4)
-    assert "trace" not in plain and "log" not in plain and "shuffle" not in plain
-    assert "shuffle" in reshuffle.source
+    assert "trace" not in plain and "log" not in plain and ".take(" not in plain
+    assert ".take(" in reshuffle.source  # the reshuffle draws from its stream
     assert plain != immediate.source
 
 

@@ -151,6 +151,7 @@ from rulesdsl.bots import RandomBot, make_bot
 from rulesdsl.engine import Hand, play_hand
 from rulesdsl.engine.fast import compile_hand, to_int
 from rulesdsl.rules import Rules
+from rulesdsl.stream import Stream
 
 rules = Rules().with_options({"lead_from": "longest_suit"})
 changed = 0
@@ -159,12 +160,12 @@ for seed in range(40):
     order = list(rules.cards)
     random.Random(seed).shuffle(order)
     hand = Hand.deal(rules, 4, seed % 4, order=order, seed=seed)
-    shared = random.Random(seed + 1)
+    shared = Stream(seed + 1)
     play_hand(hand, [RandomBot(shared) if b == "random" else make_bot(b) for b in bots])
     deck = [to_int(c) for c in order]
-    fast = compile_hand(rules, 4, bots)(deck, seed, random.Random(seed + 1), seed % 4)
+    fast = compile_hand(rules, 4, bots)(deck, seed, Stream(seed + 1), seed % 4)
     assert fast == hand.outcome, seed
-    plain = compile_hand(Rules(), 4, bots)(deck, seed, random.Random(seed + 1), seed % 4)
+    plain = compile_hand(Rules(), 4, bots)(deck, seed, Stream(seed + 1), seed % 4)
     changed += plain != fast
 assert changed, "the rule changes no hand"
 print("ok", changed)

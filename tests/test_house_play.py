@@ -119,7 +119,7 @@ def test_every_name_the_rules_read_is_a_field_of_the_state():
 
 
 def test_diverge_names_the_stated_rule_where_two_profiles_part(capsys):
-    code = main(["diverge", "equal-hands", "trumps-broken", "--seed", "5"])
+    code = main(["diverge", "equal-hands", "trumps-broken", "--seed", "2"])
     out = " ".join(capsys.readouterr().out.split())
     assert code == 0
     assert "refused by trumps-broken" in out

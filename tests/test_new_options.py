@@ -16,6 +16,7 @@ from rulesdsl.engine.events import Draw, Reshuffle
 from rulesdsl.engine.fast import compile_hand, to_int
 from rulesdsl.engine.hand import Hand
 from rulesdsl.rules import Rules, RulesError
+from rulesdsl.stream import Stream
 
 H = Suit.HEARTS
 
@@ -52,9 +53,7 @@ def both_engines(rules: Rules, players: int, order: list[Card], dealer: int) -> 
     hand = Hand.deal(rules, players, dealer, order=order, seed=5)
     play_hand(hand, [make_bot("lowest") for _ in range(players)])
     bots = ("lowest",) * players
-    fast = compile_hand(rules, players, bots)(
-        [to_int(c) for c in order], 5, random.Random(0), dealer
-    )
+    fast = compile_hand(rules, players, bots)([to_int(c) for c in order], 5, Stream(0), dealer)
     assert fast == hand.outcome
     return hand
 

@@ -17,6 +17,7 @@ from rulesdsl.engine.fast import compile_hand, to_int
 from rulesdsl.explain import rule_sheet, sentence
 from rulesdsl.profile import load_file
 from rulesdsl.rules import Rules
+from rulesdsl.stream import Stream
 
 ACES_LOW = "K Q J 10 9 8 7 6 5 4 3 2 A"
 TEN_HIGH = "A 10 K Q J 9 8 7"
@@ -62,7 +63,7 @@ def test_a_trick_is_won_by_the_profile_order_in_the_compiled_path(deck, winner):
     played = rules(deck, trump="none", hand_size="1")
     order = cards("AC KC") + [c for c in played.cards if c not in cards("AC KC")]
     fast = compile_hand(played, 2, ("lowest", "lowest"))
-    got = fast([to_int(c) for c in order], 0, random.Random(0), 0)
+    got = fast([to_int(c) for c in order], 0, Stream(0), 0)
     assert got.trick_winners == (winner,)  # seat 1 leads the ace, seat 0 follows the king
 
 
@@ -102,7 +103,7 @@ def test_aces_low_changes_the_games_played():
         winners = []
         for played in (high, low):
             fast = compile_hand(played, 4, ("lowest",) * 4)
-            winners.append(fast([to_int(c) for c in order], 0, random.Random(0), 0))
+            winners.append(fast([to_int(c) for c in order], 0, Stream(0), 0))
         differ += winners[0].trick_winners != winners[1].trick_winners
     assert differ > 10
 

@@ -30,6 +30,7 @@ from rulesdsl.expr import Expr
 from rulesdsl.options import Choice, CountOrWord, DeckRanks, IntExpr, MatchKind, PlayerRange
 from rulesdsl.profile import Profile, load_file, read_document
 from rulesdsl.rules import OPTIONS, Rules, RulesError, parse_assignments, same_value
+from rulesdsl.stream import Stream
 from rulesdsl.syntax.writer import write
 
 PLAYER_COUNTS = range(2, 11)
@@ -331,7 +332,7 @@ def played(rules: Rules, players: int, seed: int) -> list[tuple]:
         legal = hand.legal_moves()
         play_hand(hand, [make_bot("lowest") for _ in range(players)])
         fast = compile_hand(rules, players, ("lowest",) * players)
-        got = fast([to_int(c) for c in order], seed, random.Random(0), dealer)
+        got = fast([to_int(c) for c in order], seed, Stream(0), dealer)
         expected = hand.outcome
         assert (got.winner, got.trick_winners) == (expected.winner, expected.trick_winners)
         # The lowest bot leads the smallest card by the order the deck was written in.

@@ -23,6 +23,7 @@ from rulesdsl.engine.hand import Hand, Refusal, beats
 from rulesdsl.engine.result import HandResult
 from rulesdsl.rules import OPTIONS, Rules
 from rulesdsl.seeds import derive
+from rulesdsl.stream import Stream
 
 # The seed `rulesdsl play --deck` plays with when none is given.
 REPLAY_SEED = 0
@@ -76,7 +77,7 @@ def play_fast(
     bots: tuple[str, ...],
     deck: Sequence[Card],
     hand_seed: int,
-    rng: random.Random,
+    rng: Stream,
     dealer: int,
 ) -> HandResult:
     """One hand on the compiled path, as simulations play it: the only place the analysis
@@ -89,7 +90,7 @@ def compiled_outcome(rules: Rules, witness: Witness) -> HandResult:
     """The witness's hand played on the compiled path."""
     seed = derive(REPLAY_SEED, "hand", 0)
     return play_fast(
-        rules, witness.players, witness.bots, witness.deck, seed, random.Random(0), witness.dealer
+        rules, witness.players, witness.bots, witness.deck, seed, Stream(0), witness.dealer
     )
 
 

@@ -6,13 +6,12 @@ held in locals); `play_plain` runs it as written, for the tests.
 A hand is played as `play(deck, hand_seed, rng, dealer)`: `deck` is the deck order as ints
 rank * 4 + suit (`to_int`), recoded as it enters to strength * 4 + suit so that int order
 is the profile's play order; `hand_seed` seeds reshuffles as `Hand.deal(..., seed=...)`
-does; `rng` (a random.Random) serves every random bot's choice, in the order they play.
-Both engines draw random numbers alike, so they play the same games.
+does; `rng` (a rulesdsl.stream.Stream) serves every random bot's choice, in the order they
+play. Every engine draws from the same stream alike, so they play the same games.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from functools import cache, partial
 from typing import Any, NamedTuple
@@ -24,6 +23,7 @@ from rulesdsl.engine.result import EndReason, HandResult
 from rulesdsl.engine.state import State
 from rulesdsl.engine.steps import Plan
 from rulesdsl.rules import OPTIONS, Rules
+from rulesdsl.stream import Stream
 from rulesdsl.units import Step
 
 REASONS = tuple(EndReason)
@@ -31,7 +31,7 @@ SUITS = (*Suit, None)  # by suit int; -1 is no trump
 BOTS = ("random", "lowest", "highest", "heuristic")
 
 Pick = Callable[[State, int, list[int], Callable[[], float], bool], int]
-HandPlayer = Callable[[list[int], int, random.Random, int], HandResult]
+HandPlayer = Callable[[list[int], int, Stream, int], HandResult]
 
 
 def to_int(card: Card) -> int:
@@ -205,7 +205,7 @@ def play_tricks(s: State, p: Plan, pick: Pick, uniform: Callable[[], float]) -> 
     return None
 
 
-def play(t: Table, deck: list[int], hand_seed: int, rng: random.Random, dealer: int) -> HandResult:
+def play(t: Table, deck: list[int], hand_seed: int, rng: Stream, dealer: int) -> HandResult:
     """Deal and play one hand: the driver `inline.py` specialises."""
     if t.own_order:
         deck = [t.recode[c] for c in deck]

@@ -8,7 +8,6 @@ logged in ints and read back here as Cards and Events.
 from __future__ import annotations
 
 import copy
-import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -32,6 +31,8 @@ from rulesdsl.engine.plan import plan_for
 from rulesdsl.engine.result import HandResult
 from rulesdsl.engine.state import State
 from rulesdsl.rules import OPTIONS, Rules, RulesError
+from rulesdsl.seeds import shuffle
+from rulesdsl.stream import Stream
 from rulesdsl.units import RuleTag, Step, Trump
 from rulesdsl.units.trump import out_of_play, turned_up
 
@@ -139,7 +140,7 @@ class Hand:
         )
         self.s.set_aside = ints(set_aside)
         self.s.opening = opening
-        self.s.rng = random.Random(seed)
+        self.s.rng = Stream(seed)
         steps.start_trick(self.s)
 
     @classmethod
@@ -155,10 +156,10 @@ class Hand:
         docs/rules.md#reproducible-deals says."""
         rules.check_players(players)
         check_seat(dealer, players, "dealer")
-        rng = random.Random(seed)
+        stream = Stream(seed)
         if order is None:
             order = list(rules.cards)
-            rng.shuffle(order)
+            shuffle(order, stream)
         else:
             check_permutation(order, rules.cards)
         dealt = players * rules.hand_size_for(players)
@@ -181,7 +182,7 @@ class Hand:
             (dealer + 1) % players,
             dealer=dealer,
             turnup=turnup,
-            seed=rng.getrandbits(64),
+            seed=stream.split(),
         )
         hand.events.append(Deal(dealer, tuple(tuple(h) for h in hands), len(rest)))
         hand.events.append(TrumpEvent(trump, shown, rules.trump, rule="trump"))
@@ -274,8 +275,8 @@ class Hand:
         return self.s.leader
 
     @property
-    def rng(self) -> random.Random | None:
-        """The generator of reshuffles."""
+    def rng(self) -> Stream | None:
+        """The stream of reshuffles."""
         return self.s.rng
 
     @property

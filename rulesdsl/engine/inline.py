@@ -41,6 +41,7 @@ class Specialisation:
     names: Iterator[int] = field(default_factory=itertools.count)
     state_vars: set[str] = field(default_factory=set)
     fixed: dict[str, Any] = field(default_factory=dict)
+    kept: frozenset[Callable] = frozenset()  # functions called, never inlined
 
     def ref(self, value: Any) -> ast.expr:
         """An expression for a fixed object: a literal, or a name in the namespace."""
@@ -258,7 +259,7 @@ class Scope:
             bound = dict(target.keywords)
             args = [self.spec.ref(a) for a in target.args] + args
             target = target.func
-        if not isinstance(target, types.FunctionType) or keywords:
+        if not isinstance(target, types.FunctionType) or keywords or target in self.spec.kept:
             return None
         node = source_of(target)
         if not inlinable(node):
@@ -271,6 +272,7 @@ class Scope:
         scope = Scope(self.spec, target.__globals__, {})
         stores = stored_names(node.body)
         single = expression_body(node)
+        rebound: dict[str, str] = {}
         for name in names:
             arg = given[name]
             state_read = single is not None and self._state_attribute(arg)
@@ -283,9 +285,10 @@ class Scope:
                 temp = self.spec.fresh(name)
                 hoist.append(ast.Assign([ast.Name(temp, ast.Store())], arg))
                 scope.subst[name] = ast.Name(temp, ast.Load())
+                rebound[name] = temp  # a parameter the body assigns to: stores go there too
             else:
                 return None
-        scope.rename = {n: self.spec.fresh(n) for n in stores - set(names)}
+        scope.rename = {n: self.spec.fresh(n) for n in stores - set(names)} | rebound
         for name in names:
             if name not in scope.subst:
                 scope.subst[name] = ast.Constant(None)  # unused by the expression
@@ -438,11 +441,15 @@ class Specialised(NamedTuple):
 
 
 def specialised_tree(
-    fn: Callable, bound: dict[str, Any], fixed: dict[str, Any] | None = None
+    fn: Callable,
+    bound: dict[str, Any],
+    fixed: dict[str, Any] | None = None,
+    kept: frozenset[Callable] = frozenset(),
 ) -> Specialised:
     """The syntax tree of `fn` with the parameters in `bound` fixed; `fixed` holds state
-    attributes known to be constant (by default, tracing off)."""
-    spec = Specialisation(fixed={"trace": False} if fixed is None else fixed)
+    attributes known to be constant (by default, tracing off); the functions in `kept` are
+    called, not inlined."""
+    spec = Specialisation(fixed={"trace": False} if fixed is None else fixed, kept=kept)
     node = source_of(fn)
     scope = Scope(spec, fn.__globals__, {name: spec.ref(v) for name, v in bound.items()})
     own = (set(params(node)) | stored_names(node.body)) - set(bound)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
 from rulesdsl.cards import Card
@@ -12,6 +11,7 @@ from rulesdsl.engine.plan import plan_for
 from rulesdsl.engine.result import HandResult
 from rulesdsl.rules import Rules
 from rulesdsl.seeds import derive
+from rulesdsl.stream import Stream
 from rulesdsl.units import NextDealer, Scoring
 
 # A match that has not ended after this many hands ends on the points so far.
@@ -29,9 +29,7 @@ class Match:
         self.players = players
         self.seed = seed
         self.dealer = (
-            dealer
-            if dealer is not None
-            else random.Random(derive(seed, "dealer")).randrange(players)
+            dealer if dealer is not None else Stream(derive(seed, "dealer")).below(players)
         )
         self.points = [0] * players
         self.hands_played = 0

@@ -8,15 +8,16 @@ so `pop()` draws it. The names here are the vocabulary the rules are written aga
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
+
+from rulesdsl.stream import Stream
 
 NO_CARD = -1
 """No card: `led` and `best` before the lead, `trump` without a trump suit."""
 
 
 class State:
-    """One hand, as ints and lists of ints (and the generator of reshuffles)."""
+    """One hand, as ints and lists of ints (and the stream of reshuffles)."""
 
     __slots__ = (
         "active",
@@ -92,7 +93,7 @@ class State:
         self.plays = 0
         self.saves = 0
         self.fired = 0  # the bits of the rules that fired (rule coverage)
-        self.rng: random.Random | None = None  # shuffles reshuffles; made on first use
+        self.rng: Stream | None = None  # shuffles reshuffles; made on first use
         self.hand_seed = 0  # seeds `rng` when it is made
         self.trace = trace  # record events and refusals
         self.log: list[tuple] = []  # the events, when tracing

@@ -9,12 +9,12 @@ and lists, ends in one `return`, and calls only module constants and other step 
 
 from __future__ import annotations
 
-import random
 from bisect import insort
 from collections.abc import Callable, Mapping
 from typing import NamedTuple
 
 from rulesdsl.engine.state import NO_CARD, State
+from rulesdsl.stream import Stream, number
 
 NO_END = -2
 """What an end check returns when the hand goes on; -1 is an end with no winner."""
@@ -342,10 +342,11 @@ def finish_trick(s: State, p: Plan) -> None:
     return None
 
 
-def reshuffle_rng(s: State) -> random.Random:
-    """The generator of reshuffles, made from the hand's seed on first use."""
+def reshuffle_rng(s: State) -> Stream:
+    """The stream of reshuffles, made from the hand's seed on first use: seeded by the
+    first number of the hand's stream, as `Hand.deal` seeds it from a deck order."""
     rng = s.rng
     if rng is None:
-        rng = random.Random(random.Random(s.hand_seed).getrandbits(64))
+        rng = Stream(number(s.hand_seed, 1))
         s.rng = rng
     return rng

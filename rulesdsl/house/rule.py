@@ -116,7 +116,6 @@ class _Compiler:
 
     def _known(self, entries: tuple[Entry, ...]) -> list[Entry]:
         known: list[Entry] = []
-        seen: dict[tuple[str, str | None], int] = {}
         for entry in entries:
             if entry.key not in set(Clause):
                 hint = suggest(entry.key, list(Clause)) or "clauses: " + ", ".join(Clause)
@@ -124,16 +123,6 @@ class _Compiler:
                 continue
             if entry.assumed:
                 self.error(entry.key_pos, "rule-clause", "a rule's clause cannot be assumed")
-            ident = (entry.key, entry.value if entry.key == Clause.SAY else None)
-            if ident in seen:
-                self.error(
-                    entry.key_pos,
-                    "duplicate-key",
-                    f"`{entry.key}` is said twice in this rule: here and on line {seen[ident]}",
-                    "keep one of them",
-                )
-                continue
-            seen[ident] = entry.key_pos.line
             if entry.key == Clause.REMOVED and entry.value is not None:
                 self.error(entry.value_pos, "rule-clause", "`removed` takes no value")
             if entry.note is not None and entry.key != Clause.SAY:

@@ -52,6 +52,11 @@ class Clause(StrEnum):
     SAY = "say"
 
 
+def clause_said(key: str, value: str | None) -> tuple[str, str | None]:
+    """What a rule may say only once: each clause, and `say` once per language."""
+    return key, value if key == Clause.SAY else None
+
+
 class Target(StrEnum):
     """Which plays a play filter decides on."""
 

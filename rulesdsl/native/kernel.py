@@ -28,11 +28,20 @@ from rulesdsl.engine.fast import table_for
 from rulesdsl.engine.inline import specialised_tree
 from rulesdsl.engine.steps import Plan
 from rulesdsl.native import chunk, driver, runtime
-from rulesdsl.native.lower import NativeError, literal, lower
+from rulesdsl.native.lower import KEPT, NativeError, literal, lower
 from rulesdsl.rules import Rules
 
 CACHE_ENV = "RULESDSL_CACHE"
-RUNTIME = ("heuristic", "insort", "new_stream", "next_seed", "next_uniform", "shuffle", "truth")
+RUNTIME = (
+    "heuristic",
+    "insort",
+    "new_stream",
+    "next_seed",
+    "next_uniform",
+    "number",
+    "shuffle",
+    "truth",
+)
 BUILTINS = frozenset({"len", "range", "max", "min", "sorted", "list", "int", "bool", "float"})
 MODULES = frozenset({"np", "numba"})
 HAND_ARGS = ("deck", "hand_seed", "rng", "dealer", "out", "row", "trick_winners", "eliminated")
@@ -89,7 +98,8 @@ def engine_version() -> str:
 def hand_function(rules: Rules, players: int, bots: tuple[str, ...], name: str) -> ast.stmt:
     """The lowered hand of `rules` with `bots`, as a function named `name`."""
     fixed = {"trace": False, "players": players}
-    tree = specialised_tree(driver.play_native, {"t": table_for(rules, players, bots)}, fixed)
+    table = table_for(rules, players, bots)
+    tree = specialised_tree(driver.play_native, {"t": table}, fixed, KEPT)
     (function,) = tree.module.body
     assert isinstance(function, ast.FunctionDef)
     return jitted(lower(function, tree.objects, name))

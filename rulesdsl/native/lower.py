@@ -14,6 +14,7 @@ import bisect
 import copy
 from typing import Any
 
+from rulesdsl import seeds, stream
 from rulesdsl.engine import fast
 
 LITERALS = (int, bool, type(None))
@@ -22,9 +23,15 @@ HELPERS = {
     id(bisect.insort): "insort",
     id(bisect.insort_right): "insort",
     id(fast.heuristic): "heuristic",
+    id(seeds.shuffle): "shuffle",
+    id(stream.Stream): "new_stream",
+    id(stream.number): "number",
 }
 """The functions generated code may call, by the name of their compiled copy in
 `rulesdsl.native.runtime`."""
+
+KEPT = frozenset({seeds.shuffle})
+"""Functions the specialiser leaves as calls, for their compiled copies."""
 
 
 class NativeError(ValueError):

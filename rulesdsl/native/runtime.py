@@ -23,7 +23,7 @@ _S30, _S27, _S31, _S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(
 @numba.njit(cache=True)
 def number(seed: np.uint64, k: np.uint64) -> np.uint64:
     """The k-th number of the stream `seed` (k counts from 1)."""
-    z = seed + k * _GAMMA
+    z = np.uint64(seed) + np.uint64(k) * _GAMMA
     z = (z ^ (z >> _S30)) * _MIX1
     z = (z ^ (z >> _S27)) * _MIX2
     return z ^ (z >> _S31)

@@ -10,6 +10,7 @@ from lark import Lark, Token, Tree, UnexpectedCharacters, UnexpectedInput, Unexp
 
 from rulesdsl.diagnostics import Located, Pos, line_index
 from rulesdsl.expr import GRAMMAR_DIR
+from rulesdsl.house.unit import clause_said
 from rulesdsl.syntax.chars import bidi_controls
 from rulesdsl.syntax.document import METADATA, Comment, Document, Entry, RuleBlock
 from rulesdsl.syntax.sniff import first_line, looks_like_yaml
@@ -185,7 +186,7 @@ class _Reader:
         first_line: dict[str, int] = {}
         for child in rest:
             if isinstance(child, Tree) and child.data == "rule":
-                self.doc.rules.append(_rule(child))
+                self.doc.rules.append(self._rule(child))
             if not (isinstance(child, Tree) and child.data == "statement"):
                 continue
             entry = _statement(child)
@@ -197,6 +198,26 @@ class _Reader:
             if entry.key in METADATA:
                 self._metadata(entry)
             self.doc.entries.append(entry)
+
+    def _rule(self, tree: Tree) -> RuleBlock:
+        """A rule block; a clause said twice is reported as an option set twice is."""
+        _, name, _, *body = tree.children
+        entries: list[Entry] = []
+        first_line: dict[tuple[str, str | None], int] = {}
+        for child in body:
+            if not (isinstance(child, Tree) and child.data == "statement"):
+                continue
+            entry = _statement(child)
+            said = clause_said(entry.key, entry.value)
+            if said in first_line:
+                message = (
+                    f"`{entry.key}` is said twice in this rule: here and on line {first_line[said]}"
+                )
+                self._report(entry.key_pos, "duplicate-key", message, "keep one of them")
+                continue
+            first_line[said] = entry.key_pos.line
+            entries.append(entry)
+        return RuleBlock(str(name), _pos(name), tuple(entries), tree.meta.end_line)
 
     def _metadata(self, entry: Entry) -> None:
         """The title and the source are text about the profile: no note, not assumed (the
@@ -252,12 +273,6 @@ def _statement(tree: Tree) -> Entry:
         assumed=assumed is not None,
         note=_unquote(note) if note is not None else None,
     )
-
-
-def _rule(tree: Tree) -> RuleBlock:
-    _, name, _, *body = tree.children
-    entries = tuple(_statement(c) for c in body if isinstance(c, Tree) and c.data == "statement")
-    return RuleBlock(str(name), _pos(name), entries, tree.meta.end_line)
 
 
 def read_dsl(path: str, text: str) -> Document:

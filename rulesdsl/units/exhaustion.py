@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from rulesdsl.engine.state import State
 from rulesdsl.engine.steps import NO_END, Refill, reshuffle_rng
 from rulesdsl.options import enum_choice
+from rulesdsl.seeds import shuffle
 from rulesdsl.units.base import RuleProblem, Section, Step, Unit
 from rulesdsl.units.draw import DrawWord
 from rulesdsl.units.draw_by import DrawBy
@@ -64,7 +65,7 @@ def reshuffle(s: State) -> bool:
     """Shuffle the set-aside tricks into a new stock; whether there were any."""
     cards = s.set_aside
     if cards:
-        reshuffle_rng(s).shuffle(cards)
+        shuffle(cards, reshuffle_rng(s))
         cards.reverse()
         s.stock = cards
         s.set_aside = []
