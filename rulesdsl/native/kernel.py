@@ -24,6 +24,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, NamedTuple
 
+import numpy as np
+
 from rulesdsl.engine.fast import table_for
 from rulesdsl.engine.inline import specialised_tree
 from rulesdsl.engine.steps import Plan
@@ -64,14 +66,14 @@ class Kernel(NamedTuple):
     players: int
 
     def deals(self, cards: Any, deal_seed: int, bot_seed: int, first: int, count: int) -> Deals:
-        return Deals(
-            *self.module.play_deals(cards, deal_seed, bot_seed, first, count, self.players)
-        )
+        """Deals `first` .. `first + count - 1` with the profile's bots."""
+        seeds = np.uint64(deal_seed), np.uint64(bot_seed)
+        return Deals(*self.module.play_deals(cards, *seeds, first, count, self.players))
 
     def skill(self, cards: Any, deal_seed: int, bot_seed: int, first: int, count: int) -> Deals:
-        return Deals(
-            *self.module.play_skill(cards, deal_seed, bot_seed, first, count, self.players)
-        )
+        """The same deals with the heuristic bot at one seat (`chunk.play_skill`)."""
+        seeds = np.uint64(deal_seed), np.uint64(bot_seed)
+        return Deals(*self.module.play_skill(cards, *seeds, first, count, self.players))
 
 
 def cache_dir() -> Path:

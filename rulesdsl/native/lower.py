@@ -16,6 +16,7 @@ from typing import Any
 
 from rulesdsl import seeds, stream
 from rulesdsl.engine import fast
+from rulesdsl.engine.tidy import TEMP
 
 LITERALS = (int, bool, type(None))
 
@@ -168,6 +169,24 @@ def type_empty_lists(function: ast.FunctionDef) -> None:
     Typed().visit(function)
 
 
+def canonical_names(function: ast.FunctionDef) -> None:
+    """Number the specialiser's temporaries in order of first use: their numbers follow
+    the order of sets, which changes from one process to the next, and the kernel's name
+    is a digest of its text."""
+    names: dict[str, str] = {}
+
+    def canonical(name: str) -> str:
+        if TEMP.match(name) and name not in names:
+            names[name] = f"t{len(names)}_{TEMP.sub('', name)}"
+        return names.get(name, name)
+
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name):
+            node.id = canonical(node.id)
+        elif isinstance(node, ast.arg):
+            node.arg = canonical(node.arg)
+
+
 def _call(name: str, *args: ast.expr) -> ast.Call:
     return ast.Call(ast.Name(name, ast.Load()), list(args), [])
 
@@ -176,5 +195,6 @@ def lower(function: ast.FunctionDef, objects: dict[str, Any], name: str) -> ast.
     """A copy of `function`, named `name`, with every fixed object lowered."""
     lowered = Truth().visit(Lower(objects).visit(copy.deepcopy(function)))
     type_empty_lists(lowered)
+    canonical_names(lowered)
     lowered.name = name
     return lowered
