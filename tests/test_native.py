@@ -7,6 +7,7 @@ tests compile few profiles and a second run reads them back."""
 
 from __future__ import annotations
 
+import ast
 import json
 from pathlib import Path
 
@@ -23,10 +24,13 @@ from rulesdsl import seeds, sim, stream
 from rulesdsl.bots import RandomBot, make_bot
 from rulesdsl.cli import main
 from rulesdsl.engine import Hand, play_hand
-from rulesdsl.engine.fast import compile_hand, int_deck, to_int
-from rulesdsl.native import ENV, runtime
+from rulesdsl.engine.fast import compile_hand, int_deck, table_for, to_int
+from rulesdsl.engine.inline import specialised_tree
+from rulesdsl.native import ENV, driver, runtime
 from rulesdsl.native.driver import ELIMINATED, TRICKS, hand_result
 from rulesdsl.native.kernel import kernel
+from rulesdsl.native.lower import KEPT, lower
+from rulesdsl.native.masks import masked
 from rulesdsl.profile import load
 from rulesdsl.rules import Rules, RulesError
 
@@ -132,3 +136,18 @@ def test_the_native_path_is_taken_unless_turned_off(monkeypatch):
     assert sim.native_kernels(spec) is not None
     monkeypatch.setenv(ENV, "0")
     assert sim.native_kernels(spec) is None
+
+
+@pytest.mark.parametrize("name", ["equal-hands", "denexa", "bicycle", "kids-games"])
+def test_every_hand_and_set_of_cards_made_from_one_is_a_mask(name):
+    """The card-set pass takes the shipped profiles whole (else they play on lists)."""
+    rules = load(name).rules
+    lowered = ast.unparse(ast.fix_missing_locations(masked_hand(rules)))
+    assert "mask_of(" in lowered and "sorted(" not in lowered and ".remove(" not in lowered
+
+
+def masked_hand(rules: Rules) -> ast.Module:
+    table = table_for(rules, 4, MIXED)
+    fixed = {"trace": False, "players": 4}
+    tree = specialised_tree(driver.play_native, {"t": table}, fixed, KEPT)
+    return ast.Module([masked(lower(tree.module.body[0], tree.objects, "hand"))], [])

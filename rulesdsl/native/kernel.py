@@ -12,6 +12,7 @@ and tuples of them.
 from __future__ import annotations
 
 import ast
+import contextlib
 import hashlib
 import importlib.metadata
 import importlib.util
@@ -26,26 +27,34 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from rulesdsl.engine.fast import table_for
+from rulesdsl.engine.fast import int_deck, recode, table_for
 from rulesdsl.engine.inline import specialised_tree
 from rulesdsl.engine.steps import Plan
 from rulesdsl.native import chunk, driver, runtime
 from rulesdsl.native.lower import KEPT, NativeError, literal, lower
+from rulesdsl.native.masks import MaskError, masked
 from rulesdsl.rules import Rules
 
 CACHE_ENV = "RULESDSL_CACHE"
 RUNTIME = (
+    "cards_of",
     "heuristic",
     "insort",
+    "lowest",
+    "mask_of",
     "new_stream",
     "next_seed",
     "next_uniform",
+    "nth",
     "number",
+    "popcount",
     "shuffle",
     "truth",
 )
 BUILTINS = frozenset({"len", "range", "max", "min", "sorted", "list", "int", "bool", "float"})
 MODULES = frozenset({"np", "numba"})
+MAX_MASK_CARD = 63
+"""A card set is a 64-bit int when every card int is below this."""
 HAND_ARGS = ("deck", "hand_seed", "rng", "dealer", "out", "row", "trick_winners", "eliminated")
 
 
@@ -104,7 +113,11 @@ def hand_function(rules: Rules, players: int, bots: tuple[str, ...], name: str) 
     tree = specialised_tree(driver.play_native, {"t": table}, fixed, KEPT)
     (function,) = tree.module.body
     assert isinstance(function, ast.FunctionDef)
-    return jitted(lower(function, tree.objects, name))
+    lowered = lower(function, tree.objects, name)
+    if max(*int_deck(rules), *recode(rules)) < MAX_MASK_CARD:
+        with contextlib.suppress(MaskError):  # else the hand keeps its cards in lists
+            lowered = masked(lowered)
+    return jitted(lowered)
 
 
 def jitted(function: ast.FunctionDef) -> ast.FunctionDef:

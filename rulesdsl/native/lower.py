@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import bisect
 import copy
+import itertools
 from typing import Any
 
 from rulesdsl import seeds, stream
@@ -169,6 +170,40 @@ def type_empty_lists(function: ast.FunctionDef) -> None:
     Typed().visit(function)
 
 
+class SliceLoops(ast.NodeTransformer):
+    """`for x in xs[k:]` walks the indices from k instead of copying the list."""
+
+    def __init__(self) -> None:
+        self.count = itertools.count()
+
+    def visit_For(self, node: ast.For) -> ast.For:
+        self.generic_visit(node)
+        it = node.iter
+        if not (
+            isinstance(it, ast.Subscript)
+            and isinstance(it.value, ast.Name)
+            and isinstance(it.slice, ast.Slice)
+            and it.slice.upper is None
+            and it.slice.step is None
+            and isinstance(it.slice.lower, ast.Constant)
+            and not node.orelse
+            and not any(
+                isinstance(n, ast.Name) and n.id == it.value.id and isinstance(n.ctx, ast.Store)
+                for s in node.body
+                for n in ast.walk(s)
+            )
+        ):
+            return node
+        index = f"i{next(self.count)}_index"
+        items = ast.Name(it.value.id, ast.Load())
+        length = _call("len", items)
+        take = ast.Assign(
+            [node.target], ast.Subscript(items, ast.Name(index, ast.Load()), ast.Load())
+        )
+        bounds = _call("range", it.slice.lower, length)
+        return ast.For(ast.Name(index, ast.Store()), bounds, [take, *node.body], [])
+
+
 def canonical_names(function: ast.FunctionDef) -> None:
     """Number the specialiser's temporaries in order of first use: their numbers follow
     the order of sets, which changes from one process to the next, and the kernel's name
@@ -195,6 +230,7 @@ def lower(function: ast.FunctionDef, objects: dict[str, Any], name: str) -> ast.
     """A copy of `function`, named `name`, with every fixed object lowered."""
     lowered = Truth().visit(Lower(objects).visit(copy.deepcopy(function)))
     type_empty_lists(lowered)
+    SliceLoops().visit(lowered)
     canonical_names(lowered)
     lowered.name = name
     return lowered

@@ -87,3 +87,50 @@ def _truth(value):
     if isinstance(value, types.List):
         return lambda value: len(value) > 0
     return lambda value: bool(value)
+
+
+# -- card sets as 64-bit masks (`masks.py`): bit `card` is set for each card held ----------
+
+
+@numba.njit(cache=True)
+def popcount(mask: int) -> int:
+    """How many cards the set holds."""
+    mask = mask - ((mask >> 1) & 0x5555555555555555)
+    mask = (mask & 0x3333333333333333) + ((mask >> 2) & 0x3333333333333333)
+    mask = (mask + (mask >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return ((mask * 0x0101010101010101) & 0x7FFFFFFFFFFFFFFF) >> 56
+
+
+@numba.njit(cache=True)
+def lowest(mask: int) -> int:
+    """The lowest card of a set that holds one."""
+    return popcount((mask & -mask) - 1)
+
+
+@numba.njit(cache=True)
+def nth(mask: int, index: int) -> int:
+    """The card at `index` of the set's sorted list (from the end when negative)."""
+    if index < 0:
+        index += popcount(mask)
+    for _ in range(index):
+        mask &= mask - 1
+    return lowest(mask)
+
+
+@numba.njit(cache=True)
+def mask_of(cards: list[int]) -> int:
+    """The set of the cards."""
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
+@numba.njit(cache=True)
+def cards_of(mask: int) -> list[int]:
+    """The sorted list of the set's cards."""
+    cards = [0][:0]
+    while mask != 0:
+        cards.append(lowest(mask))
+        mask &= mask - 1
+    return cards
