@@ -360,11 +360,7 @@ def _keys(deals: Any, units: range, players: int) -> Any:
 
 def _distinct(values: Any) -> list[tuple[tuple[int, ...], int]]:
     """The distinct rows of an int array with their counts, in order of first occurrence."""
-    import numpy as np
-
-    found, first, counts = np.unique(values, axis=0, return_index=True, return_counts=True)
-    order = np.argsort(first)
-    return [(tuple(int(v) for v in found[i]), int(counts[i])) for i in order]
+    return list(Counter(map(tuple, values.tolist())).items())
 
 
 def _cell(column: int, value: int, plan: Any) -> object:
