@@ -28,7 +28,7 @@ from rulesdsl.engine.fast import compile_hand, int_deck, table_for, to_int
 from rulesdsl.engine.inline import specialised_tree
 from rulesdsl.native import ENV, driver, runtime
 from rulesdsl.native.driver import ELIMINATED, TRICKS, hand_result
-from rulesdsl.native.kernel import kernel
+from rulesdsl.native.kernel import kernel, position
 from rulesdsl.native.lower import KEPT, lower
 from rulesdsl.native.masks import masked
 from rulesdsl.profile import load
@@ -151,3 +151,51 @@ def masked_hand(rules: Rules) -> ast.Module:
     fixed = {"trace": False, "players": 4}
     tree = specialised_tree(driver.play_native, {"t": table}, fixed, KEPT)
     return ast.Module([masked(lower(tree.module.body[0], tree.objects, "hand"))], [])
+
+
+@pytest.mark.parametrize("name", ["denexa", "must-overtrump"])
+@pytest.mark.parametrize("first", [0, 2])
+def test_play_on_from_a_position_plays_the_reference_engines_hand(name, first):
+    """From a position mid-hand and mid-trick, the native rollout plays what the reference
+    engine plays from it with the same bots and stream."""
+    rules = load(name).rules
+    compiled = kernel(rules, 4, MIXED)
+    lowest = make_bot("lowest")
+    compared = 0
+    for game in range(30):
+        setup = dict(dealer=game % 4, seed=game)
+        dealt = Hand.deal(rules, 4, **setup)
+        for _ in range(4 * (game % 3) + first):  # a few cards played by the lowest bot
+            if dealt.outcome is None:
+                dealt.play(lowest.choose(dealt, dealt.legal_moves()))
+        if dealt.outcome is not None or dealt.s.trick_number == 0:
+            continue
+        s = dealt.s
+        played = list(s.trick)
+        hands = [sorted(h) for h in s.hands]
+        for seat, card in zip(s.trick_seats, played, strict=False):
+            hands[seat] = sorted([*hands[seat], card])
+        cards = dealt.codes.cards
+        reference = Hand.from_position(
+            rules,
+            [cards(h) for h in hands],
+            cards(reversed(s.stock)),
+            dealt.trump,
+            s.leader,
+            out=[seat for seat in range(4) if not s.active[seat]],
+            set_aside=cards(s.set_aside),
+            opening=s.opening,
+            seed=game + 100,
+        )
+        for card in played:
+            reference.play(cards([card])[0])
+        shared = stream.Stream(game + 7)
+        bots = [RandomBot(shared) if b == "random" else make_bot(b) for b in MIXED]
+        expected = play_hand(reference, bots)
+        out = [seat for seat in range(4) if not s.active[seat]]
+        at = position(
+            hands, s.stock, s.set_aside, s.trump, s.leader, out, s.opening, game + 100, played
+        )
+        assert compiled.play_on(at, game + 7) == expected
+        compared += 1
+    assert compared >= 15

@@ -13,10 +13,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from rulesdsl.engine import steps
 from rulesdsl.engine.fast import REASONS, SUITS, Table, deal_hands, play_tricks
 from rulesdsl.engine.result import HandResult
 from rulesdsl.engine.state import State
 from rulesdsl.engine.steps import Plan
+from rulesdsl.stream import Stream
 
 FIELDS = (
     "winner",
@@ -101,6 +103,58 @@ def play_native(
     stock.reverse()
     s = State(hands, stock, trump, (dealer + 1) % t.players, [True] * t.players, False)
     s.hand_seed = hand_seed
+    play_tricks(s, t.plan, t.pick, rng.random)
+    record(s, t.plan, out, row, trick_winners, eliminated)
+    return None
+
+
+def play_on(
+    t: Table,
+    table: Any,
+    stock: Any,
+    set_aside: Any,
+    trump: int,
+    leader: int,
+    out_seats: Any,
+    opening: bool,
+    seed: int,
+    played: Any,
+    rng: Any,
+    out: Any,
+    row: int,
+    trick_winners: list[int],
+    eliminated: list[int],
+) -> None:
+    """Play on from a position, as `Hand.from_position` sets one up and the reference
+    engine plays it: each seat's cards (a row of `table`, -1 for no card), the stock (its
+    top card last), the cards set aside, the trump (-1 for none), the leader, the seats out
+    (1 for out), whether the next lead opens the hand, the reshuffles' seed, and the cards
+    already `played` to this trick from the leader on (-1 for none). Cards are ints as the
+    engine plays them (strength * 4 + suit)."""
+    hands = [sorted([c for c in table[seat] if c >= 0]) for seat in range(t.players)]
+    active = [out_seats[seat] == 0 and len(hands[seat]) > 0 for seat in range(t.players)]
+    s = State(hands, [c for c in stock], trump, leader, active, False)
+    s.set_aside = [c for c in set_aside]
+    s.opening = opening
+    s.rng = Stream(seed)
+    steps.start_trick(s)
+    cards = [c for c in played if c >= 0]
+    seats = s.trick_seats
+    for k in range(len(cards)):
+        if k == 0:
+            steps.allowed_cards(s, t.plan.lead_rules, seats[0])
+            steps.lead_card(s, seats[0], cards[0])
+        else:
+            steps.follow_allowed(s, t.plan, seats[k])
+            steps.follow_card(s, seats[k], cards[k])
+    if len(cards) > 0:
+        last = seats[-1]
+        for k in range(len(cards), len(seats)):
+            seat = seats[k]
+            allowed = steps.follow_allowed(s, t.plan, seat)
+            card = t.pick(s, seat, allowed, rng.random, seat == last)
+            steps.follow_card(s, seat, card)
+        steps.finish_trick(s, t.plan)
     play_tricks(s, t.plan, t.pick, rng.random)
     record(s, t.plan, out, row, trick_winners, eliminated)
     return None

@@ -20,6 +20,7 @@ import inspect
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from types import ModuleType
@@ -29,10 +30,12 @@ import numpy as np
 
 from rulesdsl.engine.fast import int_deck, recode, table_for
 from rulesdsl.engine.inline import specialised_tree
+from rulesdsl.engine.result import HandResult
 from rulesdsl.engine.steps import Plan
 from rulesdsl.native import chunk, driver, runtime
 from rulesdsl.native.lower import KEPT, NativeError, literal, lower
 from rulesdsl.native.masks import MaskError, masked
+from rulesdsl.native.runtime import new_stream
 from rulesdsl.rules import Rules
 
 CACHE_ENV = "RULESDSL_CACHE"
@@ -84,6 +87,63 @@ class Kernel(NamedTuple):
         seeds = np.uint64(deal_seed), np.uint64(bot_seed)
         return Deals(*self.module.play_skill(cards, *seeds, first, count, self.players))
 
+    def play_on(self, position: Position, rng_seed: int) -> HandResult:
+        """Play on from `position` with the kernel's bots, random ones drawing from the
+        stream `rng_seed`."""
+        out = np.zeros((1, len(driver.FIELDS)), np.int64)
+        from numba import int64, typed
+
+        trick_winners = typed.List.empty_list(int64)
+        eliminated = typed.List.empty_list(int64)
+        self.module.play_on(
+            *position, new_stream(np.uint64(rng_seed)), out, 0, trick_winners, eliminated
+        )
+        return driver.hand_result(out[0], trick_winners, eliminated, self.plan)
+
+
+class Position(NamedTuple):
+    """A position to play on from, in arrays (see `driver.play_on`)."""
+
+    table: Any
+    stock: Any
+    set_aside: Any
+    trump: int
+    leader: int
+    out_seats: Any
+    opening: bool
+    seed: Any
+    played: Any
+
+
+def position(
+    hands: list[list[int]],
+    stock: list[int],
+    set_aside: list[int],
+    trump: int,
+    leader: int,
+    out: list[int],
+    opening: bool,
+    seed: int,
+    played: list[int],
+) -> Position:
+    """A Position from lists of engine card ints: the stock top card last, `out` the seats
+    out, `played` the cards played to this trick from the leader on."""
+    table = np.full((len(hands), max(1, *map(len, hands))), -1, np.int64)
+    for seat, cards in enumerate(hands):
+        table[seat, : len(cards)] = cards
+    seats_out = np.array([seat in out for seat in range(len(hands))], np.int64)
+    return Position(
+        table,
+        np.array(stock, np.int64),
+        np.array(set_aside, np.int64),
+        trump,
+        leader,
+        seats_out,
+        opening,
+        np.uint64(seed),
+        np.array([*played, -1], np.int64),
+    )
+
 
 def cache_dir() -> Path:
     """Where kernels are kept: $RULESDSL_CACHE, else the user's cache folder."""
@@ -106,11 +166,17 @@ def engine_version() -> str:
     return hashlib.blake2b("\0".join([version, numba.__version__, *parts]).encode()).hexdigest()
 
 
-def hand_function(rules: Rules, players: int, bots: tuple[str, ...], name: str) -> ast.stmt:
-    """The lowered hand of `rules` with `bots`, as a function named `name`."""
+def hand_function(
+    rules: Rules,
+    players: int,
+    bots: tuple[str, ...],
+    name: str,
+    play: Callable[..., None] = driver.play_native,
+) -> ast.stmt:
+    """The lowered driver `play` of `rules` with `bots`, as a function named `name`."""
     fixed = {"trace": False, "players": players}
     table = table_for(rules, players, bots)
-    tree = specialised_tree(driver.play_native, {"t": table}, fixed, KEPT)
+    tree = specialised_tree(play, {"t": table}, fixed, KEPT)
     (function,) = tree.module.body
     assert isinstance(function, ast.FunctionDef)
     lowered = lower(function, tree.objects, name)
@@ -163,7 +229,10 @@ def module_tree(rules: Rules, players: int, bots: tuple[str, ...]) -> ast.Module
         "import numba\nimport numpy as np\n"
         f"from rulesdsl.native.runtime import {', '.join(RUNTIME)}"
     ).body
-    hands = [hand_function(rules, players, bots, "hand")]
+    hands = [
+        hand_function(rules, players, bots, "hand"),
+        hand_function(rules, players, bots, "play_on", driver.play_on),
+    ]
     for seat in range(players):
         seats = tuple("heuristic" if s == seat else "random" for s in range(players))
         hands.append(hand_function(rules, players, seats, f"skill_{seat}"))
