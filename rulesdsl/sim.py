@@ -335,11 +335,12 @@ def native_kernels(spec: Spec) -> list[Any] | None:
     """Each profile's native kernel, when the native path runs here and has them all."""
     if not native.available():
         return None
-    from rulesdsl.native.kernel import kernel
+    from rulesdsl.native.kernel import ready
     from rulesdsl.native.lower import NativeError
 
+    bots = spec.seat_bots()
     try:
-        return [kernel(rules, spec.players, spec.seat_bots()) for _, rules in spec.profiles]
+        return [ready(rules, spec.players, bots, spec.skill) for _, rules in spec.profiles]
     except NativeError:
         return None
 

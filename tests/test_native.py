@@ -150,7 +150,7 @@ def masked_hand(rules: Rules) -> ast.Module:
     table = table_for(rules, 4, MIXED)
     fixed = {"trace": False, "players": 4}
     tree = specialised_tree(driver.play_native, {"t": table}, fixed, KEPT)
-    return ast.Module([masked(lower(tree.module.body[0], tree.objects, "hand"))], [])
+    return ast.Module([masked(lower(tree.module.body[0], tree.objects, "hand").function)], [])
 
 
 @pytest.mark.parametrize("name", ["denexa", "must-overtrump"])
@@ -199,3 +199,17 @@ def test_play_on_from_a_position_plays_the_reference_engines_hand(name, first):
         assert compiled.play_on(at, game + 7) == expected
         compared += 1
     assert compared >= 15
+
+
+def test_a_profile_without_a_native_form_plays_on_the_pure_python_path(monkeypatch, capsys):
+    from rulesdsl.native import kernel as kernels
+    from rulesdsl.native.lower import NativeError
+
+    def refuse(*args):
+        raise NativeError("no native form")
+
+    native = simulate_json(capsys, "--workers", "1")
+    monkeypatch.setattr(kernels, "ready", refuse)
+    spec = sim.Spec(profiles=(("equal-hands", load("equal-hands").rules),), units=10)
+    assert sim.native_kernels(spec) is None
+    assert simulate_json(capsys, "--workers", "1") == native

@@ -33,7 +33,7 @@ from rulesdsl.engine.inline import specialised_tree
 from rulesdsl.engine.result import HandResult
 from rulesdsl.engine.steps import Plan
 from rulesdsl.native import chunk, driver, runtime
-from rulesdsl.native.lower import KEPT, NativeError, literal, lower
+from rulesdsl.native.lower import KEPT, Lowered, NativeError, literal, lower
 from rulesdsl.native.masks import MaskError, masked
 from rulesdsl.native.runtime import new_stream
 from rulesdsl.rules import Rules
@@ -172,18 +172,18 @@ def hand_function(
     bots: tuple[str, ...],
     name: str,
     play: Callable[..., None] = driver.play_native,
-) -> ast.stmt:
+) -> Lowered:
     """The lowered driver `play` of `rules` with `bots`, as a function named `name`."""
     fixed = {"trace": False, "players": players}
     table = table_for(rules, players, bots)
     tree = specialised_tree(play, {"t": table}, fixed, KEPT)
     (function,) = tree.module.body
     assert isinstance(function, ast.FunctionDef)
-    lowered = lower(function, tree.objects, name)
+    lowered, tables = lower(function, tree.objects, name)
     if max(*int_deck(rules), *recode(rules)) < MAX_MASK_CARD:
         with contextlib.suppress(MaskError):  # else the hand keeps its cards in lists
             lowered = masked(lowered)
-    return jitted(lowered)
+    return Lowered(jitted(lowered), tables)
 
 
 def jitted(function: ast.FunctionDef) -> ast.FunctionDef:
@@ -241,7 +241,13 @@ def module_tree(rules: Rules, players: int, bots: tuple[str, ...]) -> ast.Module
         template(chunk.play_deals, {}),
         template(chunk.play_skill, {}),
     ]
-    module = ast.Module([*header, *hands, *loops], type_ignores=[])
+    tables = {name: rows for hand in hands for name, rows in hand.tables.items()}
+    constants = [
+        ast.parse(f"{name} = np.array({rows!r}, np.int64)").body[0]
+        for name, rows in sorted(tables.items())
+    ]
+    functions = [hand.function for hand in hands]
+    module = ast.Module([*header, *constants, *functions, *loops], type_ignores=[])
     ast.fix_missing_locations(module)
     check_tree(module)
     return module
@@ -301,3 +307,20 @@ def kernel(rules: Rules, players: int, bots: tuple[str, ...]) -> Kernel:
     text = f'"""A native kernel of rulesdsl, generated: do not edit."""\n\n{body}'
     path = write_module(text, cache_dir(), name)
     return Kernel(import_module(path, name), table_for(rules, players, bots).plan, players)
+
+
+@cache
+def ready(rules: Rules, players: int, bots: tuple[str, ...], skill: bool) -> Kernel:
+    """The kernel, compiled (or read from the cache) for the chunk loops simulate calls:
+    NativeError, for the pure-Python path, if numba cannot compile it."""
+    from numba.core.errors import NumbaError
+
+    compiled = kernel(rules, players, bots)
+    cards = np.array(int_deck(rules), np.int64)
+    try:
+        compiled.deals(cards, 0, 0, 0, 1)
+        if skill:
+            compiled.skill(cards, 0, 0, 0, 1)
+    except NumbaError as error:
+        raise NativeError(f"numba cannot compile the kernel: {error}") from None
+    return compiled

@@ -12,8 +12,9 @@ from __future__ import annotations
 import ast
 import bisect
 import copy
+import hashlib
 import itertools
-from typing import Any
+from typing import Any, NamedTuple
 
 from rulesdsl import seeds, stream
 from rulesdsl.engine import fast
@@ -52,6 +53,7 @@ class Lower(ast.NodeTransformer):
 
     def __init__(self, objects: dict[str, Any]) -> None:
         self.objects = objects
+        self.tables: dict[str, tuple] = {}
         self.uniforms: set[str] = set()  # locals bound to a generator's `random`
 
     def visit_Name(self, node: ast.Name) -> ast.expr:
@@ -102,8 +104,57 @@ class Lower(ast.NodeTransformer):
             and type(new.value.value) is tuple
             and all(type(v) is tuple for v in new.value.value)
         ):
-            return _call("list", new)  # a row at a runtime index: a list, as rows are built
+            return ast.Subscript(self.table(new.value.value), new.slice, ast.Load())
         return new
+
+    def table(self, rows: tuple) -> ast.Name:
+        """A module constant for a table of rows indexed at run time: a numpy array when
+        its rows are of one length, for a local that only reads them (`RowArrays`)."""
+        if len({len(r) for r in rows}) != 1 or not all(literal(r) for r in rows):
+            raise NativeError("a ragged table indexed at run time")
+        digest = hashlib.blake2b(repr(rows).encode(), digest_size=5).hexdigest()
+        name = f"rows_{digest}"
+        self.tables[name] = rows
+        return ast.Name(name, ast.Load())
+
+
+class RowArrays:
+    """A local set to a row of a table is an int array wherever it is set: a list built
+    for it becomes an array, and nothing may change it in place."""
+
+    def __init__(self, function: ast.FunctionDef, tables: dict[str, tuple]) -> None:
+        rows = {
+            target.id
+            for node in ast.walk(function)
+            if isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Subscript)
+            and isinstance(node.value.value, ast.Name)
+            and node.value.value.id in tables
+            for target in node.targets
+            if isinstance(target, ast.Name)
+        }
+        for node in ast.walk(function):
+            changes = isinstance(node, ast.Attribute) or (
+                isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store)
+            )
+            owner = getattr(node, "value", None)
+            if changes and isinstance(owner, ast.Name) and owner.id in rows:
+                raise NativeError(f"{owner.id} is changed in place")
+            if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id in rows for t in node.targets
+            ):
+                node.value = self.array(node.value)
+
+    @staticmethod
+    def array(value: ast.expr) -> ast.expr:
+        if isinstance(value, ast.List) and not value.elts:
+            return ast.parse("np.zeros(0, np.int64)", mode="eval").body
+        if isinstance(value, ast.ListComp):
+            int64 = ast.Attribute(ast.Name("np", ast.Load()), "int64", ast.Load())
+            return ast.Call(
+                ast.Attribute(ast.Name("np", ast.Load()), "array", ast.Load()), [value, int64], []
+            )
+        return value
 
 
 class Truth(ast.NodeTransformer):
@@ -226,11 +277,21 @@ def _call(name: str, *args: ast.expr) -> ast.Call:
     return ast.Call(ast.Name(name, ast.Load()), list(args), [])
 
 
-def lower(function: ast.FunctionDef, objects: dict[str, Any], name: str) -> ast.FunctionDef:
+class Lowered(NamedTuple):
+    """A lowered function and the tables it reads, by their module constant's name."""
+
+    function: ast.FunctionDef
+    tables: dict[str, tuple]
+
+
+def lower(function: ast.FunctionDef, objects: dict[str, Any], name: str) -> Lowered:
     """A copy of `function`, named `name`, with every fixed object lowered."""
-    lowered = Truth().visit(Lower(objects).visit(copy.deepcopy(function)))
+    lowering = Lower(objects)
+    lowered = lowering.visit(copy.deepcopy(function))
+    RowArrays(lowered, lowering.tables)
+    lowered = Truth().visit(lowered)
     type_empty_lists(lowered)
     SliceLoops().visit(lowered)
     canonical_names(lowered)
     lowered.name = name
-    return lowered
+    return Lowered(lowered, lowering.tables)

@@ -84,7 +84,7 @@ def truth(value):  # no annotations: numba matches the overload's parameters to 
 
 @overload(truth)
 def _truth(value):
-    if isinstance(value, types.List):
+    if isinstance(value, (types.List, types.Array)):
         return lambda value: len(value) > 0
     return lambda value: bool(value)
 
