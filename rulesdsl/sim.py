@@ -12,9 +12,11 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Any
 
+from rulesdsl import native
 from rulesdsl.bots import make_bot
-from rulesdsl.engine.fast import HandPlayer, compile_hand, int_deck
+from rulesdsl.engine.fast import REASONS, HandPlayer, compile_hand, int_deck
 from rulesdsl.engine.match import Match
 from rulesdsl.engine.result import EndReason, HandResult
 from rulesdsl.executors import LOCAL, results
@@ -264,16 +266,18 @@ def record_pair(tally: Tally, first: tuple, second: tuple) -> None:
     tally.count("fired", (first[2], second[2]))
 
 
+def deals_seed(seed: int, start: int, cards: tuple[int, ...]) -> int:
+    """The seed of the stream a chunk draws its deals from, for one card set."""
+    return derive(seed, "deals", start, ",".join(map(str, cards)))
+
+
 class _Decks:
     """Deck orders (and reshuffle seeds) deal by deal, one per card set in play, the same
     for every profile that plays those cards; each chunk draws them from its own stream."""
 
     def __init__(self, seed: int, start: int, card_sets: Sequence[tuple[int, ...]]) -> None:
         self.card_sets = list(dict.fromkeys(card_sets))
-        self.streams = [
-            Stream(derive(seed, "deals", start, ",".join(map(str, cards))))
-            for cards in self.card_sets
-        ]
+        self.streams = [Stream(deals_seed(seed, start, cards)) for cards in self.card_sets]
 
     def index(self, cards: tuple[int, ...]) -> int:
         return self.card_sets.index(cards)
@@ -303,6 +307,11 @@ def _skill_bots(players: int, seat: int) -> tuple[str, ...]:
 
 
 def _play_hands(spec: Spec, units: range, result: Result) -> None:
+    # Good play is measured deal by deal beside the plain hands, on the Python path.
+    kernels = None if spec.good_play else native_kernels(spec)
+    if kernels is not None:
+        _play_native(spec, units, result, kernels)
+        return
     n = spec.players
     cards = [int_deck(rules) for _, rules in spec.profiles]
     decks = _Decks(spec.seed, units.start, cards)
@@ -369,6 +378,105 @@ def _play_good(
         record_pair(tally, keys[a], keys[b])
         tally.count("comeback", (comebacks[a], comebacks[b]))
         tally.count("skill", (skills[a], skills[b]))
+
+
+def native_kernels(spec: Spec) -> list[Any] | None:
+    """Each profile's native kernel, when the native path runs here and has them all."""
+    if not native.available():
+        return None
+    from rulesdsl.native.kernel import ready
+    from rulesdsl.native.lower import NativeError
+
+    bots = spec.seat_bots()
+    if needs_reference(bots):
+        return None
+    try:
+        return [ready(rules, spec.players, bots, spec.skill) for _, rules in spec.profiles]
+    except NativeError:
+        return None
+
+
+def _keys(deals: Any, units: range, players: int) -> Any:
+    """The columns `counted` gives, one row per deal, as ints (reason and fired by index)."""
+    import numpy as np
+
+    from rulesdsl.native import driver as d
+
+    rows = deals.rows
+    dealers = np.arange(units.start, units.stop, dtype=np.int64) % players
+    won = rows[:, d.WINNER]
+    relative = np.where(won < 0, -1, (won - dealers) % players)
+    columns = (d.REASON, d.FIRED, d.TRICKS, d.PLAYS, d.STOCK_LEFT, d.ELIMINATED, d.SAVES)
+    return np.column_stack([relative, *(rows[:, c] for c in columns)])
+
+
+def _distinct(values: Any) -> list[tuple[tuple[int, ...], int]]:
+    """The distinct rows of an int array with their counts, in order of first occurrence."""
+    return list(Counter(map(tuple, values.tolist())).items())
+
+
+def _cell(column: int, value: int, plan: Any) -> object:
+    """A value of the first three columns of `_keys` as `counted` gives it."""
+    if column == 1:
+        return REASONS[value]
+    return plan.fired_names[value] if column == 2 else value
+
+
+def _named(key: tuple[int, ...], plan: Any) -> tuple:
+    """A row of `_keys` as `counted` gives it."""
+    return (*(_cell(c, key[c], plan) for c in range(3)), *key[3:])
+
+
+def _count(tally: Tally, category: str, values: Any, name: Callable[[tuple], object]) -> None:
+    """Count the rows of `values` in `category`, each named by `name`, in order."""
+    counts = tally.counts.setdefault(category, Counter())
+    for value, count in _distinct(values):
+        counts[name(value)] += count
+
+
+def _play_native(spec: Spec, units: range, result: Result, kernels: list[Any]) -> None:
+    """`_play_hands` on the native path: each profile's chunk in one call, tallied whole."""
+    import numpy as np
+
+    n = spec.players
+    unit = np.arange(units.start, units.stop, dtype=np.int64)
+    seat = (unit % n + unit // n) % n
+    keys, skills = [], []
+    for (_, rules), kernel, tally in zip(spec.profiles, kernels, result.profiles, strict=True):
+        cards = np.array(int_deck(rules), np.int64)
+        seed = deals_seed(spec.seed, units.start, int_deck(rules))
+        bots = derive(spec.seed, "bots", units.start)
+        key = _keys(kernel.deals(cards, seed, bots, units.start, len(units)), units, n)
+        for value, count in _distinct(key):
+            tally.outcomes[_named(value, kernel.plan)] += count
+        tally.n += len(units)
+        keys.append(key)
+        if spec.skill:
+            bots = derive(spec.seed, "skill", units.start)
+            played = kernel.skill(cards, seed, bots, units.start, len(units))
+            won = (played.rows[:, 0] == seat).astype(np.int64)[:, None]
+            _count(tally, "skill", won, lambda v: v[0])
+            skills.append(won)
+    for tally, (a, b) in zip(result.pairs, spec.pairs, strict=True):
+        tally.n += len(units)
+        differences = keys[b][:, 3:] - keys[a][:, 3:]
+        for name, total, square in zip(
+            NUMBERS, differences.sum(axis=0), (differences**2).sum(axis=0), strict=True
+        ):
+            tally.sums[name] += int(total)
+            tally.squares[name] += int(square)
+        plans = kernels[a].plan, kernels[b].plan
+        for category, column in (("winner", 0), ("reason", 1), ("fired", 2)):
+            pairs = np.column_stack([keys[a][:, column], keys[b][:, column]])
+            _count(
+                tally,
+                category,
+                pairs,
+                lambda v, c=column, p=plans: (_cell(c, v[0], p[0]), _cell(c, v[1], p[1])),
+            )
+        if spec.skill:
+            _count(tally, "skill", np.column_stack([skills[a], skills[b]]), lambda v: v)
+    result.units.n += len(units)
 
 
 def _play_matches(spec: Spec, units: range, result: Result) -> None:

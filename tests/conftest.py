@@ -1,8 +1,12 @@
 """Helpers shared by the tests: card lists and deck orders built from the hands wanted, and
-a YAML loader that reads as YAML 1.2 does (as editors and schema checkers do)."""
+a YAML loader that reads as YAML 1.2 does (as editors and schema checkers do).
+
+The tests play on the pure-Python path unless they turn the native one on (test_native):
+compiling every profile the suite simulates would take minutes."""
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Sequence
 from typing import ClassVar
@@ -10,6 +14,9 @@ from typing import ClassVar
 import yaml
 
 from rulesdsl.cards import FULL_DECK, Card, parse_cards
+from rulesdsl.native import ENV
+
+os.environ[ENV] = "0"
 
 
 def cards(text: str) -> list[Card]:

@@ -101,15 +101,16 @@ PICKS = dict(zip(BOTS, (pick_random, pick_lowest, pick_highest, pick_heuristic),
 
 
 def heuristic(allowed: list[int], trump: int, led: int, best: int, plays_last: bool) -> int:
-    """The heuristic bot of rulesdsl.bots, on int cards."""
+    """The heuristic bot of rulesdsl.bots, on int cards (numba compiles it as written:
+    lists are tested by their length)."""
     if len(allowed) == 1:
         return allowed[0]
     side = [c for c in allowed if c & 3 != trump]
     if best < 0:
-        if not side:
+        if len(side) == 0:
             return allowed[-1]
         top = side[-1] >> 2
-        return next(c for c in side if c >> 2 == top)
+        return [c for c in side if c >> 2 == top][0]  # noqa: RUF015 (numba has no next)
     bs = best & 3
     winners = [
         c
@@ -118,11 +119,11 @@ def heuristic(allowed: list[int], trump: int, led: int, best: int, plays_last: b
         or (c & 3 == led and bs == led and c > best)
     ]
     side_winners = [c for c in winners if c & 3 != trump]
-    if side_winners:
+    if len(side_winners) > 0:
         return side_winners[0] if plays_last else side_winners[-1]
-    if winners and (plays_last or not side):
+    if len(winners) > 0 and (plays_last or len(side) == 0):
         return winners[0]
-    return (side or allowed)[0]
+    return side[0] if len(side) > 0 else allowed[0]
 
 
 # -- the driver ----------------------------------------------------------------------
@@ -162,10 +163,9 @@ def table_for(rules: Rules, players: int, bots: tuple[str, ...]) -> Table:
 
 def deal_hands(deck: list[int], dealer: int, players: int, dealt: int) -> list[list[int]]:
     """Deal card k to seat (dealer + 1 + k) mod players; each hand sorted."""
-    hands: list[list[int]] = [[]] * players  # every entry is set below
-    for k in range(players):
-        hands[(dealer + 1 + k) % players] = sorted(deck[k:dealt:players])
-    return hands
+    return [
+        sorted(deck[(seat - dealer - 1) % players : dealt : players]) for seat in range(players)
+    ]
 
 
 def result(s: State, p: Plan) -> HandResult:

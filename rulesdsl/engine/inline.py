@@ -25,7 +25,7 @@ import types
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache, partial
-from typing import Any
+from typing import Any, NamedTuple
 
 from rulesdsl.engine.state import State
 from rulesdsl.engine.tidy import InlineError, fold, pure, tidy
@@ -41,6 +41,7 @@ class Specialisation:
     names: Iterator[int] = field(default_factory=itertools.count)
     state_vars: set[str] = field(default_factory=set)
     fixed: dict[str, Any] = field(default_factory=dict)
+    kept: frozenset[Callable] = frozenset()  # functions called, never inlined
 
     def ref(self, value: Any) -> ast.expr:
         """An expression for a fixed object: a literal, or a name in the namespace."""
@@ -258,7 +259,7 @@ class Scope:
             bound = dict(target.keywords)
             args = [self.spec.ref(a) for a in target.args] + args
             target = target.func
-        if not isinstance(target, types.FunctionType) or keywords:
+        if not isinstance(target, types.FunctionType) or keywords or target in self.spec.kept:
             return None
         node = source_of(target)
         if not inlinable(node):
@@ -431,10 +432,24 @@ def _uses(node: ast.expr, name: str) -> int:
     return sum(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node))
 
 
-def specialise(fn: Callable, bound: dict[str, Any], fixed: dict[str, Any] | None = None) -> Any:
-    """`fn` with the parameters in `bound` fixed; `fixed` holds state attributes known to
-    be constant (by default, tracing off)."""
-    spec = Specialisation(fixed={"trace": False} if fixed is None else fixed)
+class Specialised(NamedTuple):
+    """A specialised function's module (the function alone) and the fixed objects its
+    names stand for."""
+
+    module: ast.Module
+    objects: dict[str, Any]
+
+
+def specialised_tree(
+    fn: Callable,
+    bound: dict[str, Any],
+    fixed: dict[str, Any] | None = None,
+    kept: frozenset[Callable] = frozenset(),
+) -> Specialised:
+    """The syntax tree of `fn` with the parameters in `bound` fixed; `fixed` holds state
+    attributes known to be constant (by default, tracing off); the functions in `kept` are
+    called, not inlined."""
+    spec = Specialisation(fixed={"trace": False} if fixed is None else fixed, kept=kept)
     node = source_of(fn)
     scope = Scope(spec, fn.__globals__, {name: spec.ref(v) for name, v in bound.items()})
     own = (set(params(node)) | stored_names(node.body)) - set(bound)
@@ -452,7 +467,13 @@ def specialise(fn: Callable, bound: dict[str, Any], fixed: dict[str, Any] | None
     tidy(result, spec.state_vars)
     module = ast.Module([result], type_ignores=[])
     ast.fix_missing_locations(module)
-    namespace = dict(spec.objects)
+    return Specialised(module, spec.objects)
+
+
+def specialise(fn: Callable, bound: dict[str, Any], fixed: dict[str, Any] | None = None) -> Any:
+    """`fn` with the parameters in `bound` fixed, compiled; `fixed` as `specialised_tree`."""
+    module, objects = specialised_tree(fn, bound, fixed)
+    namespace = dict(objects)
     exec(compile(module, f"<specialised {fn.__qualname__}>", "exec"), namespace)
     specialised = namespace[fn.__name__]
     specialised.source = ast.unparse(module)

@@ -76,7 +76,7 @@ class State:
         self.leader = leader
         self.first_leader = leader  # who led the first trick of this hand
         self.trick: list[int] = []
-        self.trick_seats: Sequence[int] = ()  # who plays to this trick, from the leader
+        self.trick_seats: Sequence[int] = []  # who plays to this trick, from the leader
         self.trick_number = 0  # tricks completed
         self.tricks_won = [0] * players
         self.last_win = [-1] * players

@@ -86,8 +86,13 @@ def last_draw_wins(s: State, seat: int) -> int:
 def most_tricks(s: State) -> int:
     """When the stock is empty: most tricks won wins; among ties, the latest to win one."""
     won, last = s.tricks_won, s.last_win
-    ended = not s.stock
-    return max(range(s.players), key=lambda t: (won[t], last[t])) if ended else NO_END
+    best = NO_END
+    if not s.stock:
+        best = 0
+        for seat in range(1, s.players):
+            if (won[seat], last[seat]) > (won[best], last[best]):
+                best = seat
+    return best
 
 
 def _plays(value: Exhaustion) -> dict[Step, Any]:

@@ -1,0 +1,197 @@
+"""Native speed: the native `simulate` against a hand-written numba player of the default rules.
+
+    .venv/bin/python benchmarks/native_speed.py [--hands 200000] [--memory-hands 10000000]
+
+In one run, on one core: the numba yardstick (the default rules hard-coded over 64-bit card
+masks, random play, the project's stream), `simulate` on the default profile with random
+bots and 4 players on the native path and on the pure-Python path (`--no-skill`), card
+plays per second of every shipped profile on the native path against the default's, the
+compile time of the default profile's kernel cold (an empty cache folder) and cached, and
+the peak memory of `rulesdsl simulate --no-skill -j 1` native over many hands and a tenth
+of them (flat when the two agree). Timings are the best of 3 repeats.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numba
+import numpy as np
+
+from rulesdsl.engine.fast import int_deck
+from rulesdsl.native import ENV
+from rulesdsl.native.driver import PLAYS
+from rulesdsl.native.kernel import kernel
+from rulesdsl.native.runtime import new_stream, next_uniform, nth, popcount, shuffle
+from rulesdsl.profile import load, shipped_names
+from rulesdsl.sim import Spec, run
+
+PLAYERS = 4
+
+
+@numba.njit(cache=True)
+def yardstick_hand(deck: list[int], stream: np.ndarray, dealer: int) -> int:
+    """One hand of the default rules (4 players, 4 cards each, trump the dealer's last
+    card, follow suit, the winner draws one, the last draw wins); the cards played."""
+    hands = np.zeros(PLAYERS, np.int64)
+    for k in range(PLAYERS * PLAYERS):
+        hands[(dealer + 1 + k) % PLAYERS] |= 1 << deck[k]
+    trump = deck[PLAYERS * PLAYERS - 1] & 3
+    top = len(deck) - 1  # the stock is deck[16:], drawn from its start
+    drawn = PLAYERS * PLAYERS
+    active = np.ones(PLAYERS, np.bool_)
+    remaining = PLAYERS
+    leader = (dealer + 1) % PLAYERS
+    plays = 0
+    while True:
+        hand = hands[leader]
+        best = nth(hand, int(next_uniform(stream) * popcount(hand)))
+        hands[leader] = hand & ~(1 << best)
+        led, winner, played = best & 3, leader, 1
+        for step in range(1, PLAYERS):
+            seat = (leader + step) % PLAYERS
+            if not active[seat]:
+                continue
+            hand = hands[seat]
+            suit = hand & (0x1111111111111 << led)
+            allowed = suit if suit != 0 else hand
+            card = nth(allowed, int(next_uniform(stream) * popcount(allowed)))
+            hands[seat] = hand & ~(1 << card)
+            played += 1
+            if (card & 3 == trump and (best & 3 != trump or card > best)) or (
+                card & 3 == led and best & 3 == led and card > best
+            ):
+                best, winner = card, seat
+        plays += played
+        if active[winner] and drawn <= top:
+            hands[winner] |= 1 << deck[drawn]
+            drawn += 1
+            if drawn > top:
+                return plays
+        for seat in range(PLAYERS):
+            if active[seat] and hands[seat] == 0:
+                active[seat] = False
+                remaining -= 1
+        if remaining <= 1:
+            return plays
+        leader = winner
+        while not active[leader]:
+            leader = (leader + 1) % PLAYERS
+
+
+@numba.njit(cache=True)
+def yardstick(hands: int, seed: int) -> int:
+    """`hands` hands; the cards played."""
+    deals, bots = new_stream(seed), new_stream(seed + 1)
+    plays = 0
+    for unit in range(hands):
+        deck = list(range(52))
+        shuffle(deck, deals)
+        plays += yardstick_hand(deck, bots, unit % PLAYERS)
+    return plays
+
+
+def best_of(work: Callable[[], object], repeats: int = 3) -> float:
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def simulate(hands: int, native: bool) -> float:
+    """Seconds for `simulate equal-hands --no-skill` on one core."""
+    os.environ[ENV] = "1" if native else "0"
+    spec = Spec(profiles=(("equal-hands", load("equal-hands").rules),), units=hands, skill=False)
+    run(Spec(spec.profiles, units=250, skill=False), 1)  # compile or load the kernel
+    return best_of(lambda: run(spec, 1))
+
+
+def plays_per_second(name: str, hands: int) -> float:
+    """Card plays per second of the profile's native kernel, random bots, 4 players."""
+    rules = load(name).rules
+    compiled = kernel(rules, PLAYERS, ("random",) * PLAYERS)
+    cards = np.array(int_deck(rules), np.int64)
+    compiled.deals(cards, 1, 2, 0, 10)
+    plays = int(compiled.deals(cards, 1, 2, 0, hands).rows[:, PLAYS].sum())
+    return plays / best_of(lambda: compiled.deals(cards, 1, 2, 0, hands))
+
+
+def fresh_process(code: str, cache: str) -> float:
+    env = {**os.environ, "RULESDSL_CACHE": cache, ENV: "1"}
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code], env=env, check=True)
+    return time.perf_counter() - start
+
+
+COMPILE = (
+    "from rulesdsl.profile import load; from rulesdsl.sim import Spec, run; "
+    "run(Spec((('equal-hands', load('equal-hands').rules),), units=250, skill=False), 1)"
+)
+MEMORY = (
+    "import resource, subprocess, sys; subprocess.run([sys.argv[2],"
+    " 'simulate', 'equal-hands', '--no-skill', '-j', '1', '--json', '--hands', sys.argv[1]],"
+    " capture_output=True, check=True);"
+    " print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+)
+
+
+def peak_kb(hands: int) -> int:
+    env = {**os.environ, ENV: "1"}
+    done = subprocess.run(
+        [sys.executable, "-c", MEMORY, str(hands), str(Path(sys.executable).parent / "rulesdsl")],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    return int(done.stdout.strip() or 0)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--hands", type=int, default=200_000)
+    parser.add_argument("--memory-hands", type=int, default=10_000_000)
+    args = parser.parse_args()
+    hands = args.hands
+
+    yardstick(10, 1)
+    ours_plays = yardstick(hands, 1)
+    stick = hands / best_of(lambda: yardstick(hands, 1))
+    print(f"numba yardstick           {stick:12,.0f} hands/s ({ours_plays / hands:.1f} plays/hand)")
+    native = hands / simulate(hands, native=True)
+    pure_hands = max(hands // 20, 1000)
+    pure = pure_hands / simulate(pure_hands, native=False)
+    print(f"native simulate           {native:12,.0f} hands/s")
+    print(f"pure-Python simulate      {pure:12,.0f} hands/s")
+    print(f"native / numba yardstick  {native / stick:12.2f}   (target >= 0.5)")
+    print(f"native / pure-Python      {native / pure:12.1f}x  (target >= 25)")
+
+    print("\ncard plays per second on the native path, against the default profile's")
+    default = plays_per_second("equal-hands", hands)
+    for name in shipped_names():
+        rate = plays_per_second(name, hands)
+        print(f"  {name:28} {rate:14,.0f}  {rate / default:5.2f}  (target >= 0.5)")
+
+    with tempfile.TemporaryDirectory() as cache:
+        cold = fresh_process(COMPILE, cache)
+        cached = fresh_process(COMPILE, cache)
+    print(f"\ncompile the default profile: cold {cold:.1f} s, cached {cached:.1f} s")
+
+    many = args.memory_hands
+    small, large = peak_kb(max(many // 10, 250)), peak_kb(many)
+    print(
+        f"peak memory of simulate --no-skill -j 1: {small / 1024:.0f} MB for {many // 10:,}"
+        f" hands, {large / 1024:.0f} MB for {many:,}"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,185 @@
+"""The native path's driver: `fast.play` with the hand's result written as numbers.
+
+`play_native` deals and plays one hand exactly as `rulesdsl.engine.fast.play` does, through
+the same skeleton and the profile's Plan, and writes what the hand came to into a row of
+an int array (the fields of FIELDS) and two flat lists (each trick's winner; each player
+out as `trick * SEATS + seat`). `inline.py` specialises it for a profile and `lower.py`
+makes the result numba's; `hand_result` reads a row back as the HandResult the other
+engines give.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rulesdsl.engine import steps
+from rulesdsl.engine.fast import REASONS, SUITS, Table, deal_hands, play_tricks
+from rulesdsl.engine.result import HandResult
+from rulesdsl.engine.state import State
+from rulesdsl.engine.steps import Plan
+from rulesdsl.stream import Stream
+
+FIELDS = (
+    "winner",
+    "reason",
+    "tricks",
+    "stock_left",
+    "trump",
+    "winner_cards",
+    "plays",
+    "saves",
+    "fired",
+    "points",
+    "eliminated",
+)
+"""The numbers of a hand, in the order of a row."""
+
+(
+    WINNER,
+    REASON,
+    TRICKS,
+    STOCK_LEFT,
+    TRUMP,
+    WINNER_CARDS,
+    PLAYS,
+    SAVES,
+    FIRED,
+    POINTS,
+    ELIMINATED,
+) = range(len(FIELDS))
+
+NO_POINTS = -(1 << 62)
+"""`points` of a hand without a score rule of the profile's own (or without a winner)."""
+
+SEATS = 16
+"""An elimination is written `trick * SEATS + seat`; a table has fewer seats."""
+
+
+def record(
+    s: State, p: Plan, out: Any, row: int, trick_winners: list[int], eliminated: list[int]
+) -> None:
+    """Write the finished hand into `out[row]` and the two lists."""
+    won = s.hand_winner
+    out[row, WINNER] = won
+    out[row, REASON] = s.end_reason
+    out[row, TRICKS] = s.trick_number
+    out[row, STOCK_LEFT] = len(s.stock)
+    out[row, TRUMP] = s.trump
+    out[row, WINNER_CARDS] = len(s.hands[won]) if won >= 0 else 0
+    out[row, PLAYS] = s.plays
+    out[row, SAVES] = s.saves
+    out[row, FIRED] = s.fired | (p.score_bit if won >= 0 else 0)
+    points = NO_POINTS
+    if won >= 0:
+        scored = p.score(s, won)
+        if scored is not None:
+            points = scored
+    out[row, POINTS] = points
+    out[row, ELIMINATED] = len(s.eliminated)
+    for seat in s.trick_winners:
+        trick_winners.append(seat)
+    for trick, seat in s.eliminated:
+        eliminated.append(trick * SEATS + seat)
+    return None
+
+
+def play_native(
+    t: Table,
+    deck: list[int],
+    hand_seed: int,
+    rng: Any,
+    dealer: int,
+    out: Any,
+    row: int,
+    trick_winners: list[int],
+    eliminated: list[int],
+) -> None:
+    """Deal and play one hand as `fast.play` does; its result goes to `record`."""
+    if t.own_order:
+        deck = [t.recode[c] for c in deck]
+    hands = deal_hands(deck, dealer, t.players, t.dealt)
+    trump, stock = t.trump_of(deck, t.dealt)
+    stock.reverse()
+    s = State(hands, stock, trump, (dealer + 1) % t.players, [True] * t.players, False)
+    s.hand_seed = hand_seed
+    play_tricks(s, t.plan, t.pick, rng.random)
+    record(s, t.plan, out, row, trick_winners, eliminated)
+    return None
+
+
+def play_on(
+    t: Table,
+    table: Any,
+    stock: Any,
+    set_aside: Any,
+    trump: int,
+    leader: int,
+    out_seats: Any,
+    opening: bool,
+    seed: int,
+    played: Any,
+    rng: Any,
+    out: Any,
+    row: int,
+    trick_winners: list[int],
+    eliminated: list[int],
+) -> None:
+    """Play on from a position, as `Hand.from_position` sets one up and the reference
+    engine plays it: each seat's cards (a row of `table`, -1 for no card), the stock (its
+    top card last), the cards set aside, the trump (-1 for none), the leader, the seats out
+    (1 for out), whether the next lead opens the hand, the reshuffles' seed, and the cards
+    already `played` to this trick from the leader on (-1 for none). Cards are ints as the
+    engine plays them (strength * 4 + suit)."""
+    hands = [sorted([c for c in table[seat] if c >= 0]) for seat in range(t.players)]
+    active = [out_seats[seat] == 0 and len(hands[seat]) > 0 for seat in range(t.players)]
+    s = State(hands, [c for c in stock], trump, leader, active, False)
+    s.set_aside = [c for c in set_aside]
+    s.opening = opening
+    s.rng = Stream(seed)
+    steps.start_trick(s)
+    cards = [c for c in played if c >= 0]
+    seats = s.trick_seats
+    for k in range(len(cards)):
+        if k == 0:
+            steps.allowed_cards(s, t.plan.lead_rules, seats[0])
+            steps.lead_card(s, seats[0], cards[0])
+        else:
+            steps.follow_allowed(s, t.plan, seats[k])
+            steps.follow_card(s, seats[k], cards[k])
+    if len(cards) > 0:
+        last = seats[-1]
+        for k in range(len(cards), len(seats)):
+            seat = seats[k]
+            allowed = steps.follow_allowed(s, t.plan, seat)
+            card = t.pick(s, seat, allowed, rng.random, seat == last)
+            steps.follow_card(s, seat, card)
+        steps.finish_trick(s, t.plan)
+    play_tricks(s, t.plan, t.pick, rng.random)
+    record(s, t.plan, out, row, trick_winners, eliminated)
+    return None
+
+
+def hand_result(
+    row: Sequence[int],
+    trick_winners: Sequence[int],
+    eliminated: Sequence[int],
+    plan: Plan,
+) -> HandResult:
+    """The HandResult of one row, its trick winners and its eliminations."""
+    won = int(row[WINNER])
+    points = int(row[POINTS])
+    return HandResult(
+        None if won < 0 else won,
+        REASONS[row[REASON]],
+        int(row[TRICKS]),
+        tuple((int(e) // SEATS, int(e) % SEATS) for e in eliminated),
+        int(row[STOCK_LEFT]),
+        SUITS[row[TRUMP]],
+        tuple(int(w) for w in trick_winners),
+        int(row[WINNER_CARDS]),
+        int(row[PLAYS]),
+        int(row[SAVES]),
+        plan.fired_names[int(row[FIRED])],
+        None if points == NO_POINTS else points,
+    )

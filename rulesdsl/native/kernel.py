@@ -1,0 +1,326 @@
+"""A profile's native kernel: its specialised hands lowered, written as a module in the cache
+folder and compiled by numba there (`cache=True` keeps the machine code beside it).
+
+The module's name is a digest of its own text and of the engine's version (the package's
+version, the native path's sources, numba's version), so a changed profile or engine
+never reads a stale kernel, and a second run starts from the cached machine code.
+The text is `ast.unparse` of a tree that `check_tree` has checked: its names are its own
+locals, the runtime's helpers and a few builtins, and its constants ints, floats, bools
+and tuples of them.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import hashlib
+import importlib.metadata
+import importlib.util
+import inspect
+import os
+import sys
+import tempfile
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from types import ModuleType
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from rulesdsl.engine.fast import int_deck, recode, table_for
+from rulesdsl.engine.inline import specialised_tree
+from rulesdsl.engine.result import HandResult
+from rulesdsl.engine.steps import Plan
+from rulesdsl.native import chunk, driver, runtime
+from rulesdsl.native.lower import KEPT, Lowered, NativeError, literal, lower
+from rulesdsl.native.masks import MaskError, masked
+from rulesdsl.native.runtime import new_stream
+from rulesdsl.rules import Rules
+
+CACHE_ENV = "RULESDSL_CACHE"
+RUNTIME = (
+    "cards_of",
+    "heuristic",
+    "insort",
+    "lowest",
+    "mask_of",
+    "new_stream",
+    "next_seed",
+    "next_uniform",
+    "nth",
+    "number",
+    "popcount",
+    "shuffle",
+    "truth",
+)
+BUILTINS = frozenset({"len", "range", "max", "min", "sorted", "list", "int", "bool", "float"})
+MODULES = frozenset({"np", "numba"})
+MAX_MASK_CARD = 63
+"""A card set is a 64-bit int when every card int is below this."""
+HAND_ARGS = ("deck", "hand_seed", "rng", "dealer", "out", "row", "trick_winners", "eliminated")
+
+
+class Deals(NamedTuple):
+    """A chunk played: a row of FIELDS per deal, and the trick winners and eliminations of
+    all deals in order (each deal's counts are its `tricks` and `eliminated`)."""
+
+    rows: Any
+    trick_winners: Any
+    eliminated: Any
+
+
+class Kernel(NamedTuple):
+    """A compiled profile at one table: its module and its plan."""
+
+    module: ModuleType
+    plan: Plan
+    players: int
+
+    def deals(self, cards: Any, deal_seed: int, bot_seed: int, first: int, count: int) -> Deals:
+        """Deals `first` .. `first + count - 1` with the profile's bots."""
+        seeds = np.uint64(deal_seed), np.uint64(bot_seed)
+        return Deals(*self.module.play_deals(cards, *seeds, first, count, self.players))
+
+    def skill(self, cards: Any, deal_seed: int, bot_seed: int, first: int, count: int) -> Deals:
+        """The same deals with the heuristic bot at one seat (`chunk.play_skill`)."""
+        seeds = np.uint64(deal_seed), np.uint64(bot_seed)
+        return Deals(*self.module.play_skill(cards, *seeds, first, count, self.players))
+
+    def play_on(self, position: Position, rng_seed: int) -> HandResult:
+        """Play on from `position` with the kernel's bots, random ones drawing from the
+        stream `rng_seed`."""
+        out = np.zeros((1, len(driver.FIELDS)), np.int64)
+        from numba import int64, typed
+
+        trick_winners = typed.List.empty_list(int64)
+        eliminated = typed.List.empty_list(int64)
+        self.module.play_on(
+            *position, new_stream(np.uint64(rng_seed)), out, 0, trick_winners, eliminated
+        )
+        return driver.hand_result(out[0], trick_winners, eliminated, self.plan)
+
+
+class Position(NamedTuple):
+    """A position to play on from, in arrays (see `driver.play_on`)."""
+
+    table: Any
+    stock: Any
+    set_aside: Any
+    trump: int
+    leader: int
+    out_seats: Any
+    opening: bool
+    seed: Any
+    played: Any
+
+
+def position(
+    hands: list[list[int]],
+    stock: list[int],
+    set_aside: list[int],
+    trump: int,
+    leader: int,
+    out: list[int],
+    opening: bool,
+    seed: int,
+    played: list[int],
+) -> Position:
+    """A Position from lists of engine card ints: the stock top card last, `out` the seats
+    out, `played` the cards played to this trick from the leader on."""
+    table = np.full((len(hands), max(1, *map(len, hands))), -1, np.int64)
+    for seat, cards in enumerate(hands):
+        table[seat, : len(cards)] = cards
+    seats_out = np.array([seat in out for seat in range(len(hands))], np.int64)
+    return Position(
+        table,
+        np.array(stock, np.int64),
+        np.array(set_aside, np.int64),
+        trump,
+        leader,
+        seats_out,
+        opening,
+        np.uint64(seed),
+        np.array([*played, -1], np.int64),
+    )
+
+
+def cache_dir() -> Path:
+    """Where kernels are kept: $RULESDSL_CACHE, else the user's cache folder."""
+    given = os.environ.get(CACHE_ENV)
+    if given:
+        return Path(given)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "rulesdsl" / "native"
+
+
+@cache
+def engine_version() -> str:
+    """The package's version, the native path's sources and numba's version, as one text."""
+    import numba
+
+    from rulesdsl.engine import fast, inline, steps, tidy
+
+    parts = [inspect.getsource(m) for m in (chunk, driver, runtime, fast, inline, steps, tidy)]
+    version = importlib.metadata.version("rulesdsl")
+    return hashlib.blake2b("\0".join([version, numba.__version__, *parts]).encode()).hexdigest()
+
+
+def hand_function(
+    rules: Rules,
+    players: int,
+    bots: tuple[str, ...],
+    name: str,
+    play: Callable[..., None] = driver.play_native,
+) -> Lowered:
+    """The lowered driver `play` of `rules` with `bots`, as a function named `name`."""
+    fixed = {"trace": False, "players": players}
+    table = table_for(rules, players, bots)
+    tree = specialised_tree(play, {"t": table}, fixed, KEPT)
+    (function,) = tree.module.body
+    assert isinstance(function, ast.FunctionDef)
+    lowered, tables = lower(function, tree.objects, name)
+    if max(*int_deck(rules), *recode(rules)) < MAX_MASK_CARD:
+        with contextlib.suppress(MaskError):  # else the hand keeps its cards in lists
+            lowered = masked(lowered)
+    return Lowered(jitted(lowered), tables)
+
+
+def jitted(function: ast.FunctionDef) -> ast.FunctionDef:
+    decorator = ast.parse("numba.njit(cache=True)", mode="eval").body
+    function.decorator_list = [decorator]
+    return function
+
+
+def template(fn: Any, renames: dict[str, str]) -> ast.FunctionDef:
+    """A function of `chunk.py`, with its placeholders renamed and FIELD_COUNT filled in."""
+    (node,) = ast.parse(inspect.getsource(fn)).body
+    assert isinstance(node, ast.FunctionDef)
+    node.returns = None
+    for arg in node.args.args:
+        arg.annotation = None
+    node.body = [s for s in node.body if not isinstance(s, ast.Expr)]
+
+    class Fill(ast.NodeTransformer):
+        def visit_Name(self, found: ast.Name) -> ast.expr:
+            if found.id == "FIELD_COUNT":
+                return ast.Constant(len(driver.FIELDS))
+            return ast.Name(renames.get(found.id, found.id), found.ctx)
+
+    return jitted(Fill().visit(node))
+
+
+def dispatcher(players: int) -> ast.FunctionDef:
+    """`skill(seat, ...)`: the hand with the heuristic bot at `seat`."""
+    args = ", ".join(HAND_ARGS)
+    lines = [f"def skill(seat, {args}):"]
+    for seat in range(players):
+        word = "if" if seat == 0 else "elif"
+        lines.append(f"    {word} seat == {seat}:")
+        lines.append(f"        skill_{seat}({args})")
+    (node,) = ast.parse("\n".join(lines)).body
+    assert isinstance(node, ast.FunctionDef)
+    return jitted(node)
+
+
+def module_tree(rules: Rules, players: int, bots: tuple[str, ...]) -> ast.Module:
+    """The kernel's module: the hands, then the loops over a chunk of deals."""
+    header = ast.parse(
+        "import numba\nimport numpy as np\n"
+        f"from rulesdsl.native.runtime import {', '.join(RUNTIME)}"
+    ).body
+    hands = [
+        hand_function(rules, players, bots, "hand"),
+        hand_function(rules, players, bots, "play_on", driver.play_on),
+    ]
+    for seat in range(players):
+        seats = tuple("heuristic" if s == seat else "random" for s in range(players))
+        hands.append(hand_function(rules, players, seats, f"skill_{seat}"))
+    loops = [
+        dispatcher(players),
+        template(chunk.play_deals, {}),
+        template(chunk.play_skill, {}),
+    ]
+    tables = {name: rows for hand in hands for name, rows in hand.tables.items()}
+    constants = [
+        ast.parse(f"{name} = np.array({rows!r}, np.int64)").body[0]
+        for name, rows in sorted(tables.items())
+    ]
+    functions = [hand.function for hand in hands]
+    module = ast.Module([*header, *constants, *functions, *loops], type_ignores=[])
+    ast.fix_missing_locations(module)
+    check_tree(module)
+    return module
+
+
+def check_tree(module: ast.Module) -> None:
+    """Raise NativeError unless every name is the module's own, a runtime helper, a
+    builtin it may call or numpy, and every constant a literal of ints and floats."""
+    own = {n.name for n in module.body if isinstance(n, ast.FunctionDef)}
+    for node in ast.walk(module):
+        if isinstance(node, ast.FunctionDef):
+            own |= {a.arg for a in node.args.args}
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            own.add(node.id)
+    allowed = own | set(RUNTIME) | BUILTINS | MODULES
+    for node in ast.walk(module):
+        if isinstance(node, ast.Name) and node.id not in allowed:
+            raise NativeError(f"the kernel would read an unknown name {node.id}")
+        if isinstance(node, ast.Constant) and not (
+            literal(node.value) or type(node.value) is float
+        ):
+            raise NativeError(f"the kernel would hold a constant {node.value!r}")
+
+
+def write_module(text: str, folder: Path, name: str) -> Path:
+    """Write the module once (atomically, so workers may race); its path."""
+    path = folder / f"{name}.py"
+    if path.exists() and path.read_text(encoding="utf-8") == text:
+        return path
+    folder.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(dir=folder, suffix=".tmp")
+    with os.fdopen(fd, "w", encoding="utf-8") as file:
+        file.write(text)
+    os.replace(temp, path)
+    return path
+
+
+def import_module(path: Path, name: str) -> ModuleType:
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@cache
+def kernel(rules: Rules, players: int, bots: tuple[str, ...]) -> Kernel:
+    """The compiled kernel of `rules` at `players` with `bots` (NativeError if the profile
+    has no native form)."""
+    tree = module_tree(rules, players, bots)
+    body = ast.unparse(tree) + "\n"
+    digest = hashlib.blake2b(f"{engine_version()}\0{body}".encode(), digest_size=10)
+    name = f"rulesdsl_kernel_{digest.hexdigest()}"
+    text = f'"""A native kernel of rulesdsl, generated: do not edit."""\n\n{body}'
+    path = write_module(text, cache_dir(), name)
+    return Kernel(import_module(path, name), table_for(rules, players, bots).plan, players)
+
+
+@cache
+def ready(rules: Rules, players: int, bots: tuple[str, ...], skill: bool) -> Kernel:
+    """The kernel, compiled (or read from the cache) for the chunk loops simulate calls:
+    NativeError, for the pure-Python path, if numba cannot compile it."""
+    from numba.core.errors import NumbaError
+
+    compiled = kernel(rules, players, bots)
+    cards = np.array(int_deck(rules), np.int64)
+    try:
+        compiled.deals(cards, 0, 0, 0, 1)
+        if skill:
+            compiled.skill(cards, 0, 0, 0, 1)
+    except NumbaError as error:
+        raise NativeError(f"numba cannot compile the kernel: {error}") from None
+    return compiled

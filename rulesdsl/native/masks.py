@@ -1,0 +1,311 @@
+"""The card-set pass: in a lowered hand, every sorted list of cards becomes a 64-bit mask.
+
+The step functions hold a hand, and every set of cards made from one (the allowed cards,
+the led suit held), as a sorted list of distinct card ints. Such a list means exactly the
+set of its cards, so the pass holds it as an int with bit `card` set for each card:
+`len` counts bits, `x[i]` is the i-th card from the lowest, `remove` and `insort` clear
+and set a bit, a loop or comprehension over it visits the cards from the lowest, and an
+append (of cards met in that order) sets a bit. The pass finds the card sets from the
+hands dealt (`sorted(...)` of the deal) by what is assigned from them; where a value is
+a card set at one place and another list at another, it refuses (MaskError), and the hand
+is compiled with lists.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import itertools
+from enum import Enum
+
+
+class MaskError(ValueError):
+    """A hand whose card sets the pass cannot tell apart from other lists."""
+
+
+class Kind(Enum):
+    SET = "set"  # a card set
+    SETS = "sets"  # a list of card sets (the hands)
+    EMPTY = "empty"  # an empty list: either
+    CARD = "card"  # a card met in a loop over a card set
+    OTHER = "other"
+
+
+def _is_empty(node: ast.expr) -> bool:
+    """`[0][:0]`, the lowered empty list."""
+    return (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.value, ast.List)
+        and isinstance(node.slice, ast.Slice)
+    )
+
+
+def _called(node: ast.expr, name: str) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name
+
+
+class Kinds:
+    """The kind of each local, found by assignment until nothing changes."""
+
+    def __init__(self, function: ast.FunctionDef) -> None:
+        self.names: dict[str, Kind] = {}
+        self.function = function
+        for _ in range(50):
+            before = dict(self.names)
+            self._pass()
+            if before == self.names:
+                return
+        raise MaskError("the kinds of the locals do not settle")
+
+    def of(self, node: ast.expr) -> Kind:
+        if isinstance(node, ast.Name):
+            return self.names.get(node.id, Kind.OTHER)
+        if _is_empty(node):
+            return Kind.EMPTY
+        if _called(node, "sorted"):
+            return Kind.SET
+        if isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Slice):
+            return Kind.SET if self.of(node.value) is Kind.SETS else Kind.OTHER
+        if isinstance(node, ast.IfExp):
+            return self.join(self.of(node.body), self.of(node.orelse))
+        if isinstance(node, ast.ListComp) and len(node.generators) == 1:
+            gen = node.generators[0]
+            if self.of(gen.iter) is Kind.SET:
+                if isinstance(node.elt, ast.Name) and _target(gen) == node.elt.id:
+                    return Kind.SET
+                raise MaskError("a comprehension over a card set that makes something else")
+            if self.of(node.elt) is Kind.SET:
+                return Kind.SETS
+        return Kind.OTHER
+
+    @staticmethod
+    def join(a: Kind, b: Kind) -> Kind:
+        if a is Kind.EMPTY:
+            return b
+        if b is Kind.EMPTY or a is b:
+            return a
+        if Kind.SET in (a, b) or Kind.SETS in (a, b):
+            raise MaskError("a value that is a card set on one path and not on another")
+        return Kind.OTHER
+
+    def _set(self, name: str, kind: Kind) -> None:
+        old = self.names.get(name)
+        self.names[name] = kind if old is None else self.join(old, kind)
+
+    def _pass(self) -> None:
+        for node in ast.walk(self.function):
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    if isinstance(target, ast.Name):
+                        self._set(target.id, self.of(node.value))
+                    else:
+                        for name in ast.walk(target):
+                            if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):
+                                self._set(name.id, Kind.OTHER)
+            elif isinstance(node, (ast.For, ast.comprehension)) and isinstance(
+                node.target, ast.Name
+            ):
+                kind = Kind.CARD if self.of(node.iter) is Kind.SET else Kind.OTHER
+                self._set(node.target.id, kind)
+            elif isinstance(node, ast.Call) and _method(node, "append"):
+                owner = node.func.value  # type: ignore[attr-defined]
+                if isinstance(owner, ast.Name) and self.of(node.args[0]) is Kind.CARD:
+                    self._set(owner.id, Kind.SET)
+
+
+def _target(gen: ast.comprehension) -> str | None:
+    return gen.target.id if isinstance(gen.target, ast.Name) else None
+
+
+def _method(node: ast.Call, name: str) -> bool:
+    return isinstance(node.func, ast.Attribute) and node.func.attr == name and len(node.args) == 1
+
+
+def _call(name: str, *args: ast.expr) -> ast.Call:
+    return ast.Call(ast.Name(name, ast.Load()), list(args), [])
+
+
+def _bit(card: ast.expr) -> ast.expr:
+    return ast.BinOp(ast.Constant(1), ast.LShift(), card)
+
+
+def _store(node: ast.expr) -> ast.expr:
+    """`node` as an assignment's target."""
+    stored = copy.deepcopy(node)
+    stored.ctx = ast.Store()  # type: ignore[attr-defined]
+    return stored
+
+
+class Rewrite(ast.NodeTransformer):
+    """Card sets as masks, statement by statement; comprehensions over a card set become
+    loops in front of the statement that holds them."""
+
+    def __init__(self, kinds: Kinds) -> None:
+        self.kinds = kinds
+        self.fresh = itertools.count()
+        self.hoisted: list[ast.stmt] = []
+
+    def is_set(self, node: ast.expr) -> bool:
+        return self.kinds.of(node) is Kind.SET
+
+    def block(self, body: list[ast.stmt]) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        for stmt in body:
+            out.extend(self.statement(stmt))
+        return out
+
+    def statement(self, stmt: ast.stmt) -> list[ast.stmt]:
+        if isinstance(stmt, ast.While) and any(
+            isinstance(n, ast.ListComp) for n in ast.walk(stmt.test)
+        ):
+            raise MaskError("a comprehension in a loop's test")
+        if isinstance(stmt, ast.For) and self.is_set(stmt.iter):
+            return self.set_loop(stmt)
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+            changed = self.update(stmt.value)
+            if changed is not None:
+                return changed
+        for name in ("body", "orelse"):
+            inner = getattr(stmt, name, None)
+            if isinstance(inner, list):
+                setattr(stmt, name, self.block(inner))
+        self.hoisted = []
+        if isinstance(stmt, ast.Assign):
+            stmt = self.visit_Assign(stmt)
+        else:
+            for field, value in ast.iter_fields(stmt):
+                if isinstance(value, ast.expr):
+                    setattr(stmt, field, self.visit(value))
+        return [*self.hoisted, stmt]
+
+    def update(self, call: ast.Call) -> list[ast.stmt] | None:
+        """`x.remove(c)`, `x.append(c)` and `insort(x, c)` on a card set."""
+        if _method(call, "remove") or _method(call, "append"):
+            owner = call.func.value  # type: ignore[attr-defined]
+            add = call.func.attr == "append"  # type: ignore[attr-defined]
+        elif _called(call, "insort") and len(call.args) == 2:
+            owner, add = call.args[0], True
+        else:
+            return None
+        if not self.is_set(owner):
+            return None
+        card = self.visit(call.args[-1])
+        owner = self.visit(owner)
+        bit = _bit(card) if add else ast.UnaryOp(ast.Invert(), _bit(card))
+        op = ast.BitOr() if add else ast.BitAnd()
+        return [ast.Assign([_store(owner)], ast.BinOp(owner, op, bit))]
+
+    def set_loop(self, stmt: ast.For) -> list[ast.stmt]:
+        if stmt.orelse or not isinstance(stmt.target, ast.Name):
+            raise MaskError("a loop over a card set with an else or a compound target")
+        body = self.block(stmt.body)
+        self.hoisted = []
+        rest = f"m{next(self.fresh)}_cards"
+        start = ast.Assign([ast.Name(rest, ast.Store())], self.visit(stmt.iter))
+        return [*self.hoisted, start, self._walk_bits(rest, stmt.target.id, body)]
+
+    @staticmethod
+    def _walk_bits(rest: str, card: str, body: list[ast.stmt]) -> ast.While:
+        """`while rest: card = lowest(rest); rest &= rest - 1; body`."""
+        load = ast.Name(rest, ast.Load())
+        test = ast.Compare(load, [ast.NotEq()], [ast.Constant(0)])
+        take = ast.Assign([ast.Name(card, ast.Store())], _call("lowest", load))
+        drop = ast.Assign(
+            [ast.Name(rest, ast.Store())],
+            ast.BinOp(load, ast.BitAnd(), ast.BinOp(load, ast.Sub(), ast.Constant(1))),
+        )
+        return ast.While(test, [take, drop, *body], [])
+
+    # -- expressions -------------------------------------------------------------------
+
+    def as_set(self, node: ast.expr) -> ast.expr:
+        """A card set's value, the empty list as no cards."""
+        return ast.Constant(0) if _is_empty(node) else self.visit(node)
+
+    def visit_Assign(self, node: ast.Assign) -> ast.Assign:
+        target = node.targets[0]
+        if len(node.targets) == 1 and isinstance(target, ast.Name) and self.is_set(target):
+            return ast.Assign([target], self.as_set(node.value))
+        return self.generic_visit(node)
+
+    def visit_IfExp(self, node: ast.IfExp) -> ast.expr:
+        if self.is_set(node):
+            return ast.IfExp(
+                self.visit(node.test), self.as_set(node.body), self.as_set(node.orelse)
+            )
+        return self.generic_visit(node)
+
+    def visit_ListComp(self, node: ast.ListComp) -> ast.expr:
+        if not self.is_set(node):
+            return self.generic_visit(node)
+        gen = node.generators[0]
+        card = _target(gen)
+        assert card is not None
+        if any(isinstance(n, ast.Call) for c in gen.ifs for n in ast.walk(c)):
+            raise MaskError("a comprehension over a card set whose test calls")
+        result = f"m{next(self.fresh)}_kept"
+        rest = f"m{next(self.fresh)}_cards"
+        keep: ast.stmt = ast.AugAssign(
+            ast.Name(result, ast.Store()), ast.BitOr(), _bit(ast.Name(card, ast.Load()))
+        )
+        if gen.ifs:
+            tests = [self.visit(c) for c in gen.ifs]
+            test = tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests)
+            keep = ast.If(test, [keep], [])
+        self.hoisted.append(ast.Assign([ast.Name(result, ast.Store())], ast.Constant(0)))
+        self.hoisted.append(ast.Assign([ast.Name(rest, ast.Store())], self.visit(gen.iter)))
+        self.hoisted.append(self._walk_bits(rest, card, [keep]))
+        return ast.Name(result, ast.Load())
+
+    def visit_Call(self, node: ast.Call) -> ast.expr:
+        if _called(node, "sorted") and self.is_set(node):
+            return _call("mask_of", self.visit(node.args[0]))
+        if _called(node, "len") and self.is_set(node.args[0]):
+            return _call("popcount", self.visit(node.args[0]))
+        if _called(node, "truth") and self.is_set(node.args[0]):
+            return ast.Compare(self.visit(node.args[0]), [ast.NotEq()], [ast.Constant(0)])
+        node = self.generic_visit(node)
+        if isinstance(node.func, ast.Name) and node.func.id == "heuristic":
+            first = node.args[0]
+            node.args[0] = _call("cards_of", first)
+        return node
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.expr:
+        if self.is_set(node.value) and isinstance(node.ctx, ast.Load):
+            if isinstance(node.slice, ast.Slice):
+                raise MaskError("a slice of a card set")
+            return _call("nth", self.visit(node.value), self.visit(node.slice))
+        return self.generic_visit(node)
+
+    def visit_Compare(self, node: ast.Compare) -> ast.expr:
+        sides = [node.left, *node.comparators]
+        sets = [self.is_set(side) for side in sides]
+        node = self.generic_visit(node)
+        if len(node.ops) != 1 or not any(sets):
+            return node
+        op = node.ops[0]
+        if isinstance(op, (ast.Is, ast.IsNot)):  # a set is another when its cards are
+            node.ops = [ast.Eq() if isinstance(op, ast.Is) else ast.NotEq()]
+        elif isinstance(op, (ast.In, ast.NotIn)) and sets[1]:
+            held = ast.BinOp(
+                ast.BinOp(node.comparators[0], ast.RShift(), node.left),
+                ast.BitAnd(),
+                ast.Constant(1),
+            )
+            test = ast.Eq() if isinstance(op, ast.NotIn) else ast.NotEq()
+            return ast.Compare(held, [test], [ast.Constant(0)])
+        elif not isinstance(op, (ast.Eq, ast.NotEq)):
+            raise MaskError("an order comparison of card sets")
+        return node
+
+
+def masked(function: ast.FunctionDef) -> ast.FunctionDef:
+    """A copy of the lowered hand with its card sets as masks (MaskError where it cannot)."""
+    function = copy.deepcopy(function)
+    kinds = Kinds(function)
+    if not any(kind is Kind.SETS for kind in kinds.names.values()):
+        raise MaskError("no hands found")
+    rewrite = Rewrite(kinds)
+    function.body = rewrite.block(function.body)
+    ast.fix_missing_locations(function)
+    return function

@@ -1,0 +1,136 @@
+"""What compiled code calls: the project's random stream (`rulesdsl.stream`) and `insort`.
+
+A stream is a uint64 array [seed, drawn]: `next_uniform` draws the next float, as
+`Stream.random()` does, and `shuffle` shuffles as `rulesdsl.seeds.shuffle` does.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+from numba import types
+from numba.extending import overload
+
+from rulesdsl.engine import fast
+from rulesdsl.stream import GAMMA, MIX1, MIX2, UNIT
+
+_GAMMA = np.uint64(GAMMA)
+_MIX1 = np.uint64(MIX1)
+_MIX2 = np.uint64(MIX2)
+_S30, _S27, _S31, _S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(11)
+
+
+@numba.njit(cache=True)
+def number(seed: np.uint64, k: np.uint64) -> np.uint64:
+    """The k-th number of the stream `seed` (k counts from 1)."""
+    z = np.uint64(seed) + np.uint64(k) * _GAMMA
+    z = (z ^ (z >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    return z ^ (z >> _S31)
+
+
+@numba.njit(cache=True)
+def new_stream(seed: int) -> np.ndarray:
+    stream = np.zeros(2, np.uint64)
+    stream[0] = np.uint64(seed)
+    return stream
+
+
+@numba.njit(cache=True)
+def next_uniform(stream: np.ndarray) -> float:
+    """The next float of the stream, in [0, 1)."""
+    k = stream[1] + np.uint64(1)
+    stream[1] = k
+    return float(number(stream[0], k) >> _S11) * UNIT
+
+
+@numba.njit(cache=True)
+def shuffle(cards: list[int], stream: np.ndarray) -> None:
+    """Fisher-Yates on the stream's floats, as `rulesdsl.seeds.shuffle`."""
+    for i in range(len(cards) - 1, 0, -1):
+        j = int(next_uniform(stream) * (i + 1))
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+@numba.njit(cache=True)
+def insort(cards: list[int], card: int) -> None:
+    """Insert `card` into the sorted `cards`, after any equal ones (bisect.insort)."""
+    low, high = 0, len(cards)
+    while low < high:
+        middle = (low + high) // 2
+        if card < cards[middle]:
+            high = middle
+        else:
+            low = middle + 1
+    cards.insert(low, card)
+
+
+@numba.njit(cache=True)
+def next_seed(stream: np.ndarray) -> np.uint64:
+    """The next number of the stream, whole: a hand's seed."""
+    k = stream[1] + np.uint64(1)
+    stream[1] = k
+    return number(stream[0], k)
+
+
+heuristic = numba.njit(cache=True)(fast.heuristic)
+"""The heuristic bot of the fast path, compiled from its own source."""
+
+
+def truth(value):  # no annotations: numba matches the overload's parameters to these
+    """Python's truth of a value: an int, a bool or a list (numba tests no list)."""
+    return bool(value)
+
+
+@overload(truth)
+def _truth(value):
+    if isinstance(value, (types.List, types.Array)):
+        return lambda value: len(value) > 0
+    return lambda value: bool(value)
+
+
+# -- card sets as 64-bit masks (`masks.py`): bit `card` is set for each card held ----------
+
+
+@numba.njit(cache=True)
+def popcount(mask: int) -> int:
+    """How many cards the set holds."""
+    mask = mask - ((mask >> 1) & 0x5555555555555555)
+    mask = (mask & 0x3333333333333333) + ((mask >> 2) & 0x3333333333333333)
+    mask = (mask + (mask >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return ((mask * 0x0101010101010101) & 0x7FFFFFFFFFFFFFFF) >> 56
+
+
+@numba.njit(cache=True)
+def lowest(mask: int) -> int:
+    """The lowest card of a set that holds one."""
+    return popcount((mask & -mask) - 1)
+
+
+@numba.njit(cache=True)
+def nth(mask: int, index: int) -> int:
+    """The card at `index` of the set's sorted list (from the end when negative)."""
+    if index < 0:
+        index += popcount(mask)
+    for _ in range(index):
+        mask &= mask - 1
+    return lowest(mask)
+
+
+@numba.njit(cache=True)
+def mask_of(cards: list[int]) -> int:
+    """The set of the cards."""
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
+@numba.njit(cache=True)
+def cards_of(mask: int) -> list[int]:
+    """The sorted list of the set's cards."""
+    cards = [0][:0]
+    while mask != 0:
+        cards.append(lowest(mask))
+        mask &= mask - 1
+    return cards
