@@ -69,18 +69,24 @@ def force(hand: Hand, card: Card) -> None:
         del hand.refusals
 
 
-def may_play(position: Hand, held: Sequence[Card], card: Card) -> bool:
-    """Whether the player to move in `position` may play `card` when holding `held` (which
-    holds it) instead of its own cards: the rules read the mover's cards and what every
-    seat sees, never the other hands' cards. `position` is left as it was."""
-    s = position.s
-    seat = s.trick_seats[len(s.trick)]
-    own = s.hands[seat]
-    s.hands[seat] = sorted(codes_for(position.rules).ints(held))
+def probe(position: Hand) -> State:
+    """A copy of `position`'s int State to ask `may_play` of (its events left behind)."""
+    c = copy_state(position.s)
+    c.log = []
+    return c
+
+
+def may_play(s: State, plan: Plan, held: list[int], card: int) -> bool:
+    """Whether the player to move in `s` may play `card` when holding `held` (engine ints,
+    sorted, `card` among them) instead of its own cards: the rules read the mover's cards
+    and what every seat sees, never the other hands' cards. `s` is left as it was."""
+    seat = mover(s)
+    own, fired = s.hands[seat], s.fired
+    s.hands[seat] = held
     try:
-        return card not in position.refusals()
+        return card in legal(s, plan)
     finally:
-        s.hands[seat] = own
+        s.hands[seat], s.fired = own, fired
 
 
 def position_state(

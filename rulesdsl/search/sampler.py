@@ -15,7 +15,8 @@ from collections import defaultdict
 from typing import NamedTuple
 
 from rulesdsl.cards import Card
-from rulesdsl.engine.hand import Hand
+from rulesdsl.engine.hand import Hand, codes_for
+from rulesdsl.engine.plan import plan_for
 from rulesdsl.engine.state import State
 from rulesdsl.search import adapter
 from rulesdsl.search.infoset import STOCK, InfoSet
@@ -88,10 +89,11 @@ class Sampler:
         }
         # The plays to check, each player's; a check that fails moves to the front.
         self._checks = {seat: [i for i, _ in self._plays[seat]] for seat in self._others}
-        self._probes: dict[int, Hand] | None = None
+        self._probes: dict[int, State] | None = None
         self._now: Hand | None = None
         self._known: dict[tuple[int, frozenset[Card]], bool] = {}
         self.proposals = 0
+        self._codes, self._plan = codes_for(info.rules), plan_for(info.rules)
 
     def _hidden_cards(self, epoch: int) -> list[Card]:
         info = self.info
@@ -157,10 +159,10 @@ class Sampler:
         info = self.info
         assert filling is not None
         hand = adapter.deal_world(info.rules, info.players, info.dealer, *self.world(filling))
-        probes: dict[int, Hand] = {}
+        probes: dict[int, State] = {}
         for i, play in enumerate(info.plays):
             if play.seat != info.seat:
-                probes[i] = hand.copy()
+                probes[i] = adapter.probe(hand)
             adapter.force(hand, play.card)
         self._probes, self._now = probes, hand
 
@@ -180,11 +182,19 @@ class Sampler:
             key = (i, frozenset(held))
             legal = self._known.get(key)
             if legal is None:
-                legal = self._known[key] = adapter.may_play(self._probes[i], held, card)
+                legal = self._known[key] = self._may_play(i, held, card)
             if not legal:
                 checks.insert(0, checks.pop(n))
                 return False
         return True
+
+    def _may_play(self, index: int, held: list[Card], card: Card) -> bool:
+        """Whether the `index`-th play of the hand, `card`, is legal holding `held`."""
+        assert self._probes is not None
+        codes = self._codes
+        return adapter.may_play(
+            self._probes[index], self._plan, sorted(codes.ints(held)), codes.of[card]
+        )
 
     # -- worlds ----------------------------------------------------------------------
 
@@ -225,8 +235,7 @@ class Sampler:
             out = [
                 x
                 for x in info.rules.cards
-                if x not in gone
-                and not adapter.may_play(self._probes[i], [play.card, x], play.card)
+                if x not in gone and not self._may_play(i, [play.card, x], play.card)
             ]
             reveals.append(Reveal(play.seat, i, play.card, frozenset(out)))
         return reveals
