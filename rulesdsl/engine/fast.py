@@ -28,7 +28,9 @@ from rulesdsl.units import Step
 
 REASONS = tuple(EndReason)
 SUITS = (*Suit, None)  # by suit int; -1 is no trump
-BOTS = ("random", "lowest", "highest", "heuristic")
+BOTS = ("random", "lowest", "highest", "heuristic", "playout")
+EXPLORE = 0.2
+"""The chance that the playout policy of the search bots plays a random legal card."""
 
 Pick = Callable[[State, int, list[int], Callable[[], float], bool], int]
 HandPlayer = Callable[[list[int], int, Stream, int], HandResult]
@@ -76,6 +78,18 @@ def pick_heuristic(
     return heuristic(allowed, s.trump, s.led, s.best, last)
 
 
+def pick_playout(
+    s: State, seat: int, allowed: list[int], uniform: Callable[[], float], last: bool
+) -> int:
+    """The search bots' playout policy: the heuristic's card, or with probability EXPLORE
+    a legal card drawn uniformly."""
+    if uniform() < EXPLORE:
+        card = allowed[int(uniform() * len(allowed))]
+    else:
+        card = heuristic(allowed, s.trump, s.led, s.best, last)
+    return card
+
+
 def pick_by_seat(
     s: State,
     seat: int,
@@ -92,12 +106,16 @@ def pick_by_seat(
         card = allowed[0]
     elif kind == 2:
         card = allowed[-1]
-    else:
+    elif kind == 3:
         card = heuristic(allowed, s.trump, s.led, s.best, last)
+    else:
+        card = pick_playout(s, seat, allowed, uniform, last)
     return card
 
 
-PICKS = dict(zip(BOTS, (pick_random, pick_lowest, pick_highest, pick_heuristic), strict=True))
+PICKS = dict(
+    zip(BOTS, (pick_random, pick_lowest, pick_highest, pick_heuristic, pick_playout), strict=True)
+)
 
 
 def heuristic(allowed: list[int], trump: int, led: int, best: int, plays_last: bool) -> int:

@@ -160,6 +160,86 @@ def play_on(
     return None
 
 
+def play_rest(
+    t: Table,
+    table: Any,
+    stock: Any,
+    set_aside: Any,
+    trump: int,
+    leader: int,
+    out_seats: Any,
+    counts: Any,
+    tricks_won: Any,
+    last_win: Any,
+    reshuffles: Any,
+    rng: Any,
+    out: Any,
+    row: int,
+    trick_winners: list[int],
+    eliminated: list[int],
+) -> None:
+    """Play on from between two tricks of a hand in progress, its counters kept: as
+    `play_on`, with `counts` holding the tricks played, whether trumps are broken, the
+    hand's first leader, the plays, the saves, the rules fired and whether the next lead
+    opens the hand; each seat's tricks won and last trick won; and `reshuffles` the
+    stream of reshuffles as far as it is drawn."""
+    hands = [sorted([c for c in table[seat] if c >= 0]) for seat in range(t.players)]
+    active = [out_seats[seat] == 0 for seat in range(t.players)]
+    s = State(hands, [c for c in stock if c >= 0], trump, leader, active, False)
+    s.set_aside = [c for c in set_aside if c >= 0]
+    s.trick_number = counts[0]
+    s.trumps_broken = counts[1] == 1
+    s.first_leader = counts[2]
+    s.plays = counts[3]
+    s.saves = counts[4]
+    s.fired = counts[5]
+    s.opening = counts[6] == 1
+    s.tricks_won = [tricks_won[seat] for seat in range(t.players)]
+    s.last_win = [last_win[seat] for seat in range(t.players)]
+    s.rng = reshuffles
+    play_tricks(s, t.plan, t.pick, rng.random)
+    record(s, t.plan, out, row, trick_winners, eliminated)
+    return None
+
+
+def play_rests(
+    tables: Any,
+    stocks: Any,
+    set_asides: Any,
+    trumps: Any,
+    leaders: Any,
+    outs: Any,
+    counts: Any,
+    tricks_won: Any,
+    last_win: Any,
+    reshuffles: Any,
+    rngs: Any,
+    out: Any,
+) -> None:
+    """`play_rest` for each row of the arrays (stocks and cards set aside padded with -1),
+    the k-th hand's numbers in `out[k]`; `kernel.py` compiles it beside the hands."""
+    for k in range(len(trumps)):
+        trick_winners = [0][:0]
+        eliminated = [0][:0]
+        play_rest(
+            tables[k],
+            stocks[k],
+            set_asides[k],
+            trumps[k],
+            leaders[k],
+            outs[k],
+            counts[k],
+            tricks_won[k],
+            last_win[k],
+            reshuffles[k],
+            rngs[k],
+            out,
+            k,
+            trick_winners,
+            eliminated,
+        )
+
+
 def hand_result(
     row: Sequence[int],
     trick_winners: Sequence[int],

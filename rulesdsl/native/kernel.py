@@ -100,6 +100,32 @@ class Kernel(NamedTuple):
         )
         return driver.hand_result(out[0], trick_winners, eliminated, self.plan)
 
+    def play_rests(self, rests: Rests) -> Any:
+        """The winning seat (-1 for none) of each hand of `rests`, played on with the
+        kernel's bots."""
+        out = np.zeros((len(rests.trumps), len(driver.FIELDS)), np.int64)
+        self.module.play_rests(*rests, out)
+        return out[:, driver.WINNER]
+
+
+class Rests(NamedTuple):
+    """Hands between two tricks, a row each, in arrays (see `driver.play_rest`): each
+    hand's cards by seat (-1 for no card), its stock and cards set aside (padded with
+    -1), trump, leader, seats out, counters, tricks won and last trick won by seat, the
+    streams of reshuffles and of the bots' choices ([seed, numbers drawn])."""
+
+    tables: Any
+    stocks: Any
+    set_asides: Any
+    trumps: Any
+    leaders: Any
+    outs: Any
+    counts: Any
+    tricks_won: Any
+    last_win: Any
+    reshuffles: Any
+    rngs: Any
+
 
 class Position(NamedTuple):
     """A position to play on from, in arrays (see `driver.play_on`)."""
@@ -225,10 +251,6 @@ def dispatcher(players: int) -> ast.FunctionDef:
 
 def module_tree(rules: Rules, players: int, bots: tuple[str, ...]) -> ast.Module:
     """The kernel's module: the hands, then the loops over a chunk of deals."""
-    header = ast.parse(
-        "import numba\nimport numpy as np\n"
-        f"from rulesdsl.native.runtime import {', '.join(RUNTIME)}"
-    ).body
     hands = [
         hand_function(rules, players, bots, "hand"),
         hand_function(rules, players, bots, "play_on", driver.play_on),
@@ -241,6 +263,21 @@ def module_tree(rules: Rules, players: int, bots: tuple[str, ...]) -> ast.Module
         template(chunk.play_deals, {}),
         template(chunk.play_skill, {}),
     ]
+    return assembled(hands, loops)
+
+
+def rests_tree(rules: Rules, players: int, bots: tuple[str, ...]) -> ast.Module:
+    """A kernel's module for the search bots' playouts: `play_rest` and its loop only."""
+    hand = hand_function(rules, players, bots, "play_rest", driver.play_rest)
+    return assembled([hand], [template(driver.play_rests, {})])
+
+
+def assembled(hands: list[Lowered], loops: list[ast.FunctionDef]) -> ast.Module:
+    """A kernel's module of the lowered `hands` and the `loops` that call them, checked."""
+    header = ast.parse(
+        "import numba\nimport numpy as np\n"
+        f"from rulesdsl.native.runtime import {', '.join(RUNTIME)}"
+    ).body
     tables = {name: rows for hand in hands for name, rows in hand.tables.items()}
     constants = [
         ast.parse(f"{name} = np.array({rows!r}, np.int64)").body[0]
@@ -300,7 +337,17 @@ def import_module(path: Path, name: str) -> ModuleType:
 def kernel(rules: Rules, players: int, bots: tuple[str, ...]) -> Kernel:
     """The compiled kernel of `rules` at `players` with `bots` (NativeError if the profile
     has no native form)."""
-    tree = module_tree(rules, players, bots)
+    return compiled(module_tree(rules, players, bots), rules, players, bots)
+
+
+@cache
+def rests_kernel(rules: Rules, players: int, bots: tuple[str, ...]) -> Kernel:
+    """The compiled kernel that holds `Kernel.play_rests` only (`rests_tree`)."""
+    return compiled(rests_tree(rules, players, bots), rules, players, bots)
+
+
+def compiled(tree: ast.Module, rules: Rules, players: int, bots: tuple[str, ...]) -> Kernel:
+    """The kernel of the module `tree`, written to the cache folder and imported."""
     body = ast.unparse(tree) + "\n"
     digest = hashlib.blake2b(f"{engine_version()}\0{body}".encode(), digest_size=10)
     name = f"rulesdsl_kernel_{digest.hexdigest()}"

@@ -8,6 +8,7 @@ Everything else in `rulesdsl.search` goes through the reference engine's public 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from rulesdsl.cards import Card
 from rulesdsl.engine import steps
@@ -15,6 +16,7 @@ from rulesdsl.engine.hand import Hand, codes_for
 from rulesdsl.engine.state import State
 from rulesdsl.engine.steps import Plan
 from rulesdsl.rules import Rules
+from rulesdsl.stream import Stream
 
 
 class ScriptedShuffle:
@@ -150,3 +152,47 @@ def advance(s: State, plan: Plan, card: int) -> None:
         steps.finish_trick(s, plan)
         if not s.over:
             steps.start_trick(s)
+
+
+def start(rules: Rules, players: int) -> State:
+    """The untraced State of a hand dealt from the canonical deck order, to try a kernel on."""
+    return Hand.deal(rules, players, order=list(rules.cards)).s
+
+
+def rests(states: Sequence[State], streams: Sequence[Stream]) -> Any:
+    """The States, each between two tricks, with the streams their bots draw from, as the
+    arrays `Kernel.play_rests` reads (`native.kernel.Rests`)."""
+    import numpy as np
+
+    from rulesdsl.native.kernel import Rests
+
+    def padded(rows: list[list[int]]) -> Any:
+        table = np.full((len(rows), max(1, *map(len, rows))), -1, np.int64)
+        for k, row in enumerate(rows):
+            table[k, : len(row)] = row
+        return table
+
+    seats = max(1, *(len(h) for s in states for h in s.hands))
+    tables = np.full((len(states), states[0].players, seats), -1, np.int64)
+    for k, s in enumerate(states):
+        for seat, cards in enumerate(s.hands):
+            tables[k, seat, : len(cards)] = cards
+    shuffles = [steps.reshuffle_rng(s) for s in states]
+    return Rests(
+        tables,
+        padded([s.stock for s in states]),
+        padded([s.set_aside for s in states]),
+        np.array([s.trump for s in states], np.int64),
+        np.array([s.leader for s in states], np.int64),
+        np.array([[not a for a in s.active] for s in states], np.int64),
+        np.array([_counts(s) for s in states], np.int64),
+        np.array([s.tricks_won for s in states], np.int64),
+        np.array([s.last_win for s in states], np.int64),
+        np.array([(r.seed, r.drawn) for r in shuffles], np.uint64),
+        np.array([(r.seed, r.drawn) for r in streams], np.uint64),
+    )
+
+
+def _counts(s: State) -> tuple[int, ...]:
+    """The counters of `driver.play_rest`, in its order."""
+    return (s.trick_number, s.trumps_broken, s.first_leader, s.plays, s.saves, s.fired, s.opening)

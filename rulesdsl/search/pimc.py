@@ -11,7 +11,7 @@ from rulesdsl.engine.hand import Hand, codes_for
 from rulesdsl.engine.plan import plan_for
 from rulesdsl.search import adapter
 from rulesdsl.search.bot import SearchBot
-from rulesdsl.search.rollout import rollout
+from rulesdsl.search.rollout import finish_trick, play_out
 from rulesdsl.search.sampler import Sampler
 from rulesdsl.stream import Stream
 
@@ -31,14 +31,20 @@ class PimcBot(SearchBot):
     def search(self, hand: Hand, legal: Sequence[Card], seat: int, sampler: Sampler) -> Card:
         rules = hand.rules
         plan, code = plan_for(rules), codes_for(rules).of
-        wins = dict.fromkeys(legal, 0)
+        cards, states, streams = [], [], []
         for _ in range(self.budget):
             world = sampler.state(sampler.sample(self.stream), self.stream.split())
             playout = Stream(self.stream.split())  # the same numbers for every card
             for card in legal:
-                s = adapter.copy_state(world)
+                s, stream = adapter.copy_state(world), playout.copy()
                 adapter.advance(s, plan, code[card])
-                wins[card] += rollout(rules, s, playout.copy()) == seat
+                finish_trick(rules, s, stream)
+                cards.append(card)
+                states.append(s)
+                streams.append(stream)
+        wins = dict.fromkeys(legal, 0)
+        for card, won in zip(cards, play_out(rules, states, streams), strict=True):
+            wins[card] += won == seat
         best = max(wins.values())
         tied = [card for card in legal if wins[card] == best]
         usual = self.fallback.choose(hand, legal)
