@@ -18,6 +18,7 @@ from rulesdsl.bots import make_bot
 from rulesdsl.engine import Hand, play_hand
 from rulesdsl.native import ENV
 from rulesdsl.profile import load
+from rulesdsl.search import rollout
 from rulesdsl.seeds import derive
 
 PROFILE = "equal-hands"
@@ -27,6 +28,7 @@ PLAYERS = 4
 def pimc_hands(hands: int, worlds: int, native: bool) -> float:
     """Hands per second of `pimc:worlds` at every seat, the native playouts on or off."""
     os.environ[ENV] = "1" if native else "0"
+    rollout.playout_kernel.cache_clear()  # it read the setting before
     rules = load(PROFILE).rules
     bots = [make_bot(f"pimc:{worlds}", derive(1, "bot", seat)) for seat in range(PLAYERS)]
     play_hand(Hand.deal(rules, PLAYERS, 0, seed=0), bots)  # compile or load the kernel

@@ -94,6 +94,15 @@ class Stream:
         """One of 0 .. n - 1."""
         return int(self.random() * n)
 
+    def skip(self, count: int) -> None:
+        """Pass over the next `count` numbers, as drawing them would."""
+        ahead = self._ahead
+        if count <= len(ahead):
+            del ahead[len(ahead) - count :]
+        else:
+            self._next += count - len(ahead)
+            ahead.clear()
+
     def copy(self) -> Stream:
         """A stream that goes on from here by itself."""
         return Stream(self.seed, self.drawn)

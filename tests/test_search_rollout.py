@@ -49,31 +49,43 @@ def positions(profile: str, count: int) -> list[Hand]:
 
 @pytest.mark.parametrize("profile", PROFILES)
 def test_native_playouts_win_as_the_python_playouts_do(profile, on_native):
+    """Each legal card tried in each position, as pimc tries them."""
     rules = load(profile).rules
     assert rollout.playout_kernel(rules, 4) is not None
     hands = positions(profile, 120)
-    winners = {}
-    for native in (True, False):
-        states, streams = [], []
-        for k, hand in enumerate(hands):
-            s, stream = adapter.position_state(hand, {}, hand.stock, k), Stream(k + 7)
-            rollout.finish_trick(rules, s, stream)
-            states.append(s)
-            streams.append(stream)
-        winners[native] = rollout.play_out(rules, states, streams, on_native=native)
+    worlds = [adapter.position_state(h, {}, h.stock, k) for k, h in enumerate(hands)]
+    streams = [Stream(k + 7) for k in range(len(worlds))]
+    moves = [[h.codes.of[c] for c in h.legal_moves()] for h in hands]
+    winners = {
+        native: rollout.trials(rules, worlds, streams, moves, on_native=native)
+        for native in (True, False)
+    }
     assert len(hands) >= 60
     assert winners[True] == winners[False]
     assert len(set(winners[True])) > 1  # the playouts differ
 
 
-def test_a_pimc_bot_decides_the_same_on_both_engines(monkeypatch):
+@pytest.mark.parametrize("profile", PROFILES)
+def test_a_native_rollout_draws_what_the_python_one_draws(profile, on_native):
+    rules = load(profile).rules
+    for k, hand in enumerate(positions(profile, 30)):
+        results = []
+        for native in (True, False):
+            stream = Stream(k)
+            s = adapter.position_state(hand, {}, hand.stock, k)
+            results.append((rollout.rollout(rules, s, stream, on_native=native), stream))
+        assert results[0] == results[1]
+
+
+@pytest.mark.parametrize("name", ["pimc:4", "ismcts:30"])
+def test_a_search_bot_decides_the_same_on_both_engines(name, monkeypatch):
     rules = load("equal-hands").rules
     events = []
     for setting in ("1", "0"):
         monkeypatch.setenv(ENV, setting)
         rollout.playout_kernel.cache_clear()
         hand = Hand.deal(rules, 4, 2, seed=5)
-        play_hand(hand, [make_bot("pimc:4", derive(3, "bot", seat)) for seat in range(4)])
+        play_hand(hand, [make_bot(name, derive(3, "bot", seat)) for seat in range(4)])
         events.append(hand.events)
     rollout.playout_kernel.cache_clear()
     assert events[0] == events[1]

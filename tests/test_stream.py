@@ -40,3 +40,17 @@ def test_below_chooses_by_the_uniform():
     stream, again = Stream(5), Stream(5)
     assert [stream.below(7) for _ in range(100)] == [int(again.random() * 7) for _ in range(100)]
     assert Stream(5).seed == Stream(5 + 2**64).seed
+
+
+@given(st.integers(0, 2**64 - 1), st.lists(st.integers(0, 1500), max_size=12))
+def test_skipping_numbers_lands_where_drawing_them_would(seed, sizes):
+    stream, drawn = Stream(seed), Stream(seed)
+    for k, size in enumerate(sizes):
+        if k % 2:
+            stream.skip(size)
+        else:
+            stream.random()
+            size = 1
+        drawn.take(size)
+        assert stream == drawn
+    assert stream.random() == drawn.random()

@@ -137,6 +137,15 @@ def play_on(
     s.set_aside = [c for c in set_aside]
     s.opening = opening
     s.rng = Stream(seed)
+    play_trick_on(t, s, played, rng)
+    play_tricks(s, t.plan, t.pick, rng.random)
+    record(s, t.plan, out, row, trick_winners, eliminated)
+    return None
+
+
+def play_trick_on(t: Table, s: State, played: Any, rng: Any) -> None:
+    """Begin a trick, play to it the cards `played` from the leader on (-1 for none) and,
+    if any were, finish it with the bots."""
     steps.start_trick(s)
     cards = [c for c in played if c >= 0]
     seats = s.trick_seats
@@ -155,8 +164,6 @@ def play_on(
             card = t.pick(s, seat, allowed, rng.random, seat == last)
             steps.follow_card(s, seat, card)
         steps.finish_trick(s, t.plan)
-    play_tricks(s, t.plan, t.pick, rng.random)
-    record(s, t.plan, out, row, trick_winners, eliminated)
     return None
 
 
@@ -172,17 +179,18 @@ def play_rest(
     tricks_won: Any,
     last_win: Any,
     reshuffles: Any,
+    played: Any,
     rng: Any,
     out: Any,
     row: int,
     trick_winners: list[int],
     eliminated: list[int],
 ) -> None:
-    """Play on from between two tricks of a hand in progress, its counters kept: as
-    `play_on`, with `counts` holding the tricks played, whether trumps are broken, the
-    hand's first leader, the plays, the saves, the rules fired and whether the next lead
-    opens the hand; each seat's tricks won and last trick won; and `reshuffles` the
-    stream of reshuffles as far as it is drawn."""
+    """Play on from a hand in progress, its counters kept: as `play_on` (each seat's
+    cards with those it has `played` to this trick), with `counts` holding the tricks
+    played, whether trumps are broken, the hand's first leader, the plays, the saves,
+    the rules fired and whether the next lead opens the hand; each seat's tricks won and
+    last trick won; and `reshuffles` the stream of reshuffles as far as it is drawn."""
     hands = [sorted([c for c in table[seat] if c >= 0]) for seat in range(t.players)]
     active = [out_seats[seat] == 0 for seat in range(t.players)]
     s = State(hands, [c for c in stock if c >= 0], trump, leader, active, False)
@@ -197,6 +205,7 @@ def play_rest(
     s.tricks_won = [tricks_won[seat] for seat in range(t.players)]
     s.last_win = [last_win[seat] for seat in range(t.players)]
     s.rng = reshuffles
+    play_trick_on(t, s, played, rng)
     play_tricks(s, t.plan, t.pick, rng.random)
     record(s, t.plan, out, row, trick_winners, eliminated)
     return None
@@ -213,10 +222,12 @@ def play_rests(
     tricks_won: Any,
     last_win: Any,
     reshuffles: Any,
+    played: Any,
     rngs: Any,
     out: Any,
 ) -> None:
-    """`play_rest` for each row of the arrays (stocks and cards set aside padded with -1),
+    """`play_rest` for each row of the arrays (stocks, cards set aside and cards played
+    padded with -1),
     the k-th hand's numbers in `out[k]`; `kernel.py` compiles it beside the hands."""
     for k in range(len(trumps)):
         trick_winners = [0][:0]
@@ -232,6 +243,7 @@ def play_rests(
             tricks_won[k],
             last_win[k],
             reshuffles[k],
+            played[k],
             rngs[k],
             out,
             k,

@@ -102,17 +102,18 @@ class Kernel(NamedTuple):
 
     def play_rests(self, rests: Rests) -> Any:
         """The winning seat (-1 for none) of each hand of `rests`, played on with the
-        kernel's bots."""
+        kernel's bots; `rests.rngs` is left drawn as far as each hand drew."""
         out = np.zeros((len(rests.trumps), len(driver.FIELDS)), np.int64)
         self.module.play_rests(*rests, out)
         return out[:, driver.WINNER]
 
 
 class Rests(NamedTuple):
-    """Hands between two tricks, a row each, in arrays (see `driver.play_rest`): each
-    hand's cards by seat (-1 for no card), its stock and cards set aside (padded with
-    -1), trump, leader, seats out, counters, tricks won and last trick won by seat, the
-    streams of reshuffles and of the bots' choices ([seed, numbers drawn])."""
+    """Hands in progress, a row each, in arrays (see `driver.play_rest`): each hand's
+    cards by seat (-1 for no card), its stock and cards set aside (padded with -1), trump,
+    leader, seats out, counters, tricks won and last trick won by seat, the stream of
+    reshuffles, the cards played to this trick (padded with -1) and the stream of the
+    bots' choices (streams as [seed, numbers drawn])."""
 
     tables: Any
     stocks: Any
@@ -124,6 +125,7 @@ class Rests(NamedTuple):
     tricks_won: Any
     last_win: Any
     reshuffles: Any
+    played: Any
     rngs: Any
 
 

@@ -159,26 +159,40 @@ def start(rules: Rules, players: int) -> State:
     return Hand.deal(rules, players, order=list(rules.cards)).s
 
 
-def rests(states: Sequence[State], streams: Sequence[Stream]) -> Any:
-    """The States, each between two tricks, with the streams their bots draw from, as the
-    arrays `Kernel.play_rests` reads (`native.kernel.Rests`)."""
+def rests(
+    states: Sequence[State], streams: Sequence[Stream], moves: Sequence[Sequence[int]]
+) -> Any:
+    """A row for each move of `moves[k]` in the k-th State (mid-trick or not): the State
+    after its mover plays the move, its bots drawing from `streams[k]` as it stands; as
+    the arrays `Kernel.play_rests` reads (`native.kernel.Rests`). A move of -1 plays no
+    card (the State as it is)."""
     import numpy as np
 
     from rulesdsl.native.kernel import Rests
 
-    def padded(rows: list[list[int]]) -> Any:
+    def padded(rows: Sequence[Sequence[int]]) -> Any:
         table = np.full((len(rows), max(1, *map(len, rows))), -1, np.int64)
         for k, row in enumerate(rows):
             table[k, : len(row)] = row
         return table
 
-    seats = max(1, *(len(h) for s in states for h in s.hands))
+    rows = [k for k, row in enumerate(moves) for _ in row]
+    held = [[list(h) for h in s.hands] for s in states]
+    for k, s in enumerate(states):  # the trick's cards back in the hands that played them
+        for seat, card in zip(s.trick_seats, s.trick, strict=False):
+            held[k][seat].append(card)
+    seats = max(1, *(len(h) for hands in held for h in hands))
     tables = np.full((len(states), states[0].players, seats), -1, np.int64)
-    for k, s in enumerate(states):
-        for seat, cards in enumerate(s.hands):
+    for k, hands in enumerate(held):
+        for seat, cards in enumerate(hands):
             tables[k, seat, : len(cards)] = cards
     shuffles = [steps.reshuffle_rng(s) for s in states]
-    return Rests(
+    played = [
+        [*states[k].trick, *([move] if move >= 0 else [])]
+        for k, row in enumerate(moves)
+        for move in row
+    ]
+    every = (
         tables,
         padded([s.stock for s in states]),
         padded([s.set_aside for s in states]),
@@ -189,7 +203,11 @@ def rests(states: Sequence[State], streams: Sequence[Stream]) -> Any:
         np.array([s.tricks_won for s in states], np.int64),
         np.array([s.last_win for s in states], np.int64),
         np.array([(r.seed, r.drawn) for r in shuffles], np.uint64),
-        np.array([(r.seed, r.drawn) for r in streams], np.uint64),
+    )
+    return Rests(
+        *(array[rows] for array in every),
+        padded(played),
+        np.array([(r.seed, r.drawn) for r in streams], np.uint64)[rows],
     )
 
 

@@ -8,10 +8,8 @@ from collections.abc import Sequence
 from rulesdsl.bots import HeuristicBot
 from rulesdsl.cards import Card
 from rulesdsl.engine.hand import Hand, codes_for
-from rulesdsl.engine.plan import plan_for
-from rulesdsl.search import adapter
 from rulesdsl.search.bot import SearchBot
-from rulesdsl.search.rollout import finish_trick, play_out
+from rulesdsl.search.rollout import trials
 from rulesdsl.search.sampler import Sampler
 from rulesdsl.stream import Stream
 
@@ -30,20 +28,15 @@ class PimcBot(SearchBot):
 
     def search(self, hand: Hand, legal: Sequence[Card], seat: int, sampler: Sampler) -> Card:
         rules = hand.rules
-        plan, code = plan_for(rules), codes_for(rules).of
-        cards, states, streams = [], [], []
+        code = codes_for(rules).of
+        worlds, streams = [], []
         for _ in range(self.budget):
-            world = sampler.state(sampler.sample(self.stream), self.stream.split())
-            playout = Stream(self.stream.split())  # the same numbers for every card
-            for card in legal:
-                s, stream = adapter.copy_state(world), playout.copy()
-                adapter.advance(s, plan, code[card])
-                finish_trick(rules, s, stream)
-                cards.append(card)
-                states.append(s)
-                streams.append(stream)
+            worlds.append(sampler.state(sampler.sample(self.stream), self.stream.split()))
+            streams.append(Stream(self.stream.split()))  # the same numbers for every card
+        moves = [code[card] for card in legal]
+        winners = trials(rules, worlds, streams, [moves] * len(worlds))
         wins = dict.fromkeys(legal, 0)
-        for card, won in zip(cards, play_out(rules, states, streams), strict=True):
+        for card, won in zip(legal * len(worlds), winners, strict=True):
             wins[card] += won == seat
         best = max(wins.values())
         tied = [card for card in legal if wins[card] == best]

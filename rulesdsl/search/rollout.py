@@ -2,10 +2,9 @@
 playout policy (`fast.pick_playout`: the heuristic bot's card, except that with
 probability EXPLORE a legal card drawn uniformly, so the playouts of one world differ).
 
-The trick in progress is finished here; the tricks after it are played on the native path
-when it runs (`Kernel.play_rests`, the same policy compiled, drawing the same numbers, many
-positions a call), else on the pure-Python fast path: both give the same winners for the
-same streams.
+On the native path when it runs (`Kernel.play_rests`: the same policy compiled, drawing
+the same numbers, every position of a decision in one call), else on the pure-Python
+fast path: both give the same winners and draw the same numbers.
 """
 
 from __future__ import annotations
@@ -25,43 +24,55 @@ from rulesdsl.stream import Stream
 POLICY = "playout"
 """The name of the playout policy among the fast path's bots."""
 
-
-def finish_trick(rules: Rules, s: State, stream: Stream) -> None:
-    """Finish the trick in progress in the untraced position `s` by the playout policy."""
-    plan = plan_for(rules)
-    uniform = stream.random
-    while s.trick and not s.over:
-        last = len(s.trick) == len(s.trick_seats) - 1
-        card = fast.pick_playout(s, adapter.mover(s), adapter.legal(s, plan), uniform, last)
-        adapter.advance(s, plan, card)
+NO_MOVE = -1
+"""A move that plays no card: the position is played out as it stands."""
 
 
-def play_out(
-    rules: Rules, states: Sequence[State], streams: Sequence[Stream], on_native: bool = True
+def trials(
+    rules: Rules,
+    worlds: Sequence[State],
+    streams: Sequence[Stream],
+    moves: Sequence[Sequence[int]],
+    on_native: bool = True,
 ) -> list[int]:
-    """The winning seat (-1 for none) of each untraced position, each between two tricks
-    or over, played to its end by the playout policy drawing from its stream (the states
-    and streams are changed). `on_native` False keeps it in Python."""
-    going = [k for k, s in enumerate(states) if not s.over]
-    winners = [s.hand_winner for s in states]
-    compiled = playout_kernel(rules, states[0].players) if on_native and going else None
+    """For each untraced world (not over) and each of its moves, in order, the winning
+    seat (-1 for none) when the seat to play plays the move and the world is played out
+    with a copy of its stream. The worlds and streams are left as they were; `on_native`
+    False keeps it in Python."""
+    compiled = playout_kernel(rules, worlds[0].players) if on_native else None
     if compiled is not None:
-        rests = adapter.rests([states[k] for k in going], [streams[k] for k in going])
-        for k, won in zip(going, compiled.play_rests(rests).tolist(), strict=True):
-            winners[k] = won
-        return winners
+        return compiled.play_rests(adapter.rests(worlds, streams, moves)).tolist()
     plan = plan_for(rules)
-    for k in going:
-        fast.play_tricks(states[k], plan, fast.pick_playout, streams[k].random)
-        winners[k] = states[k].hand_winner
+    winners = []
+    for world, stream, row in zip(worlds, streams, moves, strict=True):
+        for move in row:
+            s = adapter.copy_state(world)
+            if move != NO_MOVE:
+                adapter.advance(s, plan, move)
+            winners.append(_play_out(s, plan, stream.copy()))
     return winners
 
 
 def rollout(rules: Rules, s: State, stream: Stream, on_native: bool = True) -> int:
-    """Play the untraced position `s` (changed) to its end by the playout policy; the
-    winning seat, or -1 when nobody wins."""
-    finish_trick(rules, s, stream)
-    return play_out(rules, [s], [stream], on_native)[0]
+    """Play the untraced position `s` (not over) to its end by the playout policy, drawing
+    from `stream`; the winning seat, or -1 when nobody wins."""
+    compiled = playout_kernel(rules, s.players) if on_native else None
+    if compiled is None:
+        return _play_out(s, plan_for(rules), stream)
+    rests = adapter.rests([s], [stream], [[NO_MOVE]])
+    (won,) = compiled.play_rests(rests).tolist()
+    stream.skip(int(rests.rngs[0, 1]) - stream.drawn)
+    return won
+
+
+def _play_out(s: State, plan: Any, stream: Stream) -> int:
+    uniform, pick = stream.random, fast.pick_playout
+    while s.trick and not s.over:  # finish the trick in progress
+        last = len(s.trick) == len(s.trick_seats) - 1
+        adapter.advance(s, plan, pick(s, adapter.mover(s), adapter.legal(s, plan), uniform, last))
+    if not s.over:
+        fast.play_tricks(s, plan, pick, uniform)
+    return s.hand_winner
 
 
 @cache
@@ -77,7 +88,8 @@ def playout_kernel(rules: Rules, players: int) -> Any:
 
     try:
         compiled = rests_kernel(rules, players, (POLICY,) * players)
-        compiled.play_rests(adapter.rests([adapter.start(rules, players)], [Stream(0)]))
+        start = adapter.start(rules, players)
+        compiled.play_rests(adapter.rests([start], [Stream(0)], [[NO_MOVE]]))
     except (NativeError, NumbaError):
         return None
     return compiled
