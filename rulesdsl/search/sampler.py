@@ -243,7 +243,7 @@ class Sampler:
 
 def _deal(pool: list[Card], keys: list[Key], filling: dict[Key, Card], stream: Stream) -> None:
     """Put cards drawn at random from `pool` (which loses them) in the slots `keys`."""
-    for key in keys:
-        j = stream.below(len(pool))
+    for key, uniform in zip(keys, stream.take(len(keys)), strict=True):
+        j = int(uniform * len(pool))  # stream.below(len(pool)), drawn in one block
         pool[j], pool[-1] = pool[-1], pool[j]
         filling[key] = pool.pop()
