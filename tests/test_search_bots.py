@@ -223,3 +223,21 @@ def test_play_and_diverge_take_search_bots(capsys):
     code = main(["play", "--bots", "pimc:0", "--seed", "3", "--json"])
     _, err = capsys.readouterr()
     assert code == 2 and "from 1 to 10,000" in err
+
+
+def test_the_playout_policy_plays_alike_alone_and_among_other_bots():
+    """A seat on the playout policy plays as `pick_playout` whether the table is all
+    playout seats or a mix of bots (each seat's own bot)."""
+    from functools import partial
+
+    from rulesdsl.engine import fast
+    from rulesdsl.seeds import shuffle
+
+    rules = load("equal-hands").rules
+    alone = fast.table_for(rules, 4, ("playout",) * 4)
+    mixed = alone._replace(pick=partial(fast.pick_by_seat, kinds=(4, 4, 4, 4)))
+    for game in range(20):
+        order = list(fast.int_deck(rules))
+        shuffle(order, Stream(game + 50))
+        results = [fast.play(t, order, game, Stream(game), game % 4) for t in (alone, mixed)]
+        assert results[0] == results[1]
