@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import json
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -28,7 +29,7 @@ from rulesdsl.engine.fast import compile_hand, int_deck, table_for, to_int
 from rulesdsl.engine.inline import specialised_tree
 from rulesdsl.native import ENV, driver, runtime
 from rulesdsl.native.driver import ELIMINATED, TRICKS, hand_result
-from rulesdsl.native.kernel import kernel, position
+from rulesdsl.native.kernel import chunks, kernel, position
 from rulesdsl.native.lower import KEPT, lower
 from rulesdsl.native.masks import masked
 from rulesdsl.profile import load
@@ -56,6 +57,26 @@ def test_the_native_stream_draws_the_numbers_of_the_stream(seed, drawn):
     seeds.shuffle(cards, python)
     runtime.shuffle(copy, native)
     assert copy == cards
+
+
+@settings(deadline=None)
+@given(st.lists(st.lists(st.integers(-3, 3), min_size=2, max_size=2), max_size=60))
+def test_distinct_rows_counts_each_row_in_order_of_first_occurrence(rows):
+    values = np.array(rows, np.int64).reshape(len(rows), 2)
+    firsts, counts = runtime.distinct_rows(values)
+    expected = Counter(map(tuple, rows))
+    assert [tuple(values[i]) for i in firsts] == list(expected)
+    assert counts.tolist() == list(expected.values())
+
+
+def test_chunks_played_in_one_call_are_the_chunks_played_one_by_one():
+    rules = load("denexa").rules
+    compiled = kernel(rules, 4, MIXED)
+    cards = np.array(int_deck(rules), np.int64)
+    played = compiled.chunks(cards, chunks([5, 6, 7], [8, 9, 10], [0, 40, 80], [40, 40, 3]))
+    alone = [compiled.deals(cards, 5 + k, 8 + k, 40 * k, (40, 40, 3)[k]) for k in range(3)]
+    for field in range(3):
+        assert np.array_equal(played[field], np.concatenate([deals[field] for deals in alone]))
 
 
 def native_hands(rules: Rules, players: int, bots: tuple[str, ...], count: int, seed: int):

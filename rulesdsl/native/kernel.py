@@ -20,7 +20,7 @@ import inspect
 import os
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
 from types import ModuleType
@@ -70,6 +70,31 @@ class Deals(NamedTuple):
     eliminated: Any
 
 
+class Chunks(NamedTuple):
+    """Chunks of deals played in one call (`chunk.py`): for each, the seeds of its deals'
+    and its bots' streams, its first deal and how many deals it holds."""
+
+    deal_seeds: Any
+    bot_seeds: Any
+    starts: Any
+    counts: Any
+
+
+def chunks(
+    deal_seeds: Sequence[int],
+    bot_seeds: Sequence[int],
+    starts: Sequence[int],
+    counts: Sequence[int],
+) -> Chunks:
+    """Chunks from lists of ints, one item per chunk."""
+    return Chunks(
+        np.array(deal_seeds, np.uint64),
+        np.array(bot_seeds, np.uint64),
+        np.array(starts, np.int64),
+        np.array(counts, np.int64),
+    )
+
+
 class Kernel(NamedTuple):
     """A compiled profile at one table: its module and its plan."""
 
@@ -78,14 +103,18 @@ class Kernel(NamedTuple):
     players: int
 
     def deals(self, cards: Any, deal_seed: int, bot_seed: int, first: int, count: int) -> Deals:
-        """Deals `first` .. `first + count - 1` with the profile's bots."""
-        seeds = np.uint64(deal_seed), np.uint64(bot_seed)
-        return Deals(*self.module.play_deals(cards, *seeds, first, count, self.players))
+        """Deals `first` .. `first + count - 1`, one chunk, with the profile's bots."""
+        return self.chunks(cards, chunks([deal_seed], [bot_seed], [first], [count]))
 
     def skill(self, cards: Any, deal_seed: int, bot_seed: int, first: int, count: int) -> Deals:
         """The same deals with the heuristic bot at one seat (`chunk.play_skill`)."""
-        seeds = np.uint64(deal_seed), np.uint64(bot_seed)
-        return Deals(*self.module.play_skill(cards, *seeds, first, count, self.players))
+        return self.chunks(cards, chunks([deal_seed], [bot_seed], [first], [count]), True)
+
+    def chunks(self, cards: Any, played: Chunks, skill: bool = False) -> Deals:
+        """The deals of every chunk of `played`, in order, with the profile's bots or (with
+        `skill`) the heuristic bot at one seat."""
+        loop = self.module.play_skill if skill else self.module.play_deals
+        return Deals(*loop(cards, *played, self.players))
 
     def play_on(self, position: Position, rng_seed: int) -> HandResult:
         """Play on from `position` with the kernel's bots, random ones drawing from the
