@@ -424,13 +424,12 @@ def native_kernels(spec: Spec) -> list[Any] | None:
         return None
 
 
-def _keys(deals: Any, units: range, players: int) -> Any:
+def _keys(rows: Any, units: range, players: int) -> Any:
     """The columns `counted` gives, one row per deal, as ints (reason and fired by index)."""
     import numpy as np
 
     from rulesdsl.native import driver as d
 
-    rows = deals.rows
     dealers = np.arange(units.start, units.stop, dtype=np.int64) % players
     won = rows[:, d.WINNER]
     relative = np.where(won < 0, -1, (won - dealers) % players)
@@ -500,7 +499,7 @@ def _play_native(spec: Spec, units: range, result: Result, kernels: list[Any]) -
             played = kernel.chunks(
                 cards, _native_chunks(spec, units, int_deck(rules), "skill"), True
             )
-            won = (played.rows[:, 0] == seat).astype(np.int64)[:, None]
+            won = (played[:, 0] == seat).astype(np.int64)[:, None]
             _count(tally, "skill", won, lambda v: v[0])
             skills.append(won)
     for tally, (a, b) in zip(result.pairs, spec.pairs, strict=True):

@@ -75,8 +75,7 @@ def test_chunks_played_in_one_call_are_the_chunks_played_one_by_one():
     cards = np.array(int_deck(rules), np.int64)
     played = compiled.chunks(cards, chunks([5, 6, 7], [8, 9, 10], [0, 40, 80], [40, 40, 3]))
     alone = [compiled.deals(cards, 5 + k, 8 + k, 40 * k, (40, 40, 3)[k]) for k in range(3)]
-    for field in range(3):
-        assert np.array_equal(played[field], np.concatenate([deals[field] for deals in alone]))
+    assert np.array_equal(played, np.concatenate([deals.rows for deals in alone]))
 
 
 def native_hands(rules: Rules, players: int, bots: tuple[str, ...], count: int, seed: int):
@@ -85,6 +84,10 @@ def native_hands(rules: Rules, players: int, bots: tuple[str, ...], count: int, 
     cards = int_deck(rules)
     deals_seed, bots_seed = sim.deals_seed(seed, 0, cards), seed + 1
     played = compiled.deals(np.array(cards, np.int64), deals_seed, bots_seed, 0, count)
+    counted = compiled.chunks(
+        np.array(cards, np.int64), chunks([deals_seed], [bots_seed], [0], [count])
+    )
+    assert np.array_equal(counted, played.rows)  # simulate's hands, without the lists
     found, winners, outs = [], 0, 0
     for row in played.rows:
         tricks, out = row[TRICKS], row[ELIMINATED]

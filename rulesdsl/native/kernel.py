@@ -104,17 +104,15 @@ class Kernel(NamedTuple):
 
     def deals(self, cards: Any, deal_seed: int, bot_seed: int, first: int, count: int) -> Deals:
         """Deals `first` .. `first + count - 1`, one chunk, with the profile's bots."""
-        return self.chunks(cards, chunks([deal_seed], [bot_seed], [first], [count]))
+        played = chunks([deal_seed], [bot_seed], [first], [count])
+        return Deals(*self.module.play_deals(cards, *played, self.players))
 
-    def skill(self, cards: Any, deal_seed: int, bot_seed: int, first: int, count: int) -> Deals:
-        """The same deals with the heuristic bot at one seat (`chunk.play_skill`)."""
-        return self.chunks(cards, chunks([deal_seed], [bot_seed], [first], [count]), True)
-
-    def chunks(self, cards: Any, played: Chunks, skill: bool = False) -> Deals:
-        """The deals of every chunk of `played`, in order, with the profile's bots or (with
-        `skill`) the heuristic bot at one seat."""
-        loop = self.module.play_skill if skill else self.module.play_deals
-        return Deals(*loop(cards, *played, self.players))
+    def chunks(self, cards: Any, played: Chunks, skill: bool = False) -> Any:
+        """The rows of the deals of every chunk of `played`, in order, with the profile's
+        bots or (with `skill`) the heuristic bot at one seat (`chunk.play_skill`); the
+        hands keep no trick winners or eliminations."""
+        loop = self.module.play_skill if skill else self.module.count_deals
+        return loop(cards, *played, self.players)[0]
 
     def play_on(self, position: Position, rng_seed: int) -> HandResult:
         """Play on from `position` with the kernel's bots, random ones drawing from the
@@ -201,11 +199,13 @@ def hand_function(
     bots: tuple[str, ...],
     name: str,
     play: Callable[..., None] = driver.play_native,
+    details: bool = True,
 ) -> Lowered:
-    """The lowered driver `play` of `rules` with `bots`, as a function named `name`."""
+    """The lowered driver `play` of `rules` with `bots`, as a function named `name`:
+    without `details`, it writes the row of the hand alone."""
     fixed = {"trace": False, "players": players}
     table = table_for(rules, players, bots)
-    tree = specialised_tree(play, {"t": table}, fixed, KEPT)
+    tree = specialised_tree(play, {"t": table, "details": details}, fixed, KEPT)
     (function,) = tree.module.body
     assert isinstance(function, ast.FunctionDef)
     lowered, tables = lower(function, tree.objects, name)
@@ -222,10 +222,12 @@ def jitted(function: ast.FunctionDef) -> ast.FunctionDef:
 
 
 def template(fn: Any, renames: dict[str, str]) -> ast.FunctionDef:
-    """A function of `chunk.py`, with its placeholders renamed and FIELD_COUNT filled in."""
+    """A function of `chunk.py`, with its names (its own too) renamed by `renames` and
+    FIELD_COUNT filled in."""
     (node,) = ast.parse(inspect.getsource(fn)).body
     assert isinstance(node, ast.FunctionDef)
     node.returns = None
+    node.name = renames.get(node.name, node.name)
     for arg in node.args.args:
         arg.annotation = None
     node.body = [s for s in node.body if not isinstance(s, ast.Expr)]
@@ -260,14 +262,16 @@ def module_tree(rules: Rules, players: int, bots: tuple[str, ...]) -> ast.Module
     ).body
     hands = [
         hand_function(rules, players, bots, "hand"),
+        hand_function(rules, players, bots, "counted", details=False),
         hand_function(rules, players, bots, "play_on", driver.play_on),
     ]
     for seat in range(players):
         seats = tuple("heuristic" if s == seat else "random" for s in range(players))
-        hands.append(hand_function(rules, players, seats, f"skill_{seat}"))
+        hands.append(hand_function(rules, players, seats, f"skill_{seat}", details=False))
     loops = [
         dispatcher(players),
         template(chunk.play_deals, {}),
+        template(chunk.play_deals, {"play_deals": "count_deals", "hand": "counted"}),
         template(chunk.play_skill, {}),
     ]
     tables = {name: rows for hand in hands for name, rows in hand.tables.items()}
@@ -347,9 +351,10 @@ def ready(rules: Rules, players: int, bots: tuple[str, ...], skill: bool) -> Ker
     compiled = kernel(rules, players, bots)
     cards = np.array(int_deck(rules), np.int64)
     try:
-        compiled.deals(cards, 0, 0, 0, 1)
+        one = chunks([0], [0], [0], [1])
+        compiled.chunks(cards, one)
         if skill:
-            compiled.skill(cards, 0, 0, 0, 1)
+            compiled.chunks(cards, one, skill=True)
     except NumbaError as error:
         raise NativeError(f"numba cannot compile the kernel: {error}") from None
     return compiled
