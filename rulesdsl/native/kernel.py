@@ -45,6 +45,7 @@ RUNTIME = (
     "insort",
     "lowest",
     "mask_of",
+    "mask_of_slice",
     "new_stream",
     "next_seed",
     "next_uniform",

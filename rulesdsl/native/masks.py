@@ -121,6 +121,20 @@ def _method(node: ast.Call, name: str) -> bool:
     return isinstance(node.func, ast.Attribute) and node.func.attr == name and len(node.args) == 1
 
 
+def _forward_slice(node: ast.expr) -> tuple[ast.expr, ...] | None:
+    """`x[a:b:k]` with k a positive constant (or none) as (x, a, b, k), the bounds as
+    `mask_of_slice` takes them; None for anything else."""
+    if not (isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice)):
+        return None
+    part = node.slice
+    step = part.step or ast.Constant(1)
+    if not (isinstance(step, ast.Constant) and type(step.value) is int and step.value > 0):
+        return None
+    start = part.lower or ast.Constant(0)
+    stop = part.upper or _call("len", node.value)
+    return node.value, start, stop, step
+
+
 def _call(name: str, *args: ast.expr) -> ast.Call:
     return ast.Call(ast.Name(name, ast.Load()), list(args), [])
 
@@ -259,7 +273,9 @@ class Rewrite(ast.NodeTransformer):
 
     def visit_Call(self, node: ast.Call) -> ast.expr:
         if _called(node, "sorted") and self.is_set(node):
-            return _call("mask_of", self.visit(node.args[0]))
+            cards = self.visit(node.args[0])
+            sliced = _forward_slice(cards)
+            return _call("mask_of_slice", *sliced) if sliced else _call("mask_of", cards)
         if _called(node, "len") and self.is_set(node.args[0]):
             return _call("popcount", self.visit(node.args[0]))
         if _called(node, "truth") and self.is_set(node.args[0]):

@@ -127,6 +127,18 @@ def mask_of(cards: list[int]) -> int:
 
 
 @numba.njit(cache=True)
+def mask_of_slice(cards: list[int], start: int, stop: int, step: int) -> int:
+    """The set of the cards of `cards[start:stop:step]` (step above 0), with no list made."""
+    count = len(cards)
+    start = max(start + count, 0) if start < 0 else min(start, count)
+    stop = max(stop + count, 0) if stop < 0 else min(stop, count)
+    mask = 0
+    for k in range(start, stop, step):
+        mask |= 1 << cards[k]
+    return mask
+
+
+@numba.njit(cache=True)
 def cards_of(mask: int) -> list[int]:
     """The sorted list of the set's cards."""
     cards = [0][:0]
