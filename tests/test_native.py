@@ -31,7 +31,7 @@ from rulesdsl.native import ENV, driver, runtime
 from rulesdsl.native.driver import ELIMINATED, TRICKS, hand_result
 from rulesdsl.native.kernel import chunks, kernel, position
 from rulesdsl.native.lower import KEPT, lower
-from rulesdsl.native.masks import masked
+from rulesdsl.native.masks import hands_as_arrays, masked
 from rulesdsl.profile import load
 from rulesdsl.rules import Rules, RulesError
 
@@ -179,7 +179,19 @@ def test_every_hand_and_set_of_cards_made_from_one_is_a_mask(name):
     """The card-set pass takes the shipped profiles whole (else they play on lists)."""
     rules = load(name).rules
     lowered = ast.unparse(ast.fix_missing_locations(masked_hand(rules)))
+    assert "hands = np.zeros(4, np.int64)" in lowered  # the hands are an array of masks
     assert "mask_of" in lowered and "sorted(" not in lowered and ".remove(" not in lowered
+
+
+@pytest.mark.parametrize(
+    ("use", "array"), [("hands[1] = hands[0] | 2", True), ("hands.append(0)", False)]
+)
+def test_a_list_of_hands_becomes_an_array_only_where_nothing_needs_a_list(use, array):
+    text = f"def f(deck):\n    hands = [mask_of(deck) for seat in range(4)]\n    {use}\n"
+    function = ast.parse(text).body[0]
+    hands_as_arrays(function, {"hands"})
+    lowered = ast.unparse(ast.fix_missing_locations(function))
+    assert ("np.zeros(4, np.int64)" in lowered) is array
 
 
 def masked_hand(rules: Rules) -> ast.Module:
