@@ -28,7 +28,7 @@ import numpy as np
 from rulesdsl.engine.fast import int_deck
 from rulesdsl.native import ENV
 from rulesdsl.native.driver import PLAYS
-from rulesdsl.native.kernel import kernel
+from rulesdsl.native.kernel import chunks, kernel
 from rulesdsl.native.runtime import new_stream, next_uniform, nth, popcount, shuffle
 from rulesdsl.profile import load, shipped_names
 from rulesdsl.sim import Spec, run
@@ -120,9 +120,10 @@ def plays_per_second(name: str, hands: int) -> float:
     rules = load(name).rules
     compiled = kernel(rules, PLAYERS, ("random",) * PLAYERS)
     cards = np.array(int_deck(rules), np.int64)
-    compiled.deals(cards, 1, 2, 0, 10)
-    plays = int(compiled.deals(cards, 1, 2, 0, hands).rows[:, PLAYS].sum())
-    return plays / best_of(lambda: compiled.deals(cards, 1, 2, 0, hands))
+    compiled.chunks(cards, chunks([1], [2], [0], [10]))
+    played = chunks([1], [2], [0], [hands])
+    plays = int(compiled.chunks(cards, played)[:, PLAYS].sum())
+    return plays / best_of(lambda: compiled.chunks(cards, played))
 
 
 def fresh_process(code: str, cache: str) -> float:

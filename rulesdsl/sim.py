@@ -27,6 +27,10 @@ from rulesdsl.stream import Stream
 from rulesdsl.units import COUNTED
 
 CHUNK = 250
+"""Deals of a chunk draw from the chunk's own streams, so the chunks fix the hands."""
+TASK_CHUNKS = 40
+"""At most this many chunks make one task (one call of a native kernel, one tally)."""
+TASKS_PER_WORKER = 4
 Z95 = 1.959964
 
 
@@ -56,7 +60,25 @@ class Spec:
         return [(a, b) for a in range(count) for b in range(a + 1, count)]
 
     def chunks(self) -> list[range]:
-        return [range(s, min(s + CHUNK, self.units)) for s in range(0, self.units, CHUNK)]
+        return pieces(range(self.units))
+
+    def tasks(self, workers: int) -> list[range]:
+        """The deals of each task, in order: whole chunks, up to TASK_CHUNKS to a task while
+        every worker gets TASKS_PER_WORKER tasks, one to a task for matches and search
+        bots (whose hands are slow). The figures are the same however chunks are grouped."""
+        chunks = self.chunks()
+        slow = self.matches or self.good_play is not None or needs_reference(self.seat_bots())
+        spread = len(chunks) // (max(workers, 1) * TASKS_PER_WORKER)
+        per = 1 if slow else max(1, min(TASK_CHUNKS, spread))
+        return [
+            range(chunks[k].start, chunks[min(k + per, len(chunks)) - 1].stop)
+            for k in range(0, len(chunks), per)
+        ]
+
+
+def pieces(units: range) -> list[range]:
+    """`units`, from the start of a chunk, cut into chunks."""
+    return [range(s, min(s + CHUNK, units.stop)) for s in range(units.start, units.stop, CHUNK)]
 
 
 NUMBERS = ("tricks", "plays", "stock_left", "eliminations", "last_card_saves")
@@ -312,6 +334,12 @@ def _play_hands(spec: Spec, units: range, result: Result) -> None:
     if kernels is not None:
         _play_native(spec, units, result, kernels)
         return
+    for chunk in pieces(units):
+        _play_chunk(spec, chunk, result)
+
+
+def _play_chunk(spec: Spec, units: range, result: Result) -> None:
+    """`_play_hands` on the Python path, one chunk."""
     n = spec.players
     cards = [int_deck(rules) for _, rules in spec.profiles]
     decks = _Decks(spec.seed, units.start, cards)
@@ -396,13 +424,12 @@ def native_kernels(spec: Spec) -> list[Any] | None:
         return None
 
 
-def _keys(deals: Any, units: range, players: int) -> Any:
+def _keys(rows: Any, units: range, players: int) -> Any:
     """The columns `counted` gives, one row per deal, as ints (reason and fired by index)."""
     import numpy as np
 
     from rulesdsl.native import driver as d
 
-    rows = deals.rows
     dealers = np.arange(units.start, units.stop, dtype=np.int64) % players
     won = rows[:, d.WINNER]
     relative = np.where(won < 0, -1, (won - dealers) % players)
@@ -412,7 +439,10 @@ def _keys(deals: Any, units: range, players: int) -> Any:
 
 def _distinct(values: Any) -> list[tuple[tuple[int, ...], int]]:
     """The distinct rows of an int array with their counts, in order of first occurrence."""
-    return list(Counter(map(tuple, values.tolist())).items())
+    from rulesdsl.native.runtime import distinct_rows
+
+    firsts, counts = distinct_rows(values)
+    return list(zip(map(tuple, values[firsts].tolist()), counts.tolist(), strict=True))
 
 
 def _cell(column: int, value: int, plan: Any) -> object:
@@ -434,8 +464,23 @@ def _count(tally: Tally, category: str, values: Any, name: Callable[[tuple], obj
         counts[name(value)] += count
 
 
+def _native_chunks(spec: Spec, units: range, cards: tuple[int, ...], bots: str) -> Any:
+    """The chunks of `units` for a native kernel: the streams of each as `_play_chunk`
+    draws them, its bots' stream the one named `bots`."""
+    from rulesdsl.native.kernel import chunks
+
+    starts = [chunk.start for chunk in pieces(units)]
+    return chunks(
+        [deals_seed(spec.seed, start, cards) for start in starts],
+        [derive(spec.seed, bots, start) for start in starts],
+        starts,
+        [len(chunk) for chunk in pieces(units)],
+    )
+
+
 def _play_native(spec: Spec, units: range, result: Result, kernels: list[Any]) -> None:
-    """`_play_hands` on the native path: each profile's chunk in one call, tallied whole."""
+    """`_play_hands` on the native path: each profile's chunks in one call, tallied by
+    their distinct outcomes."""
     import numpy as np
 
     n = spec.players
@@ -444,17 +489,17 @@ def _play_native(spec: Spec, units: range, result: Result, kernels: list[Any]) -
     keys, skills = [], []
     for (_, rules), kernel, tally in zip(spec.profiles, kernels, result.profiles, strict=True):
         cards = np.array(int_deck(rules), np.int64)
-        seed = deals_seed(spec.seed, units.start, int_deck(rules))
-        bots = derive(spec.seed, "bots", units.start)
-        key = _keys(kernel.deals(cards, seed, bots, units.start, len(units)), units, n)
+        played = kernel.chunks(cards, _native_chunks(spec, units, int_deck(rules), "bots"))
+        key = _keys(played, units, n)
         for value, count in _distinct(key):
             tally.outcomes[_named(value, kernel.plan)] += count
         tally.n += len(units)
         keys.append(key)
         if spec.skill:
-            bots = derive(spec.seed, "skill", units.start)
-            played = kernel.skill(cards, seed, bots, units.start, len(units))
-            won = (played.rows[:, 0] == seat).astype(np.int64)[:, None]
+            played = kernel.chunks(
+                cards, _native_chunks(spec, units, int_deck(rules), "skill"), True
+            )
+            won = (played[:, 0] == seat).astype(np.int64)[:, None]
             _count(tally, "skill", won, lambda v: v[0])
             skills.append(won)
     for tally, (a, b) in zip(result.pairs, spec.pairs, strict=True):
@@ -508,15 +553,15 @@ def _play_matches(spec: Spec, units: range, result: Result) -> None:
         result.units.n += 1
 
 
-def run_chunk(spec: Spec, units: range) -> Result:
-    """Play the deals numbered `units` under every profile; the tallies of this chunk."""
+def run_task(spec: Spec, units: range) -> Result:
+    """Play the deals numbered `units` (whole chunks) under every profile; their tallies."""
     result = empty_result(spec)
     (_play_matches if spec.matches else _play_hands)(spec, units, result)
     return result
 
 
-def _run_chunk_args(args: tuple[Spec, range]) -> Result:
-    return run_chunk(*args)
+def _run_task_args(args: tuple[Spec, range]) -> Result:
+    return run_task(*args)
 
 
 def default_workers() -> int:
@@ -530,12 +575,13 @@ def run(
     executor: str = LOCAL,
 ) -> Result:
     """Simulate on `workers` local processes or on a Dask cluster (`dask://HOST:PORT`);
-    `progress` hears the units done after each chunk. Ctrl-C stops early and returns
+    `progress` hears the units done after each task. Ctrl-C stops early and returns
     what was gathered, marked `interrupted`."""
     result = empty_result(spec)
-    tasks = [(spec, chunk) for chunk in spec.chunks()]
+    workers = workers or default_workers()
+    tasks = [(spec, units) for units in spec.tasks(workers)]
     try:
-        for part in results(_run_chunk_args, tasks, workers or default_workers(), executor):
+        for part in results(_run_task_args, tasks, workers, executor):
             result.merge(part)
             if progress is not None:
                 progress(result.units.n)

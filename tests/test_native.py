@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import json
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -28,9 +29,9 @@ from rulesdsl.engine.fast import compile_hand, int_deck, table_for, to_int
 from rulesdsl.engine.inline import specialised_tree
 from rulesdsl.native import ENV, driver, runtime
 from rulesdsl.native.driver import ELIMINATED, TRICKS, hand_result
-from rulesdsl.native.kernel import kernel, position
+from rulesdsl.native.kernel import chunks, kernel, position
 from rulesdsl.native.lower import KEPT, lower
-from rulesdsl.native.masks import masked
+from rulesdsl.native.masks import hands_as_arrays, masked
 from rulesdsl.profile import load
 from rulesdsl.rules import Rules, RulesError
 
@@ -58,12 +59,47 @@ def test_the_native_stream_draws_the_numbers_of_the_stream(seed, drawn):
     assert copy == cards
 
 
+@settings(deadline=None)
+@given(st.lists(st.lists(st.integers(-3, 3), min_size=2, max_size=2), max_size=60))
+def test_distinct_rows_counts_each_row_in_order_of_first_occurrence(rows):
+    values = np.array(rows, np.int64).reshape(len(rows), 2)
+    firsts, counts = runtime.distinct_rows(values)
+    expected = Counter(map(tuple, rows))
+    assert [tuple(values[i]) for i in firsts] == list(expected)
+    assert counts.tolist() == list(expected.values())
+
+
+def test_chunks_played_in_one_call_are_the_chunks_played_one_by_one():
+    rules = load("denexa").rules
+    compiled = kernel(rules, 4, MIXED)
+    cards = np.array(int_deck(rules), np.int64)
+    played = compiled.chunks(cards, chunks([5, 6, 7], [8, 9, 10], [0, 40, 80], [40, 40, 3]))
+    alone = [compiled.deals(cards, 5 + k, 8 + k, 40 * k, (40, 40, 3)[k]) for k in range(3)]
+    assert np.array_equal(played, np.concatenate([deals.rows for deals in alone]))
+
+
+@settings(deadline=None)
+@given(
+    st.lists(st.integers(0, 62), max_size=20, unique=True),
+    st.integers(-25, 25),
+    st.integers(-25, 25),
+    st.integers(1, 5),
+)
+def test_the_set_of_a_slice_is_the_set_of_its_cards(cards, start, stop, step):
+    got = runtime.mask_of_slice(np.array(cards, np.int64), start, stop, step)
+    assert got == sum(1 << c for c in cards[start:stop:step])
+
+
 def native_hands(rules: Rules, players: int, bots: tuple[str, ...], count: int, seed: int):
     """`count` deals of a chunk on the native path, as HandResults, with their decks."""
     compiled = kernel(rules, players, bots)
     cards = int_deck(rules)
     deals_seed, bots_seed = sim.deals_seed(seed, 0, cards), seed + 1
     played = compiled.deals(np.array(cards, np.int64), deals_seed, bots_seed, 0, count)
+    counted = compiled.chunks(
+        np.array(cards, np.int64), chunks([deals_seed], [bots_seed], [0], [count])
+    )
+    assert np.array_equal(counted, played.rows)  # simulate's hands, without the lists
     found, winners, outs = [], 0, 0
     for row in played.rows:
         tricks, out = row[TRICKS], row[ELIMINATED]
@@ -143,13 +179,25 @@ def test_every_hand_and_set_of_cards_made_from_one_is_a_mask(name):
     """The card-set pass takes the shipped profiles whole (else they play on lists)."""
     rules = load(name).rules
     lowered = ast.unparse(ast.fix_missing_locations(masked_hand(rules)))
-    assert "mask_of(" in lowered and "sorted(" not in lowered and ".remove(" not in lowered
+    assert "hands = np.zeros(4, np.int64)" in lowered  # the hands are an array of masks
+    assert "mask_of" in lowered and "sorted(" not in lowered and ".remove(" not in lowered
+
+
+@pytest.mark.parametrize(
+    ("use", "array"), [("hands[1] = hands[0] | 2", True), ("hands.append(0)", False)]
+)
+def test_a_list_of_hands_becomes_an_array_only_where_nothing_needs_a_list(use, array):
+    text = f"def f(deck):\n    hands = [mask_of(deck) for seat in range(4)]\n    {use}\n"
+    function = ast.parse(text).body[0]
+    hands_as_arrays(function, {"hands"})
+    lowered = ast.unparse(ast.fix_missing_locations(function))
+    assert ("np.zeros(4, np.int64)" in lowered) is array
 
 
 def masked_hand(rules: Rules) -> ast.Module:
     table = table_for(rules, 4, MIXED)
     fixed = {"trace": False, "players": 4}
-    tree = specialised_tree(driver.play_native, {"t": table}, fixed, KEPT)
+    tree = specialised_tree(driver.play_native, {"t": table, "details": True}, fixed, KEPT)
     return ast.Module([masked(lower(tree.module.body[0], tree.objects, "hand").function)], [])
 
 

@@ -9,8 +9,10 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from rulesdsl import sim
+from rulesdsl import report, sim
 from rulesdsl.cli import main
 from rulesdsl.profile import load
 from rulesdsl.sim import Spec, run
@@ -33,6 +35,36 @@ def test_results_are_byte_identical_for_any_number_of_workers(capsys):
     assert one[0] == two[0] == 0
     assert one[1] == two[1]
     assert json.loads(one[1])["units"] == 700
+
+
+@settings(deadline=None)
+@given(
+    st.integers(0, 40 * sim.CHUNK),
+    st.integers(1, 16),
+    st.booleans(),
+    st.sampled_from([None, "pimc:1"]),
+)
+def test_tasks_are_whole_chunks_in_order_covering_every_unit(units, workers, matches, good):
+    spec = spec_of("equal-hands", units=units, matches=matches, good_play=good)
+    tasks = spec.tasks(workers)
+    assert [u for task in tasks for u in task] == list(range(units))
+    assert all(task.start % sim.CHUNK == 0 for task in tasks)
+    chunks = [chunk for task in tasks for chunk in sim.pieces(task)]
+    assert chunks == spec.chunks()
+    if matches or good:  # slow hands: one chunk to a task, for the progress bar
+        assert len(tasks) == len(chunks)
+
+
+@pytest.mark.parametrize("native", ["1", "0"])
+def test_chunks_grouped_into_tasks_give_the_figures_of_one_chunk_a_task(native, monkeypatch):
+    monkeypatch.setenv("RULESDSL_NATIVE", native)
+    spec = spec_of("equal-hands", "instant-elimination", units=5 * sim.CHUNK + 17, seed=3)
+    monkeypatch.setattr(sim, "TASKS_PER_WORKER", 1)
+    monkeypatch.setattr(sim, "TASK_CHUNKS", 4)
+    assert [len(t) for t in spec.tasks(1)] == [4 * sim.CHUNK, sim.CHUNK + 17]
+    grouped = report.to_json(run(spec, 1))
+    monkeypatch.setattr(sim, "TASK_CHUNKS", 1)
+    assert report.to_json(run(spec, 1)) == grouped
 
 
 def test_an_option_that_never_fires_shows_no_clear_difference(tmp_path, capsys):

@@ -2,8 +2,9 @@
 
 `play_native` deals and plays one hand exactly as `rulesdsl.engine.fast.play` does, through
 the same skeleton and the profile's Plan, and writes what the hand came to into a row of
-an int array (the fields of FIELDS) and two flat lists (each trick's winner; each player
-out as `trick * SEATS + seat`). `inline.py` specialises it for a profile and `lower.py`
+an int array (the fields of FIELDS) and, with `details`, two flat lists (each trick's
+winner; each player out as `trick * SEATS + seat`); without them (simulate counts rows)
+the hand keeps no list of them either. `inline.py` specialises it for a profile and `lower.py`
 makes the result numba's; `hand_result` reads a row back as the HandResult the other
 engines give.
 """
@@ -57,9 +58,15 @@ SEATS = 16
 
 
 def record(
-    s: State, p: Plan, out: Any, row: int, trick_winners: list[int], eliminated: list[int]
+    s: State,
+    p: Plan,
+    out: Any,
+    row: int,
+    trick_winners: list[int],
+    eliminated: list[int],
+    details: bool,
 ) -> None:
-    """Write the finished hand into `out[row]` and the two lists."""
+    """Write the finished hand into `out[row]` and, with `details`, the two lists."""
     won = s.hand_winner
     out[row, WINNER] = won
     out[row, REASON] = s.end_reason
@@ -77,15 +84,17 @@ def record(
             points = scored
     out[row, POINTS] = points
     out[row, ELIMINATED] = len(s.eliminated)
-    for seat in s.trick_winners:
-        trick_winners.append(seat)
-    for trick, seat in s.eliminated:
-        eliminated.append(trick * SEATS + seat)
+    if details:
+        for seat in s.trick_winners:
+            trick_winners.append(seat)
+        for trick, seat in s.eliminated:
+            eliminated.append(trick * SEATS + seat)
     return None
 
 
 def play_native(
     t: Table,
+    details: bool,
     deck: list[int],
     hand_seed: int,
     rng: Any,
@@ -104,12 +113,13 @@ def play_native(
     s = State(hands, stock, trump, (dealer + 1) % t.players, [True] * t.players, False)
     s.hand_seed = hand_seed
     play_tricks(s, t.plan, t.pick, rng.random)
-    record(s, t.plan, out, row, trick_winners, eliminated)
+    record(s, t.plan, out, row, trick_winners, eliminated, details)
     return None
 
 
 def play_on(
     t: Table,
+    details: bool,
     table: Any,
     stock: Any,
     set_aside: Any,
@@ -207,7 +217,7 @@ def play_rest(
     s.rng = reshuffles
     play_trick_on(t, s, played, rng)
     play_tricks(s, t.plan, t.pick, rng.random)
-    record(s, t.plan, out, row, trick_winners, eliminated)
+    record(s, t.plan, out, row, trick_winners, eliminated, details)
     return None
 
 

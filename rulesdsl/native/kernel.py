@@ -20,7 +20,7 @@ import inspect
 import os
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
 from types import ModuleType
@@ -45,6 +45,7 @@ RUNTIME = (
     "insort",
     "lowest",
     "mask_of",
+    "mask_of_slice",
     "new_stream",
     "next_seed",
     "next_uniform",
@@ -70,6 +71,31 @@ class Deals(NamedTuple):
     eliminated: Any
 
 
+class Chunks(NamedTuple):
+    """Chunks of deals played in one call (`chunk.py`): for each, the seeds of its deals'
+    and its bots' streams, its first deal and how many deals it holds."""
+
+    deal_seeds: Any
+    bot_seeds: Any
+    starts: Any
+    counts: Any
+
+
+def chunks(
+    deal_seeds: Sequence[int],
+    bot_seeds: Sequence[int],
+    starts: Sequence[int],
+    counts: Sequence[int],
+) -> Chunks:
+    """Chunks from lists of ints, one item per chunk."""
+    return Chunks(
+        np.array(deal_seeds, np.uint64),
+        np.array(bot_seeds, np.uint64),
+        np.array(starts, np.int64),
+        np.array(counts, np.int64),
+    )
+
+
 class Kernel(NamedTuple):
     """A compiled profile at one table: its module and its plan."""
 
@@ -78,14 +104,16 @@ class Kernel(NamedTuple):
     players: int
 
     def deals(self, cards: Any, deal_seed: int, bot_seed: int, first: int, count: int) -> Deals:
-        """Deals `first` .. `first + count - 1` with the profile's bots."""
-        seeds = np.uint64(deal_seed), np.uint64(bot_seed)
-        return Deals(*self.module.play_deals(cards, *seeds, first, count, self.players))
+        """Deals `first` .. `first + count - 1`, one chunk, with the profile's bots."""
+        played = chunks([deal_seed], [bot_seed], [first], [count])
+        return Deals(*self.module.play_deals(cards, *played, self.players))
 
-    def skill(self, cards: Any, deal_seed: int, bot_seed: int, first: int, count: int) -> Deals:
-        """The same deals with the heuristic bot at one seat (`chunk.play_skill`)."""
-        seeds = np.uint64(deal_seed), np.uint64(bot_seed)
-        return Deals(*self.module.play_skill(cards, *seeds, first, count, self.players))
+    def chunks(self, cards: Any, played: Chunks, skill: bool = False) -> Any:
+        """The rows of the deals of every chunk of `played`, in order, with the profile's
+        bots or (with `skill`) the heuristic bot at one seat (`chunk.play_skill`); the
+        hands keep no trick winners or eliminations."""
+        loop = self.module.play_skill if skill else self.module.count_deals
+        return loop(cards, *played, self.players)[0]
 
     def play_on(self, position: Position, rng_seed: int) -> HandResult:
         """Play on from `position` with the kernel's bots, random ones drawing from the
@@ -200,11 +228,13 @@ def hand_function(
     bots: tuple[str, ...],
     name: str,
     play: Callable[..., None] = driver.play_native,
+    details: bool = True,
 ) -> Lowered:
-    """The lowered driver `play` of `rules` with `bots`, as a function named `name`."""
+    """The lowered driver `play` of `rules` with `bots`, as a function named `name`:
+    without `details`, it writes the row of the hand alone."""
     fixed = {"trace": False, "players": players}
     table = table_for(rules, players, bots)
-    tree = specialised_tree(play, {"t": table}, fixed, KEPT)
+    tree = specialised_tree(play, {"t": table, "details": details}, fixed, KEPT)
     (function,) = tree.module.body
     assert isinstance(function, ast.FunctionDef)
     lowered, tables = lower(function, tree.objects, name)
@@ -221,10 +251,12 @@ def jitted(function: ast.FunctionDef) -> ast.FunctionDef:
 
 
 def template(fn: Any, renames: dict[str, str]) -> ast.FunctionDef:
-    """A function of `chunk.py`, with its placeholders renamed and FIELD_COUNT filled in."""
+    """A function of `chunk.py`, with its names (its own too) renamed by `renames` and
+    FIELD_COUNT filled in."""
     (node,) = ast.parse(inspect.getsource(fn)).body
     assert isinstance(node, ast.FunctionDef)
     node.returns = None
+    node.name = renames.get(node.name, node.name)
     for arg in node.args.args:
         arg.annotation = None
     node.body = [s for s in node.body if not isinstance(s, ast.Expr)]
@@ -255,14 +287,16 @@ def module_tree(rules: Rules, players: int, bots: tuple[str, ...]) -> ast.Module
     """The kernel's module: the hands, then the loops over a chunk of deals."""
     hands = [
         hand_function(rules, players, bots, "hand"),
+        hand_function(rules, players, bots, "counted", details=False),
         hand_function(rules, players, bots, "play_on", driver.play_on),
     ]
     for seat in range(players):
         seats = tuple("heuristic" if s == seat else "random" for s in range(players))
-        hands.append(hand_function(rules, players, seats, f"skill_{seat}"))
+        hands.append(hand_function(rules, players, seats, f"skill_{seat}", details=False))
     loops = [
         dispatcher(players),
         template(chunk.play_deals, {}),
+        template(chunk.play_deals, {"play_deals": "count_deals", "hand": "counted"}),
         template(chunk.play_skill, {}),
     ]
     return assembled(hands, loops)
@@ -367,9 +401,10 @@ def ready(rules: Rules, players: int, bots: tuple[str, ...], skill: bool) -> Ker
     compiled = kernel(rules, players, bots)
     cards = np.array(int_deck(rules), np.int64)
     try:
-        compiled.deals(cards, 0, 0, 0, 1)
+        one = chunks([0], [0], [0], [1])
+        compiled.chunks(cards, one)
         if skill:
-            compiled.skill(cards, 0, 0, 0, 1)
+            compiled.chunks(cards, one, skill=True)
     except NumbaError as error:
         raise NativeError(f"numba cannot compile the kernel: {error}") from None
     return compiled

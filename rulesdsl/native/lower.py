@@ -190,6 +190,76 @@ def test(node: ast.expr) -> ast.expr:
     return _call("truth", node)
 
 
+def counted_lists(function: ast.FunctionDef) -> None:
+    """A local list that is only ever set empty, appended to (a value without calls) and
+    measured by `len` becomes the count of its items: nothing reads what it holds."""
+    uses: dict[str, list[str]] = {}
+    parents = {id(c): n for n in ast.walk(function) for c in ast.iter_child_nodes(n)}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name):
+            uses.setdefault(node.id, []).append(_use(node, parents))
+    counted = {name for name, kinds in uses.items() if "set" in kinds and "other" not in kinds}
+    if not counted:
+        return
+
+    class Count(ast.NodeTransformer):
+        def visit_Assign(self, node: ast.Assign) -> ast.stmt:
+            if _named_in(node.targets[0], counted):
+                return ast.Assign(node.targets, ast.Constant(0))
+            return self.generic_visit(node)
+
+        def visit_Expr(self, node: ast.Expr) -> ast.stmt:
+            call = node.value
+            if isinstance(call, ast.Call) and _named_in(call.func, counted, "append"):
+                owner = call.func.value  # type: ignore[attr-defined]
+                return ast.AugAssign(ast.Name(owner.id, ast.Store()), ast.Add(), ast.Constant(1))
+            return self.generic_visit(node)
+
+        def visit_Call(self, node: ast.Call) -> ast.expr:
+            if _called_name(node, "len") and _named_in(node.args[0], counted):
+                return ast.Name(node.args[0].id, ast.Load())  # type: ignore[attr-defined]
+            return self.generic_visit(node)
+
+    Count().visit(function)
+
+
+def _use(name: ast.Name, parents: dict[int, ast.AST]) -> str:
+    """How a local is used: `set` empty, `append`ed to, `len`, or `other`."""
+    parent = parents.get(id(name))
+    if isinstance(name.ctx, ast.Store):
+        return "set" if isinstance(parent, ast.Assign) and _is_empty_list(parent) else "other"
+    if isinstance(parent, ast.Call) and _called_name(parent, "len") and parent.args == [name]:
+        return "len"
+    call = parents.get(id(parent))
+    if (
+        isinstance(parent, ast.Attribute)
+        and parent.attr == "append"
+        and isinstance(call, ast.Call)
+        and len(call.args) == 1
+        and isinstance(parents.get(id(call)), ast.Expr)
+        and not any(isinstance(n, ast.Call) for n in ast.walk(call.args[0]))
+    ):
+        return "append"
+    return "other"
+
+
+def _is_empty_list(node: ast.Assign) -> bool:
+    return len(node.targets) == 1 and isinstance(node.value, ast.List) and not node.value.elts
+
+
+def _named_in(node: ast.expr, names: set[str], attr: str | None = None) -> bool:
+    """Whether `node` is one of the locals `names` (or, with `attr`, that attribute of one)."""
+    if attr is not None:
+        return (
+            isinstance(node, ast.Attribute) and node.attr == attr and _named_in(node.value, names)
+        )
+    return isinstance(node, ast.Name) and node.id in names
+
+
+def _called_name(node: ast.Call, name: str) -> bool:
+    return isinstance(node.func, ast.Name) and node.func.id == name and len(node.args) == 1
+
+
 def type_empty_lists(function: ast.FunctionDef) -> None:
     """An empty list literal is a list of ints (numba cannot always tell), unless it is
     the value of a local that tuples are appended to."""
@@ -290,6 +360,7 @@ def lower(function: ast.FunctionDef, objects: dict[str, Any], name: str) -> Lowe
     lowered = lowering.visit(copy.deepcopy(function))
     RowArrays(lowered, lowering.tables)
     lowered = Truth().visit(lowered)
+    counted_lists(lowered)
     type_empty_lists(lowered)
     SliceLoops().visit(lowered)
     canonical_names(lowered)

@@ -121,6 +121,20 @@ def _method(node: ast.Call, name: str) -> bool:
     return isinstance(node.func, ast.Attribute) and node.func.attr == name and len(node.args) == 1
 
 
+def _forward_slice(node: ast.expr) -> tuple[ast.expr, ...] | None:
+    """`x[a:b:k]` with k a positive constant (or none) as (x, a, b, k), the bounds as
+    `mask_of_slice` takes them; None for anything else."""
+    if not (isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice)):
+        return None
+    part = node.slice
+    step = part.step or ast.Constant(1)
+    if not (isinstance(step, ast.Constant) and type(step.value) is int and step.value > 0):
+        return None
+    start = part.lower or ast.Constant(0)
+    stop = part.upper or _call("len", node.value)
+    return node.value, start, stop, step
+
+
 def _call(name: str, *args: ast.expr) -> ast.Call:
     return ast.Call(ast.Name(name, ast.Load()), list(args), [])
 
@@ -259,7 +273,9 @@ class Rewrite(ast.NodeTransformer):
 
     def visit_Call(self, node: ast.Call) -> ast.expr:
         if _called(node, "sorted") and self.is_set(node):
-            return _call("mask_of", self.visit(node.args[0]))
+            cards = self.visit(node.args[0])
+            sliced = _forward_slice(cards)
+            return _call("mask_of_slice", *sliced) if sliced else _call("mask_of", cards)
         if _called(node, "len") and self.is_set(node.args[0]):
             return _call("popcount", self.visit(node.args[0]))
         if _called(node, "truth") and self.is_set(node.args[0]):
@@ -307,5 +323,71 @@ def masked(function: ast.FunctionDef) -> ast.FunctionDef:
         raise MaskError("no hands found")
     rewrite = Rewrite(kinds)
     function.body = rewrite.block(function.body)
+    hands_as_arrays(function, {n for n, kind in kinds.names.items() if kind is Kind.SETS})
     ast.fix_missing_locations(function)
     return function
+
+
+def hands_as_arrays(function: ast.FunctionDef, sets: set[str]) -> None:
+    """The lists of card sets (the hands) become int arrays when each is only indexed,
+    measured, walked and passed from one such local to another, and each is made by
+    `[... for seat in range(N)]`."""
+    parents = {id(c): n for n in ast.walk(function) for c in ast.iter_child_nodes(n)}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name) and node.id in sets and not _array_use(node, parents, sets):
+            return
+    for node in ast.walk(function):
+        for field in ("body", "orelse"):
+            block = getattr(node, field, None)
+            if isinstance(block, list):
+                setattr(node, field, [s for stmt in block for s in _filled(stmt, sets)])
+
+
+def _array_use(name: ast.Name, parents: dict[int, ast.AST], sets: set[str]) -> bool:
+    parent = parents.get(id(name))
+    if isinstance(parent, ast.Subscript) and parent.value is name:
+        return not isinstance(parent.slice, ast.Slice)
+    if isinstance(parent, ast.Call) and _called(parent, "len"):
+        return True
+    if isinstance(parent, ast.For) and parent.iter is name:
+        return True
+    if isinstance(parent, ast.Assign) and len(parent.targets) == 1:
+        value, target = parent.value, parent.targets[0]
+        if isinstance(name.ctx, ast.Store):
+            return (isinstance(value, ast.Name) and value.id in sets) or _made_by_seat(value)
+        return isinstance(target, ast.Name) and target.id in sets
+    return False
+
+
+def _made_by_seat(value: ast.expr) -> bool:
+    """`[... for seat in range(N)]`, N a constant."""
+    if not (isinstance(value, ast.ListComp) and len(value.generators) == 1):
+        return False
+    gen = value.generators[0]
+    return (
+        not gen.ifs
+        and isinstance(gen.target, ast.Name)
+        and _called(gen.iter, "range")
+        and len(gen.iter.args) == 1  # type: ignore[attr-defined]
+        and isinstance(gen.iter.args[0], ast.Constant)  # type: ignore[attr-defined]
+    )
+
+
+def _filled(stmt: ast.stmt, sets: set[str]) -> list[ast.stmt]:
+    """`x = [e for v in range(N)]` as `x = np.zeros(N, np.int64)` and a loop setting `x[v]`."""
+    if not (isinstance(stmt, ast.Assign) and _made_by_seat(stmt.value)):
+        return [stmt]
+    target = stmt.targets[0]
+    if not (isinstance(target, ast.Name) and target.id in sets):
+        return [stmt]
+    made = stmt.value
+    assert isinstance(made, ast.ListComp)
+    gen = made.generators[0]
+    size = gen.iter.args[0]  # type: ignore[attr-defined]
+    zeros = ast.parse("np.zeros(0, np.int64)", mode="eval").body
+    zeros.args[0] = size  # type: ignore[attr-defined]
+    item = ast.Subscript(ast.Name(target.id, ast.Load()), gen.target, ast.Store())
+    seat = ast.Name(gen.target.id, ast.Load())  # type: ignore[attr-defined]
+    item.slice = seat
+    loop = ast.For(gen.target, gen.iter, [ast.Assign([item], made.elt)], [])
+    return [ast.Assign([target], zeros), loop]

@@ -127,6 +127,18 @@ def mask_of(cards: list[int]) -> int:
 
 
 @numba.njit(cache=True)
+def mask_of_slice(cards: list[int], start: int, stop: int, step: int) -> int:
+    """The set of the cards of `cards[start:stop:step]` (step above 0), with no list made."""
+    count = len(cards)
+    start = max(start + count, 0) if start < 0 else min(start, count)
+    stop = max(stop + count, 0) if stop < 0 else min(stop, count)
+    mask = 0
+    for k in range(start, stop, step):
+        mask |= 1 << cards[k]
+    return mask
+
+
+@numba.njit(cache=True)
 def cards_of(mask: int) -> list[int]:
     """The sorted list of the set's cards."""
     cards = [0][:0]
@@ -134,3 +146,47 @@ def cards_of(mask: int) -> list[int]:
         cards.append(lowest(mask))
         mask &= mask - 1
     return cards
+
+
+# -- counting the rows of a chunk's results -----------------------------------------------
+
+
+@numba.njit(cache=True)
+def _row_hash(values: np.ndarray, row: int) -> np.uint64:
+    h = np.uint64(0)
+    for column in range(values.shape[1]):
+        h = number(h ^ np.uint64(values[row, column]), np.uint64(column + 1))
+    return h
+
+
+@numba.njit(cache=True)
+def _same_rows(values: np.ndarray, a: int, b: int) -> bool:
+    width, column = values.shape[1], 0
+    while column < width and values[a, column] == values[b, column]:
+        column += 1
+    return column == width
+
+
+@numba.njit(cache=True)
+def distinct_rows(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where each distinct row of a 2-d int array first occurs, in order, and how often
+    it occurs."""
+    rows = values.shape[0]
+    size = 2
+    while size < 2 * rows:
+        size *= 2
+    mask = np.uint64(size - 1)
+    slots = np.full(size, -1, np.int64)  # the index of a distinct row, by its hash
+    firsts = np.empty(rows, np.int64)
+    counts = np.zeros(rows, np.int64)
+    found = 0
+    for row in range(rows):
+        slot = _row_hash(values, row) & mask
+        while slots[slot] >= 0 and not _same_rows(values, firsts[slots[slot]], row):
+            slot = (slot + np.uint64(1)) & mask
+        if slots[slot] < 0:
+            slots[slot] = found
+            firsts[found] = row
+            found += 1
+        counts[slots[slot]] += 1
+    return firsts[:found], counts[:found]
