@@ -149,7 +149,7 @@ def play_on(
     s.rng = Stream(seed)
     play_trick_on(t, s, played, rng)
     play_tricks(s, t.plan, t.pick, rng.random)
-    record(s, t.plan, out, row, trick_winners, eliminated)
+    record(s, t.plan, out, row, trick_winners, eliminated, details)
     return None
 
 
@@ -179,6 +179,7 @@ def play_trick_on(t: Table, s: State, played: Any, rng: Any) -> None:
 
 def play_rest(
     t: Table,
+    details: bool,
     table: Any,
     stock: Any,
     set_aside: Any,
