@@ -17,29 +17,10 @@ from typing import Any
 def play_deals(
     cards: Any, deal_seeds: Any, bot_seeds: Any, starts: Any, counts: Any, players: int
 ) -> Any:
-    """Every deal of the chunks with the profile's bots: rows, trick winners, eliminations."""
-    out = np.zeros((counts.sum(), FIELD_COUNT), np.int64)
-    trick_winners = [0 for _ in range(0)]
-    eliminated = [0 for _ in range(0)]
-    row = 0
-    for piece in range(len(starts)):
-        deals = new_stream(deal_seeds[piece])
-        bots = new_stream(bot_seeds[piece])
-        for unit in range(starts[piece], starts[piece] + counts[piece]):
-            deck = [c for c in cards]
-            shuffle(deck, deals)
-            hand_seed = next_seed(deals)
-            dealer = unit % players
-            hand(deck, hand_seed, bots, dealer, out, row, trick_winners, eliminated)
-            row += 1
-    return out, np.array(trick_winners, np.int64), np.array(eliminated, np.int64)
-
-
-def play_skill(
-    cards: Any, deal_seeds: Any, bot_seeds: Any, starts: Any, counts: Any, players: int
-) -> Any:
-    """Every deal of the chunks with the heuristic bot at one seat, turning relative to the
-    dealer every `players` deals, and random bots elsewhere."""
+    """Every deal of the chunks, each played by `seated(seat, ...)` for the seat of the
+    deal (the one a heuristic bot takes in the skill games, turning relative to the dealer
+    every `players` deals): rows, trick winners, eliminations. `kernel.py` makes one copy
+    per hand function, `seated` naming a dispatcher over them."""
     out = np.zeros((counts.sum(), FIELD_COUNT), np.int64)
     trick_winners = [0 for _ in range(0)]
     eliminated = [0 for _ in range(0)]
@@ -53,6 +34,6 @@ def play_skill(
             hand_seed = next_seed(deals)
             dealer = unit % players
             seat = (dealer + unit // players) % players
-            skill(seat, deck, hand_seed, bots, dealer, out, row, trick_winners, eliminated)
+            seated(seat, deck, hand_seed, bots, dealer, out, row, trick_winners, eliminated)
             row += 1
     return out, np.array(trick_winners, np.int64), np.array(eliminated, np.int64)

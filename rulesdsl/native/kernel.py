@@ -110,7 +110,7 @@ class Kernel(NamedTuple):
 
     def chunks(self, cards: Any, played: Chunks, skill: bool = False) -> Any:
         """The rows of the deals of every chunk of `played`, in order, with the profile's
-        bots or (with `skill`) the heuristic bot at one seat (`chunk.play_skill`); the
+        bots or (with `skill`) the heuristic bot at one seat (the module's `play_skill`); the
         hands keep no trick winners or eliminations."""
         loop = self.module.play_skill if skill else self.module.count_deals
         return loop(cards, *played, self.players)[0]
@@ -270,14 +270,16 @@ def template(fn: Any, renames: dict[str, str]) -> ast.FunctionDef:
     return jitted(Fill().visit(node))
 
 
-def dispatcher(players: int) -> ast.FunctionDef:
-    """`skill(seat, ...)`: the hand with the heuristic bot at `seat`."""
+def dispatcher(name: str, hands: list[str]) -> ast.FunctionDef:
+    """`name(seat, ...)`: the hand function `hands[seat]`, or the only one."""
     args = ", ".join(HAND_ARGS)
-    lines = [f"def skill(seat, {args}):"]
-    for seat in range(players):
+    lines = [f"def {name}(seat, {args}):"]
+    if len(hands) == 1:
+        lines.append(f"    {hands[0]}({args})")
+    for seat, hand in enumerate(hands if len(hands) > 1 else []):
         word = "if" if seat == 0 else "elif"
         lines.append(f"    {word} seat == {seat}:")
-        lines.append(f"        skill_{seat}({args})")
+        lines.append(f"        {hand}({args})")
     (node,) = ast.parse("\n".join(lines)).body
     assert isinstance(node, ast.FunctionDef)
     return jitted(node)
@@ -294,10 +296,12 @@ def module_tree(rules: Rules, players: int, bots: tuple[str, ...]) -> ast.Module
         seats = tuple("heuristic" if s == seat else "random" for s in range(players))
         hands.append(hand_function(rules, players, seats, f"skill_{seat}", details=False))
     loops = [
-        dispatcher(players),
-        template(chunk.play_deals, {}),
-        template(chunk.play_deals, {"play_deals": "count_deals", "hand": "counted"}),
-        template(chunk.play_skill, {}),
+        dispatcher("any_hand", ["hand"]),
+        dispatcher("any_counted", ["counted"]),
+        dispatcher("skill", [f"skill_{seat}" for seat in range(players)]),
+        template(chunk.play_deals, {"seated": "any_hand"}),
+        template(chunk.play_deals, {"play_deals": "count_deals", "seated": "any_counted"}),
+        template(chunk.play_deals, {"play_deals": "play_skill", "seated": "skill"}),
     ]
     return assembled(hands, loops)
 
