@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,fast]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,fast,web]'
 	touch $(STAMP)
 
 # The main job: check the shipped profiles, then measure what the rules sheet's variants

@@ -10,7 +10,10 @@ that the committed files are what this writes, so they cannot drift from the lan
 from __future__ import annotations
 
 import json
+import re
 import sys
+from dataclasses import dataclass
+from enum import StrEnum
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -132,6 +135,95 @@ def textmate() -> dict[str, Any]:
             "number": {"name": f"constant.numeric.{LANGUAGE}", "match": r"\b[0-9]+\b"},
         },
     }
+
+
+class Kind(StrEnum):
+    """What a highlighted piece of a profile is, named for the TextMate scope it has."""
+
+    COMMENT = "comment"
+    STRING = "string"
+    KEYWORD = "keyword"
+    OPTION = "option"
+    CLAUSE = "clause"
+    VALUE = "value"
+    RULE_WORD = "rule_word"
+    NUMBER = "number"
+
+
+# Each TextMate scope of textmate() (less the language's suffix) and its kind.
+SCOPE_KINDS = {
+    "comment.line.number-sign": Kind.COMMENT,
+    "string.quoted.double": Kind.STRING,
+    "keyword.other": Kind.KEYWORD,
+    "variable.other.property": Kind.OPTION,
+    "keyword.control": Kind.CLAUSE,
+    "constant.language": Kind.VALUE,
+    "variable.language": Kind.RULE_WORD,
+    "constant.numeric": Kind.NUMBER,
+}
+
+
+@dataclass(frozen=True)
+class Token:
+    """A highlighted piece of a line: 1-based line and column (code points), its length."""
+
+    line: int
+    column: int
+    length: int
+    kind: Kind
+
+
+def _kind(scope: str) -> Kind:
+    return SCOPE_KINDS[scope.removesuffix(f".{LANGUAGE}")]
+
+
+@cache
+def _rules(syntax: str) -> tuple[tuple[re.Pattern[str], dict[int, Kind]], ...]:
+    """The grammar's patterns in order, each with the kind of each group it colours (0 for
+    the whole match). YAML states options as keys, `hand_size: ...`: its statement rule
+    is the option and metadata names before a colon."""
+    grammar = textmate()
+    repository = grammar["repository"]
+    rules = []
+    for include in grammar["patterns"]:
+        rule = repository[include["include"].lstrip("#")]
+        match = rule["match"]
+        if syntax == "yaml" and include["include"] == "#statement":
+            match = rf"^\s*({_alternatives([*OPTIONS, *METADATA])})(?=\s*:)"
+            kinds = {1: _kind(rule["captures"]["2"]["name"])}
+        elif "captures" in rule:
+            kinds = {int(g): _kind(c["name"]) for g, c in rule["captures"].items()}
+        else:
+            kinds = {0: _kind(rule["name"])}
+        rules.append((re.compile(match), kinds))
+    return tuple(rules)
+
+
+def tokens(text: str, syntax: str = "dsl") -> list[Token]:
+    """The text's highlighted pieces, as an editor reading textmate() colours them: at each
+    place, the pattern matching soonest (the first listed, on a tie) colours its match.
+    Each pattern's next match is kept until the scan passes it, so a line is read once per
+    pattern however many pieces it holds."""
+    found = []
+    rules = _rules(syntax)
+    for number, line in enumerate(text.split("\n"), 1):
+        at = 0
+        ahead: list[re.Match[str] | None] = [pattern.search(line) for pattern, _ in rules]
+        while True:
+            for index, (pattern, _) in enumerate(rules):
+                match = ahead[index]
+                if match is not None and match.start() < at:
+                    ahead[index] = pattern.search(line, at)
+            waiting = [(m.start(), index) for index, m in enumerate(ahead) if m is not None]
+            if not waiting:
+                break
+            match = ahead[min(waiting)[1]]
+            for group, kind in rules[min(waiting)[1]][1].items():
+                start, end = match.span(group)
+                if end > start:
+                    found.append(Token(number, start + 1, end - start, kind))
+            at = max(match.end(), match.start() + 1)
+    return found
 
 
 def _vim_rule(name: str) -> str:

@@ -87,6 +87,7 @@ COMMANDS = {
     "compare": "sim",
     "lsp": "editor",
     "analyze": "analyze",
+    "serve": "serve",
 }
 
 

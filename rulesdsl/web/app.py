@@ -1,0 +1,207 @@
+"""The web app: routes of the page and of the JSON API, on Starlette.
+
+Every answer is JSON (`{"error": message}` for a refusal) except the page, its files and a
+trace download. Library calls that read profiles share one lock: the profile loader keeps
+per-process state (its cache, the chain being resolved) that one request at a time may use.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from importlib.metadata import version
+from pathlib import Path
+from typing import Any, TypeVar
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from rulesdsl.bots import bot_names
+from rulesdsl.explain import DEFAULT_LANGUAGE, languages
+from rulesdsl.profile import find, shipped_names
+from rulesdsl.sources import SourceError, read_text
+from rulesdsl.web.bodies import field, json_body
+from rulesdsl.web.checking import UNTITLED, check_text
+from rulesdsl.web.errors import ApiError, bad, not_found
+from rulesdsl.web.guard import HEADERS, LOCAL_HOSTS, Guard
+from rulesdsl.web.limits import Limits
+from rulesdsl.web.workspace import SYNTAXES, Workspace, check_name, syntax_of
+
+STATIC = Path(__file__).parent / "static"
+T = TypeVar("T")
+
+
+class Server:
+    """What the routes share: the workspace, the limits, and the lock on profile reading."""
+
+    def __init__(self, workspace: Path, limits: Limits, executor: str, workers: int) -> None:
+        self.workspace = Workspace(workspace, limits.profile_bytes)
+        self.limits = limits
+        self.executor = executor
+        self.workers = workers
+        self.library = threading.Lock()
+
+    async def locked(self, work: Callable[..., T], *args: Any) -> T:
+        """`work(*args)` in a worker thread, holding the lock on profile reading."""
+
+        def run() -> T:
+            with self.library:
+                return work(*args)
+
+        return await run_in_threadpool(run)
+
+    async def body(self, request: Request) -> dict[str, Any]:
+        return await json_body(request, self.limits.body_bytes)
+
+    def text(self, body: dict[str, Any], name: str = "text") -> str:
+        """A profile's text from the body, at most `profile_bytes` once encoded."""
+        text = field(body, name, str)
+        if len(text.encode("utf-8", "surrogatepass")) > self.limits.profile_bytes:
+            raise ApiError(413, f"the profile is over {self.limits.profile_bytes:,} bytes")
+        return text
+
+    def lang(self, value: Any) -> str:
+        lang = DEFAULT_LANGUAGE if value is None else value
+        if lang not in languages():
+            raise bad(f"`lang` is {str(lang)[:20]!r}; it must be one of {', '.join(languages())}")
+        return lang
+
+    # -- the routes --------------------------------------------------------------------
+
+    async def page(self, request: Request) -> Response:
+        index = STATIC / "index.html"
+        if not index.is_file():
+            raise not_found("the page is not installed")
+        return FileResponse(index, media_type="text/html; charset=utf-8")
+
+    async def meta(self, request: Request) -> Response:
+        workspace = [
+            {"name": e.name, "syntax": e.syntax, "origin": "workspace"}
+            for e in self.workspace.files()
+        ]
+        return JSONResponse(
+            {
+                "version": version("rulesdsl"),
+                "languages": list(languages()),
+                "bots": bot_names(),
+                "profiles": [*self._shipped(), *workspace],
+                "workspace": str(self.workspace.root),
+                "limits": self.limits.to_dict(),
+            }
+        )
+
+    def _shipped(self) -> list[dict[str, str]]:
+        found = []
+        for name in shipped_names():
+            path = find(name)
+            if path is not None:
+                found.append({"name": name, "syntax": SYNTAXES[path.suffix], "origin": "shipped"})
+        return found
+
+    async def profile(self, request: Request) -> Response:
+        name = request.path_params["name"]
+        if name in shipped_names():
+            path = find(name)
+            try:
+                text = read_text(path) if path is not None else None
+            except SourceError:
+                text = None
+            if path is None or text is None:
+                raise not_found(f"the shipped profile {name} cannot be read")
+            answer = {"name": name, "syntax": SYNTAXES[path.suffix], "origin": "shipped"}
+            return JSONResponse({**answer, "text": text, "version": None})
+        text, current = self.workspace.read(name)
+        answer = {"name": name, "syntax": syntax_of(name), "origin": "workspace"}
+        return JSONResponse({**answer, "text": text, "version": current})
+
+    async def check(self, request: Request) -> Response:
+        body = await self.body(request)
+        text = self.text(body)
+        syntax = field(body, "syntax", str, "dsl")
+        if syntax not in UNTITLED:
+            raise bad(f"`syntax` is {syntax[:20]!r}; it must be dsl or yaml")
+        lang = self.lang(body.get("lang"))
+        name = field(body, "name", str, None)
+        if name is not None and name not in shipped_names():
+            check_name(name)
+            if syntax_of(name) != syntax:
+                raise bad(f"{name} is a {syntax_of(name)} file, but `syntax` is {syntax}")
+        else:
+            name = UNTITLED[syntax]
+        root = self.workspace.root
+        answer = await self.locked(check_text, text, root / name, root, lang)
+        return JSONResponse(answer)
+
+    async def workspace_list(self, request: Request) -> Response:
+        files = [
+            {"name": e.name, "syntax": e.syntax, "bytes": e.bytes, "version": e.version}
+            for e in self.workspace.files()
+        ]
+        return JSONResponse({"files": files})
+
+    async def workspace_read(self, request: Request) -> Response:
+        name = request.path_params["name"]
+        text, current = self.workspace.read(name)
+        return JSONResponse(
+            {"name": name, "syntax": syntax_of(name), "text": text, "version": current}
+        )
+
+    async def workspace_save(self, request: Request) -> Response:
+        name = check_name(request.path_params["name"])
+        body = await self.body(request)
+        text = self.text(body)
+        loaded = field(body, "version", str, None)
+        saved = await run_in_threadpool(self.workspace.save, name, text, loaded)
+        return JSONResponse({"name": name, "version": saved})
+
+
+def _error(request: Request, error: Exception) -> Response:
+    """A refusal as `{"error": message}`; anything else that went wrong says which request
+    failed and what kind of failure it was, never where in the code."""
+    if isinstance(error, ApiError):
+        return JSONResponse(error.body(), status_code=error.status, headers=HEADERS)
+    if isinstance(error, HTTPException):
+        said = {404: "no such page or API route", 405: "this route does not take that method"}
+        message = said.get(error.status_code, str(error.detail))
+        return JSONResponse({"error": message}, status_code=error.status_code, headers=HEADERS)
+    message = (
+        f"the server failed to answer {request.method} {request.url.path} "
+        f"({type(error).__name__}); nothing was saved by this request"
+    )
+    return JSONResponse({"error": message}, status_code=500, headers=HEADERS)
+
+
+def create_app(
+    workspace: Path,
+    *,
+    executor: str = "local",
+    workers: int = 1,
+    limits: Limits | None = None,
+    hosts: tuple[str, ...] = LOCAL_HOSTS,
+) -> Starlette:
+    """The ASGI app serving the page and the API over the profiles in `workspace`; compare
+    jobs run on `executor` (local processes, `workers` of them, or a Dask scheduler)."""
+    server = Server(workspace, limits or Limits(), executor, workers)
+    routes = [
+        Route("/", server.page),
+        Route("/api/meta", server.meta),
+        Route("/api/profiles/{name:path}", server.profile),
+        Route("/api/check", server.check, methods=["POST"]),
+        Route("/api/workspace", server.workspace_list),
+        Route("/api/workspace/{name:path}", server.workspace_read, methods=["GET"]),
+        Route("/api/workspace/{name:path}", server.workspace_save, methods=["PUT"]),
+        Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
+    ]
+    app = Starlette(
+        routes=routes,
+        middleware=[Middleware(Guard, hosts=hosts)],
+        exception_handlers={Exception: _error, ApiError: _error, HTTPException: _error},
+    )
+    app.state.server = server
+    return app
