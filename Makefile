@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format clean neovim
+.PHONY: run test lint format clean neovim chromium
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -23,7 +23,12 @@ run: $(STAMP)
 neovim:
 	@sh .ci/install-neovim || echo "make: Neovim is not installed; the editor test is skipped" >&2
 
-test: $(STAMP) neovim
+# The page's end-to-end tests drive headless Chromium: installed from the distribution where
+# it can be, else they are skipped (under CI=true they fail instead).
+chromium:
+	@sh .ci/install-chromium || echo "make: Chromium is not installed; the browser tests are skipped" >&2
+
+test: $(STAMP) neovim chromium
 	$(BIN)/python -m pytest
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .

@@ -249,10 +249,13 @@ async function checkNow() {
 }
 
 const checkSoon = debounce(checkNow, 250);
-const keepDraft = debounce(() => {
+// The text, and the file it came from, kept in the browser: a reload brings back what was
+// not saved yet.
+function storeDraft() {
   const draft = { text: text(), syntax: el("edit-syntax").value, name: state.name, version: state.version, savedText: state.savedText };
   localStorage.setItem(DRAFT_KEY, JSON.stringify(draft));
-}, 200);
+}
+const keepDraft = debounce(storeDraft, 200);
 
 function changed() {
   renderHighlight();
@@ -318,7 +321,7 @@ async function save(name, version) {
     state.version = answer.version;
     state.savedText = body;
     el("edit-name").value = answer.name;
-    keepDraft();
+    storeDraft();
     setStatus(`Saved ${answer.name} in the workspace.`, "ok");
     await ctx.refreshProfiles(`workspace:${answer.name}`);
     checkNow();
@@ -422,6 +425,7 @@ export function initEdit(context) {
     el("edit-conflict").hidden = true;
   });
   for (const id of ["sheet", "diff", "dead"]) el(`side-${id}`).addEventListener("click", () => showSide(id));
+  window.addEventListener("pagehide", storeDraft);
   restore();
 }
 

@@ -1,0 +1,62 @@
+"""Editing in the browser: a typo's diagnostic and its fix; saving, a reload, a conflict."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+TYPO = 'profile "house" extends "equal-hands" {\n    elimination imediate\n}\n'
+
+
+def test_a_typo_shows_its_diagnostic_and_one_click_mends_it(page, screenshots):
+    page.fill("#edit-text", TYPO)
+    diagnostic = page.locator("#edit-diagnostics li.diagnostic").first
+    expect(diagnostic).to_contain_text("imediate")
+    expect(diagnostic.locator(".where")).to_have_text("2:17")
+    expect(diagnostic.locator("pre.caret")).to_contain_text("^~~~~~~~")
+    expect(page.locator("#edit-highlight .sq-error")).to_have_text("imediate")
+    expect(page.locator("#edit-highlight .tok-option").first).to_have_text("elimination")
+    expect(page.locator("#edit-sheet")).to_contain_text("once the profile has no errors")
+    page.screenshot(path=screenshots / "edit-typo.png")
+
+    diagnostic.locator("button.fix-button").click()
+    expect(page.locator("#edit-summary")).to_have_text("The profile reads: no problems.")
+    assert "elimination immediate\n" in page.input_value("#edit-text")
+    expect(page.locator("#edit-diagnostics li")).to_have_count(0)
+    expect(page.locator("#edit-sheet pre.sheet")).not_to_be_empty()
+    page.click("#side-diff")
+    expect(page.locator("#edit-diff table.diff")).to_contain_text("elimination")
+    page.screenshot(path=screenshots / "edit-fixed.png")
+
+
+def test_saved_work_survives_a_reload_and_a_save_from_elsewhere_is_never_overwritten(
+    page, served, screenshots
+):
+    mine = TYPO.replace("imediate", "immediate")
+    page.fill("#edit-text", mine)
+    page.fill("#edit-name", "kitchen.rules")
+    page.click("#edit-save")
+    expect(page.locator("#edit-status")).to_have_text("Saved kitchen.rules in the workspace.")
+    saved = served.workspace / "kitchen.rules"
+    assert saved.read_text() == mine
+
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    expect(page.locator("#edit-status")).to_have_text("Editing kitchen.rules from the workspace.")
+    assert page.input_value("#edit-text") == mine
+    assert page.input_value("#edit-name") == "kitchen.rules"
+
+    theirs = mine.replace("immediate", "after_draw")
+    saved.write_text(theirs)  # another tab saves the same file meanwhile
+    edited = mine.replace("}", "    draw 2\n}")
+    page.fill("#edit-text", edited)
+    page.click("#edit-save")
+    expect(page.locator("#edit-conflict")).to_be_visible()
+    expect(page.locator("#edit-conflict-text")).to_contain_text("Your text is still here")
+    assert saved.read_text() == theirs
+    assert page.input_value("#edit-text") == edited
+    page.screenshot(path=screenshots / "edit-conflict.png")
+
+    page.click("#edit-save-copy")
+    expect(page.locator("#edit-status")).to_have_text("Saved kitchen-2.rules in the workspace.")
+    assert (served.workspace / "kitchen-2.rules").read_text() == edited
+    assert saved.read_text() == theirs
