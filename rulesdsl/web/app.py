@@ -25,12 +25,15 @@ from starlette.staticfiles import StaticFiles
 from rulesdsl.bots import bot_names
 from rulesdsl.explain import DEFAULT_LANGUAGE, languages
 from rulesdsl.profile import find, shipped_names
+from rulesdsl.rules import RulesError
 from rulesdsl.sources import SourceError, read_text
-from rulesdsl.web.bodies import field, json_body
+from rulesdsl.web.bodies import bounded, field, json_body
 from rulesdsl.web.checking import UNTITLED, check_text
 from rulesdsl.web.errors import ApiError, bad, not_found
 from rulesdsl.web.guard import HEADERS, LOCAL_HOSTS, Guard
 from rulesdsl.web.limits import Limits
+from rulesdsl.web.refs import HUMAN, check_bot, resolve
+from rulesdsl.web.tables import Table, Tables
 from rulesdsl.web.workspace import SYNTAXES, Workspace, check_name, syntax_of
 
 STATIC = Path(__file__).parent / "static"
@@ -46,6 +49,7 @@ class Server:
         self.executor = executor
         self.workers = workers
         self.library = threading.Lock()
+        self.tables = Tables(limits.tables)
 
     async def locked(self, work: Callable[..., T], *args: Any) -> T:
         """`work(*args)` in a worker thread, holding the lock on profile reading."""
@@ -160,6 +164,92 @@ class Server:
         saved = await run_in_threadpool(self.workspace.save, name, text, loaded)
         return JSONResponse({"name": name, "version": saved})
 
+    # -- play -------------------------------------------------------------------------------
+
+    def players(self, body: dict[str, Any]) -> int:
+        return bounded(body, "players", 2, self.limits.players_max, 4)
+
+    def seed(self, body: dict[str, Any], default: Any = ...) -> int:
+        return bounded(body, "seed", 0, SEED_MAX, default)
+
+    async def play(self, request: Request) -> Response:
+        body = await self.body(request)
+        lang = self.lang(request.query_params.get("lang"))
+        players = self.players(body)
+        bots = self.seat_bots(body, players, human=True)
+        if bots.count(HUMAN) > 1:
+            raise bad("at most one seat is `human`")
+        seed = self.seed(body, None)
+        is_match = field(body, "match", bool, False)
+        named = await self.locked(resolve, body.get("profile"), self.workspace, self.limits)
+        rules = named.profile.rules
+        try:
+            rules.check_players_of(named.ref, players)
+        except RulesError as error:
+            raise bad(str(error)) from None
+        table = await run_in_threadpool(self.tables.open, named.ref, rules, bots, seed, is_match)
+        return JSONResponse(await self.on_table(table, lambda: None, lang))
+
+    def seat_bots(self, body: dict[str, Any], players: int, human: bool) -> list[str]:
+        """The bot of each seat: one name for every seat, or a list of one per seat."""
+        given = body.get("bots", "random")
+        names = [given] * players if isinstance(given, str) else given
+        if not isinstance(names, list) or len(names) not in (1, players):
+            raise bad(f"`bots` names one bot for every seat, or one per seat ({players})")
+        return [check_bot(name, self.limits, human) for name in names * (players // len(names))]
+
+    async def on_table(self, table: Table, work: Callable[[], None], lang: str) -> dict:
+        """Do `work` at the table (holding it), then its state in `lang`."""
+
+        def run() -> dict:
+            with table.lock:
+                work()
+                return table.state(lang)
+
+        return await run_in_threadpool(run)
+
+    def table(self, request: Request) -> Table:
+        return self.tables.get(request.path_params["id"])
+
+    async def table_state(self, request: Request) -> Response:
+        lang = self.lang(request.query_params.get("lang"))
+        return JSONResponse(await self.on_table(self.table(request), lambda: None, lang))
+
+    async def table_move(self, request: Request) -> Response:
+        table = self.table(request)
+        body = await self.body(request)
+        lang = self.lang(request.query_params.get("lang"))
+        card = field(body, "card", str)
+        return JSONResponse(await self.on_table(table, lambda: table.move(card[:10], lang), lang))
+
+    async def table_next(self, request: Request) -> Response:
+        table = self.table(request)
+        await self.body(request)
+        lang = self.lang(request.query_params.get("lang"))
+        return JSONResponse(await self.on_table(table, table.next_hand, lang))
+
+    async def table_replay(self, request: Request) -> Response:
+        table = self.table(request)
+        if not table.replay:
+            raise ApiError(409, "no hand has finished at this table yet")
+        return JSONResponse({"steps": table.replay})
+
+    async def table_trace(self, request: Request) -> Response:
+        table = self.table(request)
+        with table.lock:
+            if table.human is not None and table.hand.outcome is None:
+                raise ApiError(409, "the trace shows every hand: it is ready once the hand ends")
+            text = table.trace.getvalue()
+        disposition = f'attachment; filename="rulesdsl-trace-{table.seed}.jsonl"'
+        return Response(
+            text,
+            media_type="text/plain; charset=utf-8",
+            headers={"content-disposition": disposition},
+        )
+
+
+SEED_MAX = 2**63 - 1
+
 
 def _error(request: Request, error: Exception) -> Response:
     """A refusal as `{"error": message}`; anything else that went wrong says which request
@@ -196,6 +286,12 @@ def create_app(
         Route("/api/workspace", server.workspace_list),
         Route("/api/workspace/{name:path}", server.workspace_read, methods=["GET"]),
         Route("/api/workspace/{name:path}", server.workspace_save, methods=["PUT"]),
+        Route("/api/play", server.play, methods=["POST"]),
+        Route("/api/play/{id}", server.table_state),
+        Route("/api/play/{id}/move", server.table_move, methods=["POST"]),
+        Route("/api/play/{id}/next", server.table_next, methods=["POST"]),
+        Route("/api/play/{id}/replay", server.table_replay),
+        Route("/api/play/{id}/trace", server.table_trace),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
     app = Starlette(

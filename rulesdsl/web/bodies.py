@@ -85,9 +85,9 @@ def _expected(kinds: tuple[type, ...]) -> str:
     return " or ".join(words.get(k, k.__name__) for k in kinds)
 
 
-def bounded(body: dict[str, Any], name: str, low: int, high: int, default: Any = ...) -> int:
-    """A whole number from `low` to `high`."""
+def bounded(body: dict[str, Any], name: str, low: int, high: int, default: Any = ...) -> Any:
+    """A whole number from `low` to `high` (or the default, when it is missing)."""
     value = field(body, name, int, default)
-    if not low <= value <= high:
+    if body.get(name) is not None and not low <= value <= high:
         raise bad(f"`{name}` is {value}; it must be from {low:,} to {high:,}")
     return value
