@@ -19,7 +19,7 @@ function humanSeat(state) {
 
 function seatName(state, seat) {
   const found = state.seats[seat];
-  return found ? (found.bot === "human" ? "You" : found.name) : `seat ${seat}`;
+  return found && found.bot === "human" ? "You" : `Seat ${seat}`;
 }
 
 function message(text, kind = "") {
@@ -49,13 +49,19 @@ function renderSeats(state) {
     if (state.dealer === seat.seat) badges.push(h("span", { class: "badge" }, "dealer"));
     if (state.to_play === seat.seat) badges.push(h("span", { class: "badge" }, "to play"));
     if (seat.out) badges.push(h("span", { class: "badge out" }, "out"));
+    // A bot's cards face down; face up in a replay, where every hand is shown.
     const backs = h("div", { class: "backs" });
-    for (let k = 0; k < Math.min(seat.cards, 10); k++) backs.append(cardBack(26));
+    if (seat.hand && seat.bot !== "human") {
+      backs.classList.add("open");
+      for (const card of seat.hand) backs.append(cardFace(card, 26));
+    } else {
+      for (let k = 0; k < Math.min(seat.cards, 10); k++) backs.append(cardBack(26));
+    }
     node.append(
       h(
         "div",
         { class: `seat${state.to_play === seat.seat ? " to-play" : ""}${seat.out ? " out" : ""}`, "data-seat": seat.seat },
-        h("div", {}, h("span", { class: "name" }, seat.bot === "human" ? "You" : seat.name), ...badges),
+        h("div", {}, h("span", { class: "name" }, seatName(state, seat.seat)), ...badges),
         h("div", { class: "muted" }, `${seat.bot === "human" ? "seat " + seat.seat : seat.bot} · ${seat.cards} card${seat.cards === 1 ? "" : "s"} · ${seat.tricks} trick${seat.tricks === 1 ? "" : "s"}`),
         backs,
       ),
@@ -107,7 +113,7 @@ function renderHand(state, interactive) {
   if (!own || !own.hand) return;
   const refused = new Map((state.refused || []).map((r) => [r.card, r]));
   const legal = new Set(state.legal || []);
-  const yourTurn = interactive && state.to_play === seat && !state.finished;
+  const yourTurn = interactive && state.to_play === seat && !over(state);
   for (const card of own.hand) {
     const refusal = yourTurn ? refused.get(card) : undefined;
     const kind = !yourTurn ? "waiting" : refusal ? "refused" : legal.has(card) ? "legal" : "waiting";
@@ -126,19 +132,23 @@ function renderHand(state, interactive) {
   }
 }
 
-function renderLog(state) {
+function over(state) {
+  return Boolean(state.hand_over || state.finished);
+}
+
+function renderLog(lines) {
   const node = clear(el("play-log"));
-  for (const line of state.log || []) node.append(h("li", {}, line));
+  for (const line of lines) node.append(h("li", {}, line.trim()));
   node.scrollTop = node.scrollHeight;
 }
 
-function render(state, { interactive = true, replaying = "" } = {}) {
+function render(state, { interactive = true, replaying = "", log = state.log || [] } = {}) {
   el("play-area").hidden = false;
   renderInfo(state, replaying);
   renderSeats(state);
   renderFelt(state);
   renderHand(state, interactive);
-  renderLog(state);
+  renderLog(log);
 }
 
 function resultText(state) {
@@ -154,8 +164,8 @@ async function show(state) {
   hideTooltip();
   render(state);
   const after = el("play-after");
-  after.hidden = !state.finished;
-  if (!state.finished) {
+  after.hidden = !over(state);
+  if (!over(state)) {
     const seat = humanSeat(state);
     message(state.to_play === seat ? "Your turn: play a card." : "");
     return;
@@ -182,7 +192,8 @@ function replayTo(index) {
   const k = Math.max(0, Math.min(steps.length - 1, index));
   el("replay-slider").value = String(k);
   el("replay-step").textContent = `step ${k + 1} of ${steps.length}`;
-  render(steps[k], { interactive: false, replaying: `replaying step ${k + 1} of ${steps.length}` });
+  const log = steps.slice(0, k + 1).flatMap((step) => step.events || []);
+  render(steps[k], { interactive: false, replaying: `replaying step ${k + 1} of ${steps.length}`, log });
 }
 
 async function move(card) {
