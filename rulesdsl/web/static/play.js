@@ -53,7 +53,7 @@ function renderSeats(state) {
     const backs = h("div", { class: "backs" });
     if (seat.hand && seat.bot !== "human") {
       backs.classList.add("open");
-      for (const card of seat.hand) backs.append(cardFace(card, 26));
+      for (const card of seat.hand) backs.append(cardFace(card, 34));
     } else {
       for (let k = 0; k < Math.min(seat.cards, 10); k++) backs.append(cardBack(26));
     }
