@@ -123,8 +123,10 @@ def _estimate_json(e: Estimate) -> dict[str, float]:
 
 
 def to_json(result: Result, same: Sequence[Sameness] = ()) -> str:
-    """The result; `same` adds what the analysis says of each pair before the table
-    (differing options that never act, identical games) as `sameness`."""
+    """The result: each metric's name, label and whether it is a share, in reading order;
+    each profile's estimates and hand lengths; each pair's differences. `same` adds what
+    the analysis says of each pair before the table (differing options that never act,
+    identical games) as `sameness`."""
     spec = result.spec
     labels = spec.labels
     data: dict[str, Any] = {
@@ -135,6 +137,7 @@ def to_json(result: Result, same: Sequence[Sameness] = ()) -> str:
         "bots": list(spec.seat_bots()),
         "good_play": spec.good_play,
         "interrupted": result.interrupted,
+        "metrics": [{"name": m.name, "label": m.label, "share": m.share} for m in metrics(result)],
         "profiles": {},
         "pairs": [],
     }

@@ -10,6 +10,7 @@ import math
 import os
 from collections import Counter
 from collections.abc import Callable, Sequence
+from contextlib import closing
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -573,18 +574,24 @@ def run(
     workers: int | None = None,
     progress: Callable[[int], None] | None = None,
     executor: str = LOCAL,
+    stop: Callable[[], bool] | None = None,
 ) -> Result:
     """Simulate on `workers` local processes or on a Dask cluster (`dask://HOST:PORT`);
-    `progress` hears the units done after each task. Ctrl-C stops early and returns
-    what was gathered, marked `interrupted`."""
+    `progress` hears the units done after each task. Ctrl-C, or `stop` saying yes after a
+    task, stops early and returns what was gathered, marked `interrupted`; the tasks not
+    done are cancelled."""
     result = empty_result(spec)
     workers = workers or default_workers()
     tasks = [(spec, units) for units in spec.tasks(workers)]
     try:
-        for part in results(_run_task_args, tasks, workers, executor):
-            result.merge(part)
-            if progress is not None:
-                progress(result.units.n)
+        with closing(results(_run_task_args, tasks, workers, executor)) as parts:
+            for part in parts:
+                result.merge(part)
+                if progress is not None:
+                    progress(result.units.n)
+                if stop is not None and stop():
+                    result.interrupted = True
+                    break
     except KeyboardInterrupt:
         result.interrupted = True
     return result

@@ -12,6 +12,7 @@ import click
 from rulesdsl.analysis.sameness import Sameness, sameness_lines, samenesses
 from rulesdsl.bots import bot_names
 from rulesdsl.cli.common import (
+    USER_ERRORS,
     UsageProblem,
     build_rules,
     cli,
@@ -25,6 +26,7 @@ from rulesdsl.executors import ExecutorError, check_executor
 from rulesdsl.explain import wrap
 from rulesdsl.layout import Page
 from rulesdsl.outputs import OutputError, check_output, replacing
+from rulesdsl.rules import Rules
 from rulesdsl.sim import Result, Spec, check_spec, default_workers, run
 
 GOOD_PLAY = "pimc:10"
@@ -129,23 +131,10 @@ def simulate_profiles(
     units = matches if matches is not None else (hands if hands is not None else 10_000)
     if units < 1:
         raise UsageProblem("the number of hands or matches must be at least 1")
-    labels = _labels(refs)
-    spec = Spec(
-        profiles=tuple(
-            (label, build_rules(ref, settings)) for label, ref in zip(labels, refs, strict=True)
-        ),
-        players=players,
-        units=units,
-        matches=matches is not None,
-        bots=tuple(b.strip() for b in bots.split(",")),
-        seed=seed,
-        skill=skill,
-        good_play=good_play,
-    )
-    try:
-        check_spec(spec)
-    except ValueError as error:
-        raise UsageProblem(str(error)) from None
+    labelled = [
+        (label, build_rules(ref, settings)) for label, ref in zip(labels(refs), refs, strict=True)
+    ]
+    spec = checked_spec(labelled, players, units, matches is not None, bots, seed, skill, good_play)
     try:
         check_executor(executor)
     except ExecutorError as error:
@@ -163,6 +152,35 @@ def simulate_profiles(
         click.get_current_context().exit(130)
 
 
+def checked_spec(
+    profiles: Sequence[tuple[str, Rules]],
+    players: int,
+    units: int,
+    matches: bool,
+    bots: str,
+    seed: int,
+    skill: bool = True,
+    good_play: str | None = None,
+) -> Spec:
+    """What to simulate, checked as `simulate` and `compare` check it: a UsageProblem says
+    what is wrong (a player count a profile refuses, a bot unknown or missing)."""
+    spec = Spec(
+        profiles=tuple(profiles),
+        players=players,
+        units=units,
+        matches=matches,
+        bots=tuple(b.strip() for b in bots.split(",")),
+        seed=seed,
+        skill=skill,
+        good_play=good_play,
+    )
+    try:
+        check_spec(spec)
+    except (ValueError, *USER_ERRORS) as error:
+        raise UsageProblem(str(error)) from None
+    return spec
+
+
 def _check_plot(plot: Path, refs: list[str]) -> None:
     """Refuse, before the simulation, a plot that could not be written."""
     if plot.suffix.lower() not in (".png", ".svg"):
@@ -172,12 +190,12 @@ def _check_plot(plot: Path, refs: list[str]) -> None:
     check_output(plot, profile_inputs(refs), "--plot")
 
 
-def _labels(refs: list[str]) -> list[str]:
+def labels(refs: Sequence[str]) -> list[str]:
     """Short names for the profiles: the name, or the file name for a path; escaped, as
     anything a report prints from a file or a command line is."""
     labels = [Path(ref).stem if ("/" in ref or "." in ref) else ref for ref in refs]
     if len(set(labels)) != len(labels):
-        labels = refs
+        labels = list(refs)
     return [safe_text(label) for label in labels]
 
 
@@ -190,6 +208,13 @@ def _run_with_progress(spec: Spec, workers: int, executor: str) -> Result:
         task = bar.add_task("simulating", total=spec.units)
         update: Callable[[int], None] = lambda done: bar.update(task, completed=done)  # noqa: E731
         return run(spec, workers, update, executor)
+
+
+def printed(result: Result, same: Sequence[Sameness], as_csv: bool) -> str:
+    """What `--json` (or `--csv`) prints for the result, to the last byte."""
+    from rulesdsl import report
+
+    return report.to_csv(result, same) if as_csv else report.to_json(result, same) + "\n"
 
 
 def _stderr_console():
@@ -210,10 +235,8 @@ def _output(
 
     if result.interrupted:
         click.echo(f"interrupted: reporting the {result.units.n:,} units done", err=True)
-    if as_json:
-        click.echo(report.to_json(result, same))
-    elif as_csv:
-        click.echo(report.to_csv(result, same), nl=False)
+    if as_json or as_csv:
+        click.echo(printed(result, same, as_csv), nl=False)
     else:
         click.echo(report.render(result, page), nl=False)
     if plot is not None:

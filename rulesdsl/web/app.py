@@ -23,6 +23,8 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from rulesdsl.bots import bot_names
+from rulesdsl.cli.common import UsageProblem
+from rulesdsl.cli.sim import checked_spec, labels
 from rulesdsl.explain import DEFAULT_LANGUAGE, languages
 from rulesdsl.profile import find, shipped_names
 from rulesdsl.rules import RulesError
@@ -31,8 +33,9 @@ from rulesdsl.web.bodies import bounded, field, json_body
 from rulesdsl.web.checking import UNTITLED, check_text
 from rulesdsl.web.errors import ApiError, bad, not_found
 from rulesdsl.web.guard import HEADERS, LOCAL_HOSTS, Guard
+from rulesdsl.web.jobs import Jobs
 from rulesdsl.web.limits import Limits
-from rulesdsl.web.refs import HUMAN, check_bot, resolve
+from rulesdsl.web.refs import HUMAN, Named, check_bot, resolve, searching
 from rulesdsl.web.tables import Table, Tables
 from rulesdsl.web.workspace import SYNTAXES, Workspace, check_name, syntax_of
 
@@ -50,6 +53,7 @@ class Server:
         self.workers = workers
         self.library = threading.Lock()
         self.tables = Tables(limits.tables)
+        self.jobs = Jobs(limits.jobs, workers, executor)
 
     async def locked(self, work: Callable[..., T], *args: Any) -> T:
         """`work(*args)` in a worker thread, holding the lock on profile reading."""
@@ -247,6 +251,60 @@ class Server:
             headers={"content-disposition": disposition},
         )
 
+    # -- compare --------------------------------------------------------------------------
+
+    async def compare(self, request: Request) -> Response:
+        body = await self.body(request)
+        refs = field(body, "profiles", list)
+        most = self.limits.compare_profiles
+        if not 2 <= len(refs) <= most:
+            raise bad(f"`profiles` lists {len(refs)}; compare takes 2 to {most}")
+        players = self.players(body)
+        bots = self.seat_bots(body, players, human=False)
+        good_play = field(body, "good_play", str, None)
+        if good_play is not None:
+            check_bot(good_play, self.limits)
+        slow = searching(bots) or good_play is not None
+        most_hands = self.limits.search_hands if slow else self.limits.hands
+        hands = bounded(body, "hands", 1, most_hands, min(1000, most_hands))
+        seed = self.seed(body, 0)
+        skill = field(body, "skill", bool, True)
+        named: list[Named] = [
+            await self.locked(resolve, ref, self.workspace, self.limits) for ref in refs
+        ]
+        shown = labels([n.ref for n in named])
+        profiles = [(label, n.profile.rules) for label, n in zip(shown, named, strict=True)]
+        try:
+            spec = checked_spec(
+                profiles, players, hands, False, ",".join(bots), seed, skill, good_play
+            )
+        except UsageProblem as error:
+            raise bad(str(error)) from None
+        job = self.jobs.start(spec)
+        return JSONResponse(job.to_dict())
+
+    def job(self, request: Request):
+        return self.jobs.get(request.path_params["job"])
+
+    async def job_state(self, request: Request) -> Response:
+        return JSONResponse(self.job(request).to_dict())
+
+    async def job_cancel(self, request: Request) -> Response:
+        job = self.job(request)
+        job.cancel.set()
+        return JSONResponse(job.to_dict())
+
+    async def job_result(self, request: Request) -> Response:
+        form = request.query_params.get("format", "json")
+        if form not in ("json", "csv"):
+            raise bad(f"`format` is {form[:20]!r}; it must be json or csv")
+        text = self.job(request).result(form == "csv")
+        kind = "text/csv; charset=utf-8" if form == "csv" else "application/json"
+        headers = {}
+        if request.query_params.get("download"):
+            headers["content-disposition"] = f'attachment; filename="compare.{form}"'
+        return Response(text, media_type=kind, headers=headers)
+
 
 SEED_MAX = 2**63 - 1
 
@@ -292,6 +350,10 @@ def create_app(
         Route("/api/play/{id}/next", server.table_next, methods=["POST"]),
         Route("/api/play/{id}/replay", server.table_replay),
         Route("/api/play/{id}/trace", server.table_trace),
+        Route("/api/compare", server.compare, methods=["POST"]),
+        Route("/api/jobs/{job}", server.job_state, methods=["GET"]),
+        Route("/api/jobs/{job}", server.job_cancel, methods=["DELETE"]),
+        Route("/api/jobs/{job}/result", server.job_result),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
     app = Starlette(
