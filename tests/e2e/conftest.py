@@ -84,11 +84,15 @@ def screenshots(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def playwright_driver(chromium):
+def browser(chromium):
+    """One headless Chromium for the session; Playwright starts it on a fresh temporary
+    user-data-dir of its own."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as driver:
-        yield driver
+        browser = driver.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
 
 
 def _unexpected(message) -> bool:
@@ -99,18 +103,12 @@ def _unexpected(message) -> bool:
 
 
 @pytest.fixture
-def page(playwright_driver, chromium, served, tmp_path):
-    """A page of the app in a browser with a fresh profile folder; it fails the test on any
-    error the page logs (a refused inline style or script among them)."""
-    context = playwright_driver.chromium.launch_persistent_context(
-        str(tmp_path / "chromium-profile"),
-        executable_path=chromium,
-        args=CHROMIUM_ARGS,
-        headless=True,
-        viewport=VIEWPORT,
-    )
+def page(browser, served):
+    """A page of the app in a context of its own (no storage from other tests); it fails the
+    test on any error the page logs (a refused inline style or script among them)."""
+    context = browser.new_context(viewport=VIEWPORT)
     context.set_default_timeout(15_000)
-    page = context.pages[0] if context.pages else context.new_page()
+    page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.on("console", lambda m: errors.append(m.text) if _unexpected(m) else None)

@@ -7,11 +7,16 @@ const PALETTE = 6; // the series colours, .fill-0 to .fill-5 in style.css
 
 const pct = (x) => `${Math.round(x * 100)}%`;
 
-function niceMax(value, share) {
-  if (share) return Math.min(1, Math.max(0.1, Math.ceil(value * 10) / 10));
-  if (value <= 0) return 1;
-  const step = 10 ** Math.floor(Math.log10(value));
-  return Math.ceil(value / step) * step;
+/** Round gridlines from 0 past `value`: a step of 1, 2, 2.5 or 5 times a power of ten. */
+function scale(value, share) {
+  const top = Math.max(value, share ? 0.05 : 1e-9);
+  const power = 10 ** Math.floor(Math.log10(top / 4));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * power).find((s) => top / s <= 5);
+  const ticks = [];
+  for (let k = 0; k * step < top + step * 1e-9; k++) ticks.push(k * step);
+  if (ticks[ticks.length - 1] < top) ticks.push(ticks.length * step);
+  const label = (v) => (share ? `${+(v * 100).toFixed(1)}%` : String(+v.toPrecision(3)));
+  return { top: ticks[ticks.length - 1], ticks, label };
 }
 
 function legend(series) {
@@ -48,17 +53,16 @@ export function groupedBars({ id, title, groups, series, share, note, reference 
   const pad = { left: 48, right: 12, top: 12, bottom: 52 };
   const plotW = width - pad.left - pad.right;
   const plotH = height - pad.top - pad.bottom;
-  const top = niceMax(
+  const { top, ticks, label: tick } = scale(
     Math.max(0, ...groups.flatMap((g) => g.values.filter(Boolean).map((v) => v.high))),
     share,
   );
   const y = (v) => pad.top + plotH - (Math.max(0, v) / top) * plotH;
   const svg = s("svg", { viewBox: `0 0 ${width} ${height}`, class: "chart-svg", role: "img", "aria-label": title });
-  for (let k = 0; k <= 4; k++) {
-    const v = (top * k) / 4;
+  for (const v of ticks) {
     svg.append(
       s("line", { x1: pad.left, x2: width - pad.right, y1: y(v), y2: y(v), class: "grid" }),
-      s("text", { x: pad.left - 6, y: y(v) + 4, class: "axis-label", "text-anchor": "end" }, share ? pct(v) : String(+v.toFixed(2))),
+      s("text", { x: pad.left - 6, y: y(v) + 4, class: "axis-label", "text-anchor": "end" }, tick(v)),
     );
   }
   if (reference !== undefined) {
@@ -135,15 +139,14 @@ export function distribution({ id, title, series, names, xLabel }) {
   const xs = shares.flat().map(([x]) => x);
   const lo = Math.min(...xs);
   const hi = Math.max(...xs);
-  const top = niceMax(Math.max(...shares.flat().map(([, v]) => v), 0.01), true);
+  const { top, ticks, label: tick } = scale(Math.max(...shares.flat().map(([, v]) => v)), true);
   const px = (v) => pad.left + ((v - lo) / Math.max(1, hi - lo)) * (width - pad.left - pad.right);
   const py = (v) => pad.top + (1 - v / top) * (height - pad.top - pad.bottom);
   const svg = s("svg", { viewBox: `0 0 ${width} ${height}`, class: "chart-svg", role: "img", "aria-label": title });
-  for (let k = 0; k <= 4; k++) {
-    const v = (top * k) / 4;
+  for (const v of ticks) {
     svg.append(
       s("line", { x1: pad.left, x2: width - pad.right, y1: py(v), y2: py(v), class: "grid" }),
-      s("text", { x: pad.left - 6, y: py(v) + 4, class: "axis-label", "text-anchor": "end" }, pct(v)),
+      s("text", { x: pad.left - 6, y: py(v) + 4, class: "axis-label", "text-anchor": "end" }, tick(v)),
     );
   }
   const step = Math.max(1, Math.ceil((hi - lo + 1) / 14));

@@ -209,8 +209,8 @@ async function poll() {
   } else if (answer.state === "done") {
     try {
       render(await get(`/api/jobs/${enc(current)}/result`));
-      el("compare-json").href = `/api/jobs/${enc(current)}/result`;
-      el("compare-csv").href = `/api/jobs/${enc(current)}/result?format=csv`;
+      el("compare-json").href = `/api/jobs/${enc(current)}/result?download=1`;
+      el("compare-csv").href = `/api/jobs/${enc(current)}/result?format=csv&download=1`;
       finish("Done.", "ok");
     } catch (err) {
       finish(`The result could not be read: ${err.message}`, "error");
@@ -231,8 +231,8 @@ function finish(text, kind) {
 async function run(event) {
   event.preventDefault();
   const profiles = chosenProfiles();
-  if (profiles.length < 1) {
-    setStatus("Pick at least one profile.", "error");
+  if (profiles.length < 2) {
+    setStatus("Pick two profiles or more to compare.", "error");
     return;
   }
   const players = Number(el("compare-players").value);

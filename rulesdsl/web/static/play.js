@@ -240,7 +240,9 @@ async function start(event) {
     setStatus("");
     await show(state);
   } catch (err) {
-    setStatus(`Could not deal: ${err.message}`, "error");
+    const first = (err.data && err.data.diagnostics && err.data.diagnostics[0]) || null;
+    const where = first ? ` (line ${first.line}, column ${first.column}: ${first.message})` : "";
+    setStatus(`Could not deal: ${err.message}${where}`, "error");
   }
 }
 
