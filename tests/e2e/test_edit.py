@@ -4,25 +4,36 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-TYPO = 'profile "house" extends "equal-hands" {\n    elimination imediate\n}\n'
+TYPO = """\
+profile "house" extends "equal-hands" {
+    title "Our kitchen-table rules"
+    source "agreed at the table, 2026"
+
+    hand_size players + 1  # integer values are expressions over players
+    elimination imediate
+    assumed exhaustion play_out "we never settled this"
+}
+"""
 
 
 def test_a_typo_shows_its_diagnostic_and_one_click_mends_it(page, screenshots):
     page.fill("#edit-text", TYPO)
     diagnostic = page.locator("#edit-diagnostics li.diagnostic").first
     expect(diagnostic).to_contain_text("imediate")
-    expect(diagnostic.locator(".where")).to_have_text("2:17")
+    expect(diagnostic.locator(".where")).to_have_text("6:17")
     expect(diagnostic.locator("pre.caret")).to_contain_text("^~~~~~~~")
     expect(page.locator("#edit-highlight .sq-error")).to_have_text("imediate")
-    expect(page.locator("#edit-highlight .tok-option").first).to_have_text("elimination")
-    expect(page.locator("#edit-sheet")).to_contain_text("once the profile has no errors")
+    expect(page.locator("#edit-highlight .tok-option").nth(3)).to_have_text("elimination")
+    expect(page.locator("#edit-highlight .tok-comment")).to_contain_text("# integer values")
+    expect(page.locator("#edit-side-note")).to_contain_text("The text has errors")
     page.screenshot(path=screenshots / "edit-typo.png")
 
     diagnostic.locator("button.fix-button").click()
     expect(page.locator("#edit-summary")).to_have_text("The profile reads: no problems.")
     assert "elimination immediate\n" in page.input_value("#edit-text")
     expect(page.locator("#edit-diagnostics li")).to_have_count(0)
-    expect(page.locator("#edit-sheet pre.sheet")).not_to_be_empty()
+    expect(page.locator("#edit-sheet .sheet h3")).to_have_text("Our kitchen-table rules")
+    expect(page.locator("#edit-side-note")).to_be_hidden()
     page.click("#side-diff")
     expect(page.locator("#edit-diff table.diff")).to_contain_text("elimination")
     page.screenshot(path=screenshots / "edit-fixed.png")

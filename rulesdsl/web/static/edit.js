@@ -5,6 +5,7 @@ import { ApiError, enc, get, post, put } from "./api.js";
 import { byId, clear, debounce, h, setOptions } from "./dom.js";
 
 const DRAFT_KEY = "rulesdsl.edit.draft";
+const LABELLED = /^\p{Lu}[\p{L} ]*: /u;
 const SEVERITY_RANK = { error: 3, warning: 2, info: 1 };
 
 const state = {
@@ -14,6 +15,7 @@ const state = {
   tokens: [],
   diagnostics: [],
   seq: 0,
+  lastGood: null, // the last answer for a text without errors: its sheet, diff and reach
 };
 
 let ctx;
@@ -174,12 +176,41 @@ function renderSummary(answer) {
   node.className = `summary ${errors ? "bad" : "ok"}`;
 }
 
+/** The rule sheet's text, laid out for a terminal, as headings, paragraphs and lists
+ * that reflow: a line underlined with = or - is a heading, "- " starts an item, and a
+ * line indented by two spaces goes on with the item before it; "Label: " starts a paragraph. */
+export function sheetBlocks(sheet) {
+  const lines = sheet.split("\n");
+  const blocks = [];
+  let list = null;
+  let last = null;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const under = lines[i + 1] || "";
+    if (line.trim() && /^(=+|-+)$/.test(under.trim()) && under.trim().length >= line.trim().length / 2) {
+      blocks.push(h(under.trim()[0] === "=" ? "h3" : "h4", {}, line.trim()));
+      list = last = null;
+      i++;
+    } else if (line.startsWith("- ")) {
+      if (!list) blocks.push((list = h("ul", {})));
+      list.append((last = h("li", {}, line.slice(2))));
+    } else if (!line.trim()) {
+      list = last = null;
+    } else if (last && !(last.tagName === "P" && LABELLED.test(line))) {
+      last.append(" " + line.trim());
+    } else {
+      blocks.push((last = h("p", {}, line.trim())));
+    }
+  }
+  return blocks;
+}
+
 function renderSheet(answer) {
   const node = clear(el("edit-sheet"));
   if (answer.sheet === null) {
     node.append(h("p", { class: "muted" }, "The rule sheet shows once the profile has no errors."));
   } else {
-    node.append(h("pre", { class: "sheet" }, answer.sheet));
+    node.append(h("div", { class: "sheet" }, sheetBlocks(answer.sheet)));
   }
 }
 
@@ -243,9 +274,21 @@ async function checkNow() {
   renderHighlight();
   renderDiagnostics();
   renderSummary(answer);
-  renderSheet(answer);
-  renderDiff(answer);
-  renderDead(answer);
+  renderSide(answer);
+}
+
+/** The sheet, the diff and reach analysis; while the text has errors, those of the last
+ * text without errors, said to be so. */
+function renderSide(answer) {
+  if (answer.sheet !== null) state.lastGood = answer;
+  const shown = answer.sheet === null && state.lastGood ? state.lastGood : answer;
+  const note = el("edit-side-note");
+  note.hidden = shown === answer;
+  note.textContent = "The text has errors: this is what its last text without errors says.";
+  el("panel-edit").classList.toggle("stale", shown !== answer);
+  renderSheet(shown);
+  renderDiff(shown);
+  renderDead(shown);
 }
 
 const checkSoon = debounce(checkNow, 250);
@@ -276,6 +319,7 @@ function load({ body, name, version, syntax }) {
   state.savedText = body;
   state.tokens = [];
   state.diagnostics = [];
+  state.lastGood = null;
   changed();
   checkNow();
 }
