@@ -98,3 +98,23 @@ def test_the_installed_wheel_plays_a_shipped_profile(installed, tmp_path):
     assert '"match_winners": [' in result.stdout.splitlines()[-1]
     listing = run(installed, "list", cwd=tmp_path)
     assert "bicycle" in listing.stdout
+
+
+def test_the_installed_wheel_carries_every_file_of_the_page(installed, tmp_path):
+    bin_dir, env = installed
+    code = "import rulesdsl.web, pathlib; print(pathlib.Path(rulesdsl.web.__file__).parent)"
+    where = subprocess.run(
+        [str(bin_dir / "python"), "-c", code],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        check=True,
+    )
+    static = Path(where.stdout.strip()) / "static"
+    assert str(bin_dir.parent) in str(static)
+    ours = ROOT / "rulesdsl" / "web" / "static"
+    files = sorted(p.relative_to(ours) for p in ours.rglob("*") if p.is_file())
+    assert {"index.html", "app.js", "style.css"} <= {str(p) for p in files}
+    for name in files:
+        assert (static / name).read_bytes() == (ours / name).read_bytes(), name

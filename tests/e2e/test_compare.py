@@ -55,7 +55,7 @@ def test_a_comparison_draws_its_charts_and_shows_the_command_lines_figures(
     expect(page.locator("#chart-seats rect.bar")).to_have_count(4 * len(PROFILES))
     expect(page.locator("#chart-lengths polyline")).to_have_count(len(PROFILES))
     expect(page.locator("#chart-coverage rect.bar").first).to_be_visible()
-    page.screenshot(path=screenshots / "compare.png")
+    page.screenshot(path=screenshots / "web-compare.png")
 
     expected = cli_json(capsys)
     data = json.loads(expected)

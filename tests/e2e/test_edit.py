@@ -26,7 +26,7 @@ def test_a_typo_shows_its_diagnostic_and_one_click_mends_it(page, screenshots):
     expect(page.locator("#edit-highlight .tok-option").nth(3)).to_have_text("elimination")
     expect(page.locator("#edit-highlight .tok-comment")).to_contain_text("# integer values")
     expect(page.locator("#edit-side-note")).to_contain_text("The text has errors")
-    page.screenshot(path=screenshots / "edit-typo.png")
+    page.screenshot(path=screenshots / "web-edit.png")
 
     diagnostic.locator("button.fix-button").click()
     expect(page.locator("#edit-summary")).to_have_text("The profile reads: no problems.")

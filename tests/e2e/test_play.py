@@ -34,7 +34,7 @@ def test_a_refused_card_names_its_rule_and_a_legal_one_is_played(page, screensho
     expect(tooltip).to_be_visible()
     expect(tooltip).to_contain_text("refused by follow")
     expect(tooltip).to_contain_text("follow suit or play a trump")
-    page.screenshot(path=screenshots / "play-refused.png")
+    page.screenshot(path=screenshots / "web-play.png")
 
     refused.click()
     expect(page.locator("#play-message")).to_contain_text("8C is refused by follow")

@@ -10,6 +10,7 @@ import { profileChoices, seatSelects } from "./play.js";
 let ctx;
 let job = null;
 let poller = null;
+let cancelAsked = false; // Cancel pressed before the server named the job
 
 const el = byId;
 const DEFAULT_PROFILES = ["shipped:equal-hands", "shipped:instant-elimination"];
@@ -248,17 +249,24 @@ async function run(event) {
   running(true);
   progress(0, 0);
   setStatus("Playing the deals…");
+  job = null;
+  cancelAsked = false;
   try {
     job = (await post("/api/compare", body)).job;
   } catch (err) {
     finish(`Could not start: ${err.message}`, "error");
     return;
   }
+  if (cancelAsked) await cancel();
   poll();
 }
 
 async function cancel() {
-  if (!job) return;
+  if (!job) {
+    cancelAsked = true;
+    setStatus("Cancelling…");
+    return;
+  }
   try {
     await del(`/api/jobs/${enc(job)}`);
   } catch (err) {
