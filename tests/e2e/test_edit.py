@@ -17,6 +17,10 @@ profile "house" extends "equal-hands" {
 
 
 def test_a_typo_shows_its_diagnostic_and_one_click_mends_it(page, screenshots):
+    # The page opens on the shipped equal-hands, where the stock never runs out.
+    page.click("#side-dead")
+    expect(page.locator("#edit-dead li").first).to_contain_text("exhaustion: never comes into play")
+    page.click("#side-sheet")
     page.fill("#edit-text", TYPO)
     diagnostic = page.locator("#edit-diagnostics li.diagnostic").first
     expect(diagnostic).to_contain_text("imediate")
@@ -34,8 +38,13 @@ def test_a_typo_shows_its_diagnostic_and_one_click_mends_it(page, screenshots):
     expect(page.locator("#edit-diagnostics li")).to_have_count(0)
     expect(page.locator("#edit-sheet .sheet h3")).to_have_text("Our kitchen-table rules")
     expect(page.locator("#edit-side-note")).to_be_hidden()
+    expect(page.locator("#edit-sheet .sheet h4").first).to_have_text("Set-up")
+    page.select_option("#edit-lang", "uk")
+    expect(page.locator("#edit-sheet .sheet h4").first).to_have_text("Підготовка")
     page.click("#side-diff")
     expect(page.locator("#edit-diff table.diff")).to_contain_text("elimination")
+    page.click("#side-dead")
+    expect(page.locator("#edit-dead")).to_contain_text("Every option and stated rule can act")
     page.screenshot(path=screenshots / "edit-fixed.png")
 
 
@@ -60,6 +69,7 @@ def test_saved_work_survives_a_reload_and_a_save_from_elsewhere_is_never_overwri
     saved.write_text(theirs)  # another tab saves the same file meanwhile
     edited = mine.replace("}", "    draw 2\n}")
     page.fill("#edit-text", edited)
+    expect(page.locator("#edit-highlight .tok-option").filter(has_text="draw")).to_have_count(1)
     page.click("#edit-save")
     expect(page.locator("#edit-conflict")).to_be_visible()
     expect(page.locator("#edit-conflict-text")).to_contain_text("Your text is still here")

@@ -5,7 +5,6 @@ import { ApiError, enc, get, post, put } from "./api.js";
 import { byId, clear, debounce, h, setOptions } from "./dom.js";
 
 const DRAFT_KEY = "rulesdsl.edit.draft";
-const LABELLED = /^\p{Lu}[\p{L} ]*: /u;
 const SEVERITY_RANK = { error: 3, warning: 2, info: 1 };
 
 const state = {
@@ -178,7 +177,7 @@ function renderSummary(answer) {
 
 /** The rule sheet's text, laid out for a terminal, as headings, paragraphs and lists
  * that reflow: a line underlined with = or - is a heading, "- " starts an item, and a
- * line indented by two spaces goes on with the item before it; "Label: " starts a paragraph. */
+ * line indented by two spaces goes on with the line before it; any other line is a paragraph. */
 export function sheetBlocks(sheet) {
   const lines = sheet.split("\n");
   const blocks = [];
@@ -196,9 +195,10 @@ export function sheetBlocks(sheet) {
       list.append((last = h("li", {}, line.slice(2))));
     } else if (!line.trim()) {
       list = last = null;
-    } else if (last && !(last.tagName === "P" && LABELLED.test(line))) {
+    } else if (last && line.startsWith("  ")) {
       last.append(" " + line.trim());
     } else {
+      list = null;
       blocks.push((last = h("p", {}, line.trim())));
     }
   }
