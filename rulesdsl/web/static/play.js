@@ -138,7 +138,7 @@ function over(state) {
 
 function renderLog(lines) {
   const node = clear(el("play-log"));
-  for (const line of lines) node.append(h("li", {}, line.trim()));
+  for (const line of lines) node.append(h("li", { class: line.startsWith(" ") ? "sub" : "head" }, line.trim()));
   node.scrollTop = node.scrollHeight;
 }
 
