@@ -3,6 +3,7 @@ route shares (Host, Origin, content type, body size, bad JSON, errors without in
 
 from __future__ import annotations
 
+import itertools
 import json
 import subprocess
 import sys
@@ -11,6 +12,8 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("starlette")
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from rulesdsl.explain import languages
@@ -192,3 +195,54 @@ def test_a_failure_says_what_failed_without_a_traceback(tmp_path: Path, monkeypa
 def test_an_unknown_route_is_a_json_404(client: TestClient):
     response = client.get("/api/nothing")
     assert response.status_code == 404 and "error" in response.json()
+
+
+def test_a_lone_surrogate_is_400_not_a_failure(client: TestClient):
+    body = '{"text": "profile \\"x\\" {\\ud800}"}'
+    headers = {"content-type": "application/json"}
+    response = client.post("/api/check", content=body, headers=headers)
+    assert response.status_code == 400 and "surrogate" in response.json()["error"]
+
+
+HOSTILE = st.one_of(
+    st.text(max_size=200),
+    st.lists(
+        st.sampled_from(
+            [
+                'profile "p" extends "equal-hands" {',
+                "}",
+                "hand_size ",
+                "players",
+                "+",
+                '"',
+                "#",
+                "\n",
+                "rule r {",
+                "refuse",
+                "assumed",
+                "\u202e",
+                "\x00",
+                ":",
+                "  - ",
+            ]
+        ),
+        max_size=30,
+    ).map("".join),
+)
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(text=HOSTILE, syntax=st.sampled_from(["dsl", "yaml"]))
+def test_any_text_is_answered_never_failed(client: TestClient, text: str, syntax: str):
+    answer = client.post("/api/check", json={"text": text, "syntax": syntax})
+    assert answer.status_code == 200
+    found = answer.json()
+    assert found["ok"] == (found["sheet"] is not None)
+    lines = text.split("\n")
+    spans = [(t["line"], t["column"], t["length"]) for t in found["tokens"]]
+    assert spans == sorted(spans)
+    assert all(column + length - 1 <= len(lines[line - 1]) for line, column, length in spans)
+    for (line, column, length), after in itertools.pairwise(spans):
+        assert after[0] > line or after[1] >= column + length  # no overlap

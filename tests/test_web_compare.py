@@ -157,3 +157,24 @@ def test_an_unknown_job_is_404_and_a_bad_format_400(client: TestClient):
     job = client.post("/api/compare", json={"profiles": PAIR, "hands": 5}).json()["job"]
     finished(client, job)
     assert client.get(f"/api/jobs/{job}/result?format=xml").status_code == 400
+
+
+def test_a_run_told_to_stop_returns_what_it_gathered_marked_interrupted():
+    from rulesdsl.profile import load
+    from rulesdsl.sim import Spec, run
+
+    rules = load("equal-hands").rules
+    spec = Spec(profiles=(("a", rules), ("b", rules)), units=1000)
+    result = run(spec, 1, stop=lambda: True)
+    assert result.interrupted and 0 < result.units.n < 1000
+
+
+def test_compare_json_names_every_metric_it_holds(tmp_path: Path):
+    import json
+
+    data = json.loads(compare(*PAIR, "--hands", "5", "--json"))
+    names = [m["name"] for m in data["metrics"]]
+    assert names == list(data["profiles"]["equal-hands"]["metrics"])
+    assert all(
+        isinstance(m["label"], str) and isinstance(m["share"], bool) for m in data["metrics"]
+    )

@@ -29,7 +29,7 @@ from rulesdsl.explain import DEFAULT_LANGUAGE, languages
 from rulesdsl.profile import find, shipped_names
 from rulesdsl.rules import RulesError
 from rulesdsl.sources import SourceError, read_text
-from rulesdsl.web.bodies import bounded, field, json_body
+from rulesdsl.web.bodies import bounded, field, json_body, profile_text
 from rulesdsl.web.checking import UNTITLED, check_text
 from rulesdsl.web.errors import ApiError, bad, not_found
 from rulesdsl.web.guard import HEADERS, LOCAL_HOSTS, Guard
@@ -69,10 +69,7 @@ class Server:
 
     def text(self, body: dict[str, Any], name: str = "text") -> str:
         """A profile's text from the body, at most `profile_bytes` once encoded."""
-        text = field(body, name, str)
-        if len(text.encode("utf-8", "surrogatepass")) > self.limits.profile_bytes:
-            raise ApiError(413, f"the profile is over {self.limits.profile_bytes:,} bytes")
-        return text
+        return profile_text(field(body, name, str), self.limits.profile_bytes)
 
     def lang(self, value: Any) -> str:
         lang = DEFAULT_LANGUAGE if value is None else value
