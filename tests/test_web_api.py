@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
+from rulesdsl.cli import main
 from rulesdsl.explain import languages
 from rulesdsl.highlight import Kind
 from rulesdsl.profile import shipped_names
@@ -36,9 +35,16 @@ def client(tmp_path: Path) -> TestClient:
     return TestClient(create_app(tmp_path), base_url=BASE)
 
 
-def rulesdsl(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, "-m", "rulesdsl.cli", *args]
-    return subprocess.run(command, capture_output=True, text=True, cwd=cwd, check=False)
+@pytest.fixture
+def rulesdsl(capsys):
+    """What `rulesdsl ARGS` prints on stdout (run in this process)."""
+
+    def printed(*args: str) -> str:
+        capsys.readouterr()
+        main(list(args))
+        return capsys.readouterr().out
+
+    return printed
 
 
 def test_meta_lists_languages_bots_profiles_and_limits(client: TestClient, tmp_path: Path):
@@ -80,25 +86,28 @@ def test_check_gives_the_diagnostic_with_its_fix(client: TestClient):
     assert answer["sheet"] is None and answer["diff"] is None
 
 
-def test_the_diagnostics_are_those_validate_prints(client: TestClient, tmp_path: Path):
+def test_the_diagnostics_are_those_validate_prints(client: TestClient, tmp_path: Path, rulesdsl):
     (tmp_path / "house.rules").write_text(TYPO)
-    printed = json.loads(rulesdsl("validate", "--format", "json", str(tmp_path)).stdout)
+    printed = json.loads(rulesdsl("validate", "--format", "json", str(tmp_path)))
     body = {"text": TYPO, "syntax": "dsl", "name": "house.rules"}
     answered = client.post("/api/check", json=body).json()["diagnostics"]
     said = [(d["line"], d["column"], d["code"], d["message"], d["hint"]) for d in printed]
     assert said == [(d["line"], d["column"], d["code"], d["message"], d["hint"]) for d in answered]
 
 
-def test_a_fixed_text_gets_the_sheet_the_diff_and_the_tokens(client: TestClient, tmp_path: Path):
+def test_a_fixed_text_gets_the_sheet_the_diff_and_the_tokens(
+    client: TestClient, tmp_path: Path, rulesdsl, monkeypatch
+):
+    monkeypatch.chdir(tmp_path)
     text = TYPO.replace("elimnation", "elimination")
     (tmp_path / "house.rules").write_text(text)
     body = {"text": text, "syntax": "dsl", "lang": "pt", "name": "house.rules"}
     answer = client.post("/api/check", json=body).json()
     assert answer["ok"] and answer["parent"] == "equal-hands"
-    explained = rulesdsl("explain", "--lang", "pt", "house.rules", cwd=tmp_path).stdout
+    explained = rulesdsl("explain", "--lang", "pt", "house.rules")
     assert answer["sheet"] == explained
-    differ = rulesdsl("diff", "--format", "json", "equal-hands", "house.rules", cwd=tmp_path)
-    options = [d["option"] for d in json.loads(differ.stdout)]
+    differ = rulesdsl("diff", "--format", "json", "equal-hands", "house.rules")
+    options = [d["option"] for d in json.loads(differ)]
     assert [d["option"] for d in answer["diff"]] == options == ["hand_size", "elimination"]
     first = answer["tokens"][0]
     assert first == {"line": 1, "column": 1, "length": 7, "kind": Kind.KEYWORD}
@@ -147,7 +156,13 @@ def test_a_body_over_the_limit_is_413(client: TestClient):
 
 @pytest.mark.parametrize(
     ("content", "said"),
-    [("{", "not JSON"), ("[1]", "a JSON object"), (b"\xff\xfe", "not UTF-8")],
+    [
+        ("{", "not JSON"),
+        ("[1]", "a JSON object"),
+        (b"\xff\xfe", "not UTF-8"),
+        ("[" * 100_000 + "]" * 100_000, "too deep"),
+        ('{"seed": ' + "9" * 5000 + "}", "cannot be read"),
+    ],
 )
 def test_a_body_that_is_not_a_json_object_is_400(client: TestClient, content, said: str):
     headers = {"content-type": "application/json"}

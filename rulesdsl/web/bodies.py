@@ -38,6 +38,10 @@ async def json_body(request: Request, limit: int) -> dict[str, Any]:
         raise bad(
             f"the body is not JSON: {error.msg} at line {error.lineno} column {error.colno}"
         ) from None
+    except RecursionError:
+        raise bad("the body nests lists or objects too deep to read") from None
+    except ValueError as error:  # a number of thousands of digits
+        raise bad(f"the body cannot be read: {error}") from None
     if not isinstance(value, dict):
         raise bad(f"the body must be a JSON object, not {kind_of(value)}")
     return value
