@@ -49,8 +49,6 @@ class Server:
     def __init__(self, workspace: Path, limits: Limits, executor: str, workers: int) -> None:
         self.workspace = Workspace(workspace, limits.profile_bytes)
         self.limits = limits
-        self.executor = executor
-        self.workers = workers
         self.library = threading.Lock()
         self.tables = Tables(limits.tables)
         self.jobs = Jobs(limits.jobs, workers, executor)
