@@ -261,3 +261,16 @@ def test_any_text_is_answered_never_failed(client: TestClient, text: str, syntax
     assert all(column + length - 1 <= len(lines[line - 1]) for line, column, length in spans)
     for (line, column, length), after in itertools.pairwise(spans):
         assert after[0] > line or after[1] >= column + length  # no overlap
+
+
+@pytest.mark.parametrize(
+    "path", ["/static/..%2Fapp.py", "/static/%2e%2e/app.py", "/static/../app.py"]
+)
+def test_static_files_stay_in_their_folder(client: TestClient, path: str):
+    response = client.get(path)
+    assert response.status_code == 404 and "create_app" not in response.text
+
+
+def test_a_route_asked_with_the_wrong_method_is_a_json_405(client: TestClient):
+    response = client.get("/api/check")
+    assert response.status_code == 405 and "method" in response.json()["error"]

@@ -21,6 +21,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from rulesdsl.bots import bot_names
 from rulesdsl.cli.common import UsageProblem
@@ -320,6 +321,17 @@ def _error(request: Request, error: Exception) -> Response:
     return JSONResponse({"error": message}, status_code=500, headers=HEADERS)
 
 
+def _static() -> ASGIApp:
+    """The page's files; where the page is not installed, an app that says so."""
+    if STATIC.is_dir():
+        return StaticFiles(directory=STATIC)
+
+    async def missing(scope: Scope, receive: Receive, send: Send) -> None:
+        raise not_found("the page is not installed")
+
+    return missing
+
+
 def create_app(
     workspace: Path,
     *,
@@ -349,7 +361,7 @@ def create_app(
         Route("/api/jobs/{job}", server.job_state, methods=["GET"]),
         Route("/api/jobs/{job}", server.job_cancel, methods=["DELETE"]),
         Route("/api/jobs/{job}/result", server.job_result),
-        Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
+        Mount("/static", _static(), name="static"),
     ]
     app = Starlette(
         routes=routes,
