@@ -12,6 +12,7 @@ import pytest
 pytest.importorskip("starlette")
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sizing import examples
 from starlette.testclient import TestClient
 
 from rulesdsl.cli import main
@@ -247,7 +248,9 @@ HOSTILE = st.one_of(
 
 
 @settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(60),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(text=HOSTILE, syntax=st.sampled_from(["dsl", "yaml"]))
 def test_any_text_is_answered_never_failed(client: TestClient, text: str, syntax: str):
