@@ -267,6 +267,9 @@ FILE_OPTIONS = {
     ("convert", "output"): "output",
     ("validate", "paths"): "input",
     ("fmt", "paths"): "input",
+    # The folder the web app lists and loads profiles from; its saves are the workspace's,
+    # by name, each checked (tests/test_web_workspace.py).
+    ("serve", "workspace"): "input",
     **{
         (command, "root"): "input"
         for command in (

@@ -3,16 +3,19 @@ route shares (Host, Origin, content type, body size, bad JSON, errors without in
 
 from __future__ import annotations
 
+import itertools
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("starlette")
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sizing import examples
 from starlette.testclient import TestClient
 
+from rulesdsl.cli import main
 from rulesdsl.explain import languages
 from rulesdsl.highlight import Kind
 from rulesdsl.profile import shipped_names
@@ -33,9 +36,16 @@ def client(tmp_path: Path) -> TestClient:
     return TestClient(create_app(tmp_path), base_url=BASE)
 
 
-def rulesdsl(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, "-m", "rulesdsl.cli", *args]
-    return subprocess.run(command, capture_output=True, text=True, cwd=cwd, check=False)
+@pytest.fixture
+def rulesdsl(capsys):
+    """What `rulesdsl ARGS` prints on stdout (run in this process)."""
+
+    def printed(*args: str) -> str:
+        capsys.readouterr()
+        main(list(args))
+        return capsys.readouterr().out
+
+    return printed
 
 
 def test_meta_lists_languages_bots_profiles_and_limits(client: TestClient, tmp_path: Path):
@@ -77,26 +87,29 @@ def test_check_gives_the_diagnostic_with_its_fix(client: TestClient):
     assert answer["sheet"] is None and answer["diff"] is None
 
 
-def test_the_diagnostics_are_those_validate_prints(client: TestClient, tmp_path: Path):
+def test_the_diagnostics_are_those_validate_prints(client: TestClient, tmp_path: Path, rulesdsl):
     (tmp_path / "house.rules").write_text(TYPO)
-    printed = json.loads(rulesdsl("validate", "--format", "json", str(tmp_path)).stdout)
+    printed = json.loads(rulesdsl("validate", "--format", "json", str(tmp_path)))
     body = {"text": TYPO, "syntax": "dsl", "name": "house.rules"}
     answered = client.post("/api/check", json=body).json()["diagnostics"]
     said = [(d["line"], d["column"], d["code"], d["message"], d["hint"]) for d in printed]
     assert said == [(d["line"], d["column"], d["code"], d["message"], d["hint"]) for d in answered]
 
 
-def test_a_fixed_text_gets_the_sheet_the_diff_and_the_tokens(client: TestClient, tmp_path: Path):
+def test_a_fixed_text_gets_the_sheet_the_diff_and_the_tokens(
+    client: TestClient, tmp_path: Path, rulesdsl, monkeypatch
+):
+    monkeypatch.chdir(tmp_path)
     text = TYPO.replace("elimnation", "elimination")
     (tmp_path / "house.rules").write_text(text)
     body = {"text": text, "syntax": "dsl", "lang": "pt", "name": "house.rules"}
     answer = client.post("/api/check", json=body).json()
     assert answer["ok"] and answer["parent"] == "equal-hands"
-    explained = rulesdsl("explain", "--lang", "pt", "house.rules", cwd=tmp_path).stdout
+    explained = rulesdsl("explain", "--lang", "pt", "house.rules")
     assert answer["sheet"] == explained
-    differ = rulesdsl("diff", "--format", "json", "equal-hands", "house.rules", cwd=tmp_path)
-    options = [d["option"] for d in json.loads(differ.stdout)]
-    assert [d["option"] for d in answer["diff"]] == options == ["hand_size", "elimination"]
+    differ = rulesdsl("diff", "--format", "json", "equal-hands", "house.rules")
+    assert answer["diff"] == json.loads(differ)
+    assert [d["option"] for d in answer["diff"]] == ["hand_size", "elimination"]
     first = answer["tokens"][0]
     assert first == {"line": 1, "column": 1, "length": 7, "kind": Kind.KEYWORD}
 
@@ -144,7 +157,13 @@ def test_a_body_over_the_limit_is_413(client: TestClient):
 
 @pytest.mark.parametrize(
     ("content", "said"),
-    [("{", "not JSON"), ("[1]", "a JSON object"), (b"\xff\xfe", "not UTF-8")],
+    [
+        ("{", "not JSON"),
+        ("[1]", "a JSON object"),
+        (b"\xff\xfe", "not UTF-8"),
+        ("[" * 100_000 + "]" * 100_000, "too deep"),
+        ('{"seed": ' + "9" * 5000 + "}", "cannot be read"),
+    ],
 )
 def test_a_body_that_is_not_a_json_object_is_400(client: TestClient, content, said: str):
     headers = {"content-type": "application/json"}
@@ -192,3 +211,87 @@ def test_a_failure_says_what_failed_without_a_traceback(tmp_path: Path, monkeypa
 def test_an_unknown_route_is_a_json_404(client: TestClient):
     response = client.get("/api/nothing")
     assert response.status_code == 404 and "error" in response.json()
+
+
+def test_a_lone_surrogate_is_400_not_a_failure(client: TestClient):
+    body = '{"text": "profile \\"x\\" {\\ud800}"}'
+    headers = {"content-type": "application/json"}
+    response = client.post("/api/check", content=body, headers=headers)
+    assert response.status_code == 400 and "surrogate" in response.json()["error"]
+
+
+HOSTILE = st.one_of(
+    st.text(max_size=200),
+    st.lists(
+        st.sampled_from(
+            [
+                'profile "p" extends "equal-hands" {',
+                "}",
+                "hand_size ",
+                "players",
+                "+",
+                '"',
+                "#",
+                "\n",
+                "rule r {",
+                "refuse",
+                "assumed",
+                "\u202e",
+                "\x00",
+                ":",
+                "  - ",
+            ]
+        ),
+        max_size=30,
+    ).map("".join),
+)
+
+
+@settings(
+    max_examples=examples(60),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(text=HOSTILE, syntax=st.sampled_from(["dsl", "yaml"]))
+def test_any_text_is_answered_never_failed(client: TestClient, text: str, syntax: str):
+    answer = client.post("/api/check", json={"text": text, "syntax": syntax})
+    assert answer.status_code == 200
+    found = answer.json()
+    assert found["ok"] == (found["sheet"] is not None)
+    lines = text.split("\n")
+    spans = [(t["line"], t["column"], t["length"]) for t in found["tokens"]]
+    assert spans == sorted(spans)
+    assert all(column + length - 1 <= len(lines[line - 1]) for line, column, length in spans)
+    for (line, column, length), after in itertools.pairwise(spans):
+        assert after[0] > line or after[1] >= column + length  # no overlap
+
+
+@pytest.mark.parametrize(
+    "path", ["/static/..%2Fapp.py", "/static/%2e%2e/app.py", "/static/../app.py"]
+)
+def test_static_files_stay_in_their_folder(client: TestClient, path: str):
+    response = client.get(path)
+    assert response.status_code == 404 and "create_app" not in response.text
+
+
+def test_a_route_asked_with_the_wrong_method_is_a_json_405(client: TestClient):
+    response = client.get("/api/check")
+    assert response.status_code == 405 and "method" in response.json()["error"]
+
+
+def test_the_readme_states_the_servers_bounds():
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    start = readme.index("- Bounds:")
+    said = " ".join(readme[start : readme.index("\n- ", start + 1)].split())
+    limits = Limits()
+    for figure in (
+        f"{limits.body_bytes // 1024} KiB",
+        f"a profile {limits.profile_bytes // 1024} KiB",
+        f"{limits.hands:,} hands",
+        f"({limits.search_hands} with a search bot",
+        f"pimc:{limits.search_n}",
+        f"{limits.players_max} players",
+        f"{limits.jobs} comparisons at once",
+        f"{limits.tables} open tables",
+    ):
+        assert figure in said

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -14,6 +12,7 @@ import pytest
 pytest.importorskip("starlette")
 from starlette.testclient import TestClient
 
+from rulesdsl.cli import main
 from rulesdsl.web.app import create_app
 from rulesdsl.web.jobs import Job
 from rulesdsl.web.limits import Limits
@@ -37,13 +36,19 @@ def finished(client: TestClient, job: str) -> dict:
     raise AssertionError("the job is still running after 30 s")
 
 
-def compare(*args: str, cwd: Path | None = None) -> str:
-    command = [sys.executable, "-m", "rulesdsl.cli", "compare", *args]
-    done = subprocess.run(command, capture_output=True, text=True, check=True, cwd=cwd)
-    return done.stdout
+@pytest.fixture
+def compare(capsys):
+    """What `rulesdsl compare ARGS` prints on stdout (run in this process)."""
+
+    def printed(*args: str) -> str:
+        capsys.readouterr()
+        assert main(["compare", *args]) == 0
+        return capsys.readouterr().out
+
+    return printed
 
 
-def test_a_jobs_result_is_what_compare_prints(client: TestClient):
+def test_a_jobs_result_is_what_compare_prints(client: TestClient, compare):
     body = {"profiles": PAIR, "players": 4, "hands": 40, "bots": "random", "seed": 5}
     job = client.post("/api/compare", json=body).json()["job"]
     state = finished(client, job)
@@ -64,8 +69,9 @@ def test_a_jobs_result_is_what_compare_prints(client: TestClient):
 
 
 def test_a_workspace_file_is_labelled_as_the_command_line_labels_it(
-    client: TestClient, tmp_path: Path
+    client: TestClient, tmp_path: Path, compare, monkeypatch
 ):
+    monkeypatch.chdir(tmp_path)
     (tmp_path / "house.rules").write_text(
         'profile "house" extends "equal-hands" {\n    hand_size 5\n}\n'
     )
@@ -73,7 +79,7 @@ def test_a_workspace_file_is_labelled_as_the_command_line_labels_it(
     job = client.post("/api/compare", json=body).json()["job"]
     assert finished(client, job)["state"] == "done"
     printed = compare(
-        "equal-hands", "house.rules", "--hands", "20", "--bots", "heuristic", "--json", cwd=tmp_path
+        "equal-hands", "house.rules", "--hands", "20", "--bots", "heuristic", "--json"
     )
     assert client.get(f"/api/jobs/{job}/result").text == printed
 
@@ -157,3 +163,44 @@ def test_an_unknown_job_is_404_and_a_bad_format_400(client: TestClient):
     job = client.post("/api/compare", json={"profiles": PAIR, "hands": 5}).json()["job"]
     finished(client, job)
     assert client.get(f"/api/jobs/{job}/result?format=xml").status_code == 400
+
+
+def test_a_run_told_to_stop_returns_what_it_gathered_marked_interrupted():
+    from rulesdsl.profile import load
+    from rulesdsl.sim import Spec, run
+
+    rules = load("equal-hands").rules
+    spec = Spec(profiles=(("a", rules), ("b", rules)), units=1000)
+    result = run(spec, 1, stop=lambda: True)
+    assert result.interrupted and 0 < result.units.n < 1000
+
+
+def test_compare_json_names_every_metric_it_holds(compare):
+    import json
+
+    data = json.loads(compare(*PAIR, "--hands", "5", "--json"))
+    names = [m["name"] for m in data["metrics"]]
+    assert names == list(data["profiles"]["equal-hands"]["metrics"])
+    assert all(
+        isinstance(m["label"], str) and isinstance(m["share"], bool) for m in data["metrics"]
+    )
+
+
+def _job_result(app_client: TestClient, body: dict) -> str:
+    job = app_client.post("/api/compare", json=body).json()["job"]
+    assert finished(app_client, job)["state"] == "done"
+    return app_client.get(f"/api/jobs/{job}/result").text
+
+
+def test_a_job_on_local_processes_or_dask_gives_the_same_bytes(tmp_path: Path, compare):
+    distributed = pytest.importorskip("dask.distributed")
+    body = {"profiles": PAIR, "hands": 500, "seed": 9}
+    printed = compare(*PAIR, "--hands", "500", "--seed", "9", "--json")
+    pool = TestClient(create_app(tmp_path, workers=2), base_url=BASE)
+    assert _job_result(pool, body) == printed
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as cluster:
+        address = cluster.scheduler_address.replace("tcp://", "dask://")
+        on_dask = TestClient(create_app(tmp_path, executor=address), base_url=BASE)
+        assert _job_result(on_dask, body) == printed

@@ -3,8 +3,6 @@ with their rule and sentence, replays, and the trace `rulesdsl play --trace` wri
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -12,6 +10,7 @@ import pytest
 pytest.importorskip("starlette")
 from starlette.testclient import TestClient
 
+from rulesdsl.cli import main
 from rulesdsl.explain import phrases
 from rulesdsl.web.app import create_app
 from rulesdsl.web.limits import Limits
@@ -93,10 +92,8 @@ def test_a_bots_match_traces_as_rulesdsl_play_does(client: TestClient, tmp_path:
         state = client.post(f"/api/play/{state['id']}/next", json={}).json()
     assert state["match"]["finished"] and state["result"]["match_winners"]
     written = tmp_path / "trace.jsonl"
-    command = [sys.executable, "-m", "rulesdsl.cli", "play", "--bots", ",".join(bots)]
-    subprocess.run(
-        [*command, "--seed", "11", "--trace", str(written)], check=True, capture_output=True
-    )
+    args = ["play", "--bots", ",".join(bots), "--seed", "11", "--trace", str(written), "--json"]
+    assert main(args) == 0
     assert client.get(f"/api/play/{state['id']}/trace").text == written.read_text()
 
 

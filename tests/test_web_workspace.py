@@ -12,6 +12,7 @@ import pytest
 pytest.importorskip("starlette")
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sizing import examples
 from starlette.testclient import TestClient
 
 from rulesdsl.web.app import create_app
@@ -164,7 +165,9 @@ NAMES = st.one_of(
 
 
 @settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(150),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(name=NAMES)
 def test_no_name_writes_outside_the_workspace(folder: Path, name: str):

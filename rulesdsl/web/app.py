@@ -21,6 +21,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from rulesdsl.bots import bot_names
 from rulesdsl.cli.common import UsageProblem
@@ -29,7 +30,7 @@ from rulesdsl.explain import DEFAULT_LANGUAGE, languages
 from rulesdsl.profile import find, shipped_names
 from rulesdsl.rules import RulesError
 from rulesdsl.sources import SourceError, read_text
-from rulesdsl.web.bodies import bounded, field, json_body
+from rulesdsl.web.bodies import bounded, field, json_body, profile_text
 from rulesdsl.web.checking import UNTITLED, check_text
 from rulesdsl.web.errors import ApiError, bad, not_found
 from rulesdsl.web.guard import HEADERS, LOCAL_HOSTS, Guard
@@ -49,8 +50,6 @@ class Server:
     def __init__(self, workspace: Path, limits: Limits, executor: str, workers: int) -> None:
         self.workspace = Workspace(workspace, limits.profile_bytes)
         self.limits = limits
-        self.executor = executor
-        self.workers = workers
         self.library = threading.Lock()
         self.tables = Tables(limits.tables)
         self.jobs = Jobs(limits.jobs, workers, executor)
@@ -69,10 +68,7 @@ class Server:
 
     def text(self, body: dict[str, Any], name: str = "text") -> str:
         """A profile's text from the body, at most `profile_bytes` once encoded."""
-        text = field(body, name, str)
-        if len(text.encode("utf-8", "surrogatepass")) > self.limits.profile_bytes:
-            raise ApiError(413, f"the profile is over {self.limits.profile_bytes:,} bytes")
-        return text
+        return profile_text(field(body, name, str), self.limits.profile_bytes)
 
     def lang(self, value: Any) -> str:
         lang = DEFAULT_LANGUAGE if value is None else value
@@ -325,6 +321,17 @@ def _error(request: Request, error: Exception) -> Response:
     return JSONResponse({"error": message}, status_code=500, headers=HEADERS)
 
 
+def _static() -> ASGIApp:
+    """The page's files; where the page is not installed, an app that says so."""
+    if STATIC.is_dir():
+        return StaticFiles(directory=STATIC)
+
+    async def missing(scope: Scope, receive: Receive, send: Send) -> None:
+        raise not_found("the page is not installed")
+
+    return missing
+
+
 def create_app(
     workspace: Path,
     *,
@@ -354,7 +361,7 @@ def create_app(
         Route("/api/jobs/{job}", server.job_state, methods=["GET"]),
         Route("/api/jobs/{job}", server.job_cancel, methods=["DELETE"]),
         Route("/api/jobs/{job}/result", server.job_result),
-        Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
+        Mount("/static", _static(), name="static"),
     ]
     app = Starlette(
         routes=routes,

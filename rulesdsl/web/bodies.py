@@ -38,6 +38,10 @@ async def json_body(request: Request, limit: int) -> dict[str, Any]:
         raise bad(
             f"the body is not JSON: {error.msg} at line {error.lineno} column {error.colno}"
         ) from None
+    except RecursionError:
+        raise bad("the body nests lists or objects too deep to read") from None
+    except ValueError as error:  # a number of thousands of digits
+        raise bad(f"the body cannot be read: {error}") from None
     if not isinstance(value, dict):
         raise bad(f"the body must be a JSON object, not {kind_of(value)}")
     return value
@@ -91,3 +95,18 @@ def bounded(body: dict[str, Any], name: str, low: int, high: int, default: Any =
     if body.get(name) is not None and not low <= value <= high:
         raise bad(f"`{name}` is {value}; it must be from {low:,} to {high:,}")
     return value
+
+
+def profile_text(text: str, limit: int) -> str:
+    """A profile's text as sent: encodable as UTF-8 (no lone surrogates), at most `limit`
+    bytes once encoded."""
+    try:
+        size = len(text.encode("utf-8"))
+    except UnicodeEncodeError as error:
+        raise bad(
+            f"the text holds a lone surrogate (\\u{ord(text[error.start]):04x}) at "
+            f"character {error.start + 1}; it is not Unicode text"
+        ) from None
+    if size > limit:
+        raise ApiError(413, f"the profile is over {limit:,} bytes")
+    return text

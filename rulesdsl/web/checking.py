@@ -5,6 +5,7 @@ parent, and the rules reach analysis proves can never act."""
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -74,13 +75,15 @@ def diagnostic(d: Diagnostic, lines: list[str]) -> dict[str, Any]:
 
 def parent_diff(profile: Profile, path: Path, root: Path) -> list[dict[str, Any]] | None:
     """The options and rules that differ from the parent, as `diff --json PARENT FILE`
-    lists them; None without a parent."""
+    lists them run in the workspace (a workspace file is named from there); None without a
+    parent."""
     if profile.extends is None:
         return None
     parent = load(profile.extends, base=path.parent, root=root)
     if not parent.ok:
         return None
-    return json.loads(render_json(diff_profiles(parent, profile), diff_rules(parent, profile)))
+    text = render_json(diff_profiles(parent, profile), diff_rules(parent, profile))
+    return json.loads(text.replace(json.dumps(f"{root}{os.sep}")[1:-1], ""))
 
 
 def dead(profile: Profile) -> list[dict[str, str]]:

@@ -10,6 +10,7 @@ from rulesdsl.bots import is_search_bot, make_bot, search_size
 from rulesdsl.hints import did_you_mean
 from rulesdsl.options import OptionError
 from rulesdsl.profile import Profile, load, load_file, load_text, shipped_names
+from rulesdsl.web.bodies import profile_text
 from rulesdsl.web.checking import UNTITLED, diagnostic
 from rulesdsl.web.errors import ApiError, bad, not_found
 from rulesdsl.web.limits import Limits
@@ -62,8 +63,7 @@ def _by_text(ref: dict[str, Any], workspace: Workspace, limits: Limits) -> Named
     text, syntax, name = ref.get("text"), ref.get("syntax", "dsl"), ref.get("name")
     if not isinstance(text, str) or syntax not in UNTITLED:
         raise bad("a profile given as text is {text: string, syntax: dsl or yaml, name?}")
-    if len(text.encode("utf-8", "surrogatepass")) > limits.profile_bytes:
-        raise ApiError(413, f"the profile is over {limits.profile_bytes:,} bytes")
+    profile_text(text, limits.profile_bytes)
     if name is not None and not (isinstance(name, str) and NAME.fullmatch(name)):
         raise bad("a profile's `name` is 1 to 64 letters, digits, dots, dashes or underscores")
     file = name if name and SYNTAXES.get(_suffix(name)) == syntax else UNTITLED[syntax]
