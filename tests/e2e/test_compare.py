@@ -84,18 +84,21 @@ def test_a_comparison_draws_its_charts_and_shows_the_command_lines_figures(
     assert csv.text().startswith("kind,profile,other,metric,mean,low,high,n,clear,note\n")
 
 
-def test_a_running_comparison_shows_its_progress_and_stops_on_cancel(page):
+def test_cancel_stops_a_comparison_even_before_the_server_has_named_its_job(page):
     page.click("#tab-compare")
+    held = []
+    page.route("**/api/compare", lambda route: held.append(route))  # held back: no job yet
     # On one worker a comparison is played as four tasks, and a cancel takes effect after
     # the task in progress: 2,000 hands stop within 500.
     hands = 2000
     page.fill("#compare-hands", str(hands))
     page.click("#compare-run")
-    expect(page.locator("#compare-cancel")).to_be_enabled()
     expect(page.locator("#compare-run")).to_be_disabled()
     page.click("#compare-cancel")
+    expect(page.locator("#compare-status")).to_have_text("Cancelling…")
+    assert len(held) == 1
+    held[0].continue_()
     expect(page.locator("#compare-status")).to_have_text("Cancelled.", timeout=60_000)
     expect(page.locator("#compare-run")).to_be_enabled()
     expect(page.locator("#compare-result")).to_be_hidden()
-    done = float(page.get_attribute("#compare-progress", "value"))
-    assert done < hands
+    assert float(page.get_attribute("#compare-progress", "value")) < hands

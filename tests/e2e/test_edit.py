@@ -81,3 +81,13 @@ def test_saved_work_survives_a_reload_and_a_save_from_elsewhere_is_never_overwri
     expect(page.locator("#edit-status")).to_have_text("Saved kitchen-2.rules in the workspace.")
     assert (served.workspace / "kitchen-2.rules").read_text() == edited
     assert saved.read_text() == theirs
+
+
+def test_text_from_a_profile_is_shown_as_text_never_as_markup(page):
+    markup = "<img src=x id=injected><b id=bold>bold</b>"
+    page.fill("#edit-text", f'profile "x" {{\n    title "{markup}"\n    folow suit\n}}\n')
+    expect(page.locator("#edit-diagnostics li.diagnostic").first).to_contain_text("folow")
+    expect(page.locator("#edit-highlight")).to_contain_text(markup)
+    page.locator("#edit-diagnostics button.fix-button").first.click()
+    expect(page.locator("#edit-sheet .sheet h3")).to_have_text(markup)
+    assert page.locator("#injected, #bold").count() == 0

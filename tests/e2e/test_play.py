@@ -45,7 +45,11 @@ def test_a_refused_card_names_its_rule_and_a_legal_one_is_played(page, screensho
     expect(page.locator("#play-log")).to_contain_text("seat 0 (you) plays 7D")
 
 
-def test_a_finished_hand_replays_step_by_step_and_downloads_as_a_trace(page, screenshots):
+def test_a_hand_of_a_match_replays_step_by_step_downloads_as_a_trace_and_the_next_is_dealt(
+    page, screenshots
+):
+    page.click("#tab-play")
+    page.check("#play-match")
     deal(page, "equal-hands", 11, ["human", "heuristic", "random", "pimc:10"])
     for _ in range(60):
         if page.locator("#play-after").is_visible():
@@ -74,3 +78,7 @@ def test_a_finished_hand_replays_step_by_step_and_downloads_as_a_trace(page, scr
     events = [json.loads(line)["event"] for line in trace.text().splitlines()]
     assert events[0] == "deal"
     assert "hand_end" in events
+
+    page.click("#play-next")
+    expect(page.locator("#play-info")).to_contain_text("Hand 2")
+    expect(page.locator("#play-info")).to_contain_text("Points")
