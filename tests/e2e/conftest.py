@@ -54,7 +54,7 @@ class Served:
     workspace: Path
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def served(tmp_path_factory) -> Iterator[Served]:
     uvicorn = pytest.importorskip("uvicorn")
     from rulesdsl.web.app import create_app
@@ -83,10 +83,12 @@ def screenshots(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("screenshots")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser(chromium):
-    """One headless Chromium for the session; Playwright starts it on a fresh temporary
-    user-data-dir of its own."""
+    """One headless Chromium for these tests; Playwright starts it on a fresh temporary
+    user-data-dir of its own. Package scope: Playwright's synchronous driver holds an event
+    loop in this thread while it runs, so it must stop before tests that run loops of
+    their own."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as driver:

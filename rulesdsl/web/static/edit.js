@@ -29,7 +29,8 @@ function text() {
 
 /** What the other tabs play and compare when they take "the editor's text". */
 export function editorProfile() {
-  return { text: text(), syntax: el("edit-syntax").value, name: state.name || "editor" };
+  const profile = { text: text(), syntax: el("edit-syntax").value };
+  return state.name ? { ...profile, name: state.name } : profile;
 }
 
 function setStatus(message, kind = "") {
@@ -229,8 +230,11 @@ function side(value) {
 function renderDiff(answer) {
   const node = clear(el("edit-diff"));
   if (answer.diff === null) {
-    const why = answer.ok ? "This profile extends no other: it starts from the defaults." : "The difference shows once the profile has no errors.";
-    node.append(h("p", { class: "muted" }, answer.ok && answer.parent === null ? why : "The difference shows once the profile has no errors."));
+    const why =
+      answer.sheet !== null && answer.parent === null
+        ? "This profile extends no other: it starts from the defaults."
+        : "The difference shows once the profile has no errors.";
+    node.append(h("p", { class: "muted" }, why));
     return;
   }
   node.append(h("p", {}, `Against ${answer.parent === null ? "the defaults" : answer.parent}: ${answer.diff.length} difference${answer.diff.length === 1 ? "" : "s"}.`));

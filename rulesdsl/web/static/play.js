@@ -211,10 +211,7 @@ async function move(card) {
 
 function chosenProfile(select) {
   const value = select.value;
-  if (value === "editor:") {
-    const { text, syntax } = editorProfile();
-    return { text, syntax };
-  }
+  if (value === "editor:") return editorProfile();
   return value.slice(value.indexOf(":") + 1);
 }
 
