@@ -20,6 +20,7 @@ from rulesdsl.explain import languages
 from rulesdsl.highlight import Kind
 from rulesdsl.profile import shipped_names
 from rulesdsl.web.app import create_app
+from rulesdsl.web.checking import UNWRAPPED
 from rulesdsl.web.limits import Limits
 
 BASE = "http://127.0.0.1:8765"
@@ -105,8 +106,8 @@ def test_a_fixed_text_gets_the_sheet_the_diff_and_the_tokens(
     body = {"text": text, "syntax": "dsl", "lang": "pt", "name": "house.rules"}
     answer = client.post("/api/check", json=body).json()
     assert answer["ok"] and answer["parent"] == "equal-hands"
-    explained = rulesdsl("explain", "--lang", "pt", "house.rules")
-    assert answer["sheet"] == explained
+    explained = rulesdsl("explain", "--lang", "pt", "--width", str(UNWRAPPED), "house.rules")
+    assert answer["sheet"] == explained and max(map(len, explained.splitlines())) > 80
     differ = rulesdsl("diff", "--format", "json", "equal-hands", "house.rules")
     assert answer["diff"] == json.loads(differ)
     assert [d["option"] for d in answer["diff"]] == ["hand_size", "elimination"]

@@ -18,6 +18,8 @@ from rulesdsl.highlight import tokens
 from rulesdsl.lsp.edits import fix_edit, span
 from rulesdsl.profile import SYNTAXES, Profile, load, load_text
 
+UNWRAPPED = 100_000
+"""The width the rule sheet is laid out for: each item on one line, for the page to flow."""
 # The file name of a text that has none yet, by syntax: the first suffix of each.
 UNTITLED = {syntax: f"untitled{suffix}" for suffix, syntax in reversed(SYNTAXES.items())}
 
@@ -39,7 +41,7 @@ def check_text(text: str, path: Path, root: Path, lang: str) -> dict[str, Any]:
         "dead": [],
     }
     if profile.ok:
-        answer["sheet"] = safe_lines(rule_sheet(profile, lang))
+        answer["sheet"] = safe_lines(rule_sheet(profile, lang, UNWRAPPED))
         answer["diff"] = parent_diff(profile, path, root)
         answer["dead"] = dead(profile)
     return answer
