@@ -21,6 +21,8 @@ def test_a_typo_shows_its_diagnostic_and_one_click_mends_it(page, screenshots):
     page.click("#side-dead")
     expect(page.locator("#edit-dead li").first).to_contain_text("exhaustion: never comes into play")
     page.click("#side-sheet")
+    page.fill("#edit-text", TYPO.replace("imediate", "immediate"))
+    expect(page.locator("#edit-sheet .sheet h3")).to_have_text("Our kitchen-table rules")
     page.fill("#edit-text", TYPO)
     diagnostic = page.locator("#edit-diagnostics li.diagnostic").first
     expect(diagnostic).to_contain_text("imediate")
