@@ -84,7 +84,7 @@ def test_a_comparison_draws_its_charts_and_shows_the_command_lines_figures(
     assert csv.text().startswith("kind,profile,other,metric,mean,low,high,n,clear,note\n")
 
 
-def test_cancel_stops_a_comparison_even_before_the_server_has_named_its_job(page):
+def test_cancel_stops_a_comparison_even_before_its_job_is_named_and_search_bounds_hands(page):
     page.click("#tab-compare")
     held = []
     page.route("**/api/compare", lambda route: held.append(route))  # held back: no job yet
@@ -102,3 +102,8 @@ def test_cancel_stops_a_comparison_even_before_the_server_has_named_its_job(page
     expect(page.locator("#compare-run")).to_be_enabled()
     expect(page.locator("#compare-result")).to_be_hidden()
     assert float(page.get_attribute("#compare-progress", "value")) < hands
+
+    most = page.evaluate("fetch('/api/meta').then(r => r.json()).then(m => m.limits.search_hands)")
+    page.select_option("#compare-good", "pimc:10")
+    expect(page.locator("#compare-hands")).to_have_value(str(most))
+    expect(page.locator("#compare-status")).to_contain_text("With a search bot")

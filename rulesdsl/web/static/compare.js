@@ -274,6 +274,20 @@ async function cancel() {
   }
 }
 
+/** Search bots play slowly: with one chosen, hands are bounded lower, as the server bounds them. */
+function boundHands() {
+  const limits = ctx.meta.limits;
+  const bots = [...el("compare-bots").querySelectorAll("select")].map((s) => s.value);
+  const search = el("compare-good").value !== "" || bots.some((b) => b.includes(":"));
+  const most = search ? limits.search_hands : limits.hands;
+  const hands = el("compare-hands");
+  hands.max = String(most);
+  if (Number(hands.value) > most) {
+    hands.value = String(most);
+    setStatus(`With a search bot a comparison plays at most ${most.toLocaleString("en")} hands.`);
+  }
+}
+
 export function fillCompareProfiles(meta) {
   const node = el("compare-profiles");
   const checked = new Set([...node.querySelectorAll("input:checked")].map((b) => b.value));
@@ -302,7 +316,9 @@ export function initCompare(context) {
     // A search bot at a seat: measure the skill ladder up to it, unless good play is set.
     const bot = event.target.value;
     if (bot.includes(":") && el("compare-good").value === "") el("compare-good").value = bot;
+    boundHands();
   });
+  el("compare-good").addEventListener("change", boundHands);
   el("compare-form").addEventListener("submit", run);
   el("compare-cancel").addEventListener("click", cancel);
 }
