@@ -66,6 +66,8 @@ async function main() {
     },
   };
   for (const tab of TABS) byId(`tab-${tab}`).addEventListener("click", () => showTab(tab));
+  // Files another tab saved show in the lists when this one is looked at again.
+  window.addEventListener("focus", () => ctx.refreshProfiles().catch(() => {}));
   initEdit(ctx);
   initPlay(ctx);
   initCompare(ctx);
