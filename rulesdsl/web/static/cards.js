@@ -9,7 +9,7 @@ const W = 100;
 const H = 140;
 
 /** "10H" -> {rank: "10", suit: "H"}. */
-export function parseCard(card) {
+function parseCard(card) {
   return { rank: card.slice(0, -1), suit: card.slice(-1) };
 }
 
@@ -20,7 +20,7 @@ export function cardName(card) {
 }
 
 /** A suit's shape in a 100 by 100 box. */
-export function suitShape(suit, attrs) {
+function suitShape(suit, attrs) {
   const paths = {
     H: "M50 92 C22 68 2 50 2 28 C2 12 14 2 28 2 C39 2 46 9 50 18 C54 9 61 2 72 2 C86 2 98 12 98 28 C98 50 78 68 50 92 Z",
     D: "M50 2 L86 50 L50 98 L14 50 Z",

@@ -41,7 +41,7 @@ function points(x, sign) {
   return sign && x >= 0 ? `+${text}` : text;
 }
 
-export function figures(e, share, sign = false) {
+function figures(e, share, sign = false) {
   if (!e || e.n === 0) return ["-", ""];
   if (share) return [`${points(e.mean, sign)}%`, `${points(e.low, sign)}..${points(e.high, sign)}`];
   return [sig3(e.mean, sign), `${sig3(e.low, sign)}..${sig3(e.high, sign)}`];

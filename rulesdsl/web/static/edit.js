@@ -179,7 +179,7 @@ function renderSummary(answer) {
 /** The rule sheet's text, laid out for a terminal, as headings, paragraphs and lists
  * that reflow: a line underlined with = or - is a heading, "- " starts an item, and a
  * line indented by two spaces goes on with the line before it; any other line is a paragraph. */
-export function sheetBlocks(sheet) {
+function sheetBlocks(sheet) {
   const lines = sheet.split("\n");
   const blocks = [];
   let list = null;
