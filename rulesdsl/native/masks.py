@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import functools
 import itertools
 from enum import Enum
 
@@ -257,6 +258,10 @@ class Rewrite(ast.NodeTransformer):
         assert card is not None
         if any(isinstance(n, ast.Call) for c in gen.ifs for n in ast.walk(c)):
             raise MaskError("a comprehension over a card set whose test calls")
+        test = gen.ifs[0] if len(gen.ifs) == 1 else ast.BoolOp(ast.And(), gen.ifs)
+        suits = suit_filter(test, card) if gen.ifs else ast.UnaryOp(ast.Invert(), ast.Constant(0))
+        if suits is not None:  # one AND: the cards of the suits the test asks for
+            return ast.BinOp(self.visit(gen.iter), ast.BitAnd(), self.visit(suits))
         result = f"m{next(self.fresh)}_kept"
         rest = f"m{next(self.fresh)}_cards"
         keep: ast.stmt = ast.AugAssign(
@@ -313,6 +318,46 @@ class Rewrite(ast.NodeTransformer):
         elif not isinstance(op, (ast.Eq, ast.NotEq)):
             raise MaskError("an order comparison of card sets")
         return node
+
+
+def suit_filter(test: ast.expr, card: str) -> ast.expr | None:
+    """The set of the cards that pass `test`, when it asks only for the suit of `card`
+    (`card & 3 == e` or `!=`, e not reading `card`, joined by `and`, `or` and `not`): an
+    expression of `suit_cards`; None for any other test."""
+    if isinstance(test, ast.BoolOp):
+        parts = [suit_filter(value, card) for value in test.values]
+        if any(part is None for part in parts):
+            return None
+        op = ast.BitAnd() if isinstance(test.op, ast.And) else ast.BitOr()
+        return functools.reduce(lambda a, b: ast.BinOp(a, op, b), parts)  # type: ignore[arg-type]
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = suit_filter(test.operand, card)
+        return None if inner is None else ast.UnaryOp(ast.Invert(), inner)
+    if not (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], (ast.Eq, ast.NotEq))
+    ):
+        return None
+    sides = (test.left, test.comparators[0])
+    for suit, other in (sides, sides[::-1]):
+        reads = any(isinstance(n, ast.Name) and n.id == card for n in ast.walk(other))
+        if _suit_of(suit, card) and not reads:
+            cards = _call("suit_cards", other)
+            return cards if isinstance(test.ops[0], ast.Eq) else ast.UnaryOp(ast.Invert(), cards)
+    return None
+
+
+def _suit_of(node: ast.expr, card: str) -> bool:
+    """`card & 3`."""
+    return (
+        isinstance(node, ast.BinOp)
+        and isinstance(node.op, ast.BitAnd)
+        and isinstance(node.left, ast.Name)
+        and node.left.id == card
+        and isinstance(node.right, ast.Constant)
+        and node.right.value == 3
+    )
 
 
 def masked(function: ast.FunctionDef) -> ast.FunctionDef:
