@@ -45,8 +45,9 @@ def next_uniform(stream: np.ndarray) -> float:
 
 
 @numba.njit(cache=True)
-def shuffle(cards: list[int], stream: np.ndarray) -> None:
-    """Fisher-Yates on the stream's floats, as `rulesdsl.seeds.shuffle`."""
+def shuffle(cards: np.ndarray, stream: np.ndarray) -> None:
+    """Fisher-Yates on the stream's floats, as `rulesdsl.seeds.shuffle`: an int array (as
+    the chunk loops deal), or a list made in compiled code."""
     for i in range(len(cards) - 1, 0, -1):
         j = int(next_uniform(stream) * (i + 1))
         cards[i], cards[j] = cards[j], cards[i]
