@@ -15,11 +15,12 @@ import numpy as np
 
 from rulesdsl.engine.fast import table_for
 from rulesdsl.engine.inline import specialised_tree
+from rulesdsl.engine.steps import ROTATIONS
 from rulesdsl.native import driver, runtime
 from rulesdsl.native.kernel import hand_function
-from rulesdsl.native.lower import KEPT, lower
+from rulesdsl.native.lower import KEPT, RowArrays, lower
 from rulesdsl.native.masks import masked, suit_filter
-from rulesdsl.native.stacks import StackError, stacked
+from rulesdsl.native.stacks import StackError, seat_arrays, stacked
 from rulesdsl.profile import load, shipped_names
 
 CAPACITY = 12
@@ -167,3 +168,46 @@ def test_the_led_suit_held_is_one_and_in_the_default_hand():
     tree = specialised_tree(driver.play_native, {"t": table, "details": False}, fixed, KEPT)
     hand = masked(lower(tree.module.body[0], tree.objects, "counted").function)
     assert "& suit_cards(" in ast.unparse(hand)
+
+
+@given(st.integers(0, 3), st.lists(st.booleans(), min_size=4, max_size=4))
+def test_a_row_of_seats_is_filled_with_the_seats_the_comprehension_makes(leader, active):
+    text = (
+        "def f(leader, active):\n"
+        "    seats = ROWS[leader]\n"
+        "    if not all(active):\n"
+        "        seats = [s % 4 for s in range(leader, leader + 4) if active[s % 4]]\n"
+        "    return seats\n"
+    )
+    function = ast.parse(text).body[0]
+    assert isinstance(function, ast.FunctionDef)
+    RowArrays(function, {"ROWS": ROTATIONS[4]})
+    lowered = ast.unparse(ast.fix_missing_locations(function))
+    assert "seats_items = np.empty(4, np.int64)" in lowered
+    scope = {"np": np, "ROWS": np.array(ROTATIONS[4], np.int64)}
+    exec(lowered, scope)
+    expected = [s % 4 for s in range(leader, leader + 4) if active[s % 4]]
+    assert list(scope["f"](leader, active)) == expected
+
+
+@pytest.mark.parametrize(
+    ("use", "array"),
+    [("active[1] = False", True), ("active.append(True)", False), ("f(active)", False)],
+)
+def test_a_list_of_one_item_per_seat_becomes_an_array_only_where_nothing_needs_a_list(use, array):
+    made = "def g():\n    active = [True] * 4\n    seen = active\n"
+    text = f"{made}    {use}\n    return seen.count(True)\n"
+    function = ast.parse(text).body[0]
+    assert isinstance(function, ast.FunctionDef)
+    seat_arrays(function)
+    lowered = ast.unparse(ast.fix_missing_locations(function))
+    assert ("np.full(4, True)" in lowered and "seat_count(seen, True)" in lowered) is array
+
+
+@settings(deadline=None)
+@given(st.lists(st.integers(-1, 2), min_size=1, max_size=8), st.integers(-1, 2))
+def test_a_list_of_one_item_per_seat_counts_and_finds_as_the_list_does(items, value):
+    array = np.array(items, np.int64)
+    assert runtime.seat_count(array, value) == items.count(value)
+    if value in items:
+        assert runtime.seat_index(array, value) == items.index(value)

@@ -36,7 +36,7 @@ from rulesdsl.native import chunk, driver, runtime
 from rulesdsl.native.lower import KEPT, Lowered, NativeError, literal, lower
 from rulesdsl.native.masks import MaskError, masked
 from rulesdsl.native.runtime import new_stream
-from rulesdsl.native.stacks import StackError, stacked
+from rulesdsl.native.stacks import StackError, seat_arrays, stacked
 from rulesdsl.rules import Rules
 
 CACHE_ENV = "RULESDSL_CACHE"
@@ -53,6 +53,8 @@ RUNTIME = (
     "nth",
     "number",
     "popcount",
+    "seat_count",
+    "seat_index",
     "shuffle",
     "stack_append",
     "stack_clear",
@@ -257,6 +259,7 @@ def hand_function(
     if max(*int_deck(rules), *recode(rules)) < MAX_MASK_CARD:
         with contextlib.suppress(MaskError):  # else the hand keeps its cards in lists
             lowered = masked(lowered)
+    seat_arrays(lowered)
     try:
         lowered = stacked(lowered, len(rules.cards))
     except StackError:  # the hand keeps its lists of cards, the deal's among them

@@ -275,6 +275,27 @@ def stack_join(first: np.ndarray, second: np.ndarray) -> np.ndarray:
     return first
 
 
+# -- lists of one item per seat as arrays (`stacks.seat_arrays`) ---------------------------
+
+
+@numba.njit(cache=True)
+def seat_count(items: np.ndarray, value: int) -> int:
+    """`items.count(value)`."""
+    count = 0
+    for item in items:
+        count += item == value
+    return count
+
+
+@numba.njit(cache=True)
+def seat_index(items: np.ndarray, value: int) -> int:
+    """`items.index(value)` (the array holds it)."""
+    k = 0
+    while items[k] != value:
+        k += 1
+    return k
+
+
 # -- counting the rows of a chunk's results -----------------------------------------------
 
 

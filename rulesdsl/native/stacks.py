@@ -346,3 +346,102 @@ def stacked(function: ast.FunctionDef, capacity: int) -> ast.FunctionDef:
     found.rewrite()
     ast.fix_missing_locations(function)
     return function
+
+
+SEAT_METHODS = {"count": "seat_count", "index": "seat_index"}
+"""The methods a list of one item per seat may be called with, and their helpers."""
+
+
+def _repeated(node: ast.expr) -> bool:
+    """`[v] * N`, v an int or bool constant and N an int constant."""
+    return (
+        isinstance(node, ast.BinOp)
+        and isinstance(node.op, ast.Mult)
+        and isinstance(node.left, ast.List)
+        and len(node.left.elts) == 1
+        and isinstance(node.left.elts[0], ast.Constant)
+        and type(node.left.elts[0].value) in (int, bool)
+        and isinstance(node.right, ast.Constant)
+        and type(node.right.value) is int
+    )
+
+
+def seat_arrays(function: ast.FunctionDef) -> None:
+    """The lists made `[v] * N` (one item per seat: who is active, tricks won) become
+    arrays where each local of a group passed to each other is set only so or from
+    another, and only indexed by one seat, measured, walked, counted or searched."""
+    parents = {id(c): n for n in ast.walk(function) for c in ast.iter_child_nodes(n)}
+    groups = Groups()
+    params = {a.arg for a in function.args.args}
+    for _, name, value in _assignments(function):
+        groups.find(name)
+        if isinstance(value, ast.Name) and value.id not in params:
+            groups.join(name, value.id)
+    made = {groups.find(n) for _, n, v in _assignments(function) if _repeated(v)}
+    taken: set[str] = set()
+    for root in made:
+        members = groups.members(root)
+        sets = all(
+            _repeated(v) or isinstance(v, ast.Name)
+            for _, n, v in _assignments(function)
+            if n in members
+        )
+        uses = all(
+            _seat_use(node, parents)
+            for node in ast.walk(function)
+            if isinstance(node, ast.Name) and node.id in members
+        )
+        if sets and uses and not members & params:
+            taken |= members
+    SeatArrays(taken).visit(function)
+
+
+def _seat_use(name: ast.Name, parents: dict[int, ast.AST]) -> bool:
+    parent = parents.get(id(name))
+    if isinstance(name.ctx, ast.Store) or isinstance(parent, ast.Assign):
+        return isinstance(parent, ast.Assign) and isinstance(parent.targets[0], ast.Name)
+    if isinstance(parent, ast.Subscript):
+        return parent.value is name and not isinstance(parent.slice, ast.Slice)
+    if isinstance(parent, ast.Call):
+        return _called(parent, "len") and len(parent.args) == 1
+    if isinstance(parent, ast.Attribute):
+        call = parents.get(id(parent))
+        return (
+            parent.attr in SEAT_METHODS
+            and isinstance(call, ast.Call)
+            and call.func is parent
+            and len(call.args) == 1
+        )
+    return isinstance(parent, (ast.For, ast.comprehension)) and parent.iter is name
+
+
+class SeatArrays(ast.NodeTransformer):
+    def __init__(self, taken: set[str]) -> None:
+        self.taken = taken
+
+    def visit_BinOp(self, node: ast.BinOp) -> ast.expr:
+        return node  # a list made `[v] * N` is replaced where it is assigned
+
+    def visit_Assign(self, node: ast.Assign) -> ast.stmt:
+        target = node.targets[0]
+        if isinstance(target, ast.Name) and target.id in self.taken and _repeated(node.value):
+            value = node.value
+            assert isinstance(value, ast.BinOp) and isinstance(value.left, ast.List)
+            full = ast.Call(
+                ast.Attribute(ast.Name("np", ast.Load()), "full", ast.Load()),
+                [value.right, value.left.elts[0]],
+                [],
+            )
+            return ast.Assign(node.targets, full)
+        return self.generic_visit(node)
+
+    def visit_Call(self, node: ast.Call) -> ast.expr:
+        func = node.func
+        if (
+            isinstance(func, ast.Attribute)
+            and isinstance(func.value, ast.Name)
+            and func.value.id in self.taken
+            and func.attr in SEAT_METHODS
+        ):
+            return _call(SEAT_METHODS[func.attr], func.value, *map(self.visit, node.args))
+        return self.generic_visit(node)
