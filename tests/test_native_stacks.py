@@ -110,10 +110,11 @@ def test_a_stock_cut_from_the_deck_and_the_lists_it_meets_become_arrays():
     assert "[0][:0]" not in text and ".pop()" not in text and "return stack_len(stock)" in text
 
 
-@pytest.mark.parametrize(
-    "use",
-    ["stock.sort()", "hands[0] = stock", "return stock", "for c in stock:\n        stock.pop()"],
-)
+CHANGED_IN_A_LOOP = "for c in stock:\n        stock.pop()"
+USES = ["stock.sort()", "hands[0] = stock", "return stock", "stock[0] = 1", "stock = hands"]
+
+
+@pytest.mark.parametrize("use", [*USES, CHANGED_IN_A_LOOP])
 def test_a_list_of_cards_used_in_another_way_stays_a_list(use):
     with pytest.raises(StackError):
         lowered_text(f"def f(deck, hands):\n    stock = deck[16:]\n    {use}\n")

@@ -153,7 +153,9 @@ class Pass:
     def _takes(self, members: set[str]) -> bool:
         for _, name, value in _assignments(self.function):
             if name in members and not (
-                _cut(value) or _is_empty(value) or isinstance(value, ast.Name)
+                _cut(value)
+                or _is_empty(value)
+                or (isinstance(value, ast.Name) and value.id in members)
             ):
                 return False
         return all(
@@ -187,7 +189,7 @@ class Pass:
         if isinstance(parent, ast.Subscript):
             if isinstance(parent.slice, ast.Slice):
                 return _cut(parent)
-            return parent.value is name
+            return parent.value is name and isinstance(parent.ctx, ast.Load)
         if isinstance(parent, ast.comprehension):
             return parent.iter is name
         if isinstance(parent, ast.For):
