@@ -135,13 +135,19 @@ def test_every_shipped_profile_keeps_its_stock_in_an_array(name):
     assert "stack_from(deck" in text and "deck = [c for c in deck]" not in text
 
 
+def joined(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    """Tests joined by `and`, `or` and `not`."""
+    pairs = st.tuples(inner, inner)
+    return st.one_of(
+        pairs.map(lambda ab: f"({ab[0]} and {ab[1]})"),
+        pairs.map(lambda ab: f"({ab[0]} or {ab[1]})"),
+        inner.map(lambda a: f"(not {a})"),
+    )
+
+
 suit_tests = st.recursive(
     st.sampled_from(["c & 3 == led", "c & 3 != trump", "trump == c & 3", "c & 3 == 3"]),
-    lambda inner: st.one_of(
-        st.tuples(inner, inner).map(lambda ab: f"({ab[0]} and {ab[1]})"),
-        st.tuples(inner, inner).map(lambda ab: f"({ab[0]} or {ab[1]})"),
-        inner.map(lambda a: f"(not {a})"),
-    ),
+    joined,
     max_leaves=4,
 )
 
