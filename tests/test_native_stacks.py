@@ -1,5 +1,5 @@
-"""The native path's lists of cards as arrays (`rulesdsl/native/stacks.py`) and its suit
-filters as one AND (`masks.suit_filter`): each means what the Python it stands for means."""
+"""The native path's lists of cards as arrays (`rulesdsl/native/stacks.py`) and its card
+filters as one AND (`masks.card_filter`): each means what the Python it stands for means."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from rulesdsl.engine.steps import ROTATIONS
 from rulesdsl.native import driver, runtime
 from rulesdsl.native.kernel import hand_function
 from rulesdsl.native.lower import KEPT, RowArrays, lower
-from rulesdsl.native.masks import masked, suit_filter
+from rulesdsl.native.masks import card_filter, masked
 from rulesdsl.native.stacks import StackError, seat_arrays, stacked
 from rulesdsl.profile import load, shipped_names
 
@@ -145,28 +145,40 @@ def joined(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
     )
 
 
-suit_tests = st.recursive(
-    st.sampled_from(["c & 3 == led", "c & 3 != trump", "trump == c & 3", "c & 3 == 3"]),
-    joined,
-    max_leaves=4,
-)
+LEAVES = ["c & 3 == led", "c & 3 != trump", "trump == c & 3", "c & 3 == 3", "c > best"]
+LEAVES += ["best <= c", "c < best", "c >= best - 1", "best < 0", "truth(flag)"]
+card_tests = st.recursive(st.sampled_from(LEAVES), joined, max_leaves=5)
 
 
 @settings(deadline=None)
-@given(suit_tests, st.integers(0, (1 << 62) - 1), st.integers(-1, 3), st.integers(-1, 3))
-def test_a_filter_on_the_suit_keeps_the_cards_the_comprehension_keeps(test, hand, led, trump):
-    mask = suit_filter(ast.parse(test, mode="eval").body, "c")
+@given(
+    card_tests,
+    st.integers(0, (1 << 62) - 1),
+    st.integers(-1, 3),
+    st.integers(-1, 3),
+    st.integers(-1, 62),
+    st.booleans(),
+)
+def test_a_card_filter_keeps_the_cards_the_comprehension_keeps(test, hand, led, trump, best, flag):
+    mask = card_filter(ast.parse(test, mode="eval").body, "c")
     assert mask is not None
-    got = eval(ast.unparse(mask), {"suit_cards": runtime.suit_cards, "led": led, "trump": trump})
-    kept = [
-        c for c in range(62) if hand >> c & 1 and eval(test, {"c": c, "led": led, "trump": trump})
-    ]
+    names = {"led": led, "trump": trump, "best": best, "flag": flag, "truth": bool}
+    helpers = {"suit_cards": runtime.suit_cards, "cards_above": runtime.cards_above}
+    got = eval(ast.unparse(mask), {**names, **helpers, "all_cards": runtime.all_cards})
+    kept = [c for c in range(62) if hand >> c & 1 and eval(test, {"c": c, **names})]
     assert hand & got == sum(1 << c for c in kept)
 
 
-def test_a_filter_that_asks_more_than_the_suit_walks_the_cards():
-    assert suit_filter(ast.parse("c & 3 == led and c > best", mode="eval").body, "c") is None
-    assert suit_filter(ast.parse("c & 3 == c", mode="eval").body, "c") is None
+@pytest.mark.parametrize("test", ["c & 3 == c", "c * 2 > best", "f(c)", "next_uniform(rng) < 0.5"])
+def test_a_filter_that_asks_more_of_the_card_walks_the_cards(test):
+    assert card_filter(ast.parse(test, mode="eval").body, "c") is None
+
+
+@pytest.mark.parametrize("name", ["equal-hands", "must-overtrump"])
+def test_no_shipped_hand_walks_the_cards_of_a_set(name):
+    """The card filters take the tests of the shipped profiles' rules, their own too."""
+    lowered = hand_function(load(name).rules, 4, ("random",) * 4, "counted", details=False)
+    assert "lowest(" not in ast.unparse(lowered.function)
 
 
 def test_the_led_suit_held_is_one_and_in_the_default_hand():

@@ -41,6 +41,8 @@ from rulesdsl.rules import Rules
 
 CACHE_ENV = "RULESDSL_CACHE"
 RUNTIME = (
+    "all_cards",
+    "cards_above",
     "cards_of",
     "heuristic",
     "insort",

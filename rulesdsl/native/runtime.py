@@ -132,6 +132,22 @@ def suit_cards(suit: int) -> int:
 
 
 @numba.njit(cache=True)
+def all_cards() -> int:
+    """The set of every card a mask can hold."""
+    return ALL_CARDS
+
+
+@numba.njit(cache=True)
+def cards_above(value: int) -> int:
+    """The set of every card above `value`."""
+    if value < 0:
+        return ALL_CARDS
+    if value >= 62:
+        return 0
+    return ALL_CARDS & ~((1 << (value + 1)) - 1)
+
+
+@numba.njit(cache=True)
 def mask_of(cards: list[int]) -> int:
     """The set of the cards."""
     mask = 0
@@ -168,7 +184,9 @@ def cards_of(mask: int) -> list[int]:
 @numba.njit(cache=True)
 def stack_new(capacity: int) -> np.ndarray:
     """An empty list of up to `capacity` cards."""
-    return np.zeros(capacity + 1, np.int64)
+    stack = np.empty(capacity + 1, np.int64)
+    stack[capacity] = 0
+    return stack
 
 
 @numba.njit(cache=True)
@@ -262,9 +280,13 @@ def stack_from(cards: list[int], start: int, stop: int, capacity: int) -> np.nda
     count = len(cards)
     start = max(start + count, 0) if start < 0 else min(start, count)
     stop = max(stop + count, 0) if stop < 0 else min(stop, count)
-    stack = np.zeros(capacity + 1, np.int64)
-    for k in range(start, stop):
-        stack_append(stack, cards[k])
+    count = max(stop - start, 0)
+    if count > capacity:
+        raise IndexError("a list of cards holds more cards than the deck")
+    stack = np.empty(capacity + 1, np.int64)
+    for k in range(count):
+        stack[k] = cards[start + k]
+    stack[capacity] = count
     return stack
 
 
