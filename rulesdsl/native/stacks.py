@@ -15,6 +15,9 @@ it, or a comprehension) or searched (`in`). Other groups stay lists. StackError 
 group can be taken. A group that no cut reaches (such as the trick, where nothing sets
 the cards aside) is taken too when no local of it is ever set to another: its arrays
 grow when full.
+
+`seat_arrays` does the same for the lists of one item per seat made `[v] * N` (who is
+active): numpy arrays, counted and searched by `runtime.seat_count` and `seat_index`.
 """
 
 from __future__ import annotations
@@ -26,9 +29,9 @@ from collections.abc import Iterator
 from rulesdsl.native.masks import _called, _is_empty
 
 METHODS = {"pop": 0, "append": 1, "extend": 1, "reverse": 0}
-"""The list methods a card list may be called with, by their number of arguments."""
+"""The list methods a card list may be called with (each changes it), by their number of
+arguments."""
 
-CHANGES = frozenset({"pop", "append", "extend", "reverse"})
 MEASURES = ("len", "truth", "bool")
 """The calls that measure a card list: its length, or whether it holds a card."""
 
@@ -208,7 +211,7 @@ class Pass:
             if isinstance(node, ast.Name) and node.id in members:
                 parent = self.parents.get(id(node))
                 if isinstance(node.ctx, ast.Store) or (
-                    isinstance(parent, ast.Attribute) and parent.attr in CHANGES
+                    isinstance(parent, ast.Attribute) and parent.attr in METHODS
                 ):
                     return True
                 if isinstance(parent, ast.Call) and _called(parent, "shuffle"):
