@@ -8,7 +8,9 @@ bots and 4 players on the native path and on the pure-Python path (`--no-skill`)
 plays per second of every shipped profile on the native path against the default's, the
 compile time of the default profile's kernel cold (an empty cache folder) and cached, and
 the peak memory of `rulesdsl simulate --no-skill -j 1` native over many hands and a tenth
-of them (flat when the two agree). Timings are the best of 3 repeats.
+of them (flat when the two agree). Timings are the best of 3 rounds, each round timing every
+work of its group once (the yardstick and both paths; every profile), so that the load of
+a shared machine falls on the works it compares alike.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import numba
@@ -98,32 +101,43 @@ def yardstick(hands: int, seed: int) -> int:
     return plays
 
 
-def best_of(work: Callable[[], object], repeats: int = 3) -> float:
-    times = []
+def best_of(works: dict[str, Callable[[], object]], repeats: int = 3) -> dict[str, float]:
+    """The least seconds of each work over `repeats` rounds, each round running every work
+    once, so that a change in the machine's load falls on all of them alike."""
+    best = dict.fromkeys(works, float("inf"))
     for _ in range(repeats):
-        start = time.perf_counter()
-        work()
-        times.append(time.perf_counter() - start)
-    return min(times)
+        for name, work in works.items():
+            start = time.perf_counter()
+            work()
+            best[name] = min(best[name], time.perf_counter() - start)
+    return best
 
 
-def simulate(hands: int, native: bool) -> float:
-    """Seconds for `simulate equal-hands --no-skill` on one core."""
-    os.environ[ENV] = "1" if native else "0"
+def simulate(hands: int, native: bool) -> Callable[[], object]:
+    """`simulate equal-hands --no-skill` on one core, its kernel compiled or loaded."""
     spec = Spec(profiles=(("equal-hands", load("equal-hands").rules),), units=hands, skill=False)
-    run(Spec(spec.profiles, units=250, skill=False), 1)  # compile or load the kernel
-    return best_of(lambda: run(spec, 1))
+
+    def work() -> object:
+        os.environ[ENV] = "1" if native else "0"
+        return run(spec, 1)
+
+    os.environ[ENV] = "1" if native else "0"
+    run(Spec(spec.profiles, units=250, skill=False), 1)
+    return work
 
 
-def plays_per_second(name: str, hands: int) -> float:
-    """Card plays per second of the profile's native kernel, random bots, 4 players."""
-    rules = load(name).rules
-    compiled = kernel(rules, PLAYERS, ("random",) * PLAYERS)
-    cards = np.array(int_deck(rules), np.int64)
-    compiled.chunks(cards, chunks([1], [2], [0], [10]))
-    played = chunks([1], [2], [0], [hands])
-    plays = int(compiled.chunks(cards, played)[:, PLAYS].sum())
-    return plays / best_of(lambda: compiled.chunks(cards, played))
+def plays_per_second(names: list[str], hands: int) -> dict[str, float]:
+    """Card plays per second of each profile's native kernel, random bots, 4 players."""
+    works, plays = {}, {}
+    for name in names:
+        rules = load(name).rules
+        compiled = kernel(rules, PLAYERS, ("random",) * PLAYERS)
+        cards = np.array(int_deck(rules), np.int64)
+        played = chunks([1], [2], [0], [hands])
+        plays[name] = int(compiled.chunks(cards, played)[:, PLAYS].sum())
+        works[name] = partial(compiled.chunks, cards, played)
+    seconds = best_of(works)
+    return {name: plays[name] / seconds[name] for name in names}
 
 
 def fresh_process(code: str, cache: str) -> float:
@@ -165,21 +179,25 @@ def main() -> None:
 
     yardstick(10, 1)
     ours_plays = yardstick(hands, 1)
-    stick = hands / best_of(lambda: yardstick(hands, 1))
-    print(f"numba yardstick           {stick:12,.0f} hands/s ({ours_plays / hands:.1f} plays/hand)")
-    native = hands / simulate(hands, native=True)
     pure_hands = max(hands // 20, 1000)
-    pure = pure_hands / simulate(pure_hands, native=False)
+    works = {
+        "yardstick": partial(yardstick, hands, 1),
+        "native": simulate(hands, native=True),
+        "pure": simulate(pure_hands, native=False),
+    }
+    seconds = best_of(works)
+    stick, native = hands / seconds["yardstick"], hands / seconds["native"]
+    pure = pure_hands / seconds["pure"]
+    print(f"numba yardstick           {stick:12,.0f} hands/s ({ours_plays / hands:.1f} plays/hand)")
     print(f"native simulate           {native:12,.0f} hands/s")
     print(f"pure-Python simulate      {pure:12,.0f} hands/s")
     print(f"native / numba yardstick  {native / stick:12.2f}   (target >= 0.5)")
     print(f"native / pure-Python      {native / pure:12.1f}x  (target >= 25)")
 
     print("\ncard plays per second on the native path, against the default profile's")
-    default = plays_per_second("equal-hands", hands)
-    for name in shipped_names():
-        rate = plays_per_second(name, hands)
-        print(f"  {name:28} {rate:14,.0f}  {rate / default:5.2f}  (target >= 0.5)")
+    rates = plays_per_second(shipped_names(), hands)
+    for name, rate in rates.items():
+        print(f"  {name:28} {rate:14,.0f}  {rate / rates['equal-hands']:5.2f}  (target >= 0.5)")
 
     with tempfile.TemporaryDirectory() as cache:
         cold = fresh_process(COMPILE, cache)

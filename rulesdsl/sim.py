@@ -291,7 +291,12 @@ def record_pair(tally: Tally, first: tuple, second: tuple) -> None:
 
 def deals_seed(seed: int, start: int, cards: tuple[int, ...]) -> int:
     """The seed of the stream a chunk draws its deals from, for one card set."""
-    return derive(seed, "deals", start, ",".join(map(str, cards)))
+    return derive(seed, "deals", start, _card_text(cards))
+
+
+@cache
+def _card_text(cards: tuple[int, ...]) -> str:
+    return ",".join(map(str, cards))
 
 
 class _Decks:
@@ -432,10 +437,11 @@ def _keys(rows: Any, units: range, players: int) -> Any:
     from rulesdsl.native import driver as d
 
     dealers = np.arange(units.start, units.stop, dtype=np.int64) % players
-    won = rows[:, d.WINNER]
-    relative = np.where(won < 0, -1, (won - dealers) % players)
-    columns = (d.REASON, d.FIRED, d.TRICKS, d.PLAYS, d.STOCK_LEFT, d.ELIMINATED, d.SAVES)
-    return np.column_stack([relative, *(rows[:, c] for c in columns)])
+    columns = (d.WINNER, d.REASON, d.FIRED, d.TRICKS, d.PLAYS, d.STOCK_LEFT, d.ELIMINATED, d.SAVES)
+    keys = rows[:, list(columns)]
+    won = keys[:, 0]
+    keys[:, 0] = np.where(won < 0, -1, (won - dealers) % players)
+    return keys
 
 
 def _distinct(values: Any) -> list[tuple[tuple[int, ...], int]]:

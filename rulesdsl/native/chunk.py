@@ -25,11 +25,12 @@ def play_deals(
     trick_winners = [0 for _ in range(0)]
     eliminated = [0 for _ in range(0)]
     row = 0
+    deck = np.empty(len(cards), np.int64)  # each deal's order, dealt in this one array
     for piece in range(len(starts)):
         deals = new_stream(deal_seeds[piece])
         bots = new_stream(bot_seeds[piece])
         for unit in range(starts[piece], starts[piece] + counts[piece]):
-            deck = [c for c in cards]
+            deck[:] = cards
             shuffle(deck, deals)
             hand_seed = next_seed(deals)
             dealer = unit % players

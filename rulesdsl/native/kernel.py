@@ -36,10 +36,13 @@ from rulesdsl.native import chunk, driver, runtime
 from rulesdsl.native.lower import KEPT, Lowered, NativeError, literal, lower
 from rulesdsl.native.masks import MaskError, masked
 from rulesdsl.native.runtime import new_stream
+from rulesdsl.native.stacks import StackError, seat_arrays, stacked
 from rulesdsl.rules import Rules
 
 CACHE_ENV = "RULESDSL_CACHE"
 RUNTIME = (
+    "all_cards",
+    "cards_above",
     "cards_of",
     "heuristic",
     "insort",
@@ -52,7 +55,24 @@ RUNTIME = (
     "nth",
     "number",
     "popcount",
+    "seat_count",
+    "seat_index",
     "shuffle",
+    "stack_append",
+    "stack_clear",
+    "stack_extend",
+    "stack_from",
+    "stack_grown_append",
+    "stack_grown_extend",
+    "stack_has",
+    "stack_item",
+    "stack_join",
+    "stack_len",
+    "stack_new",
+    "stack_pop",
+    "stack_reverse",
+    "stack_view",
+    "suit_cards",
     "truth",
 )
 BUILTINS = frozenset({"len", "range", "max", "min", "sorted", "list", "int", "bool", "float"})
@@ -241,7 +261,20 @@ def hand_function(
     if max(*int_deck(rules), *recode(rules)) < MAX_MASK_CARD:
         with contextlib.suppress(MaskError):  # else the hand keeps its cards in lists
             lowered = masked(lowered)
+    seat_arrays(lowered)
+    try:
+        lowered = stacked(lowered, len(rules.cards))
+    except StackError:  # the hand keeps its lists of cards, the deal's among them
+        lowered = listed_deck(lowered)
     return Lowered(jitted(lowered), tables)
+
+
+def listed_deck(function: ast.FunctionDef) -> ast.FunctionDef:
+    """The function with its `deck` (an array, as the chunk loops deal it) made a list
+    first, for a hand that cuts lists from it."""
+    if any(arg.arg == "deck" for arg in function.args.args):
+        function.body.insert(0, ast.parse("deck = [c for c in deck]").body[0])
+    return function
 
 
 def jitted(function: ast.FunctionDef) -> ast.FunctionDef:

@@ -144,6 +144,11 @@ class RowArrays:
                 isinstance(t, ast.Name) and t.id in rows for t in node.targets
             ):
                 node.value = self.array(node.value)
+        for node in ast.walk(function):
+            for field in ("body", "orelse"):
+                block = getattr(node, field, None)
+                if isinstance(block, list):
+                    setattr(node, field, [s for stmt in block for s in _filled_row(stmt, rows)])
 
     @staticmethod
     def array(value: ast.expr) -> ast.expr:
@@ -155,6 +160,70 @@ class RowArrays:
                 ast.Attribute(ast.Name("np", ast.Load()), "array", ast.Load()), [value, int64], []
             )
         return value
+
+
+def _filled_row(stmt: ast.stmt, rows: set[str]) -> list[ast.stmt]:
+    """`x = np.array([e for v in range(a, a + N) if c], np.int64)`, N a constant, as a loop
+    that fills a new array of N items and `x` the part filled: no list is made."""
+    if not (
+        isinstance(stmt, ast.Assign)
+        and len(stmt.targets) == 1
+        and isinstance(stmt.targets[0], ast.Name)
+        and stmt.targets[0].id in rows
+        and isinstance(stmt.value, ast.Call)
+        and stmt.value.args
+        and isinstance(stmt.value.args[0], ast.ListComp)
+        and len(stmt.value.args[0].generators) == 1
+    ):
+        return [stmt]
+    made = stmt.value.args[0]
+    gen = made.generators[0]
+    size = _range_size(gen.iter)
+    if size is None or not isinstance(gen.target, ast.Name):
+        return [stmt]
+    name = stmt.targets[0].id
+    lines = [
+        f"{name}_items = np.empty({size}, np.int64)",
+        f"{name}_count = 0",
+        f"for {gen.target.id} in range(0):",
+        f"    {name}_items[{name}_count] = 0",
+        f"    {name}_count += 1",
+        f"{name} = {name}_items[:{name}_count]",
+    ]
+    made_items, count, loop, done = ast.parse("\n".join(lines)).body[0:4]  # type: ignore[misc]
+    assert isinstance(loop, ast.For)
+    loop.iter = gen.iter
+    store, step = loop.body
+    assert isinstance(store, ast.Assign)
+    store.value = made.elt
+    keep: list[ast.stmt] = [store, step]
+    for test in reversed(gen.ifs):
+        keep = [ast.If(test, keep, [])]
+    loop.body = keep
+    return [made_items, count, loop, done]
+
+
+def _range_size(node: ast.expr) -> int | None:
+    """The length of `range(N)` or `range(a, a + N)`, N a constant; None for others."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+        return None
+    args = node.args
+    if node.func.id != "range" or node.keywords or not 1 <= len(args) <= 2:
+        return None
+    if len(args) == 1:
+        size = args[0]
+    else:
+        stop = args[1]
+        if not (
+            isinstance(stop, ast.BinOp)
+            and isinstance(stop.op, ast.Add)
+            and ast.dump(stop.left) == ast.dump(args[0])
+        ):
+            return None
+        size = stop.right
+    if isinstance(size, ast.Constant) and type(size.value) is int:
+        return max(size.value, 0)
+    return None
 
 
 class Truth(ast.NodeTransformer):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import functools
 import itertools
 from enum import Enum
 
@@ -212,11 +213,64 @@ class Rewrite(ast.NodeTransformer):
     def set_loop(self, stmt: ast.For) -> list[ast.stmt]:
         if stmt.orelse or not isinstance(stmt.target, ast.Name):
             raise MaskError("a loop over a card set with an else or a compound target")
+        filtered = self.filtered_loop(stmt)
+        if filtered is not None:
+            return filtered
         body = self.block(stmt.body)
         self.hoisted = []
         rest = f"m{next(self.fresh)}_cards"
         start = ast.Assign([ast.Name(rest, ast.Store())], self.visit(stmt.iter))
         return [*self.hoisted, start, self._walk_bits(rest, stmt.target.id, body)]
+
+    def filtered_loop(self, stmt: ast.For) -> list[ast.stmt] | None:
+        """A loop over a card set that only keeps the cards a test passes (`if t:
+        kept.append(card)`, kept a card set) or looks for one (`if t: ...; break`, the rest
+        not reading the card), when `card_filter` takes the test: no loop at all."""
+        card = stmt.target.id  # type: ignore[attr-defined]
+        if len(stmt.body) != 1 or not isinstance(stmt.body[0], ast.If) or stmt.body[0].orelse:
+            return None
+        test, then = stmt.body[0].test, stmt.body[0].body
+        if self.read_elsewhere(card, stmt):
+            return None
+        kept = card_filter(test, card)
+        if kept is None:
+            return None
+        self.hoisted = []
+        passing = ast.BinOp(self.visit(stmt.iter), ast.BitAnd(), self.visit(kept))
+        append = then[0] if len(then) == 1 else None
+        if (
+            isinstance(append, ast.Expr)
+            and isinstance(append.value, ast.Call)
+            and _method(append.value, "append")
+            and self.is_set(append.value.func.value)  # type: ignore[attr-defined]
+            and isinstance(append.value.args[0], ast.Name)
+            and append.value.args[0].id == card
+        ):
+            owner = self.visit(append.value.func.value)  # type: ignore[attr-defined]
+            return [
+                *self.hoisted,
+                ast.Assign([_store(owner)], ast.BinOp(owner, ast.BitOr(), passing)),
+            ]
+        if (
+            then
+            and isinstance(then[-1], ast.Break)
+            and not any(_reads_name(s, card) for s in then)
+            and not any(
+                isinstance(n, (ast.Break, ast.Continue)) for s in then[:-1] for n in ast.walk(s)
+            )
+        ):
+            hoisted = self.hoisted
+            found = ast.Compare(passing, [ast.NotEq()], [ast.Constant(0)])
+            return [*hoisted, ast.If(found, self.block(then[:-1]), [])]
+        return None
+
+    def read_elsewhere(self, card: str, loop: ast.For) -> bool:
+        """Whether the loop's card is named outside the loop."""
+        inside = {id(n) for n in ast.walk(loop)}
+        return any(
+            isinstance(n, ast.Name) and n.id == card and id(n) not in inside
+            for n in ast.walk(self.kinds.function)
+        )
 
     @staticmethod
     def _walk_bits(rest: str, card: str, body: list[ast.stmt]) -> ast.While:
@@ -257,6 +311,10 @@ class Rewrite(ast.NodeTransformer):
         assert card is not None
         if any(isinstance(n, ast.Call) for c in gen.ifs for n in ast.walk(c)):
             raise MaskError("a comprehension over a card set whose test calls")
+        test = gen.ifs[0] if len(gen.ifs) == 1 else ast.BoolOp(ast.And(), gen.ifs)
+        kept = card_filter(test, card) if gen.ifs else _call("all_cards")
+        if kept is not None:  # one AND: the cards the test keeps
+            return ast.BinOp(self.visit(gen.iter), ast.BitAnd(), self.visit(kept))
         result = f"m{next(self.fresh)}_kept"
         rest = f"m{next(self.fresh)}_cards"
         keep: ast.stmt = ast.AugAssign(
@@ -313,6 +371,78 @@ class Rewrite(ast.NodeTransformer):
         elif not isinstance(op, (ast.Eq, ast.NotEq)):
             raise MaskError("an order comparison of card sets")
         return node
+
+
+PURE_CALLS = frozenset({"truth", "popcount", "len", "stack_len"})
+"""Calls a card filter may make in a test that does not read the card: they change nothing."""
+
+ORDER = {ast.Gt: 0, ast.GtE: 1, ast.Lt: 2, ast.LtE: 3}
+MIRROR = {ast.Gt: ast.Lt, ast.GtE: ast.LtE, ast.Lt: ast.Gt, ast.LtE: ast.GtE}
+
+
+def card_filter(test: ast.expr, card: str) -> ast.expr | None:
+    """The set of the cards that pass `test`, as an expression, when the test asks only
+    for the suit of `card` (`card & 3 == e`, `!=`), how it compares with a number
+    (`card > e`, `>=`, `<`, `<=`) and things that do not read it, joined by `and`, `or`
+    and `not`; None for any other test. A part that does not read `card` is evaluated
+    once (it calls nothing that changes anything)."""
+    if not _reads(test, card):
+        calls = [n.func for n in ast.walk(test) if isinstance(n, ast.Call)]
+        if not all(isinstance(f, ast.Name) and f.id in PURE_CALLS for f in calls):
+            return None
+        return ast.IfExp(test, _call("all_cards"), ast.Constant(0))
+    if isinstance(test, ast.BoolOp):
+        parts = [card_filter(value, card) for value in test.values]
+        if any(part is None for part in parts):
+            return None
+        op = ast.BitAnd() if isinstance(test.op, ast.And) else ast.BitOr()
+        return functools.reduce(lambda a, b: ast.BinOp(a, op, b), parts)  # type: ignore[arg-type]
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = card_filter(test.operand, card)
+        return None if inner is None else ast.UnaryOp(ast.Invert(), inner)
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return None
+    op, left, right = type(test.ops[0]), test.left, test.comparators[0]
+    if op in (ast.Eq, ast.NotEq):
+        for suit, other in ((left, right), (right, left)):
+            if _suit_of(suit, card) and not _reads(other, card):
+                cards = _call("suit_cards", other)
+                return cards if op is ast.Eq else ast.UnaryOp(ast.Invert(), cards)
+        return None
+    if op not in ORDER:
+        return None
+    if _is_card(right, card) and not _reads(left, card):
+        op, left, right = MIRROR[op], right, left
+    if not _is_card(left, card) or _reads(right, card):
+        return None
+    if op is ast.GtE or op is ast.Lt:  # card >= e is card > e - 1
+        right = ast.BinOp(right, ast.Sub(), ast.Constant(1))
+    above = _call("cards_above", right)
+    return above if op in (ast.Gt, ast.GtE) else ast.UnaryOp(ast.Invert(), above)
+
+
+def _reads(node: ast.expr, card: str) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == card for n in ast.walk(node))
+
+
+def _is_card(node: ast.expr, card: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == card
+
+
+def _reads_name(node: ast.AST, name: str) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node))
+
+
+def _suit_of(node: ast.expr, card: str) -> bool:
+    """`card & 3`."""
+    return (
+        isinstance(node, ast.BinOp)
+        and isinstance(node.op, ast.BitAnd)
+        and isinstance(node.left, ast.Name)
+        and node.left.id == card
+        and isinstance(node.right, ast.Constant)
+        and node.right.value == 3
+    )
 
 
 def masked(function: ast.FunctionDef) -> ast.FunctionDef:

@@ -45,8 +45,9 @@ def next_uniform(stream: np.ndarray) -> float:
 
 
 @numba.njit(cache=True)
-def shuffle(cards: list[int], stream: np.ndarray) -> None:
-    """Fisher-Yates on the stream's floats, as `rulesdsl.seeds.shuffle`."""
+def shuffle(cards: np.ndarray, stream: np.ndarray) -> None:
+    """Fisher-Yates on the stream's floats, as `rulesdsl.seeds.shuffle`: an int array (as
+    the chunk loops deal), or a list made in compiled code."""
     for i in range(len(cards) - 1, 0, -1):
         j = int(next_uniform(stream) * (i + 1))
         cards[i], cards[j] = cards[j], cards[i]
@@ -117,6 +118,35 @@ def nth(mask: int, index: int) -> int:
     return lowest(mask)
 
 
+SUIT_CARDS = sum(1 << (4 * strength) for strength in range(16))
+"""The set of every card of suit 0 (a card is strength * 4 + suit)."""
+ALL_CARDS = (1 << 63) - 1
+
+
+@numba.njit(cache=True)
+def suit_cards(suit: int) -> int:
+    """The set of every card of `suit`: none for a suit outside 0..3 (no trump is -1)."""
+    if suit < 0 or suit > 3:
+        return 0
+    return (SUIT_CARDS << suit) & ALL_CARDS
+
+
+@numba.njit(cache=True)
+def all_cards() -> int:
+    """The set of every card a mask can hold."""
+    return ALL_CARDS
+
+
+@numba.njit(cache=True)
+def cards_above(value: int) -> int:
+    """The set of every card above `value`."""
+    if value < 0:
+        return ALL_CARDS
+    if value >= 62:
+        return 0
+    return ALL_CARDS & ~((1 << (value + 1)) - 1)
+
+
 @numba.njit(cache=True)
 def mask_of(cards: list[int]) -> int:
     """The set of the cards."""
@@ -146,6 +176,146 @@ def cards_of(mask: int) -> list[int]:
         cards.append(lowest(mask))
         mask &= mask - 1
     return cards
+
+
+# -- lists of cards as arrays (`stacks.py`): the items, then the length in the last item -----
+
+
+@numba.njit(cache=True)
+def stack_new(capacity: int) -> np.ndarray:
+    """An empty list of up to `capacity` cards."""
+    stack = np.empty(capacity + 1, np.int64)
+    stack[capacity] = 0
+    return stack
+
+
+@numba.njit(cache=True)
+def stack_len(stack: np.ndarray) -> int:
+    return stack[stack.shape[0] - 1]
+
+
+@numba.njit(cache=True)
+def stack_view(stack: np.ndarray) -> np.ndarray:
+    """The cards of the list, in order, as a view of its array."""
+    return stack[: stack[stack.shape[0] - 1]]
+
+
+@numba.njit(cache=True)
+def stack_clear(stack: np.ndarray) -> None:
+    stack[stack.shape[0] - 1] = 0
+
+
+@numba.njit(cache=True)
+def stack_append(stack: np.ndarray, card: int) -> None:
+    last = stack.shape[0] - 1
+    count = stack[last]
+    if count == last:
+        raise IndexError("a list of cards holds more cards than the deck")
+    stack[count] = card
+    stack[last] = count + 1
+
+
+@numba.njit(cache=True)
+def stack_grown_append(stack: np.ndarray, card: int) -> np.ndarray:
+    """`stack` with `card` appended: the same array, or a copy twice its size when full."""
+    last = stack.shape[0] - 1
+    count = stack[last]
+    if count == last:
+        grown = np.zeros(2 * last + 2, np.int64)
+        grown[:count] = stack[:count]
+        grown[grown.shape[0] - 1] = count
+        stack = grown
+    stack_append(stack, card)
+    return stack
+
+
+@numba.njit(cache=True)
+def stack_grown_extend(stack: np.ndarray, cards: np.ndarray) -> np.ndarray:
+    for card in cards:
+        stack = stack_grown_append(stack, card)
+    return stack
+
+
+@numba.njit(cache=True)
+def stack_pop(stack: np.ndarray) -> int:
+    """Take the last card (the list holds one)."""
+    last = stack.shape[0] - 1
+    count = stack[last] - 1
+    stack[last] = count
+    return stack[count]
+
+
+@numba.njit(cache=True)
+def stack_extend(stack: np.ndarray, cards: np.ndarray) -> None:
+    for card in cards:
+        stack_append(stack, card)
+
+
+@numba.njit(cache=True)
+def stack_reverse(stack: np.ndarray) -> None:
+    low, high = 0, stack[stack.shape[0] - 1] - 1
+    while low < high:
+        stack[low], stack[high] = stack[high], stack[low]
+        low += 1
+        high -= 1
+
+
+@numba.njit(cache=True)
+def stack_item(stack: np.ndarray, index: int) -> int:
+    """`cards[index]`, from the end when negative (the list holds that card)."""
+    return stack[index + stack[stack.shape[0] - 1] if index < 0 else index]
+
+
+@numba.njit(cache=True)
+def stack_has(stack: np.ndarray, card: int) -> bool:
+    k, count = 0, stack[stack.shape[0] - 1]
+    while k < count and stack[k] != card:
+        k += 1
+    return k < count
+
+
+@numba.njit(cache=True)
+def stack_from(cards: list[int], start: int, stop: int, capacity: int) -> np.ndarray:
+    """A list of up to `capacity` cards holding `cards[start:stop]`."""
+    count = len(cards)
+    start = max(start + count, 0) if start < 0 else min(start, count)
+    stop = max(stop + count, 0) if stop < 0 else min(stop, count)
+    count = max(stop - start, 0)
+    if count > capacity:
+        raise IndexError("a list of cards holds more cards than the deck")
+    stack = np.empty(capacity + 1, np.int64)
+    for k in range(count):
+        stack[k] = cards[start + k]
+    stack[capacity] = count
+    return stack
+
+
+@numba.njit(cache=True)
+def stack_join(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """`first + second`, in `first`'s array."""
+    stack_extend(first, stack_view(second))
+    return first
+
+
+# -- lists of one item per seat as arrays (`stacks.seat_arrays`) ---------------------------
+
+
+@numba.njit(cache=True)
+def seat_count(items: np.ndarray, value: int) -> int:
+    """`items.count(value)`."""
+    count = 0
+    for item in items:
+        count += item == value
+    return count
+
+
+@numba.njit(cache=True)
+def seat_index(items: np.ndarray, value: int) -> int:
+    """`items.index(value)` (the array holds it)."""
+    k = 0
+    while items[k] != value:
+        k += 1
+    return k
 
 
 # -- counting the rows of a chunk's results -----------------------------------------------
