@@ -40,7 +40,7 @@ PLAYERS = 4
 
 
 @numba.njit(cache=True)
-def yardstick_hand(deck: list[int], stream: np.ndarray, dealer: int) -> int:
+def yardstick_hand(deck: np.ndarray, stream: np.ndarray, dealer: int) -> int:
     """One hand of the default rules (4 players, 4 cards each, trump the dealer's last
     card, follow suit, the winner draws one, the last draw wins); the cards played."""
     hands = np.zeros(PLAYERS, np.int64)
@@ -94,8 +94,8 @@ def yardstick(hands: int, seed: int) -> int:
     """`hands` hands; the cards played."""
     deals, bots = new_stream(seed), new_stream(seed + 1)
     plays = 0
+    deck = np.arange(52)
     for unit in range(hands):
-        deck = list(range(52))
         shuffle(deck, deals)
         plays += yardstick_hand(deck, bots, unit % PLAYERS)
     return plays
