@@ -15,6 +15,7 @@ Elsewhere `hand_player` is None and the hands are played on the reference engine
 from __future__ import annotations
 
 import ast
+import contextlib
 import inspect
 from collections.abc import Sequence
 from functools import cache
@@ -25,6 +26,7 @@ import numpy as np
 from rulesdsl import native
 from rulesdsl.bots import search_size
 from rulesdsl.cards import Card
+from rulesdsl.engine import fast
 from rulesdsl.engine.fast import BOTS, HandPlayer, int_deck, recode, table_for
 from rulesdsl.engine.inline import specialised_tree
 from rulesdsl.engine.plan import plan_for
@@ -39,6 +41,7 @@ from rulesdsl.native.kernel import (
     jitted,
 )
 from rulesdsl.native.lower import KEPT, Lowered, NativeError, lower
+from rulesdsl.native.masks import Kinds, MaskError, Rewrite, masked
 from rulesdsl.rules import Rules
 from rulesdsl.search.infoset import layout
 from rulesdsl.search.sampler import MAX_PROPOSALS, SamplerError
@@ -95,13 +98,15 @@ def supported(rules: Rules, players: int, bots: tuple[str, ...]) -> bool:
 
 
 def step_function(rules: Rules, players: int, bots: tuple[str, ...], fn: Any) -> Lowered:
-    """A step of `search_driver.py` specialised for the profile and lowered (its card
-    lists kept as lists: they are the kernel's interface)."""
+    """A step of `search_driver.py` specialised for the profile and lowered, its card sets
+    as masks where the card-set pass can tell them."""
     fixed = {"trace": False, "players": players}
     tree = specialised_tree(fn, {"t": table_for(rules, players, bots)}, fixed, KEPT)
     (function,) = tree.module.body
     assert isinstance(function, ast.FunctionDef)
     lowered = lower(function, tree.objects, fn.__name__)
+    with contextlib.suppress(MaskError):  # else it keeps its cards in lists
+        lowered = Lowered(OnSets().visit(masked(lowered.function)), lowered.tables)
     return Lowered(jitted(lowered.function), lowered.tables)
 
 
@@ -121,13 +126,52 @@ def plain(bots: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(name if name in BOTS else "lowest" for name in bots)
 
 
+def set_heuristic() -> ast.FunctionDef:
+    """`fast.heuristic` on a card set held as a mask (`heuristic_set`), made from its
+    source by the card-set pass."""
+    (node,) = ast.parse(inspect.getsource(fast.heuristic)).body
+    assert isinstance(node, ast.FunctionDef)
+    node.name, node.returns = "heuristic_set", None
+    for arg in node.args.args:
+        arg.annotation = None
+    given = node.args.args[0].arg
+    node.args.args[0].arg = "given"
+    node.body = [ast.parse(f"{given} = sorted(given)").body[0], *node.body[1:]]
+    rewrite = Rewrite(Kinds(node))
+    node.body = rewrite.block(node.body)[1:]  # the set is given as a mask
+    node.args.args[0].arg = given
+    ast.fix_missing_locations(node)
+    return jitted(node)
+
+
+class OnSets(ast.NodeTransformer):
+    """`heuristic(cards_of(x), ...)` as `heuristic_set(x, ...)`: no list made a card."""
+
+    def visit_Call(self, node: ast.Call) -> ast.expr:
+        node = self.generic_visit(node)  # type: ignore[assignment]
+        first = node.args[0] if node.args else None
+        if (
+            isinstance(node.func, ast.Name)
+            and node.func.id == "heuristic"
+            and isinstance(first, ast.Call)
+            and isinstance(first.func, ast.Name)
+            and first.func.id == "cards_of"
+        ):
+            return ast.Call(
+                ast.Name("heuristic_set", ast.Load()), [*first.args, *node.args[1:]], []
+            )
+        return node
+
+
 def search_tree(rules: Rules, players: int, bots: tuple[str, ...]) -> ast.Module:
-    """The search kernel's module: the steps with the seats' bots, the playout hand, the
-    loops."""
+    """The search kernel's module: the steps with the seats' bots, the playout hand (its
+    heuristic on masks), the loops."""
     steps = [step_function(rules, players, plain(bots), fn) for fn in STEPS]
     playout = (POLICY,) * players
     rest = hand_function(rules, players, playout, "rest_out", driver.play_rest, details=False)
-    return assembled([*steps, rest], [loop_function(fn) for fn in LOOPS])
+    rest = Lowered(OnSets().visit(rest.function), rest.tables)
+    loops = [set_heuristic(), *(loop_function(fn) for fn in LOOPS)]
+    return assembled([*steps, rest], loops)
 
 
 @cache

@@ -150,15 +150,16 @@ def legal_at(
     last_win: Any,
     reshuffles: Any,
     played: Any,
-    held: list[int],
+    held: Any,
     swap: bool,
     picks: Any,
     rng: Any,
-) -> tuple[list[int], int, int, int, int, bool, int]:
-    """The cards the seat to move may play after `played`, holding its own cards or (with
-    `swap`) the sorted `held` instead; the card its bot picks (drawing from `rng`) where
-    `picks[seat]` is 1, else -1; the led suit, the best card so far, the seat, whether it
-    plays last and how many seats play to the trick."""
+) -> tuple[int, int, int, int, int, bool, int]:
+    """The cards the seat to move may play after `played` (as a mask: bit `card` for each),
+    holding its own cards or (with `swap`) those of the row `held` instead (padded with
+    -1); the card its bot picks (drawing from `rng`) where `picks[seat]` is 1, else -1;
+    the led suit, the best card so far, the seat, whether it plays last and how many seats
+    play to the trick."""
     hands = [sorted([c for c in table[seat] if c >= 0]) for seat in range(t.players)]
     active = [out_seats[seat] == 0 for seat in range(t.players)]
     s = State(hands, [c for c in stock if c >= 0], heads[0], heads[1], active, False)
@@ -167,7 +168,7 @@ def legal_at(
     seats = s.trick_seats
     seat = seats[done]
     if swap:
-        s.hands[seat] = [c for c in held]
+        s.hands[seat] = sorted([c for c in held if c >= 0])
     if done == 0:
         allowed = steps.allowed_cards(s, t.plan.lead_rules, seat)
     else:
@@ -176,7 +177,9 @@ def legal_at(
     card = -1
     if picks[seat] == 1:
         card = t.pick(s, seat, allowed, rng.random, last)
-    cards = [c for c in allowed]
+    cards = 0
+    for c in allowed:
+        cards |= 1 << c
     return cards, card, s.led, s.best, seat, last, len(seats)
 
 

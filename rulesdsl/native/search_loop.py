@@ -72,6 +72,13 @@ def legal_with(
     for k in range(trick_first[t], i):
         played[k - trick_first[t]] = play_card[k]
     (h_table, h_stock, h_set, h_heads, h_outs, h_counts, h_won, h_last, h_resh) = hist
+    held = np.full(h_table.shape[2], -1, np.int64)
+    k = 0
+    rest = mask
+    while rest != 0:
+        held[k] = lowest(rest)
+        rest &= rest - 1
+        k += 1
     found = legal_at(
         h_table[t],
         h_stock[t],
@@ -83,16 +90,12 @@ def legal_with(
         h_last[t],
         h_resh[t],
         played,
-        cards_of(mask),
+        held,
         True,
         np.zeros(players, np.int64),
         rng,
     )
-    allowed = found[0]
-    legal = False
-    for c in allowed:
-        if c == play_card[i]:
-            legal = True
+    legal = (found[0] >> play_card[i]) & 1 == 1
     if cache[size, 0] >= size // 2:  # half full: begin again
         cache[:size, 0] = -1
         cache[size, 0] = 0
@@ -105,6 +108,8 @@ def legal_with(
 
 def fits(
     seat: int,
+    checks: Any,
+    check_count: Any,
     filling: Any,
     slot_pos: Any,
     slot_owner: Any,
@@ -112,7 +117,6 @@ def fits(
     slots: int,
     play_seat: Any,
     play_card: Any,
-    plays: int,
     hist: Any,
     play_trick: Any,
     trick_first: Any,
@@ -120,20 +124,19 @@ def fits(
     players: int,
     rng: Any,
 ) -> bool:
-    """Whether every play of `seat` is legal with the cards `filling` gives it (its slots
-    are listed in the order they were taken, so one walk gathers them)."""
-    mask = 0
-    k = 0
-    for i in range(plays):
-        if play_seat[i] != seat:
-            continue
-        while k < slots and slot_time[k] <= i:
-            if slot_owner[k] == seat:
-                mask |= 1 << filling[slot_pos[k]]
-            k += 1
+    """Whether every play of `seat` is legal with the cards `filling` gives it, its plays
+    checked in the order of `checks[seat]`: one found illegal moves to the front (as in
+    `Sampler._fits`), so the worlds that fail, fail fast."""
+    for n in range(check_count[seat]):
+        i = checks[seat, n]
+        mask = seat_mask(
+            filling, slot_pos, slot_owner, slot_time, slots, play_seat, play_card, seat, i
+        )
         if not legal_with(i, mask, hist, play_card, play_trick, trick_first, cache, players, rng):
+            for j in range(n, 0, -1):
+                checks[seat, j] = checks[seat, j - 1]
+            checks[seat, 0] = i
             return False
-        mask &= ~(1 << play_card[i])
     return True
 
 
@@ -173,7 +176,8 @@ def propose(
     slots: int,
     play_seat: Any,
     play_card: Any,
-    plays: int,
+    checks: Any,
+    check_count: Any,
     hist: Any,
     play_trick: Any,
     trick_first: Any,
@@ -217,6 +221,8 @@ def propose(
         left = deal_out(cards, left, positions, count, filling, stream)
         if not fits(
             seat,
+            checks,
+            check_count,
             filling,
             slot_pos,
             slot_owner,
@@ -224,7 +230,6 @@ def propose(
             slots,
             play_seat,
             play_card,
-            plays,
             hist,
             play_trick,
             trick_first,
@@ -335,6 +340,12 @@ def pimc_card(
         else:
             rest[rest_count] = all_pos[k]
             rest_count += 1
+    checks = np.zeros((players, plays + 1), np.int64)  # each player's plays, to check
+    check_count = np.zeros(players, np.int64)
+    for i in range(plays):
+        seat = play_seat[i]
+        checks[seat, check_count[seat]] = i
+        check_count[seat] += 1
     work = np.zeros((2, total), np.int64)
     filling = np.zeros(size, np.int64)
     (h_table, _, h_set, h_heads, h_outs, h_counts, h_won, h_last, _) = hist
@@ -368,7 +379,8 @@ def pimc_card(
             slots,
             play_seat,
             play_card,
-            plays,
+            checks,
+            check_count,
             hist,
             play_trick,
             trick_first,
@@ -590,12 +602,13 @@ def search_hands(
                 h_last[trick],
                 h_resh[trick],
                 played,
-                [0][:0],
+                played,
                 False,
                 picks,
                 rng,
             )
-            allowed, card, led, best, seat, last, seats = found
+            legal, card, led, best, seat, last, seats = found
+            allowed = cards_of(legal)
             if kinds[seat] == pimc:
                 card = allowed[0]
                 if len(allowed) > 1:
