@@ -62,6 +62,7 @@ LOOPS = (
     search_loop.deal_out,
     search_loop.propose,
     search_loop.pimc_card,
+    search_loop.measure,
     search_loop.came_back,
     search_loop.search_hands,
 )

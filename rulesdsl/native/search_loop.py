@@ -71,7 +71,7 @@ def legal_with(
     played = np.full(players + 1, -1, np.int64)
     for k in range(trick_first[t], i):
         played[k - trick_first[t]] = play_card[k]
-    (h_table, h_stock, h_set, h_heads, h_outs, h_counts, h_won, h_last, h_resh) = hist
+    (h_table, h_stock, h_set, h_heads, h_outs, h_counts, h_won, h_last, h_resh, h_size) = hist
     held = np.full(h_table.shape[2], -1, np.int64)
     k = 0
     rest = mask
@@ -80,9 +80,9 @@ def legal_with(
         rest &= rest - 1
         k += 1
     found = legal_at(
-        h_table[t],
-        h_stock[t],
-        h_set[t],
+        h_table[t, :, : h_size[t, 0]],
+        h_stock[t, : h_size[t, 1]],
+        h_set[t, : h_size[t, 2]],
         h_heads[t],
         h_outs[t],
         h_counts[t],
@@ -348,7 +348,7 @@ def pimc_card(
         check_count[seat] += 1
     work = np.zeros((2, total), np.int64)
     filling = np.zeros(size, np.int64)
-    (h_table, _, h_set, h_heads, h_outs, h_counts, h_won, h_last, _) = hist
+    (h_table, _, h_set, h_heads, h_outs, h_counts, h_won, h_last, _, h_size) = hist
     width = h_table.shape[2]
     worlds = np.full((budget, players, width), -1, np.int64)
     stocks = np.full((budget, size), -1, np.int64)
@@ -425,9 +425,9 @@ def pimc_card(
             playout[0] = seeds[w, 1]
             playout[1] = 0
             rest_out(
-                worlds[w],
-                stocks[w],
-                h_set[trick],
+                worlds[w, :, : h_size[trick, 0]],
+                stocks[w, : stock_size - taken],
+                h_set[trick, : h_size[trick, 2]],
                 h_heads[trick, 0],
                 h_heads[trick, 1],
                 h_outs[trick],
@@ -456,6 +456,27 @@ def pimc_card(
             if first < 0:
                 first = allowed[m]
     return first
+
+
+def measure(h_table: Any, h_stock: Any, h_set: Any, h_size: Any, t: int) -> None:
+    """The extent of position `t`'s arrays: the most cards a seat holds, the stock's and
+    the set-aside cards' counts (their cards come first, -1 after)."""
+    width = 0
+    for seat in range(h_table.shape[1]):
+        held = 0
+        for c in h_table[t, seat]:
+            if c >= 0:
+                held += 1
+        width = max(width, held)
+    h_size[t, 0] = max(width, 1)
+    h_size[t, 1] = 0
+    for c in h_stock[t]:
+        if c >= 0:
+            h_size[t, 1] += 1
+    h_size[t, 2] = 0
+    for c in h_set[t]:
+        if c >= 0:
+            h_size[t, 2] += 1
 
 
 def came_back(winner: int, h_table: Any, h_outs: Any, tricks: int, players: int) -> int:
@@ -533,7 +554,8 @@ def search_hands(
     h_won = np.zeros((tricks, players), np.int64)
     h_last = np.zeros((tricks, players), np.int64)
     h_resh = np.zeros((tricks, 2), np.uint64)
-    hist = (h_table, h_stock, h_set, h_heads, h_outs, h_counts, h_won, h_last, h_resh)
+    h_size = np.zeros((tricks, 3), np.int64)
+    hist = (h_table, h_stock, h_set, h_heads, h_outs, h_counts, h_won, h_last, h_resh, h_size)
     play_seat = np.zeros(size + 1, np.int64)
     play_card = np.zeros(size + 1, np.int64)
     play_trick = np.zeros(size + 1, np.int64)
@@ -565,6 +587,7 @@ def search_hands(
             h_last[0],
             h_resh[0],
         )
+        measure(h_table, h_stock, h_set, h_size, 0)
         slots = 0
         for seat in range(players):
             for k in range(lay_dealt[dealer, seat]):
@@ -592,9 +615,9 @@ def search_hands(
         over = False
         while not over:
             found = legal_at(
-                h_table[trick],
-                h_stock[trick],
-                h_set[trick],
+                h_table[trick, :, : h_size[trick, 0]],
+                h_stock[trick, : h_size[trick, 1]],
+                h_set[trick, : h_size[trick, 2]],
                 h_heads[trick],
                 h_outs[trick],
                 h_counts[trick],
@@ -686,10 +709,8 @@ def search_hands(
                 trick_winners,
                 eliminated,
             )
-            after = 0
-            for c in h_stock[trick + 1]:
-                if c >= 0:
-                    after += 1
+            measure(h_table, h_stock, h_set, h_size, trick + 1)
+            after = h_size[trick + 1, 1]
             for j in range(before - after):  # the cards drawn, in the order they were
                 pos = lay_stock[dealer, taken + j]
                 for holder in range(players):
