@@ -88,11 +88,10 @@ def seat_kind(name: str) -> tuple[int, int] | None:
     return None
 
 
-def supported(rules: Rules, players: int, bots: tuple[str, ...]) -> bool:
-    """Whether the kernel plays these hands (see the module's note)."""
+def supported(rules: Rules, bots: tuple[str, ...]) -> bool:
+    """Whether the kernel can play these hands (see the module's note)."""
     return (
-        native.available()
-        and not plan_for(rules).refill.reshuffles
+        not plan_for(rules).refill.reshuffles
         and max(*int_deck(rules), *recode(rules)) < MAX_MASK_CARD
         and all(seat_kind(name) is not None for name in bots)
     )
@@ -175,21 +174,26 @@ def search_tree(rules: Rules, players: int, bots: tuple[str, ...]) -> ast.Module
     return assembled([*steps, rest], loops)
 
 
-@cache
 def search_kernel(rules: Rules, players: int, bots: tuple[str, ...]) -> Kernel | None:
     """The compiled search kernel (read from the cache when it is there), tried on one
-    hand; None where it does not run (`supported`) or numba cannot compile it."""
-    if not supported(rules, players, bots):
+    hand; None where the native path does not run, the kernel cannot play these hands
+    (`supported`) or numba cannot compile it."""
+    return compiled_kernel(rules, players, bots) if native.available() else None
+
+
+@cache
+def compiled_kernel(rules: Rules, players: int, bots: tuple[str, ...]) -> Kernel | None:
+    if not supported(rules, bots):
         return None
     from numba.core.errors import NumbaError
 
     try:
         tree = search_tree(rules, players, bots)
-        compiled_kernel = compiled(tree, rules, players, plain(bots))
-        play_in(compiled_kernel, rules, bots, [(list(int_deck(rules)), 0, 0)], [[0] * players])
+        kernel = compiled(tree, rules, players, plain(bots))
+        play_in(kernel, rules, bots, [(list(int_deck(rules)), 0, 0)], [[0] * players])
     except (NativeError, NumbaError):
         return None
-    return compiled_kernel
+    return kernel
 
 
 class Layouts(NamedTuple):
@@ -294,8 +298,8 @@ def seeds_of(bots: tuple[str, ...], hand_seed: int) -> list[int]:
 def hand_player(rules: Rules, players: int, bots: tuple[str, ...]) -> HandPlayer | None:
     """A function playing one hand as `search.table.reference_hand`'s does, in the search
     kernel; None where the kernel does not run."""
-    compiled_kernel = search_kernel(rules, players, bots)
-    if compiled_kernel is None:
+    kernel = search_kernel(rules, players, bots)
+    if kernel is None:
         return None
     uses_random = "random" in bots
 
@@ -303,7 +307,7 @@ def hand_player(rules: Rules, players: int, bots: tuple[str, ...]) -> HandPlayer
         start = (rng.seed, rng.drawn) if uses_random else (0, 0)
         streams = np.array([start], np.uint64)
         played = play_in(
-            compiled_kernel,
+            kernel,
             rules,
             bots,
             [(deck, hand_seed, dealer)],
