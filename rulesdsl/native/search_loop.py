@@ -448,14 +448,15 @@ def pimc_card(
     for m in range(len(allowed)):
         top = max(top, wins[m])
     usual = heuristic(allowed, h_heads[trick, 0], led, best, last)
-    first = -1
+    first = 0
+    kept = 0
     for m in range(len(allowed)):
-        if wins[m] == top:
-            if allowed[m] == usual:
-                return usual
-            if first < 0:
-                first = allowed[m]
-    return first
+        if wins[m] == top and wins[first] < top:
+            first = m
+        if allowed[m] == usual:
+            kept = wins[m]
+    ahead = top - kept  # `PimcBot.choice`: the most winning card, if clear of the usual one
+    return allowed[first] if ahead * ahead > top + kept else usual
 
 
 def measure(h_table: Any, h_stock: Any, h_set: Any, h_size: Any, t: int) -> None:
