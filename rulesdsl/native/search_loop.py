@@ -26,24 +26,27 @@ from typing import Any
 
 def seat_mask(
     filling: Any,
-    slot_pos: Any,
-    slot_owner: Any,
-    slot_time: Any,
-    slots: int,
-    play_seat: Any,
+    own_pos: Any,
+    own_time: Any,
+    own_count: Any,
+    own_plays: Any,
+    play_count: Any,
     play_card: Any,
     seat: int,
     before: int,
 ) -> int:
-    """The cards `seat` holds before play `before` in `filling`: those of its slots taken
-    by then, less those it played before."""
+    """The cards `seat` holds before play `before` in `filling`: those of its slots
+    (`own_pos[seat]`, taken after `own_time[seat]` plays) taken by then, less those it
+    played before (`own_plays[seat]`, in order)."""
     mask = 0
-    for k in range(slots):
-        if slot_owner[k] == seat and slot_time[k] <= before:
-            mask |= 1 << filling[slot_pos[k]]
-    for i in range(before):
-        if play_seat[i] == seat:
-            mask &= ~(1 << play_card[i])
+    for k in range(own_count[seat]):
+        if own_time[seat, k] <= before:
+            mask |= 1 << filling[own_pos[seat, k]]
+    for n in range(play_count[seat]):
+        i = own_plays[seat, n]
+        if i >= before:
+            break
+        mask &= ~(1 << play_card[i])
     return mask
 
 
@@ -111,11 +114,11 @@ def fits(
     checks: Any,
     check_count: Any,
     filling: Any,
-    slot_pos: Any,
-    slot_owner: Any,
-    slot_time: Any,
-    slots: int,
-    play_seat: Any,
+    own_pos: Any,
+    own_time: Any,
+    own_count: Any,
+    own_plays: Any,
+    play_count: Any,
     play_card: Any,
     hist: Any,
     play_trick: Any,
@@ -130,7 +133,7 @@ def fits(
     for n in range(check_count[seat]):
         i = checks[seat, n]
         mask = seat_mask(
-            filling, slot_pos, slot_owner, slot_time, slots, play_seat, play_card, seat, i
+            filling, own_pos, own_time, own_count, own_plays, play_count, play_card, seat, i
         )
         if not legal_with(i, mask, hist, play_card, play_trick, trick_first, cache, players, rng):
             for j in range(n, 0, -1):
@@ -170,11 +173,11 @@ def propose(
     filling: Any,
     stream: Any,
     work: Any,
-    slot_pos: Any,
-    slot_owner: Any,
-    slot_time: Any,
-    slots: int,
-    play_seat: Any,
+    own_pos: Any,
+    own_time: Any,
+    own_count: Any,
+    own_plays: Any,
+    play_count: Any,
     play_card: Any,
     checks: Any,
     check_count: Any,
@@ -224,11 +227,11 @@ def propose(
             checks,
             check_count,
             filling,
-            slot_pos,
-            slot_owner,
-            slot_time,
-            slots,
-            play_seat,
+            own_pos,
+            own_time,
+            own_count,
+            own_plays,
+            play_count,
             play_card,
             hist,
             play_trick,
@@ -346,12 +349,23 @@ def pimc_card(
         seat = play_seat[i]
         checks[seat, check_count[seat]] = i
         check_count[seat] += 1
+    own_pos = np.zeros((players, total), np.int64)  # each player's slots, in order
+    own_time = np.zeros((players, total), np.int64)
+    own_count = np.zeros(players, np.int64)
+    for k in range(total):
+        owner = all_owner[k]
+        if owner >= 0:
+            own_pos[owner, own_count[owner]] = all_pos[k]
+            own_time[owner, own_count[owner]] = all_time[k]
+            own_count[owner] += 1
+    own_plays = checks.copy()
+    play_count = check_count.copy()
     work = np.zeros((2, total), np.int64)
     filling = np.zeros(size, np.int64)
     (h_table, _, h_set, h_heads, h_outs, h_counts, h_won, h_last, _, h_size) = hist
-    width = h_table.shape[2]
+    width = h_size[trick, 0]  # a world's hands are as long as the true ones
     worlds = np.full((budget, players, width), -1, np.int64)
-    stocks = np.full((budget, size), -1, np.int64)
+    stocks = np.full((budget, max(stock_size - taken, 1)), -1, np.int64)
     seeds = np.zeros((budget, 2), np.uint64)
     start = trick_first[trick]
     for w in range(budget):
@@ -373,11 +387,11 @@ def pimc_card(
             filling,
             stream,
             work,
-            slot_pos,
-            slot_owner,
-            slot_time,
-            slots,
-            play_seat,
+            own_pos,
+            own_time,
+            own_count,
+            own_plays,
+            play_count,
             play_card,
             checks,
             check_count,
@@ -396,7 +410,15 @@ def pimc_card(
                     worlds[w, seat, k] = h_table[trick, seat, k]
             else:
                 mask = seat_mask(
-                    filling, all_pos, all_owner, all_time, total, play_seat, play_card, seat, start
+                    filling,
+                    own_pos,
+                    own_time,
+                    own_count,
+                    own_plays,
+                    play_count,
+                    play_card,
+                    seat,
+                    start,
                 )
                 k = 0
                 while mask != 0:
@@ -425,7 +447,7 @@ def pimc_card(
             playout[0] = seeds[w, 1]
             playout[1] = 0
             rest_out(
-                worlds[w, :, : h_size[trick, 0]],
+                worlds[w],
                 stocks[w, : stock_size - taken],
                 h_set[trick, : h_size[trick, 2]],
                 h_heads[trick, 0],
