@@ -71,11 +71,12 @@ def legal_with(
             return cache[slot, 2] == 1
         slot = (slot + 1) & (size - 1)
     t = play_trick[i]
-    played = np.full(players + 1, -1, np.int64)
+    h_table, h_stock, h_set, h_heads, h_outs, h_counts, h_won, h_last, h_resh, h_size = hist[0:10]
+    played, held, picks = hist[10:13]  # rows to fill, kept for every call
+    played[:] = -1
     for k in range(trick_first[t], i):
         played[k - trick_first[t]] = play_card[k]
-    (h_table, h_stock, h_set, h_heads, h_outs, h_counts, h_won, h_last, h_resh, h_size) = hist
-    held = np.full(h_table.shape[2], -1, np.int64)
+    held[:] = -1
     k = 0
     rest = mask
     while rest != 0:
@@ -95,7 +96,7 @@ def legal_with(
         played,
         held,
         True,
-        np.zeros(players, np.int64),
+        picks,
         rng,
     )
     legal = (found[0] >> play_card[i]) & 1 == 1
@@ -362,7 +363,7 @@ def pimc_card(
     play_count = check_count.copy()
     work = np.zeros((2, total), np.int64)
     filling = np.zeros(size, np.int64)
-    (h_table, _, h_set, h_heads, h_outs, h_counts, h_won, h_last, _, h_size) = hist
+    (h_table, _, h_set, h_heads, h_outs, h_counts, h_won, h_last, _, h_size) = hist[:10]
     width = h_size[trick, 0]  # a world's hands are as long as the true ones
     worlds = np.full((budget, players, width), -1, np.int64)
     stocks = np.full((budget, max(stock_size - taken, 1)), -1, np.int64)
@@ -578,7 +579,13 @@ def search_hands(
     h_last = np.zeros((tricks, players), np.int64)
     h_resh = np.zeros((tricks, 2), np.uint64)
     h_size = np.zeros((tricks, 3), np.int64)
-    hist = (h_table, h_stock, h_set, h_heads, h_outs, h_counts, h_won, h_last, h_resh, h_size)
+    played_row = np.zeros(players + 1, np.int64)  # the rows `legal_with` fills
+    held_row = np.zeros(width, np.int64)
+    no_picks = np.zeros(players, np.int64)
+    hist = (
+        *(h_table, h_stock, h_set, h_heads, h_outs, h_counts, h_won, h_last, h_resh, h_size),
+        *(played_row, held_row, no_picks),
+    )
     play_seat = np.zeros(size + 1, np.int64)
     play_card = np.zeros(size + 1, np.int64)
     play_trick = np.zeros(size + 1, np.int64)
@@ -586,7 +593,7 @@ def search_hands(
     slot_pos = np.zeros(size, np.int64)
     slot_owner = np.zeros(size, np.int64)
     slot_time = np.zeros(size, np.int64)
-    cache = np.full(((1 << 14) + 1, 3), -1, np.int64)
+    cache = np.full(((1 << 16) + 1, 3), -1, np.int64)
     order = np.zeros(size, np.int64)
     played = np.full(players + 1, -1, np.int64)
     picks = np.zeros(players, np.int64)
