@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import argparse
 import time
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from rulesdsl import Hand, make_bot, play_hand
 from rulesdsl.bots import is_search_bot
 from rulesdsl.engine.fast import int_deck, to_int
-from rulesdsl.native import search as native_search
+from rulesdsl.native import available
 from rulesdsl.profile import load
 from rulesdsl.rules import Rules
 from rulesdsl.seeds import derive, shuffle
@@ -64,14 +64,25 @@ def seeds(seed: int, number: int) -> list[int]:
     return [derive(seed, "bot", number, s) for s in range(PLAYERS)]
 
 
+def search_kernel(rules: Rules, step: Step) -> Any:
+    """The compiled search kernel for a step with a search bot, where it plays it."""
+    if not available() or not any(is_search_bot(name) for name in seats(step)):
+        return None
+    from rulesdsl.native.search import search_kernel
+
+    return search_kernel(rules, PLAYERS, seats(step))
+
+
 def win_share(profile: str, step: Step, hands: int, seed: int) -> Estimate:
     """The share of `hands` deals that `step.bot`, at seat 0, wins."""
     rules = load(profile).rules
     deals = [deal(rules, seed, number) for number in range(hands)]
-    kernel = native_search.search_kernel(rules, PLAYERS, seats(step))
-    if kernel is not None and any(is_search_bot(name) for name in seats(step)):
+    kernel = search_kernel(rules, step)
+    if kernel is not None:
+        from rulesdsl.native.search import play_in
+
         bot_seeds = [seeds(seed, number) for number in range(hands)]
-        played = native_search.play_in(kernel, rules, seats(step), deals, bot_seeds)
+        played = play_in(kernel, rules, seats(step), deals, bot_seeds)
         return Estimate.share(sum(r.winner == 0 for r in played.results), hands)
     cards = {to_int(c): c for c in rules.cards}
     wins = 0
@@ -96,8 +107,7 @@ def main() -> None:
     print(f"{'profile':<22} {'step':<26} {'hands':>6} {'win share':>10}  95% interval  seconds")
     for profile in args.profiles.split(","):
         for step in LADDER:
-            fast = native_search.search_kernel(load(profile).rules, PLAYERS, seats(step))
-            compiled = fast is not None and any(is_search_bot(n) for n in seats(step))
+            compiled = search_kernel(load(profile).rules, step) is not None
             hands = args.hands if compiled else args.python_hands * step.scale
             start = time.perf_counter()
             e = win_share(profile, step, hands, args.seed)

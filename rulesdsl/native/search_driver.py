@@ -42,8 +42,11 @@ def restore(
     s.saves = counts[4]
     s.fired = counts[5]
     s.opening = counts[6] == 1
-    s.tricks_won = [tricks_won[seat] for seat in range(players)]
-    s.last_win = [last_win[seat] for seat in range(players)]
+    s.tricks_won = [0] * players  # filled seat by seat: a profile that never reads them
+    s.last_win = [0] * players  # drops them (a comprehension would be kept, for its call)
+    for seat in range(players):
+        s.tricks_won[seat] = tricks_won[seat]
+        s.last_win[seat] = last_win[seat]
     s.rng = reshuffles
     return None
 
