@@ -593,7 +593,7 @@ def search_hands(
     slot_pos = np.zeros(size, np.int64)
     slot_owner = np.zeros(size, np.int64)
     slot_time = np.zeros(size, np.int64)
-    cache = np.full(((1 << 16) + 1, 3), -1, np.int64)
+    cache = np.full(((1 << 14) + 1, 3), -1, np.int64)
     order = np.zeros(size, np.int64)
     played = np.full(players + 1, -1, np.int64)
     picks = np.zeros(players, np.int64)
