@@ -1,27 +1,33 @@
 """The skill ladder: each bot's win share against three of the bot one step below, with
 95% intervals (Wilson), on three profiles.
 
-    .venv/bin/python benchmarks/bot_ladder.py [--hands 100] [--seed 1]
+    .venv/bin/python benchmarks/bot_ladder.py [--hands 2000] [--python-hands 100] [--seed 1]
         [--profiles equal-hands,bicycle,profiles/house/must-overtrump.rules]
 
 The ladder is random < heuristic < pimc:10 < pimc:50, and ismcts:50 against heuristic
-and against pimc:10 to show where it stands. The stronger bot takes each seat in turn and
-the dealer rotates, so neither the seat nor the lead favours it: with no skill its share
-would be 1 in 4. Every step plays the same deals. `--hands` sets the hands of the search
-steps (the steps without search play ten times as many); the default runs in a few
-minutes on one core.
+and against pimc:10 to show where it stands. The stronger bot sits at seat 0 and the
+dealer rotates, so it plays from every place at the table equally often: with no skill its
+share would be 1 in 4. Every step plays the same deals. The steps the compiled search
+kernel plays (`rulesdsl.native.search`: pimc against the fast path's bots or pimc) play
+`--hands` hands; the others, on the reference engine, `--python-hands` (ten times as many
+for the step without search).
 """
 
 from __future__ import annotations
 
 import argparse
 import time
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from rulesdsl import Hand, make_bot, play_hand
+from rulesdsl.bots import is_search_bot
+from rulesdsl.engine.fast import int_deck, to_int
+from rulesdsl.native import available
 from rulesdsl.profile import load
-from rulesdsl.seeds import derive
+from rulesdsl.rules import Rules
+from rulesdsl.seeds import derive, shuffle
 from rulesdsl.sim import Estimate
+from rulesdsl.stream import Stream
 
 PLAYERS = 4
 
@@ -43,22 +49,55 @@ LADDER = (
 )
 
 
+def deal(rules: Rules, seed: int, number: int) -> tuple[list[int], int, int]:
+    """Deal `number`: its deck order (as `fast.to_int`), hand seed and dealer."""
+    deck = list(int_deck(rules))
+    shuffle(deck, Stream(derive(seed, "deck", number)))
+    return deck, derive(seed, "hand", number), number % PLAYERS
+
+
+def seats(step: Step) -> tuple[str, ...]:
+    return (step.bot, *(step.below,) * (PLAYERS - 1))
+
+
+def seeds(seed: int, number: int) -> list[int]:
+    return [derive(seed, "bot", number, s) for s in range(PLAYERS)]
+
+
+def search_kernel(rules: Rules, step: Step) -> Any:
+    """The compiled search kernel for a step with a search bot, where it plays it."""
+    if not available() or not any(is_search_bot(name) for name in seats(step)):
+        return None
+    from rulesdsl.native.search import search_kernel
+
+    return search_kernel(rules, PLAYERS, seats(step))
+
+
 def win_share(profile: str, step: Step, hands: int, seed: int) -> Estimate:
+    """The share of `hands` deals that `step.bot`, at seat 0, wins."""
     rules = load(profile).rules
+    deals = [deal(rules, seed, number) for number in range(hands)]
+    kernel = search_kernel(rules, step)
+    if kernel is not None:
+        from rulesdsl.native.search import play_in
+
+        bot_seeds = [seeds(seed, number) for number in range(hands)]
+        played = play_in(kernel, rules, seats(step), deals, bot_seeds)
+        return Estimate.share(sum(r.winner == 0 for r in played.results), hands)
+    cards = {to_int(c): c for c in rules.cards}
     wins = 0
-    for number in range(hands):
-        dealer = number % PLAYERS
-        seat = (dealer + number // PLAYERS) % PLAYERS
-        names = [step.bot if s == seat else step.below for s in range(PLAYERS)]
-        bots = [make_bot(name, derive(seed, "bot", number, s)) for s, name in enumerate(names)]
-        hand = Hand.deal(rules, PLAYERS, dealer, seed=derive(seed, "hand", number))
-        wins += play_hand(hand, bots).winner == seat
+    for number, (deck, hand_seed, dealer) in enumerate(deals):
+        bots = [make_bot(n, s) for n, s in zip(seats(step), seeds(seed, number), strict=True)]
+        order = [cards[c] for c in deck]
+        hand = Hand.deal(rules, PLAYERS, dealer, order=order, seed=hand_seed)
+        wins += play_hand(hand, bots).winner == 0
     return Estimate.share(wins, hands)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=100)
+    parser.add_argument("--hands", type=int, default=2000)
+    parser.add_argument("--python-hands", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--profiles", default="equal-hands,bicycle,profiles/house/must-overtrump.rules"
@@ -68,7 +107,8 @@ def main() -> None:
     print(f"{'profile':<22} {'step':<26} {'hands':>6} {'win share':>10}  95% interval  seconds")
     for profile in args.profiles.split(","):
         for step in LADDER:
-            hands = args.hands * step.scale
+            compiled = search_kernel(load(profile).rules, step) is not None
+            hands = args.hands if compiled else args.python_hands * step.scale
             start = time.perf_counter()
             e = win_share(profile, step, hands, args.seed)
             took = time.perf_counter() - start

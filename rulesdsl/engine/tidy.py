@@ -94,7 +94,7 @@ def localise(node: ast.AST, state_vars: set[str]) -> None:
 
 def _updated(stmt: ast.stmt) -> str | None:
     """The name a statement only updates in place or sets to a value without effects
-    (`x.append(v)`, `x[i] += v`, `x = []`), if it is such a statement and its other parts
+    (`x.append(v)`, `x[i] += v`, `x |= v`, `x = []`), if it is such a statement and its other parts
     have no effects."""
     if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
         call = stmt.value
@@ -110,7 +110,7 @@ def _updated(stmt: ast.stmt) -> str | None:
         targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
         if len(targets) == 1 and pure(stmt.value):
             target = targets[0]
-            if isinstance(target, ast.Name) and isinstance(stmt, ast.Assign):
+            if isinstance(target, ast.Name):
                 return target.id
             if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
                 return target.value.id if pure(target.slice) else None
@@ -159,10 +159,16 @@ def drop_dead_fields(node: ast.FunctionDef, names: set[str]) -> None:
 
 def drop_dead_stores(node: ast.FunctionDef) -> None:
     """Assignments to a name the function never reads, of a value without effects (the
-    state's fields a profile does not use, a bot's unused argument)."""
+    state's fields a profile does not use, a bot's unused argument). An augmented
+    assignment (`x |= bit`) reads its name, so the value it starts from stays."""
     while True:
         read = {
             n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+        }
+        read |= {
+            n.target.id
+            for n in ast.walk(node)
+            if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name)
         }
         changed = False
         for block in list(_blocks(node)):

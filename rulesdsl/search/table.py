@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 
+from rulesdsl import native
 from rulesdsl.bots import RandomBot, is_search_bot, make_bot
 from rulesdsl.engine import fast
 from rulesdsl.engine.driver import Player, play_hand
@@ -28,10 +29,14 @@ def reference_hand(rules: Rules, players: int, bots: tuple[str, ...]) -> fast.Ha
     """A function playing one hand as `fast.compile_hand`'s does, in the reference engine:
     the random bots draw from the generator passed in, in the order they play (as in the
     fast path); every other bot is made for the hand, a search bot seeded from the hand's
-    seed and its seat."""
+    seed and its seat. Where the compiled search kernel plays these seats
+    (`native.search`), it plays the hand, with the same choices."""
     cards = {fast.to_int(c): c for c in rules.cards}
 
     def play(deck: list[int], hand_seed: int, rng: Stream, dealer: int) -> HandResult:
+        compiled = native_player(rules, players, bots)
+        if compiled is not None:
+            return compiled(deck, hand_seed, rng, dealer)
         order = [cards[c] for c in deck]
         hand = Hand.deal(rules, players, dealer, order=order, seed=hand_seed)
         seats: list[Player] = [
@@ -41,6 +46,15 @@ def reference_hand(rules: Rules, players: int, bots: tuple[str, ...]) -> fast.Ha
         return play_hand(hand, seats)
 
     return play
+
+
+def native_player(rules: Rules, players: int, bots: tuple[str, ...]) -> fast.HandPlayer | None:
+    """The compiled search kernel's hand player for these seats, where it runs."""
+    if not native.available():
+        return None
+    from rulesdsl.native.search import hand_player
+
+    return hand_player(rules, players, bots)
 
 
 class _NoRandom:
@@ -57,7 +71,18 @@ def good_hand(
     rules: Rules, players: int, bot: str, deck: list[int], hand_seed: int, dealer: int
 ) -> tuple[HandResult, int]:
     """A hand with `bot` at every seat, and whether its winner came back: held, after some
-    trick the hand went on past, fewer cards than every other player still in (1 or 0)."""
+    trick the hand went on past, fewer cards than every other player still in (1 or 0).
+    In the compiled search kernel where it plays these seats."""
+    bots = (bot,) * players
+    if native_player(rules, players, bots) is not None:
+        from rulesdsl.native import search
+
+        kernel = search.search_kernel(rules, players, bots)
+        assert kernel is not None
+        played = search.play_in(
+            kernel, rules, bots, [(deck, hand_seed, dealer)], [search.seeds_of(bots, hand_seed)]
+        )
+        return played.results[0], played.comebacks[0]
     cards = {fast.to_int(c): c for c in rules.cards}
     hand = Hand.deal(rules, players, dealer, order=[cards[c] for c in deck], seed=hand_seed)
     seats = [make_bot(bot, derive(hand_seed, bot, seat)) for seat in range(players)]

@@ -1,0 +1,762 @@
+"""The compiled search: whole hands with `pimc:N` seats, every decision inside compiled code.
+The text of the generated module (`search.py`) ends with these functions; they call the
+profile's own steps (`search_driver.py`, specialised: `deal_position`, `legal_at`,
+`finish_at`) and its playout hand (`rest_out`, `driver.play_rest` with the playout policy).
+
+They do what `rulesdsl.search` does in Python, number for number: a seat's information
+set is kept as arrays of *slots* (deck positions, each with the seat that took it and
+the plays before it took it, in the order `infoset.observe` lists them); `propose` is
+`Sampler.propose` (the same draws from the seat's stream, in the same order) and `fits`
+asks `legal_at` whether each play of a player is legal with the cards a world gives it,
+at the position before the play (the cards at every other seat are never read there);
+`pimc_card` is `PimcBot.search`. Card sets are 64-bit masks (bit `card`).
+
+A hand's arrays: `hist_*[t]` is the position before trick t (as `search_driver` holds
+one), `play_*[i]` the i-th card played (its seat, card and trick), `slot_*[k]` the k-th
+slot (its deck position, owner and time; the stock's slots follow, top first, from
+`lay_stock[taken]` on). `deck` is the deck order as the engine plays it.
+"""
+
+# ruff: noqa: F821  (the names are the generated module's)
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def seat_mask(
+    filling: Any,
+    own_pos: Any,
+    own_time: Any,
+    own_count: Any,
+    own_plays: Any,
+    play_count: Any,
+    play_card: Any,
+    seat: int,
+    before: int,
+) -> int:
+    """The cards `seat` holds before play `before` in `filling`: those of its slots
+    (`own_pos[seat]`, taken after `own_time[seat]` plays) taken by then, less those it
+    played before (`own_plays[seat]`, in order)."""
+    mask = 0
+    for k in range(own_count[seat]):
+        if own_time[seat, k] <= before:
+            mask |= 1 << filling[own_pos[seat, k]]
+    for n in range(play_count[seat]):
+        i = own_plays[seat, n]
+        if i >= before:
+            break
+        mask &= ~(1 << play_card[i])
+    return mask
+
+
+def legal_with(
+    i: int,
+    mask: int,
+    hist: Any,
+    play_card: Any,
+    play_trick: Any,
+    trick_first: Any,
+    cache: Any,
+    players: int,
+    rng: Any,
+) -> bool:
+    """Whether play `i` is legal for its player holding `mask` (remembered in `cache`, a
+    table of [play, mask, answer] rows by hash: the answer is the same for every world
+    and every seat that asks, all hand long)."""
+    size = cache.shape[0] - 1  # the last row counts the rows in use
+    slot = ((mask * 0x5851F42D4C957F2D) ^ (i * 0x2545F4914F6CDD1D)) >> 20 & (size - 1)
+    while cache[slot, 0] >= 0:
+        if cache[slot, 0] == i and cache[slot, 1] == mask:
+            return cache[slot, 2] == 1
+        slot = (slot + 1) & (size - 1)
+    t = play_trick[i]
+    h_table, h_stock, h_set, h_heads, h_outs, h_counts, h_won, h_last, h_resh, h_size = hist[0:10]
+    played, held, picks = hist[10:13]  # rows to fill, kept for every call
+    played[:] = -1
+    for k in range(trick_first[t], i):
+        played[k - trick_first[t]] = play_card[k]
+    held[:] = -1
+    k = 0
+    rest = mask
+    while rest != 0:
+        held[k] = lowest(rest)
+        rest &= rest - 1
+        k += 1
+    found = legal_at(
+        h_table[t, :, : h_size[t, 0]],
+        h_stock[t, : h_size[t, 1]],
+        h_set[t, : h_size[t, 2]],
+        h_heads[t],
+        h_outs[t],
+        h_counts[t],
+        h_won[t],
+        h_last[t],
+        h_resh[t],
+        played,
+        held,
+        True,
+        picks,
+        rng,
+    )
+    legal = (found[0] >> play_card[i]) & 1 == 1
+    if cache[size, 0] >= size // 2:  # half full: begin again
+        cache[:size, 0] = -1
+        cache[size, 0] = 0
+    cache[size, 0] += 1
+    cache[slot, 0] = i
+    cache[slot, 1] = mask
+    cache[slot, 2] = 1 if legal else 0
+    return legal
+
+
+def fits(
+    seat: int,
+    checks: Any,
+    check_count: Any,
+    filling: Any,
+    own_pos: Any,
+    own_time: Any,
+    own_count: Any,
+    own_plays: Any,
+    play_count: Any,
+    play_card: Any,
+    hist: Any,
+    play_trick: Any,
+    trick_first: Any,
+    cache: Any,
+    players: int,
+    rng: Any,
+) -> bool:
+    """Whether every play of `seat` is legal with the cards `filling` gives it, its plays
+    checked in the order of `checks[seat]`: one found illegal moves to the front (as in
+    `Sampler._fits`), so the worlds that fail, fail fast."""
+    for n in range(check_count[seat]):
+        i = checks[seat, n]
+        mask = seat_mask(
+            filling, own_pos, own_time, own_count, own_plays, play_count, play_card, seat, i
+        )
+        if not legal_with(i, mask, hist, play_card, play_trick, trick_first, cache, players, rng):
+            for j in range(n, 0, -1):
+                checks[seat, j] = checks[seat, j - 1]
+            checks[seat, 0] = i
+            return False
+    return True
+
+
+def deal_out(pool: Any, left: int, keys: Any, count: int, filling: Any, stream: Any) -> int:
+    """`sampler._deal`: a card drawn from the pool's first `left` cards for each of the
+    `count` slots `keys`, in order; how many cards the pool has left."""
+    for k in range(count):
+        j = int(next_uniform(stream) * left)
+        card = pool[j]
+        pool[j] = pool[left - 1]
+        pool[left - 1] = card
+        left -= 1
+        filling[keys[k]] = card
+    return left
+
+
+def propose(
+    me: int,
+    players: int,
+    fixed: Any,
+    pool: Any,
+    pool_size: int,
+    free_pos: Any,
+    free_time: Any,
+    free_count: Any,
+    placed_index: Any,
+    placed_card: Any,
+    placed_count: Any,
+    rest: Any,
+    rest_count: int,
+    filling: Any,
+    stream: Any,
+    work: Any,
+    own_pos: Any,
+    own_time: Any,
+    own_count: Any,
+    own_plays: Any,
+    play_count: Any,
+    play_card: Any,
+    checks: Any,
+    check_count: Any,
+    hist: Any,
+    play_trick: Any,
+    trick_first: Any,
+    cache: Any,
+    rng: Any,
+) -> bool:
+    """`Sampler.propose` with `check`: fill `filling` (a card by deck position); False as
+    soon as a player's plays are illegal with the cards given it."""
+    filling[:] = fixed
+    cards = pool.copy()
+    left = pool_size
+    for seat in range(players):
+        if seat == me:
+            continue
+        count = free_count[seat]
+        positions = work[0]
+        times = work[1]
+        for k in range(count):
+            positions[k] = free_pos[seat, k]
+            times[k] = free_time[seat, k]
+        for p in range(placed_count[seat]):  # each card it played, earliest first
+            index = placed_index[seat, p]
+            able = 0
+            for k in range(count):
+                if times[k] <= index:
+                    able += 1
+            pick = int(next_uniform(stream) * able)
+            k = 0
+            seen = -1
+            while True:
+                if times[k] <= index:
+                    seen += 1
+                    if seen == pick:
+                        break
+                k += 1
+            filling[positions[k]] = placed_card[seat, p]
+            for j in range(k, count - 1):
+                positions[j] = positions[j + 1]
+                times[j] = times[j + 1]
+            count -= 1
+        left = deal_out(cards, left, positions, count, filling, stream)
+        if not fits(
+            seat,
+            checks,
+            check_count,
+            filling,
+            own_pos,
+            own_time,
+            own_count,
+            own_plays,
+            play_count,
+            play_card,
+            hist,
+            play_trick,
+            trick_first,
+            cache,
+            players,
+            rng,
+        ):
+            return False
+    deal_out(cards, left, rest, rest_count, filling, stream)
+    return True
+
+
+def pimc_card(
+    me: int,
+    budget: int,
+    stream: Any,
+    allowed: Any,
+    led: int,
+    best: int,
+    last: bool,
+    deck: Any,
+    canon: Any,
+    lay_deal: Any,
+    lay_dealt: Any,
+    lay_stock: Any,
+    stock_size: int,
+    shown: int,
+    taken: int,
+    slot_pos: Any,
+    slot_owner: Any,
+    slot_time: Any,
+    slots: int,
+    play_seat: Any,
+    play_card: Any,
+    plays: int,
+    hist: Any,
+    play_trick: Any,
+    trick_first: Any,
+    trick: int,
+    cache: Any,
+    players: int,
+    rng: Any,
+    fields: int,
+    winner_column: int,
+    max_proposals: int,
+) -> int:
+    """`PimcBot.search` for seat `me` to move in trick `trick` (its legal cards `allowed`,
+    more than one): -1 if a world took more than `max_proposals` proposals."""
+    size = len(deck)
+    fixed = np.full(size, -1, np.int64)
+    for k in range(lay_dealt[me]):
+        fixed[lay_deal[me, k]] = deck[lay_deal[me, k]]
+    if shown >= 0:
+        fixed[shown] = deck[shown]
+    for k in range(slots):
+        if slot_owner[k] == me:
+            fixed[slot_pos[k]] = deck[slot_pos[k]]
+    known = 0
+    for k in range(size):
+        if fixed[k] >= 0:
+            known |= 1 << fixed[k]
+    placed_index = np.zeros((players, plays + 1), np.int64)
+    placed_card = np.zeros((players, plays + 1), np.int64)
+    placed_count = np.zeros(players, np.int64)
+    placed = 0
+    for i in range(plays):
+        seat = play_seat[i]
+        card = play_card[i]
+        if seat != me and (known >> card) & 1 == 0:
+            placed_index[seat, placed_count[seat]] = i
+            placed_card[seat, placed_count[seat]] = card
+            placed_count[seat] += 1
+            placed |= 1 << card
+    pool = np.zeros(size, np.int64)
+    pool_size = 0
+    for card in canon:
+        if (known >> card) & 1 == 0 and (placed >> card) & 1 == 0:
+            pool[pool_size] = card
+            pool_size += 1
+    # the slots, the stock's now among them (time: the plays so far)
+    all_pos = np.zeros(slots + stock_size, np.int64)
+    all_owner = np.zeros(slots + stock_size, np.int64)
+    all_time = np.zeros(slots + stock_size, np.int64)
+    total = 0
+    for k in range(slots):
+        all_pos[total] = slot_pos[k]
+        all_owner[total] = slot_owner[k]
+        all_time[total] = slot_time[k]
+        total += 1
+    for j in range(taken, stock_size):
+        all_pos[total] = lay_stock[j]
+        all_owner[total] = -1
+        all_time[total] = plays
+        total += 1
+    free_pos = np.zeros((players, total), np.int64)
+    free_time = np.zeros((players, total), np.int64)
+    free_count = np.zeros(players, np.int64)
+    rest = np.zeros(total, np.int64)
+    rest_count = 0
+    for k in range(total):
+        if fixed[all_pos[k]] >= 0:
+            continue
+        owner = all_owner[k]
+        if owner >= 0:
+            free_pos[owner, free_count[owner]] = all_pos[k]
+            free_time[owner, free_count[owner]] = all_time[k]
+            free_count[owner] += 1
+        else:
+            rest[rest_count] = all_pos[k]
+            rest_count += 1
+    checks = np.zeros((players, plays + 1), np.int64)  # each player's plays, to check
+    check_count = np.zeros(players, np.int64)
+    for i in range(plays):
+        seat = play_seat[i]
+        checks[seat, check_count[seat]] = i
+        check_count[seat] += 1
+    own_pos = np.zeros((players, total), np.int64)  # each player's slots, in order
+    own_time = np.zeros((players, total), np.int64)
+    own_count = np.zeros(players, np.int64)
+    for k in range(total):
+        owner = all_owner[k]
+        if owner >= 0:
+            own_pos[owner, own_count[owner]] = all_pos[k]
+            own_time[owner, own_count[owner]] = all_time[k]
+            own_count[owner] += 1
+    own_plays = checks.copy()
+    play_count = check_count.copy()
+    work = np.zeros((2, total), np.int64)
+    filling = np.zeros(size, np.int64)
+    (h_table, _, h_set, h_heads, h_outs, h_counts, h_won, h_last, _, h_size) = hist[:10]
+    width = h_size[trick, 0]  # a world's hands are as long as the true ones
+    worlds = np.full((budget, players, width), -1, np.int64)
+    stocks = np.full((budget, max(stock_size - taken, 1)), -1, np.int64)
+    seeds = np.zeros((budget, 2), np.uint64)
+    start = trick_first[trick]
+    for w in range(budget):
+        tries = 0
+        while not propose(
+            me,
+            players,
+            fixed,
+            pool,
+            pool_size,
+            free_pos,
+            free_time,
+            free_count,
+            placed_index,
+            placed_card,
+            placed_count,
+            rest,
+            rest_count,
+            filling,
+            stream,
+            work,
+            own_pos,
+            own_time,
+            own_count,
+            own_plays,
+            play_count,
+            play_card,
+            checks,
+            check_count,
+            hist,
+            play_trick,
+            trick_first,
+            cache,
+            rng,
+        ):
+            tries += 1
+            if tries >= max_proposals:
+                return -1
+        for seat in range(players):  # the cards each seat held as the trick began
+            if seat == me:
+                for k in range(width):
+                    worlds[w, seat, k] = h_table[trick, seat, k]
+            else:
+                mask = seat_mask(
+                    filling,
+                    own_pos,
+                    own_time,
+                    own_count,
+                    own_plays,
+                    play_count,
+                    play_card,
+                    seat,
+                    start,
+                )
+                k = 0
+                while mask != 0:
+                    worlds[w, seat, k] = lowest(mask)
+                    mask &= mask - 1
+                    k += 1
+        left = stock_size - taken
+        for j in range(left):
+            stocks[w, left - 1 - j] = filling[lay_stock[taken + j]]
+        seeds[w, 0] = next_seed(stream)  # the world's hand seed
+        seeds[w, 1] = next_seed(stream)  # its playouts' stream
+    wins = np.zeros(len(allowed), np.int64)
+    played = np.full(players + 1, -1, np.int64)
+    for k in range(start, plays):
+        played[k - start] = play_card[k]
+    out = np.zeros((1, fields), np.int64)
+    resh = np.zeros(2, np.uint64)
+    playout = np.zeros(2, np.uint64)
+    trick_winners = [0][:0]
+    eliminated = [0][:0]
+    for w in range(budget):
+        for m in range(len(allowed)):
+            played[plays - start] = allowed[m]
+            resh[0] = number(seeds[w, 0], np.uint64(1))
+            resh[1] = 0
+            playout[0] = seeds[w, 1]
+            playout[1] = 0
+            rest_out(
+                worlds[w],
+                stocks[w, : stock_size - taken],
+                h_set[trick, : h_size[trick, 2]],
+                h_heads[trick, 0],
+                h_heads[trick, 1],
+                h_outs[trick],
+                h_counts[trick],
+                h_won[trick],
+                h_last[trick],
+                resh,
+                played,
+                playout,
+                out,
+                0,
+                trick_winners,
+                eliminated,
+            )
+            if out[0, winner_column] == me:
+                wins[m] += 1
+    top = 0
+    for m in range(len(allowed)):
+        top = max(top, wins[m])
+    usual = heuristic(allowed, h_heads[trick, 0], led, best, last)
+    first = 0
+    kept = 0
+    for m in range(len(allowed)):
+        if wins[m] == top and wins[first] < top:
+            first = m
+        if allowed[m] == usual:
+            kept = wins[m]
+    ahead = top - kept  # `PimcBot.choice`: the most winning card, if clear of the usual one
+    return allowed[first] if ahead * ahead > top + kept else usual
+
+
+def measure(h_table: Any, h_stock: Any, h_set: Any, h_size: Any, t: int) -> None:
+    """The extent of position `t`'s arrays: the most cards a seat holds, the stock's and
+    the set-aside cards' counts (their cards come first, -1 after)."""
+    width = 0
+    for seat in range(h_table.shape[1]):
+        held = 0
+        for c in h_table[t, seat]:
+            if c >= 0:
+                held += 1
+        width = max(width, held)
+    h_size[t, 0] = max(width, 1)
+    h_size[t, 1] = 0
+    for c in h_stock[t]:
+        if c >= 0:
+            h_size[t, 1] += 1
+    h_size[t, 2] = 0
+    for c in h_set[t]:
+        if c >= 0:
+            h_size[t, 2] += 1
+
+
+def came_back(winner: int, h_table: Any, h_outs: Any, tricks: int, players: int) -> int:
+    """`table.came_back`: whether `winner` held strictly the fewest cards of the players in
+    as some trick after the first began (1 or 0)."""
+    if winner < 0:
+        return 0
+    for t in range(1, tricks):
+        if h_outs[t, winner] != 0:
+            continue
+        mine = 0
+        for c in h_table[t, winner]:
+            if c >= 0:
+                mine += 1
+        fewest = True
+        others = 0
+        for seat in range(players):
+            if seat == winner or h_outs[t, seat] != 0:
+                continue
+            others += 1
+            held = 0
+            for c in h_table[t, seat]:
+                if c >= 0:
+                    held += 1
+            if held <= mine:
+                fewest = False
+        if others > 0 and fewest:
+            return 1
+    return 0
+
+
+def search_hands(
+    decks: Any,
+    hand_seeds: Any,
+    dealers: Any,
+    kinds: Any,
+    budgets: Any,
+    bot_seeds: Any,
+    rngs: Any,
+    lay_deal: Any,
+    lay_dealt: Any,
+    lay_stock: Any,
+    lay_shown: Any,
+    canon: Any,
+    pimc: int,
+    width: int,
+    fields: int,
+    counters: int,
+    winner_column: int,
+    eliminated_column: int,
+    max_proposals: int,
+    out: Any,
+    comebacks: Any,
+    moves: Any,
+    trick_winners: Any,
+    eliminated: Any,
+    ends: Any,
+) -> int:
+    """Play the hands: hand h from the deck order `decks[h]` (cards as `fast.to_int`),
+    seeded `hand_seeds[h]`, dealt by `dealers[h]`; seat s plays by `kinds[s]` (`pimc` for
+    `pimc:budgets[s]`, seeded `bot_seeds[h, s]`; else the profile's bot, random bots
+    drawing from `rngs[h]`, which is left drawn). Each hand's numbers go to `out[h]`,
+    whether its winner came back to `comebacks[h]`, its cards played to `moves[h]`, its
+    trick winners and eliminations onto the lists (where each hand's end, in `ends[h]`).
+    -1, or the first hand whose sampler gave up."""
+    players = len(kinds)
+    size = decks.shape[1]
+    tricks = size + 2
+    h_table = np.full((tricks, players, width), -1, np.int64)
+    h_stock = np.full((tricks, size), -1, np.int64)
+    h_set = np.full((tricks, size), -1, np.int64)
+    h_heads = np.zeros((tricks, 2), np.int64)
+    h_outs = np.zeros((tricks, players), np.int64)
+    h_counts = np.zeros((tricks, counters), np.int64)
+    h_won = np.zeros((tricks, players), np.int64)
+    h_last = np.zeros((tricks, players), np.int64)
+    h_resh = np.zeros((tricks, 2), np.uint64)
+    h_size = np.zeros((tricks, 3), np.int64)
+    played_row = np.zeros(players + 1, np.int64)  # the rows `legal_with` fills
+    held_row = np.zeros(width, np.int64)
+    no_picks = np.zeros(players, np.int64)
+    hist = (
+        *(h_table, h_stock, h_set, h_heads, h_outs, h_counts, h_won, h_last, h_resh, h_size),
+        *(played_row, held_row, no_picks),
+    )
+    play_seat = np.zeros(size + 1, np.int64)
+    play_card = np.zeros(size + 1, np.int64)
+    play_trick = np.zeros(size + 1, np.int64)
+    trick_first = np.zeros(tricks + 1, np.int64)
+    slot_pos = np.zeros(size, np.int64)
+    slot_owner = np.zeros(size, np.int64)
+    slot_time = np.zeros(size, np.int64)
+    cache = np.full(((1 << 14) + 1, 3), -1, np.int64)
+    order = np.zeros(size, np.int64)
+    played = np.full(players + 1, -1, np.int64)
+    picks = np.zeros(players, np.int64)
+    for seat in range(players):
+        picks[seat] = 0 if kinds[seat] == pimc else 1
+    streams = np.zeros((players, 2), np.uint64)
+    for h in range(len(hand_seeds)):
+        dealer = dealers[h]
+        deal_position(
+            decks[h],
+            hand_seeds[h],
+            dealer,
+            order,
+            h_table[0],
+            h_stock[0],
+            h_set[0],
+            h_heads[0],
+            h_outs[0],
+            h_counts[0],
+            h_won[0],
+            h_last[0],
+            h_resh[0],
+        )
+        measure(h_table, h_stock, h_set, h_size, 0)
+        slots = 0
+        for seat in range(players):
+            for k in range(lay_dealt[dealer, seat]):
+                slot_pos[slots] = lay_deal[dealer, seat, k]
+                slot_owner[slots] = seat
+                slot_time[slots] = 0
+                slots += 1
+        stock_size = 0
+        for pos in lay_stock[dealer]:
+            if pos >= 0:
+                stock_size += 1
+        taken = 0
+        for seat in range(players):
+            streams[seat, 0] = bot_seeds[h, seat]
+            streams[seat, 1] = 0
+        cache[:, 0] = -1
+        cache[cache.shape[0] - 1, 0] = 0
+        rng = rngs[h]
+        plays = 0
+        trick = 0
+        trick_first[0] = 0
+        done = 0
+        played[:] = -1
+        first_out = len(eliminated)
+        over = False
+        while not over:
+            found = legal_at(
+                h_table[trick, :, : h_size[trick, 0]],
+                h_stock[trick, : h_size[trick, 1]],
+                h_set[trick, : h_size[trick, 2]],
+                h_heads[trick],
+                h_outs[trick],
+                h_counts[trick],
+                h_won[trick],
+                h_last[trick],
+                h_resh[trick],
+                played,
+                played,
+                False,
+                picks,
+                rng,
+            )
+            legal, card, led, best, seat, last, seats = found
+            allowed = cards_of(legal)
+            if kinds[seat] == pimc:
+                card = allowed[0]
+                if len(allowed) > 1:
+                    card = pimc_card(
+                        seat,
+                        budgets[seat],
+                        streams[seat],
+                        allowed,
+                        led,
+                        best,
+                        last,
+                        order,
+                        canon,
+                        lay_deal[dealer],
+                        lay_dealt[dealer],
+                        lay_stock[dealer],
+                        stock_size,
+                        lay_shown[dealer],
+                        taken,
+                        slot_pos,
+                        slot_owner,
+                        slot_time,
+                        slots,
+                        play_seat,
+                        play_card,
+                        plays,
+                        hist,
+                        play_trick,
+                        trick_first,
+                        trick,
+                        cache,
+                        players,
+                        rng,
+                        fields,
+                        winner_column,
+                        max_proposals,
+                    )
+                    if card < 0:
+                        return h
+            play_seat[plays] = seat
+            play_card[plays] = card
+            play_trick[plays] = trick
+            moves[h, plays] = card
+            plays += 1
+            played[done] = card
+            done += 1
+            if done < seats:
+                continue
+            h_table[trick + 1] = h_table[trick]
+            h_stock[trick + 1] = h_stock[trick]
+            h_set[trick + 1] = h_set[trick]
+            h_heads[trick + 1] = h_heads[trick]
+            h_outs[trick + 1] = h_outs[trick]
+            h_counts[trick + 1] = h_counts[trick]
+            h_won[trick + 1] = h_won[trick]
+            h_last[trick + 1] = h_last[trick]
+            h_resh[trick + 1] = h_resh[trick]
+            before = 0
+            for c in h_stock[trick]:
+                if c >= 0:
+                    before += 1
+            over = finish_at(
+                h_table[trick + 1],
+                h_stock[trick + 1],
+                h_set[trick + 1],
+                h_heads[trick + 1],
+                h_outs[trick + 1],
+                h_counts[trick + 1],
+                h_won[trick + 1],
+                h_last[trick + 1],
+                h_resh[trick + 1],
+                played,
+                out,
+                h,
+                trick_winners,
+                eliminated,
+            )
+            measure(h_table, h_stock, h_set, h_size, trick + 1)
+            after = h_size[trick + 1, 1]
+            for j in range(before - after):  # the cards drawn, in the order they were
+                pos = lay_stock[dealer, taken + j]
+                for holder in range(players):
+                    for c in h_table[trick + 1, holder]:
+                        if c == order[pos]:
+                            slot_pos[slots] = pos
+                            slot_owner[slots] = holder
+                            slot_time[slots] = plays
+                            slots += 1
+            taken += before - after
+            trick += 1
+            trick_first[trick] = plays
+            done = 0
+            played[:] = -1
+        out[h, eliminated_column] = len(eliminated) - first_out
+        ends[h, 0] = len(trick_winners)
+        ends[h, 1] = len(eliminated)
+        comebacks[h] = came_back(out[h, winner_column], h_table, h_outs, trick, players)
+    return -1

@@ -1,0 +1,110 @@
+"""The compiled search kernel (`rulesdsl.native.search`) plays the hands the Python search
+plays: every decision of every `pimc:N` seat the same card, the random bots drawing the same
+numbers, the same HandResult, so a seed gives the same games on either engine.
+
+Two kernels are compiled here (a few seconds each once they are in the on-disk cache): the
+default profile with pimc at every seat (any N: the budget is an argument), and a profile
+with stated rules with pimc, random and heuristic seats together."""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+pytest.importorskip("numba", reason="numba is not installed: pip install 'rulesdsl[fast]'")
+
+import numpy as np
+
+from rulesdsl import report, sim
+from rulesdsl.bots import RandomBot, make_bot
+from rulesdsl.engine import Hand, play_hand
+from rulesdsl.engine.events import Play
+from rulesdsl.engine.fast import int_deck, to_int
+from rulesdsl.engine.tidy import drop_dead_fields
+from rulesdsl.native import ENV
+from rulesdsl.native import search as native_search
+from rulesdsl.profile import load
+from rulesdsl.search.table import came_back
+from rulesdsl.seeds import shuffle
+from rulesdsl.sim import Spec, run
+from rulesdsl.stream import Stream
+
+ALL_PIMC = ("pimc:6",) * 4
+MIXED = ("pimc:5", "random", "heuristic", "pimc:3")
+
+
+@pytest.fixture
+def on_native(monkeypatch):
+    monkeypatch.setenv(ENV, "1")
+
+
+def deals(rules, count: int, players: int) -> list[tuple[list[int], int, int]]:
+    found = []
+    for game in range(count):
+        deck = list(int_deck(rules))
+        shuffle(deck, Stream(game + 500))
+        found.append((deck, 9000 + game, game % players))
+    return found
+
+
+def python_hand(rules, bots, deck, hand_seed, dealer, rng):
+    """The hand on the reference engine with the Python search, and its cards played."""
+    cards = {to_int(c): c for c in rules.cards}
+    hand = Hand.deal(rules, len(bots), dealer, order=[cards[c] for c in deck], seed=hand_seed)
+    seeds = native_search.seeds_of(bots, hand_seed)
+    seats = [
+        RandomBot(rng) if name == "random" else make_bot(name, seed)
+        for name, seed in zip(bots, seeds, strict=True)
+    ]
+    result = play_hand(hand, seats)
+    moves = [e.card for e in hand.events if isinstance(e, Play)]
+    return result, moves, came_back(hand.events, result.winner) if result.winner is not None else 0
+
+
+@pytest.mark.parametrize(
+    ("profile", "bots"),
+    [("equal-hands", ALL_PIMC), ("profiles/house/must-overtrump.rules", MIXED)],
+)
+def test_the_compiled_search_plays_every_hand_as_the_python_search(profile, bots, on_native):
+    rules = load(profile).rules
+    kernel = native_search.search_kernel(rules, 4, bots)
+    assert kernel is not None
+    played_deals = deals(rules, 8, 4)
+    streams = np.array([[70 + k, 0] for k in range(len(played_deals))], np.uint64)
+    seeds = [native_search.seeds_of(bots, hand_seed) for _, hand_seed, _ in played_deals]
+    played = native_search.play_in(kernel, rules, bots, played_deals, seeds, streams)
+    for k, (deck, hand_seed, dealer) in enumerate(played_deals):
+        rng = Stream(70 + k)
+        result, moves, comeback = python_hand(rules, bots, deck, hand_seed, dealer, rng)
+        assert played.moves[k] == moves
+        assert played.results[k] == result
+        assert played.comebacks[k] == int(comeback)
+        assert int(streams[k, 1]) == rng.drawn
+
+
+def test_search_bots_in_the_kernel_give_the_same_figures_for_any_number_of_workers(
+    monkeypatch, on_native
+):
+    monkeypatch.setattr(sim, "CHUNK", 2)
+    spec = Spec(profiles=(("equal-hands", load("equal-hands").rules),), units=4, bots=ALL_PIMC)
+    one, two = run(spec, 1), run(spec, 2)
+    assert report.to_json(one) == report.to_json(two)
+    monkeypatch.setenv(ENV, "0")  # and the Python path gives the same figures
+    assert report.to_json(run(spec, 1)) == report.to_json(one)
+
+
+def test_the_kernel_leaves_reshuffles_and_other_bots_to_the_python_search():
+    assert not native_search.supported(load("denexa").rules, ALL_PIMC)
+    assert not native_search.supported(load("equal-hands").rules, ("ismcts:5",) * 4)
+    assert native_search.supported(load("equal-hands").rules, MIXED)
+
+
+def test_an_augmented_update_of_a_field_nothing_reads_goes_with_its_field():
+    """`x |= bit` reads x: dropping `x = ...` alone left a name numba could not type."""
+    (function,) = ast.parse("def f(a):\n    x = a\n    x |= 4\n    return a\n").body
+    drop_dead_fields(function, {"x"})
+    namespace: dict = {}
+    exec(compile(ast.fix_missing_locations(ast.Module([function], [])), "f", "exec"), namespace)
+    assert namespace["f"](3) == 3
+    assert "x" not in ast.unparse(function)
