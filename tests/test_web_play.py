@@ -151,8 +151,9 @@ def test_a_player_count_the_profile_refuses_is_400(client: TestClient):
 
 def test_a_bad_card_is_400_and_an_unknown_table_404(client: TestClient):
     state = start(client, bots=BOTS, seed=7)
-    answer = client.post(f"/api/play/{state['id']}/move", json={"card": "ZZ"})
-    assert answer.status_code == 400 and "not a card" in answer.json()["error"]
+    for text in ("ZZ", "AS" + " " * 20 + "x"):
+        answer = client.post(f"/api/play/{state['id']}/move", json={"card": text})
+        assert answer.status_code == 400 and "not a card" in answer.json()["error"]
     assert client.get("/api/play/nothing").status_code == 404
 
 

@@ -220,7 +220,7 @@ class Server:
         body = await self.body(request)
         lang = self.lang(request.query_params.get("lang"))
         card = field(body, "card", str)
-        return JSONResponse(await self.on_table(table, lambda: table.move(card[:10], lang), lang))
+        return JSONResponse(await self.on_table(table, lambda: table.move(card, lang), lang))
 
     async def table_next(self, request: Request) -> Response:
         table = self.table(request)
@@ -236,10 +236,7 @@ class Server:
 
     async def table_trace(self, request: Request) -> Response:
         table = self.table(request)
-        with table.lock:
-            if table.human is not None and table.hand.outcome is None:
-                raise ApiError(409, "the trace shows every hand: it is ready once the hand ends")
-            text = table.trace.getvalue()
+        text = await run_in_threadpool(table.traced)
         disposition = f'attachment; filename="rulesdsl-trace-{table.seed}.jsonl"'
         return Response(
             text,

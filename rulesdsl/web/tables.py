@@ -28,6 +28,8 @@ from rulesdsl.web.refs import HUMAN
 
 LOG_LINES = 400
 """The transcript lines a table state carries (the latest)."""
+CARD_TEXT = 8
+"""The longest text that can name a card (`10♥` with spaces around)."""
 
 
 @dataclass
@@ -119,6 +121,8 @@ class Table:
             raise ApiError(409, "the hand is over")
         if hand.to_move != self.human:
             raise ApiError(409, "it is not your turn")
+        if len(text) > CARD_TEXT:
+            raise bad(f"'{text[:CARD_TEXT]}...' is not a card; write rank then suit, e.g. 10H")
         try:
             card = Card.parse(text)
         except CardError as error:
@@ -135,6 +139,14 @@ class Table:
             )
         self._play(card)
         self._advance()
+
+    def traced(self) -> str:
+        """The `play --trace` lines of every hand so far; refused while the person plays a
+        hand, since they show every seat's cards."""
+        with self.lock:
+            if self.human is not None and self.hand.outcome is None:
+                raise ApiError(409, "the trace shows every hand: it is ready once the hand ends")
+            return self.trace.getvalue()
 
     def next_hand(self) -> None:
         if not self.is_match:
