@@ -153,9 +153,9 @@ def play_on(
     return None
 
 
-def play_trick_on(t: Table, s: State, played: Any, rng: Any) -> None:
-    """Begin a trick, play to it the cards `played` from the leader on (-1 for none) and,
-    if any were, finish it with the bots."""
+def replay_trick(t: Table, s: State, played: Any) -> int:
+    """Begin the trick and play to it the cards `played` (from the leader on, -1 for
+    none), each checked by the play rules as it is played: how many were."""
     steps.start_trick(s)
     cards = [c for c in played if c >= 0]
     seats = s.trick_seats
@@ -166,9 +166,17 @@ def play_trick_on(t: Table, s: State, played: Any, rng: Any) -> None:
         else:
             steps.follow_allowed(s, t.plan, seats[k])
             steps.follow_card(s, seats[k], cards[k])
-    if len(cards) > 0:
+    return len(cards)
+
+
+def play_trick_on(t: Table, s: State, played: Any, rng: Any) -> None:
+    """Begin a trick, play to it the cards `played` from the leader on (-1 for none) and,
+    if any were, finish it with the bots."""
+    done = replay_trick(t, s, played)
+    if done > 0:
+        seats = s.trick_seats
         last = seats[-1]
-        for k in range(len(cards), len(seats)):
+        for k in range(done, len(seats)):
             seat = seats[k]
             allowed = steps.follow_allowed(s, t.plan, seat)
             card = t.pick(s, seat, allowed, rng.random, seat == last)

@@ -18,7 +18,7 @@ from typing import Any
 from rulesdsl.engine import steps
 from rulesdsl.engine.fast import Table, deal_hands
 from rulesdsl.engine.state import State
-from rulesdsl.native.driver import SEATS, record
+from rulesdsl.native.driver import SEATS, record, replay_trick
 
 COUNTS = ("trick_number", "trumps_broken", "first_leader", "plays", "saves", "fired", "opening")
 """The counters of a position, in the order of its `counts` array (as `play_rest`'s)."""
@@ -88,22 +88,6 @@ def store(
     counts[5] = s.fired
     counts[6] = 1 if s.opening else 0
     return None
-
-
-def replay_trick(t: Table, s: State, played: Any) -> int:
-    """Begin the trick and play to it the cards `played` (from the leader on, -1 for
-    none), each checked by the play rules as it is played: how many were."""
-    steps.start_trick(s)
-    cards = [c for c in played if c >= 0]
-    seats = s.trick_seats
-    for k in range(len(cards)):
-        if k == 0:
-            steps.allowed_cards(s, t.plan.lead_rules, seats[0])
-            steps.lead_card(s, seats[0], cards[0])
-        else:
-            steps.follow_allowed(s, t.plan, seats[k])
-            steps.follow_card(s, seats[k], cards[k])
-    return len(cards)
 
 
 def deal_position(
