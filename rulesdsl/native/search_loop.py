@@ -191,7 +191,8 @@ def propose(
     """`Sampler.propose` with `check`: fill `filling` (a card by deck position); False as
     soon as a player's plays are illegal with the cards given it."""
     filling[:] = fixed
-    cards = pool.copy()
+    cards = work[2]
+    cards[:pool_size] = pool[:pool_size]
     left = pool_size
     for seat in range(players):
         if seat == me:
@@ -361,7 +362,7 @@ def pimc_card(
             own_count[owner] += 1
     own_plays = checks.copy()
     play_count = check_count.copy()
-    work = np.zeros((2, total), np.int64)
+    work = np.zeros((3, max(total, size)), np.int64)  # rows `propose` fills
     filling = np.zeros(size, np.int64)
     (h_table, _, h_set, h_heads, h_outs, h_counts, h_won, h_last, _, h_size) = hist[:10]
     width = h_size[trick, 0]  # a world's hands are as long as the true ones
