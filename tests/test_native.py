@@ -90,6 +90,13 @@ def test_the_set_of_a_slice_is_the_set_of_its_cards(cards, start, stop, step):
     assert got == sum(1 << c for c in cards[start:stop:step])
 
 
+@settings(deadline=None)
+@given(st.lists(st.integers(-1, 62), max_size=20))
+def test_the_set_of_a_padded_row_is_the_set_of_its_cards(cards):
+    got = runtime.mask_of_kept(np.array(cards, np.int64))
+    assert got == sum(1 << c for c in set(cards) if c >= 0)
+
+
 def native_hands(rules: Rules, players: int, bots: tuple[str, ...], count: int, seed: int):
     """`count` deals of a chunk on the native path, as HandResults, with their decks."""
     compiled = kernel(rules, players, bots)

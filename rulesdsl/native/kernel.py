@@ -48,6 +48,7 @@ RUNTIME = (
     "insort",
     "lowest",
     "mask_of",
+    "mask_of_kept",
     "mask_of_slice",
     "new_stream",
     "next_seed",

@@ -136,6 +136,22 @@ def _forward_slice(node: ast.expr) -> tuple[ast.expr, ...] | None:
     return node.value, start, stop, step
 
 
+def _cards_kept(node: ast.expr) -> ast.expr | None:
+    """`x` of `[c for c in x if c >= 0]` (the cards of a row padded with -1), which
+    `mask_of_kept` takes; None for anything else."""
+    if not (isinstance(node, ast.ListComp) and len(node.generators) == 1):
+        return None
+    gen = node.generators[0]
+    card = _target(gen)
+    if card is None or gen.is_async or len(gen.ifs) != 1:
+        return None
+    if not (isinstance(node.elt, ast.Name) and node.elt.id == card):
+        return None
+    test = gen.ifs[0]
+    kept = ast.Compare(ast.Name(card, ast.Load()), [ast.GtE()], [ast.Constant(0)])
+    return gen.iter if ast.dump(test) == ast.dump(kept) else None
+
+
 def _call(name: str, *args: ast.expr) -> ast.Call:
     return ast.Call(ast.Name(name, ast.Load()), list(args), [])
 
@@ -333,7 +349,10 @@ class Rewrite(ast.NodeTransformer):
         if _called(node, "sorted") and self.is_set(node):
             cards = self.visit(node.args[0])
             sliced = _forward_slice(cards)
-            return _call("mask_of_slice", *sliced) if sliced else _call("mask_of", cards)
+            if sliced:
+                return _call("mask_of_slice", *sliced)
+            kept = _cards_kept(cards)
+            return _call("mask_of_kept", kept) if kept else _call("mask_of", cards)
         if _called(node, "len") and self.is_set(node.args[0]):
             return _call("popcount", self.visit(node.args[0]))
         if _called(node, "truth") and self.is_set(node.args[0]):

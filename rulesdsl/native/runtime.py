@@ -157,6 +157,17 @@ def mask_of(cards: list[int]) -> int:
 
 
 @numba.njit(cache=True)
+def mask_of_kept(cards: list[int]) -> int:
+    """The set of the cards of `cards` but those below 0 (a row padded with -1), with no
+    list made."""
+    mask = 0
+    for card in cards:
+        if card >= 0:
+            mask |= 1 << card
+    return mask
+
+
+@numba.njit(cache=True)
 def mask_of_slice(cards: list[int], start: int, stop: int, step: int) -> int:
     """The set of the cards of `cards[start:stop:step]` (step above 0), with no list made."""
     count = len(cards)

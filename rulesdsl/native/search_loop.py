@@ -50,9 +50,22 @@ def seat_mask(
     return mask
 
 
+def cache_slot(i: int, mask: int, cache: Any) -> int:
+    """The row of `cache` (see `legal_with`) that holds play `i` with `mask`, or the free row
+    where it would go."""
+    size = cache.shape[0] - 1
+    slot = ((mask * 0x5851F42D4C957F2D) ^ (i * 0x2545F4914F6CDD1D)) >> 20 & (size - 1)
+    while cache[slot, 0] >= 0:
+        if cache[slot, 0] == i and cache[slot, 1] == mask:
+            return slot
+        slot = (slot + 1) & (size - 1)
+    return slot
+
+
 def legal_with(
     i: int,
     mask: int,
+    slot: int,
     hist: Any,
     play_card: Any,
     play_trick: Any,
@@ -61,15 +74,11 @@ def legal_with(
     players: int,
     rng: Any,
 ) -> bool:
-    """Whether play `i` is legal for its player holding `mask` (remembered in `cache`, a
-    table of [play, mask, answer] rows by hash: the answer is the same for every world
-    and every seat that asks, all hand long)."""
+    """Whether play `i` is legal for its player holding `mask`, asked of the profile's
+    steps and remembered in `cache` at its free row `slot` (`cache_slot`): a table of
+    [play, mask, answer] rows by hash, as the answer is the same for every world and
+    every seat that asks, all hand long."""
     size = cache.shape[0] - 1  # the last row counts the rows in use
-    slot = ((mask * 0x5851F42D4C957F2D) ^ (i * 0x2545F4914F6CDD1D)) >> 20 & (size - 1)
-    while cache[slot, 0] >= 0:
-        if cache[slot, 0] == i and cache[slot, 1] == mask:
-            return cache[slot, 2] == 1
-        slot = (slot + 1) & (size - 1)
     t = play_trick[i]
     h_table, h_stock, h_set, h_heads, h_outs, h_counts, h_won, h_last, h_resh, h_size = hist[0:10]
     played, held, picks = hist[10:13]  # rows to fill, kept for every call
@@ -136,7 +145,14 @@ def fits(
         mask = seat_mask(
             filling, own_pos, own_time, own_count, own_plays, play_count, play_card, seat, i
         )
-        if not legal_with(i, mask, hist, play_card, play_trick, trick_first, cache, players, rng):
+        slot = cache_slot(i, mask, cache)  # a remembered answer, without the position
+        if cache[slot, 0] >= 0:
+            legal = cache[slot, 2] == 1
+        else:
+            legal = legal_with(
+                i, mask, slot, hist, play_card, play_trick, trick_first, cache, players, rng
+            )
+        if not legal:
             for j in range(n, 0, -1):
                 checks[seat, j] = checks[seat, j - 1]
             checks[seat, 0] = i
@@ -191,7 +207,8 @@ def propose(
     """`Sampler.propose` with `check`: fill `filling` (a card by deck position); False as
     soon as a player's plays are illegal with the cards given it."""
     filling[:] = fixed
-    cards = pool.copy()
+    cards = work[2]
+    cards[:pool_size] = pool[:pool_size]
     left = pool_size
     for seat in range(players):
         if seat == me:
@@ -361,7 +378,7 @@ def pimc_card(
             own_count[owner] += 1
     own_plays = checks.copy()
     play_count = check_count.copy()
-    work = np.zeros((2, total), np.int64)
+    work = np.zeros((3, max(total, size)), np.int64)  # rows `propose` fills
     filling = np.zeros(size, np.int64)
     (h_table, _, h_set, h_heads, h_outs, h_counts, h_won, h_last, _, h_size) = hist[:10]
     width = h_size[trick, 0]  # a world's hands are as long as the true ones
