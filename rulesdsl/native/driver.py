@@ -185,6 +185,33 @@ def play_trick_on(t: Table, s: State, played: Any, rng: Any) -> None:
     return None
 
 
+def restore(
+    s: State,
+    set_aside: Any,
+    counts: Any,
+    tricks_won: Any,
+    last_win: Any,
+    reshuffles: Any,
+    players: int,
+) -> None:
+    """Put the position's counters, tricks and cards set aside into `s`."""
+    s.set_aside = [c for c in set_aside if c >= 0]
+    s.trick_number = counts[0]
+    s.trumps_broken = counts[1] == 1
+    s.first_leader = counts[2]
+    s.plays = counts[3]
+    s.saves = counts[4]
+    s.fired = counts[5]
+    s.opening = counts[6] == 1
+    s.tricks_won = [0] * players  # filled seat by seat: a profile that never reads them
+    s.last_win = [0] * players  # drops them (a comprehension would be kept, for its call)
+    for seat in range(players):
+        s.tricks_won[seat] = tricks_won[seat]
+        s.last_win[seat] = last_win[seat]
+    s.rng = reshuffles
+    return None
+
+
 def play_rest(
     t: Table,
     details: bool,
@@ -213,17 +240,7 @@ def play_rest(
     hands = [sorted([c for c in table[seat] if c >= 0]) for seat in range(t.players)]
     active = [out_seats[seat] == 0 for seat in range(t.players)]
     s = State(hands, [c for c in stock if c >= 0], trump, leader, active, False)
-    s.set_aside = [c for c in set_aside if c >= 0]
-    s.trick_number = counts[0]
-    s.trumps_broken = counts[1] == 1
-    s.first_leader = counts[2]
-    s.plays = counts[3]
-    s.saves = counts[4]
-    s.fired = counts[5]
-    s.opening = counts[6] == 1
-    s.tricks_won = [tricks_won[seat] for seat in range(t.players)]
-    s.last_win = [last_win[seat] for seat in range(t.players)]
-    s.rng = reshuffles
+    restore(s, set_aside, counts, tricks_won, last_win, reshuffles, t.players)
     play_trick_on(t, s, played, rng)
     play_tricks(s, t.plan, t.pick, rng.random)
     record(s, t.plan, out, row, trick_winners, eliminated, details)

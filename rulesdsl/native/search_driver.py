@@ -18,37 +18,10 @@ from typing import Any
 from rulesdsl.engine import steps
 from rulesdsl.engine.fast import Table, deal_hands
 from rulesdsl.engine.state import State
-from rulesdsl.native.driver import SEATS, record, replay_trick
+from rulesdsl.native.driver import SEATS, record, replay_trick, restore
 
 COUNTS = ("trick_number", "trumps_broken", "first_leader", "plays", "saves", "fired", "opening")
 """The counters of a position, in the order of its `counts` array (as `play_rest`'s)."""
-
-
-def restore(
-    s: State,
-    set_aside: Any,
-    counts: Any,
-    tricks_won: Any,
-    last_win: Any,
-    reshuffles: Any,
-    players: int,
-) -> None:
-    """Put the position's counters, tricks and cards set aside into `s`."""
-    s.set_aside = [c for c in set_aside if c >= 0]
-    s.trick_number = counts[0]
-    s.trumps_broken = counts[1] == 1
-    s.first_leader = counts[2]
-    s.plays = counts[3]
-    s.saves = counts[4]
-    s.fired = counts[5]
-    s.opening = counts[6] == 1
-    s.tricks_won = [0] * players  # filled seat by seat: a profile that never reads them
-    s.last_win = [0] * players  # drops them (a comprehension would be kept, for its call)
-    for seat in range(players):
-        s.tricks_won[seat] = tricks_won[seat]
-        s.last_win[seat] = last_win[seat]
-    s.rng = reshuffles
-    return None
 
 
 def store(
