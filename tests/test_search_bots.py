@@ -4,15 +4,16 @@ reading what their seat cannot know."""
 from __future__ import annotations
 
 import pytest
+from replays import replay
 
 from rulesdsl.bots import MAX_SEARCH, RandomBot, UnknownBot, make_bot
 from rulesdsl.cards import Card
-from rulesdsl.engine import Hand, IllegalMove, play_hand
+from rulesdsl.engine import Hand, play_hand
 from rulesdsl.engine.events import Deal
 from rulesdsl.profile import load, shipped_names
 from rulesdsl.rules import Rules
 from rulesdsl.search.infoset import observe
-from rulesdsl.seeds import derive
+from rulesdsl.seeds import derive, shuffle
 from rulesdsl.stream import Stream
 
 SEARCHERS = ("pimc:3", "ismcts:12")
@@ -79,21 +80,8 @@ def test_search_bots_play_every_profile_to_its_end(profile):
 
 def deck(rules: Rules, seed: int) -> list[Card]:
     order = list(rules.cards)
-    stream = Stream(seed)
-    for i in range(len(order) - 1, 0, -1):
-        j = stream.below(i + 1)
-        order[i], order[j] = order[j], order[i]
+    shuffle(order, Stream(seed))
     return order
-
-
-def replay(rules: Rules, players: int, order: list[Card], plays: list[Card]) -> Hand | None:
-    hand = Hand.deal(rules, players, 0, order=order)
-    try:
-        for card in plays:
-            hand.play(card)
-    except IllegalMove:
-        return None
-    return hand
 
 
 def unseen_places(hand: Hand, order: list[Card], seat: int) -> list[int]:

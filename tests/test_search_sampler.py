@@ -9,10 +9,11 @@ import math
 from collections import Counter
 
 import pytest
+from replays import replay
 
 from rulesdsl.bots import RandomBot
 from rulesdsl.cards import Card, Suit
-from rulesdsl.engine import Hand, IllegalMove
+from rulesdsl.engine import Hand
 from rulesdsl.engine.events import Deal, Draw
 from rulesdsl.profile import load
 from rulesdsl.rules import Rules
@@ -46,16 +47,6 @@ def key(hand: Hand, seat: int) -> tuple:
     dealt = tuple(frozenset(h) for s, h in enumerate(deal.hands) if s != seat)
     draws = tuple(e.cards for e in hand.events if isinstance(e, Draw) and e.seat != seat)
     return dealt, draws, frozenset(hand.stock)
-
-
-def replays(rules: Rules, order: list[Card], plays: list[Card]) -> Hand | None:
-    hand = Hand.deal(rules, 3, 0, order=order)
-    try:
-        for card in plays:
-            hand.play(card)
-    except IllegalMove:
-        return None
-    return hand
 
 
 def every_world(truth: Hand, seat: int) -> set[tuple]:
@@ -92,7 +83,7 @@ def every_world(truth: Hand, seat: int) -> set[tuple]:
             order = [hands[(dealer + 1 + k) % n][k // n] for k in range(n * size)]
             if info.place is Place.STOCK_BOTTOM:
                 order.append(info.shown)
-            hand = replays(rules, order + stock + rest, plays)
+            hand = replay(rules, 3, order + stock + rest, plays)
             if hand is not None:
                 found.add(key(hand, seat))
     return found
