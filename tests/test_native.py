@@ -268,3 +268,26 @@ def test_a_profile_without_a_native_form_plays_on_the_pure_python_path(monkeypat
     spec = sim.Spec(profiles=(("equal-hands", load("equal-hands").rules),), units=10)
     assert sim.native_kernels(spec) is None
     assert simulate_json(capsys, "--workers", "1") == native
+
+
+@pytest.mark.parametrize(
+    ("text", "refused"),
+    [
+        ("@numba.njit(cache=True)\ndef f(x):\n    return x + 1", None),
+        ("@numba.njit(cache=True, inline='always')\ndef f(x):\n    return x + 1", None),
+        ("@numba.njit(cache=True, inline='never')\ndef f(x):\n    return x", "decorator"),
+        ("@numba.njit(cache=False)\ndef f(x):\n    return x", "decorator"),
+        ("@numba.njit(cache=True)\ndef f(x):\n    return 'always'", "constant"),
+        ("@numba.njit(cache=True)\ndef f(x):\n    return open(x)", "unknown name"),
+    ],
+)
+def test_a_kernel_module_holds_only_its_decorators_names_and_literals(text, refused):
+    from rulesdsl.native.kernel import check_tree
+    from rulesdsl.native.lower import NativeError
+
+    module = ast.parse(text)
+    if refused is None:
+        check_tree(module)
+    else:
+        with pytest.raises(NativeError, match=refused):
+            check_tree(module)

@@ -278,8 +278,13 @@ def listed_deck(function: ast.FunctionDef) -> ast.FunctionDef:
     return function
 
 
-def jitted(function: ast.FunctionDef) -> ast.FunctionDef:
-    decorator = ast.parse("numba.njit(cache=True)", mode="eval").body
+DECORATORS = ("numba.njit(cache=True)", "numba.njit(cache=True, inline='always')")
+"""The decorators a kernel's function may carry: compiled on its own, or inlined into each
+caller by numba (so no reference count is kept on the arrays it is passed)."""
+
+
+def jitted(function: ast.FunctionDef, inlined: bool = False) -> ast.FunctionDef:
+    decorator = ast.parse(DECORATORS[1 if inlined else 0], mode="eval").body
     function.decorator_list = [decorator]
     return function
 
@@ -365,8 +370,9 @@ def assembled(hands: list[Lowered], loops: list[ast.FunctionDef]) -> ast.Module:
 
 
 def check_tree(module: ast.Module) -> None:
-    """Raise NativeError unless every name is the module's own, a runtime helper, a
-    builtin it may call or numpy, and every constant a literal of ints and floats."""
+    """Raise NativeError unless every decorator is one of DECORATORS, every other name is
+    the module's own, a runtime helper, a builtin it may call or numpy, and every other
+    constant a literal of ints and floats."""
     own = {n.name for n in module.body if isinstance(n, ast.FunctionDef)}
     for node in ast.walk(module):
         if isinstance(node, ast.FunctionDef):
@@ -374,7 +380,17 @@ def check_tree(module: ast.Module) -> None:
         elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             own.add(node.id)
     allowed = own | set(RUNTIME) | BUILTINS | MODULES
+    decorators = {ast.dump(ast.parse(text, mode="eval").body) for text in DECORATORS}
+    checked: set[int] = set()  # the nodes of the decorators, each one of DECORATORS
     for node in ast.walk(module):
+        if isinstance(node, ast.FunctionDef):
+            for decorator in node.decorator_list:
+                if ast.dump(decorator) not in decorators:
+                    raise NativeError(f"the kernel's {node.name} would have another decorator")
+                checked |= {id(part) for part in ast.walk(decorator)}
+    for node in ast.walk(module):
+        if id(node) in checked:
+            continue
         if isinstance(node, ast.Name) and node.id not in allowed:
             raise NativeError(f"the kernel would read an unknown name {node.id}")
         if isinstance(node, ast.Constant) and not (

@@ -67,6 +67,17 @@ LOOPS = (
     search_loop.came_back,
     search_loop.search_hands,
 )
+INLINED = {
+    search_driver.legal_at,
+    search_loop.seat_mask,
+    search_loop.cache_slot,
+    search_loop.legal_with,
+    search_loop.fits,
+    search_loop.deal_out,
+    search_loop.propose,
+}
+"""The functions of the sampler's inner loop, inlined into their callers: each is called
+thousands of times a hand, and a call keeps a reference count on every array passed."""
 
 
 class Played(NamedTuple):
@@ -108,7 +119,7 @@ def step_function(rules: Rules, players: int, bots: tuple[str, ...], fn: Any) ->
     lowered = lower(function, tree.objects, fn.__name__)
     with contextlib.suppress(MaskError):  # else it keeps its cards in lists
         lowered = Lowered(OnSets().visit(masked(lowered.function)), lowered.tables)
-    return Lowered(jitted(lowered.function), lowered.tables)
+    return Lowered(jitted(lowered.function, fn in INLINED), lowered.tables)
 
 
 def loop_function(fn: Any) -> ast.FunctionDef:
@@ -119,7 +130,7 @@ def loop_function(fn: Any) -> ast.FunctionDef:
     for arg in node.args.args:
         arg.annotation = None
     node.body = node.body[1:] if ast.get_docstring(node) else node.body
-    return jitted(node)
+    return jitted(node, fn in INLINED)
 
 
 def plain(bots: tuple[str, ...]) -> tuple[str, ...]:
