@@ -57,6 +57,7 @@ POLICY = "playout"
 STEPS = (search_driver.deal_position, search_driver.legal_at, search_driver.finish_at)
 LOOPS = (
     search_loop.seat_mask,
+    search_loop.seat_masks,
     search_loop.cache_slot,
     search_loop.legal_with,
     search_loop.fits,
@@ -70,6 +71,7 @@ LOOPS = (
 INLINED = {
     search_driver.legal_at,
     search_loop.seat_mask,
+    search_loop.seat_masks,
     search_loop.cache_slot,
     search_loop.legal_with,
     search_loop.fits,

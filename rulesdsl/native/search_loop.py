@@ -50,6 +50,30 @@ def seat_mask(
     return mask
 
 
+def seat_masks(
+    filling: Any,
+    own_pos: Any,
+    own_time: Any,
+    own_count: Any,
+    own_plays: Any,
+    play_count: Any,
+    play_card: Any,
+    seat: int,
+    masks: Any,
+) -> None:
+    """`seat_mask` before each play of `seat`, in one walk of its slots (taken in order of
+    time) and plays: `masks[n]` before its n-th play."""
+    mask = 0
+    k = 0
+    for n in range(play_count[seat]):
+        i = own_plays[seat, n]
+        while k < own_count[seat] and own_time[seat, k] <= i:
+            mask |= 1 << filling[own_pos[seat, k]]
+            k += 1
+        masks[n] = mask
+        mask &= ~(1 << play_card[i])
+
+
 def cache_slot(i: int, mask: int, cache: Any) -> int:
     """The row of `cache` (see `legal_with`) that holds play `i` with `mask`, or the free row
     where it would go."""
@@ -122,7 +146,6 @@ def legal_with(
 def fits(
     seat: int,
     checks: Any,
-    check_count: Any,
     filling: Any,
     own_pos: Any,
     own_time: Any,
@@ -130,6 +153,7 @@ def fits(
     own_plays: Any,
     play_count: Any,
     play_card: Any,
+    masks: Any,
     hist: Any,
     play_trick: Any,
     trick_first: Any,
@@ -138,13 +162,13 @@ def fits(
     rng: Any,
 ) -> bool:
     """Whether every play of `seat` is legal with the cards `filling` gives it, its plays
-    checked in the order of `checks[seat]`: one found illegal moves to the front (as in
-    `Sampler._fits`), so the worlds that fail, fail fast."""
-    for n in range(check_count[seat]):
-        i = checks[seat, n]
-        mask = seat_mask(
-            filling, own_pos, own_time, own_count, own_plays, play_count, play_card, seat, i
-        )
+    checked in the order of `checks[seat]` (their numbers among its plays): one found
+    illegal moves to the front (as in `Sampler._fits`), so the worlds that fail, fail
+    fast. `masks` is a row to fill."""
+    seat_masks(filling, own_pos, own_time, own_count, own_plays, play_count, play_card, seat, masks)
+    for n in range(play_count[seat]):
+        i = own_plays[seat, checks[seat, n]]
+        mask = masks[checks[seat, n]]
         slot = cache_slot(i, mask, cache)  # a remembered answer, without the position
         if cache[slot, 0] >= 0:
             legal = cache[slot, 2] == 1
@@ -153,9 +177,10 @@ def fits(
                 i, mask, slot, hist, play_card, play_trick, trick_first, cache, players, rng
             )
         if not legal:
+            first = checks[seat, n]
             for j in range(n, 0, -1):
                 checks[seat, j] = checks[seat, j - 1]
-            checks[seat, 0] = i
+            checks[seat, 0] = first
             return False
     return True
 
@@ -197,7 +222,6 @@ def propose(
     play_count: Any,
     play_card: Any,
     checks: Any,
-    check_count: Any,
     hist: Any,
     play_trick: Any,
     trick_first: Any,
@@ -243,7 +267,6 @@ def propose(
         if not fits(
             seat,
             checks,
-            check_count,
             filling,
             own_pos,
             own_time,
@@ -251,6 +274,7 @@ def propose(
             own_plays,
             play_count,
             play_card,
+            work[3],
             hist,
             play_trick,
             trick_first,
@@ -361,12 +385,16 @@ def pimc_card(
         else:
             rest[rest_count] = all_pos[k]
             rest_count += 1
-    checks = np.zeros((players, plays + 1), np.int64)  # each player's plays, to check
-    check_count = np.zeros(players, np.int64)
+    own_plays = np.zeros((players, plays + 1), np.int64)  # each player's plays, in order
+    play_count = np.zeros(players, np.int64)
     for i in range(plays):
         seat = play_seat[i]
-        checks[seat, check_count[seat]] = i
-        check_count[seat] += 1
+        own_plays[seat, play_count[seat]] = i
+        play_count[seat] += 1
+    checks = np.zeros((players, plays + 1), np.int64)  # their numbers, in order to check
+    for seat in range(players):
+        for n in range(play_count[seat]):
+            checks[seat, n] = n
     own_pos = np.zeros((players, total), np.int64)  # each player's slots, in order
     own_time = np.zeros((players, total), np.int64)
     own_count = np.zeros(players, np.int64)
@@ -376,9 +404,7 @@ def pimc_card(
             own_pos[owner, own_count[owner]] = all_pos[k]
             own_time[owner, own_count[owner]] = all_time[k]
             own_count[owner] += 1
-    own_plays = checks.copy()
-    play_count = check_count.copy()
-    work = np.zeros((3, max(total, size)), np.int64)  # rows `propose` fills
+    work = np.zeros((4, max(total, size, plays + 1)), np.int64)  # rows `propose` fills
     filling = np.zeros(size, np.int64)
     (h_table, _, h_set, h_heads, h_outs, h_counts, h_won, h_last, _, h_size) = hist[:10]
     width = h_size[trick, 0]  # a world's hands are as long as the true ones
@@ -412,7 +438,6 @@ def pimc_card(
             play_count,
             play_card,
             checks,
-            check_count,
             hist,
             play_trick,
             trick_first,
