@@ -2,9 +2,10 @@
 plays: every decision of every `pimc:N` seat the same card, the random bots drawing the same
 numbers, the same HandResult, so a seed gives the same games on either engine.
 
-Two kernels are compiled here (a few seconds each once they are in the on-disk cache): the
-default profile with pimc at every seat (any N: the budget is an argument), and a profile
-with stated rules with pimc, random and heuristic seats together."""
+Three kernels are compiled here (a few seconds each once they are in the on-disk cache):
+the default profile with pimc at every seat (any N: the budget is an argument), a profile
+with stated rules with pimc, random and heuristic seats together, and one whose stated
+rule restricts leads."""
 
 from __future__ import annotations
 
@@ -64,7 +65,11 @@ def python_hand(rules, bots, deck, hand_seed, dealer, rng):
 
 @pytest.mark.parametrize(
     ("profile", "bots"),
-    [("equal-hands", ALL_PIMC), ("profiles/house/must-overtrump.rules", MIXED)],
+    [
+        ("equal-hands", ALL_PIMC),
+        ("profiles/house/must-overtrump.rules", MIXED),
+        ("profiles/house/trumps-broken.rules", ALL_PIMC),  # a lead rule: leads are checked
+    ],
 )
 def test_the_compiled_search_plays_every_hand_as_the_python_search(profile, bots, on_native):
     rules = load(profile).rules
@@ -108,3 +113,25 @@ def test_an_augmented_update_of_a_field_nothing_reads_goes_with_its_field():
     exec(compile(ast.fix_missing_locations(ast.Module([function], [])), "f", "exec"), namespace)
     assert namespace["f"](3) == 3
     assert "x" not in ast.unparse(function)
+
+
+@pytest.mark.parametrize(
+    "profile",
+    ["equal-hands", "profiles/house/must-overtrump.rules", "profiles/house/trumps-broken.rules"],
+)
+def test_where_the_kernel_takes_leads_as_free_every_lead_allows_every_card_held(profile):
+    """The kernel asks no world whether it allows a lead when `free_leads`; the reference
+    engine must then allow every card at every lead of random hands."""
+    rules = load(profile).rules
+    free = native_search.free_leads(rules)
+    assert free == (profile != "profiles/house/trumps-broken.rules")
+    refused = 0
+    for game in range(40):
+        hand = Hand.deal(rules, 4, game % 4, seed=game + 1)
+        bot = RandomBot(Stream(game))
+        while not hand.is_over:
+            legal = hand.legal_moves()
+            if not hand.trick:
+                refused += len(hand.hands[hand.to_move]) - len(legal)
+            hand.play(bot.choose(hand, legal))
+    assert (refused == 0) == free

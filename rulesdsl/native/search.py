@@ -277,6 +277,7 @@ def play_in(
         driver.WINNER,
         driver.ELIMINATED,
         MAX_PROPOSALS,
+        1 if free_leads(rules) else 0,
         out,
         comebacks,
         moves,
@@ -295,6 +296,12 @@ def play_in(
     return Played(
         results, comebacks.tolist(), [[card_of[c] for c in row if c >= 0] for row in moves]
     )
+
+
+def free_leads(rules: Rules) -> bool:
+    """Whether a lead is legal holding any cards: the profile has no lead rule (RULES.md
+    section 2, step 1), so the sampler need not ask a world whether it allows one."""
+    return not plan_for(rules).lead_rules
 
 
 def kernel_cards(rules: Rules) -> list[int]:

@@ -146,6 +146,7 @@ def legal_with(
 def fits(
     seat: int,
     checks: Any,
+    check_count: Any,
     filling: Any,
     own_pos: Any,
     own_time: Any,
@@ -161,12 +162,12 @@ def fits(
     players: int,
     rng: Any,
 ) -> bool:
-    """Whether every play of `seat` is legal with the cards `filling` gives it, its plays
-    checked in the order of `checks[seat]` (their numbers among its plays): one found
-    illegal moves to the front (as in `Sampler._fits`), so the worlds that fail, fail
-    fast. `masks` is a row to fill."""
+    """Whether every play of `seat` is legal with the cards `filling` gives it: the
+    `check_count[seat]` plays of `checks[seat]` (their numbers among its plays), in that
+    order; one found illegal moves to the front (as in `Sampler._fits`), so the worlds
+    that fail, fail fast. `masks` is a row to fill."""
     seat_masks(filling, own_pos, own_time, own_count, own_plays, play_count, play_card, seat, masks)
-    for n in range(play_count[seat]):
+    for n in range(check_count[seat]):
         i = own_plays[seat, checks[seat, n]]
         mask = masks[checks[seat, n]]
         slot = cache_slot(i, mask, cache)  # a remembered answer, without the position
@@ -222,6 +223,7 @@ def propose(
     play_count: Any,
     play_card: Any,
     checks: Any,
+    check_count: Any,
     hist: Any,
     play_trick: Any,
     trick_first: Any,
@@ -267,6 +269,7 @@ def propose(
         if not fits(
             seat,
             checks,
+            check_count,
             filling,
             own_pos,
             own_time,
@@ -320,9 +323,12 @@ def pimc_card(
     fields: int,
     winner_column: int,
     max_proposals: int,
+    free_leads: int,
 ) -> int:
     """`PimcBot.search` for seat `me` to move in trick `trick` (its legal cards `allowed`,
-    more than one): -1 if a world took more than `max_proposals` proposals."""
+    more than one): -1 if a world took more than `max_proposals` proposals. With
+    `free_leads` (1: the profile has no lead rule) a lead is legal holding any cards, so
+    no world is asked whether it allows one."""
     size = len(deck)
     fixed = np.full(size, -1, np.int64)
     for k in range(lay_dealt[me]):
@@ -392,9 +398,13 @@ def pimc_card(
         own_plays[seat, play_count[seat]] = i
         play_count[seat] += 1
     checks = np.zeros((players, plays + 1), np.int64)  # their numbers, in order to check
+    check_count = np.zeros(players, np.int64)
     for seat in range(players):
         for n in range(play_count[seat]):
-            checks[seat, n] = n
+            i = own_plays[seat, n]
+            if free_leads == 0 or trick_first[play_trick[i]] != i:  # else legal in any world
+                checks[seat, check_count[seat]] = n
+                check_count[seat] += 1
     own_pos = np.zeros((players, total), np.int64)  # each player's slots, in order
     own_time = np.zeros((players, total), np.int64)
     own_count = np.zeros(players, np.int64)
@@ -438,6 +448,7 @@ def pimc_card(
             play_count,
             play_card,
             checks,
+            check_count,
             hist,
             play_trick,
             trick_first,
@@ -594,6 +605,7 @@ def search_hands(
     winner_column: int,
     eliminated_column: int,
     max_proposals: int,
+    free_leads: int,
     out: Any,
     comebacks: Any,
     moves: Any,
@@ -607,7 +619,8 @@ def search_hands(
     drawing from `rngs[h]`, which is left drawn). Each hand's numbers go to `out[h]`,
     whether its winner came back to `comebacks[h]`, its cards played to `moves[h]`, its
     trick winners and eliminations onto the lists (where each hand's end, in `ends[h]`).
-    -1, or the first hand whose sampler gave up."""
+    `free_leads` is 1 where the profile has no lead rule. -1, or the first hand whose
+    sampler gave up."""
     players = len(kinds)
     size = decks.shape[1]
     tricks = size + 2
@@ -740,6 +753,7 @@ def search_hands(
                         fields,
                         winner_column,
                         max_proposals,
+                        free_leads,
                     )
                     if card < 0:
                         return h
