@@ -60,9 +60,8 @@ LOOPS = (
     search_loop.seat_masks,
     search_loop.cache_slot,
     search_loop.legal_with,
-    search_loop.fits,
     search_loop.deal_out,
-    search_loop.propose,
+    search_loop.sample_world,
     search_loop.pimc_card,
     search_loop.measure,
     search_loop.came_back,
@@ -74,9 +73,8 @@ INLINED = {
     search_loop.seat_masks,
     search_loop.cache_slot,
     search_loop.legal_with,
-    search_loop.fits,
     search_loop.deal_out,
-    search_loop.propose,
+    search_loop.sample_world,
 }
 """The functions of the sampler's inner loop, inlined into their callers: each is called
 thousands of times a hand, and a call keeps a reference count on every array passed."""

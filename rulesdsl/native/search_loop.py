@@ -5,10 +5,10 @@ profile's own steps (`search_driver.py`, specialised: `deal_position`, `legal_at
 
 They do what `rulesdsl.search` does in Python, number for number: a seat's information
 set is kept as arrays of *slots* (deck positions, each with the seat that took it and
-the plays before it took it, in the order `infoset.observe` lists them); `propose` is
-`Sampler.propose` (the same draws from the seat's stream, in the same order) and `fits`
-asks `legal_at` whether each play of a player is legal with the cards a world gives it,
-at the position before the play (the cards at every other seat are never read there);
+the plays before it took it, in the order `infoset.observe` lists them); `sample_world`
+is `Sampler.sample` (the same draws from the seat's stream, in the same order): it asks
+`legal_at` whether each play of a player is legal with the cards a world gives it, at
+the position before the play (the cards at every other seat are never read there);
 `pimc_card` is `PimcBot.search`. Card sets are 64-bit masks (bit `card`).
 
 A hand's arrays: `hist_*[t]` is the position before trick t (as `search_driver` holds
@@ -143,49 +143,6 @@ def legal_with(
     return legal
 
 
-def fits(
-    seat: int,
-    checks: Any,
-    check_count: Any,
-    filling: Any,
-    own_pos: Any,
-    own_time: Any,
-    own_count: Any,
-    own_plays: Any,
-    play_count: Any,
-    play_card: Any,
-    masks: Any,
-    hist: Any,
-    play_trick: Any,
-    trick_first: Any,
-    cache: Any,
-    players: int,
-    rng: Any,
-) -> bool:
-    """Whether every play of `seat` is legal with the cards `filling` gives it: the
-    `check_count[seat]` plays of `checks[seat]` (their numbers among its plays), in that
-    order; one found illegal moves to the front (as in `Sampler._fits`), so the worlds
-    that fail, fail fast. `masks` is a row to fill."""
-    seat_masks(filling, own_pos, own_time, own_count, own_plays, play_count, play_card, seat, masks)
-    for n in range(check_count[seat]):
-        i = own_plays[seat, checks[seat, n]]
-        mask = masks[checks[seat, n]]
-        slot = cache_slot(i, mask, cache)  # a remembered answer, without the position
-        if cache[slot, 0] >= 0:
-            legal = cache[slot, 2] == 1
-        else:
-            legal = legal_with(
-                i, mask, slot, hist, play_card, play_trick, trick_first, cache, players, rng
-            )
-        if not legal:
-            first = checks[seat, n]
-            for j in range(n, 0, -1):
-                checks[seat, j] = checks[seat, j - 1]
-            checks[seat, 0] = first
-            return False
-    return True
-
-
 def deal_out(pool: Any, left: int, keys: Any, count: int, filling: Any, stream: Any) -> int:
     """`sampler._deal`: a card drawn from the pool's first `left` cards for each of the
     `count` slots `keys`, in order; how many cards the pool has left."""
@@ -199,7 +156,7 @@ def deal_out(pool: Any, left: int, keys: Any, count: int, filling: Any, stream: 
     return left
 
 
-def propose(
+def sample_world(
     me: int,
     players: int,
     fixed: Any,
@@ -229,65 +186,76 @@ def propose(
     trick_first: Any,
     cache: Any,
     rng: Any,
+    max_proposals: int,
 ) -> bool:
-    """`Sampler.propose` with `check`: fill `filling` (a card by deck position); False as
-    soon as a player's plays are illegal with the cards given it."""
-    filling[:] = fixed
-    cards = work[2]
-    cards[:pool_size] = pool[:pool_size]
-    left = pool_size
-    for seat in range(players):
-        if seat == me:
-            continue
-        count = free_count[seat]
-        positions = work[0]
-        times = work[1]
-        for k in range(count):
-            positions[k] = free_pos[seat, k]
-            times[k] = free_time[seat, k]
-        for p in range(placed_count[seat]):  # each card it played, earliest first
-            index = placed_index[seat, p]
-            able = 0
+    """`Sampler.sample`: fill `filling` (a card by deck position) with proposals
+    (`Sampler.propose` with `check`) until one is consistent; False after `max_proposals`.
+
+    A proposal gives each other player its cards, then checks that player's plays:
+    the `check_count[seat]` plays of `checks[seat]` (their numbers among its plays), in
+    that order; one found illegal moves to the front (as in `Sampler._fits`), so the
+    worlds that fail, fail fast. The loops are written out here, not called: a call
+    would hold a reference on each array it is passed, for every proposal."""
+    positions, times, cards, masks = work[0], work[1], work[2], work[3]
+    for _ in range(max_proposals):
+        filling[:] = fixed
+        cards[:pool_size] = pool[:pool_size]
+        left = pool_size
+        consistent = True
+        for seat in range(players):
+            if seat == me:
+                continue
+            count = free_count[seat]
             for k in range(count):
-                if times[k] <= index:
-                    able += 1
-            pick = int(next_uniform(stream) * able)
-            k = 0
-            seen = -1
-            while True:
-                if times[k] <= index:
-                    seen += 1
-                    if seen == pick:
-                        break
-                k += 1
-            filling[positions[k]] = placed_card[seat, p]
-            for j in range(k, count - 1):
-                positions[j] = positions[j + 1]
-                times[j] = times[j + 1]
-            count -= 1
-        left = deal_out(cards, left, positions, count, filling, stream)
-        if not fits(
-            seat,
-            checks,
-            check_count,
-            filling,
-            own_pos,
-            own_time,
-            own_count,
-            own_plays,
-            play_count,
-            play_card,
-            work[3],
-            hist,
-            play_trick,
-            trick_first,
-            cache,
-            players,
-            rng,
-        ):
-            return False
-    deal_out(cards, left, rest, rest_count, filling, stream)
-    return True
+                positions[k] = free_pos[seat, k]
+                times[k] = free_time[seat, k]
+            for p in range(placed_count[seat]):  # each card it played, earliest first
+                index = placed_index[seat, p]
+                able = 0
+                for k in range(count):
+                    if times[k] <= index:
+                        able += 1
+                pick = int(next_uniform(stream) * able)
+                k = 0
+                seen = -1
+                while True:
+                    if times[k] <= index:
+                        seen += 1
+                        if seen == pick:
+                            break
+                    k += 1
+                filling[positions[k]] = placed_card[seat, p]
+                for j in range(k, count - 1):
+                    positions[j] = positions[j + 1]
+                    times[j] = times[j + 1]
+                count -= 1
+            left = deal_out(cards, left, positions, count, filling, stream)
+            seat_masks(
+                filling, own_pos, own_time, own_count, own_plays, play_count, play_card, seat, masks
+            )
+            for n in range(check_count[seat]):
+                i = own_plays[seat, checks[seat, n]]
+                mask = masks[checks[seat, n]]
+                slot = cache_slot(i, mask, cache)  # a remembered answer, without the position
+                if cache[slot, 0] >= 0:
+                    legal = cache[slot, 2] == 1
+                else:
+                    legal = legal_with(
+                        i, mask, slot, hist, play_card, play_trick, trick_first, cache, players, rng
+                    )
+                if not legal:
+                    first = checks[seat, n]
+                    for j in range(n, 0, -1):
+                        checks[seat, j] = checks[seat, j - 1]
+                    checks[seat, 0] = first
+                    consistent = False
+                    break
+            if not consistent:
+                break
+        if consistent:
+            deal_out(cards, left, rest, rest_count, filling, stream)
+            return True
+    return False
 
 
 def pimc_card(
@@ -414,7 +382,7 @@ def pimc_card(
             own_pos[owner, own_count[owner]] = all_pos[k]
             own_time[owner, own_count[owner]] = all_time[k]
             own_count[owner] += 1
-    work = np.zeros((4, max(total, size, plays + 1)), np.int64)  # rows `propose` fills
+    work = np.zeros((4, max(total, size, plays + 1)), np.int64)  # rows `sample_world` fills
     filling = np.zeros(size, np.int64)
     (h_table, _, h_set, h_heads, h_outs, h_counts, h_won, h_last, _, h_size) = hist[:10]
     width = h_size[trick, 0]  # a world's hands are as long as the true ones
@@ -423,8 +391,7 @@ def pimc_card(
     seeds = np.zeros((budget, 2), np.uint64)
     start = trick_first[trick]
     for w in range(budget):
-        tries = 0
-        while not propose(
+        if not sample_world(
             me,
             players,
             fixed,
@@ -454,10 +421,9 @@ def pimc_card(
             trick_first,
             cache,
             rng,
+            max_proposals,
         ):
-            tries += 1
-            if tries >= max_proposals:
-                return -1
+            return -1
         for seat in range(players):  # the cards each seat held as the trick began
             if seat == me:
                 for k in range(width):
