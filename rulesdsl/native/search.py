@@ -56,8 +56,7 @@ POLICY = "playout"
 
 STEPS = (search_driver.deal_position, search_driver.legal_at, search_driver.finish_at)
 LOOPS = (
-    search_loop.seat_mask,
-    search_loop.seat_masks,
+    search_loop.held_before,
     search_loop.cache_slot,
     search_loop.legal_with,
     search_loop.deal_out,
@@ -67,17 +66,11 @@ LOOPS = (
     search_loop.came_back,
     search_loop.search_hands,
 )
-INLINED = {
-    search_driver.legal_at,
-    search_loop.seat_mask,
-    search_loop.seat_masks,
-    search_loop.cache_slot,
-    search_loop.legal_with,
-    search_loop.deal_out,
-    search_loop.sample_world,
-}
-"""The functions of the sampler's inner loop, inlined into their callers: each is called
-thousands of times a hand, and a call keeps a reference count on every array passed."""
+CALLED_ONCE = {search_loop.pimc_card, search_loop.measure, search_loop.came_back}
+"""The loops called once a decision, a trick or a hand (and `search_hands`, the entry). The
+other loops and `legal_at` run thousands of times a hand: each is inlined into its caller,
+as a call holds a reference on every array it is passed."""
+INLINED = {search_driver.legal_at, *LOOPS} - CALLED_ONCE - {search_loop.search_hands}
 
 
 class Played(NamedTuple):
