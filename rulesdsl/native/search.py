@@ -56,7 +56,8 @@ POLICY = "playout"
 
 STEPS = (search_driver.deal_position, search_driver.legal_at, search_driver.finish_at)
 LOOPS = (
-    search_loop.held_before,
+    search_loop.seat_mask,
+    search_loop.seat_masks,
     search_loop.cache_slot,
     search_loop.legal_with,
     search_loop.deal_out,

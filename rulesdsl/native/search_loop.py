@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 
-def held_before(
+def seat_mask(
     filling: Any,
     own_pos: Any,
     own_time: Any,
@@ -34,24 +34,44 @@ def held_before(
     play_card: Any,
     seat: int,
     before: int,
-    masks: Any,
 ) -> int:
     """The cards `seat` holds before play `before` in `filling`: those of its slots
-    (`own_pos[seat]`, taken after `own_time[seat]` plays, in order of time) taken by then,
-    less those it played before (`own_plays[seat]`, in order). On the way, `masks[n]`
-    gets the cards it held before its n-th play, for each of its plays before `before`."""
+    (`own_pos[seat]`, taken after `own_time[seat]` plays) taken by then, less those it
+    played before (`own_plays[seat]`, in order)."""
+    mask = 0
+    for k in range(own_count[seat]):
+        if own_time[seat, k] <= before:
+            mask |= 1 << filling[own_pos[seat, k]]
+    for n in range(play_count[seat]):
+        i = own_plays[seat, n]
+        if i >= before:
+            break
+        mask &= ~(1 << play_card[i])
+    return mask
+
+
+def seat_masks(
+    filling: Any,
+    own_pos: Any,
+    own_time: Any,
+    own_count: Any,
+    own_plays: Any,
+    play_count: Any,
+    play_card: Any,
+    seat: int,
+    masks: Any,
+) -> None:
+    """`seat_mask` before each play of `seat`, in one walk of its slots (taken in order of
+    time) and plays: `masks[n]` before its n-th play."""
     mask = 0
     k = 0
-    for n in range(play_count[seat] + 1):
-        i = before if n == play_count[seat] else min(own_plays[seat, n], before)
+    for n in range(play_count[seat]):
+        i = own_plays[seat, n]
         while k < own_count[seat] and own_time[seat, k] <= i:
             mask |= 1 << filling[own_pos[seat, k]]
             k += 1
-        if i == before:
-            break
         masks[n] = mask
         mask &= ~(1 << play_card[i])
-    return mask
 
 
 def cache_slot(i: int, mask: int, cache: Any) -> int:
@@ -210,17 +230,8 @@ def sample_world(
                     times[j] = times[j + 1]
                 count -= 1
             left = deal_out(cards, left, positions, count, filling, stream)
-            held_before(
-                filling,
-                own_pos,
-                own_time,
-                own_count,
-                own_plays,
-                play_count,
-                play_card,
-                seat,
-                len(play_card),
-                masks,
+            seat_masks(
+                filling, own_pos, own_time, own_count, own_plays, play_count, play_card, seat, masks
             )
             for n in range(check_count[seat]):
                 i = own_plays[seat, checks[seat, n]]
@@ -418,7 +429,7 @@ def pimc_card(
                 for k in range(width):
                     worlds[w, seat, k] = h_table[trick, seat, k]
             else:
-                mask = held_before(
+                mask = seat_mask(
                     filling,
                     own_pos,
                     own_time,
@@ -428,7 +439,6 @@ def pimc_card(
                     play_card,
                     seat,
                     start,
-                    work[3],
                 )
                 k = 0
                 while mask != 0:
