@@ -67,11 +67,16 @@ LOOPS = (
     search_loop.came_back,
     search_loop.search_hands,
 )
-CALLED_ONCE = {search_loop.pimc_card, search_loop.measure, search_loop.came_back}
-"""The loops called once a decision, a trick or a hand (and `search_hands`, the entry). The
-other loops and `legal_at` run thousands of times a hand: each is inlined into its caller,
-as a call holds a reference on every array it is passed."""
-INLINED = {search_driver.legal_at, *LOOPS} - CALLED_ONCE - {search_loop.search_hands}
+CALLED_ONCE = {
+    search_loop.pimc_card,
+    search_loop.measure,
+    search_loop.came_back,
+    search_loop.search_hands,
+}
+"""The loops called once a decision, a trick or a hand, and the entry. The other loops and
+`legal_at` run thousands of times a hand: each is inlined into its caller, as a call holds
+a reference on every array it is passed."""
+INLINED = {search_driver.legal_at, *LOOPS} - CALLED_ONCE
 
 
 class Played(NamedTuple):

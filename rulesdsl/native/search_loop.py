@@ -194,8 +194,8 @@ def sample_world(
     A proposal gives each other player its cards, then checks that player's plays:
     the `check_count[seat]` plays of `checks[seat]` (their numbers among its plays), in
     that order; one found illegal moves to the front (as in `Sampler._fits`), so the
-    worlds that fail, fail fast. The loops are written out here, not called: a call
-    would hold a reference on each array it is passed, for every proposal."""
+    worlds that fail, fail fast. The placing and the checking are written out here, not
+    called: a call for each proposal held a reference on each array it was passed."""
     positions, times, cards, masks = work[0], work[1], work[2], work[3]
     for _ in range(max_proposals):
         filling[:] = fixed
