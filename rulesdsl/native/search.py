@@ -44,15 +44,13 @@ from rulesdsl.native.lower import KEPT, Lowered, NativeError, lower
 from rulesdsl.native.masks import Kinds, MaskError, Rewrite, masked
 from rulesdsl.rules import Rules
 from rulesdsl.search.infoset import layout
+from rulesdsl.search.rollout import POLICY
 from rulesdsl.search.sampler import MAX_PROPOSALS, SamplerError
 from rulesdsl.seeds import derive
 from rulesdsl.stream import Stream
 
 PIMC = len(BOTS)
 """The kind of a `pimc:N` seat; the fast path's bots are their index in BOTS."""
-
-POLICY = "playout"
-"""The playout policy of the search bots (as `rulesdsl.search.rollout`)."""
 
 STEPS = (search_driver.deal_position, search_driver.legal_at, search_driver.finish_at)
 LOOPS = (
