@@ -81,6 +81,18 @@ def test_a_list_of_cards_never_holds_more_than_the_deck():
         runtime.stack_append(stack, 9)
 
 
+@settings(deadline=None)
+@given(st.lists(st.integers(-1, 62), max_size=CAPACITY + 3))
+def test_the_cards_kept_from_a_padded_row_are_those_the_comprehension_keeps(row):
+    kept = [c for c in row if c >= 0]
+    if len(kept) > CAPACITY:
+        with pytest.raises(IndexError):
+            runtime.stack_kept(np.array(row, np.int64), CAPACITY)
+    else:
+        stack = runtime.stack_kept(np.array(row, np.int64), CAPACITY)
+        assert runtime.stack_view(stack).tolist() == kept
+
+
 def lowered_text(function: str, capacity: int = 52) -> str:
     node = ast.parse(function).body[0]
     assert isinstance(node, ast.FunctionDef)
@@ -108,6 +120,27 @@ def test_a_stock_cut_from_the_deck_and_the_lists_it_meets_become_arrays():
     assert "stack_clear(trick)" in text  # no other local names the trick
     assert "aside = stack_new(52)" in text.split("stock = cards")[1]  # `cards` names it
     assert "[0][:0]" not in text and ".pop()" not in text and "return stack_len(stock)" in text
+
+
+def test_a_stock_kept_from_a_padded_row_becomes_an_array():
+    text = lowered_text(
+        "def f(row):\n"
+        "    stock = [c for c in row if c >= 0]\n"
+        "    left = stock\n"
+        "    while truth(left):\n"
+        "        left.pop()\n"
+        "    return len(stock)\n"
+    )
+    assert "stock = stack_kept(row, 52)" in text and "return stack_len(stock)" in text
+
+
+@pytest.mark.parametrize(
+    "made",
+    ["[c for c in row if c > 0]", "[c + 1 for c in row if c >= 0]", "[c for c in row]"],
+)
+def test_a_list_made_from_a_row_in_another_way_stays_a_list(made):
+    with pytest.raises(StackError):
+        lowered_text(f"def f(row):\n    stock = {made}\n    stock.pop()\n")
 
 
 CHANGED_IN_A_LOOP = "for c in stock:\n        stock.pop()"
@@ -221,6 +254,43 @@ def test_a_list_of_one_item_per_seat_becomes_an_array_only_where_nothing_needs_a
     seat_arrays(function)
     lowered = ast.unparse(ast.fix_missing_locations(function))
     assert ("np.full(4, True)" in lowered and "seat_count(seen, True)" in lowered) is array
+
+
+SEATS_TESTED = (
+    "def g(out_seats):\n"
+    "    seat = 9\n"
+    "    active = [out_seats[seat] == 0 for seat in range(4)]\n"
+    "    seen = active\n"
+    "    if seen.count(True) > 0:\n"
+    "        seen[seen.index(True)] = False\n"
+    "    return [bool(a) for a in active], seen.count(False), seat\n"
+)
+
+
+@settings(deadline=None)
+@given(st.lists(st.integers(0, 1), min_size=4, max_size=4))
+def test_a_list_of_seats_made_by_a_test_for_each_seat_becomes_an_array_that_acts_alike(outs):
+    function = ast.parse(SEATS_TESTED).body[0]
+    assert isinstance(function, ast.FunctionDef)
+    seat_arrays(function)
+    lowered = ast.unparse(ast.fix_missing_locations(function))
+    assert "active = np.empty(4, np.bool_)" in lowered and "seat_count(seen, True)" in lowered
+    scope = {"np": np, "seat_count": runtime.seat_count, "seat_index": runtime.seat_index}
+    exec(lowered, scope)
+    expected: dict = {}
+    exec(SEATS_TESTED, expected)
+    assert scope["g"](np.array(outs, np.int64)) == expected["g"](outs)  # `seat` is still 9
+
+
+@pytest.mark.parametrize(
+    "made", ["[s + 1 for s in range(4)]", "[s == 0 for s in range(n)]", "[s == 0 for s in x]"]
+)
+def test_a_list_of_seats_made_in_another_way_stays_a_list(made):
+    function = ast.parse(f"def g(x, n):\n    items = {made}\n    return items.count(1)\n").body[0]
+    assert isinstance(function, ast.FunctionDef)
+    seat_arrays(function)
+    lowered = ast.unparse(ast.fix_missing_locations(function))
+    assert "np." not in lowered and "items.count(1)" in lowered
 
 
 @settings(deadline=None)

@@ -68,6 +68,7 @@ RUNTIME = (
     "stack_has",
     "stack_item",
     "stack_join",
+    "stack_kept",
     "stack_len",
     "stack_new",
     "stack_pop",
@@ -262,12 +263,17 @@ def hand_function(
     if max(*int_deck(rules), *recode(rules)) < MAX_MASK_CARD:
         with contextlib.suppress(MaskError):  # else the hand keeps its cards in lists
             lowered = masked(lowered)
-    seat_arrays(lowered)
+    return Lowered(jitted(arrayed(lowered, len(rules.cards))), tables)
+
+
+def arrayed(function: ast.FunctionDef, capacity: int) -> ast.FunctionDef:
+    """The lowered function with its lists of one item per seat and its lists of cards
+    (of up to `capacity`) as arrays where the passes of `stacks.py` can take them."""
+    seat_arrays(function)
     try:
-        lowered = stacked(lowered, len(rules.cards))
-    except StackError:  # the hand keeps its lists of cards, the deal's among them
-        lowered = listed_deck(lowered)
-    return Lowered(jitted(lowered), tables)
+        return stacked(function, capacity)
+    except StackError:  # the function keeps its lists of cards, the deal's among them
+        return listed_deck(function)
 
 
 def listed_deck(function: ast.FunctionDef) -> ast.FunctionDef:

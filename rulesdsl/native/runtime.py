@@ -302,6 +302,22 @@ def stack_from(cards: list[int], start: int, stop: int, capacity: int) -> np.nda
 
 
 @numba.njit(cache=True)
+def stack_kept(cards: np.ndarray, capacity: int) -> np.ndarray:
+    """A list of up to `capacity` cards holding those of `cards` that are not -1, in order:
+    `[c for c in cards if c >= 0]`."""
+    stack = np.empty(capacity + 1, np.int64)
+    count = 0
+    for card in cards:
+        if card >= 0:
+            if count == capacity:
+                raise IndexError("a list of cards holds more cards than the deck")
+            stack[count] = card
+            count += 1
+    stack[capacity] = count
+    return stack
+
+
+@numba.njit(cache=True)
 def stack_join(first: np.ndarray, second: np.ndarray) -> np.ndarray:
     """`first + second`, in `first`'s array."""
     stack_extend(first, stack_view(second))

@@ -35,6 +35,7 @@ from rulesdsl.native import driver, search_driver, search_loop
 from rulesdsl.native.kernel import (
     MAX_MASK_CARD,
     Kernel,
+    arrayed,
     assembled,
     compiled,
     hand_function,
@@ -114,9 +115,11 @@ def step_function(rules: Rules, players: int, bots: tuple[str, ...], fn: Any) ->
     (function,) = tree.module.body
     assert isinstance(function, ast.FunctionDef)
     lowered = lower(function, tree.objects, fn.__name__)
+    function = lowered.function
     with contextlib.suppress(MaskError):  # else it keeps its cards in lists
-        lowered = Lowered(OnSets().visit(masked(lowered.function)), lowered.tables)
-    return Lowered(jitted(lowered.function, fn in INLINED), lowered.tables)
+        function = OnSets().visit(masked(function))
+    function = arrayed(function, len(rules.cards))
+    return Lowered(jitted(function, fn in INLINED), lowered.tables)
 
 
 def loop_function(fn: Any) -> ast.FunctionDef:

@@ -8,16 +8,17 @@ length in its last item (`runtime.stack_*`), so a local passed to another still 
 same list. A list set empty again that no other local ever names is emptied in place.
 
 The pass takes a group of locals (those passed to each other or extending each other)
-whole or not at all: only if one of them is cut from the deck, each is set only from a
-cut, from the empty list or from another, and each is only measured, tested, indexed,
-popped, appended to, extended, reversed, shuffled, walked (by a loop that does not change
-it, or a comprehension) or searched (`in`). Other groups stay lists. StackError when no
-group can be taken. A group that no cut reaches (such as the trick, where nothing sets
-the cards aside) is taken too when no local of it is ever set to another: its arrays
-grow when full.
+whole or not at all: only if one of them is cut from the deck or kept from a padded row
+(`[c for c in row if c >= 0]`), each is set only so, from the empty list or from another,
+and each is only measured, tested, indexed, popped, appended to, extended, reversed,
+shuffled, walked (by a loop that does not change it, or a comprehension) or searched
+(`in`). Other groups stay lists. StackError when no group can be taken. A group that no
+cut reaches (such as the trick, where nothing sets the cards aside) is taken too when no
+local of it is ever set to another: its arrays grow when full.
 
-`seat_arrays` does the same for the lists of one item per seat made `[v] * N` (who is
-active): numpy arrays, counted and searched by `runtime.seat_count` and `seat_index`.
+`seat_arrays` does the same for the lists of one item per seat made `[v] * N` or
+`[test for seat in range(N)]` (who is active): numpy arrays, counted and searched by
+`runtime.seat_count` and `seat_index`.
 """
 
 from __future__ import annotations
@@ -80,6 +81,28 @@ def _cut(node: ast.expr) -> bool:
     return one and isinstance(node.value, ast.Name)
 
 
+def _kept(node: ast.expr) -> bool:
+    """`[c for c in x if c >= 0]`: the cards of a row padded with -1, `x` a name."""
+    if not (isinstance(node, ast.ListComp) and len(node.generators) == 1):
+        return False
+    (loop,) = node.generators
+    test = loop.ifs[0] if len(loop.ifs) == 1 else None
+    return (
+        isinstance(loop.target, ast.Name)
+        and isinstance(loop.iter, ast.Name)
+        and not loop.is_async
+        and isinstance(node.elt, ast.Name)
+        and node.elt.id == loop.target.id
+        and isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and test.left.id == loop.target.id
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.GtE)
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value == 0
+    )
+
+
 def split_tuples(function: ast.FunctionDef) -> None:
     """`a, b = (x, y)` as `a = x` and `b = y` where no value reads a target."""
     for node in ast.walk(function):
@@ -125,7 +148,7 @@ class Pass:
             owner, arg = self._method(node, "extend")
             if owner and isinstance(arg, ast.Name):
                 self.groups.join(owner, arg.id)
-        seeded = {self.groups.find(n) for _, n, v in _assignments(function) if _cut(v)}
+        seeded = {self.groups.find(n) for _, n, v in _assignments(function) if _cut(v) or _kept(v)}
         self.stacks: set[str] = set()
         self.growing: set[str] = set()  # lists no other local names, grown when full
         for root in {self.groups.find(n) for n in list(self.groups.parent)}:
@@ -157,6 +180,7 @@ class Pass:
         for _, name, value in _assignments(self.function):
             if name in members and not (
                 _cut(value)
+                or _kept(value)
                 or _is_empty(value)
                 or (isinstance(value, ast.Name) and value.id in members)
             ):
@@ -280,6 +304,9 @@ class Rewrite(ast.NodeTransformer):
                 return ast.Assign(node.targets, _call("stack_new", self.capacity))
             if _cut(value):
                 return ast.Assign(node.targets, self.cut(value))
+            if isinstance(value, ast.ListComp) and _kept(value):
+                row = self.view(value.generators[0].iter)
+                return ast.Assign(node.targets, _call("stack_kept", row, self.capacity))
             return node
         return self.generic_visit(node)
 
@@ -371,10 +398,33 @@ def _repeated(node: ast.expr) -> bool:
     )
 
 
+def _tested(node: ast.expr) -> bool:
+    """`[test for seat in range(N)]`, the test a comparison, N an int constant."""
+    if not (isinstance(node, ast.ListComp) and len(node.generators) == 1):
+        return False
+    (loop,) = node.generators
+    sizes = loop.iter.args if isinstance(loop.iter, ast.Call) else []
+    return (
+        isinstance(node.elt, ast.Compare)
+        and isinstance(loop.target, ast.Name)
+        and not loop.ifs
+        and not loop.is_async
+        and _called(loop.iter, "range")
+        and len(sizes) == 1
+        and isinstance(sizes[0], ast.Constant)
+        and type(sizes[0].value) is int
+    )
+
+
+def _made(node: ast.expr) -> bool:
+    return _repeated(node) or _tested(node)
+
+
 def seat_arrays(function: ast.FunctionDef) -> None:
-    """The lists made `[v] * N` (one item per seat: who is active, tricks won) become
-    arrays where each local of a group passed to each other is set only so or from
-    another, and only indexed by one seat, measured, walked, counted or searched."""
+    """The lists made `[v] * N` or `[test for seat in range(N)]` (one item per seat: who is
+    active, tricks won) become arrays where each local of a group passed to each other is
+    set only so or from another, and only indexed by one seat, measured, walked, counted
+    or searched."""
     parents = {id(c): n for n in ast.walk(function) for c in ast.iter_child_nodes(n)}
     groups = Groups()
     params = {a.arg for a in function.args.args}
@@ -382,12 +432,12 @@ def seat_arrays(function: ast.FunctionDef) -> None:
         groups.find(name)
         if isinstance(value, ast.Name) and value.id not in params:
             groups.join(name, value.id)
-    made = {groups.find(n) for _, n, v in _assignments(function) if _repeated(v)}
+    made = {groups.find(n) for _, n, v in _assignments(function) if _made(v)}
     taken: set[str] = set()
     for root in made:
         members = groups.members(root)
         sets = all(
-            _repeated(v) or isinstance(v, ast.Name)
+            _made(v) or isinstance(v, ast.Name)
             for _, n, v in _assignments(function)
             if n in members
         )
@@ -398,7 +448,8 @@ def seat_arrays(function: ast.FunctionDef) -> None:
         )
         if sets and uses and not members & params:
             taken |= members
-    SeatArrays(taken).visit(function)
+    names = {n.id for n in ast.walk(function) if isinstance(n, ast.Name)}
+    SeatArrays(taken, names | params).visit(function)
 
 
 def _seat_use(name: ast.Name, parents: dict[int, ast.AST]) -> bool:
@@ -421,24 +472,44 @@ def _seat_use(name: ast.Name, parents: dict[int, ast.AST]) -> bool:
 
 
 class SeatArrays(ast.NodeTransformer):
-    def __init__(self, taken: set[str]) -> None:
+    def __init__(self, taken: set[str], names: set[str]) -> None:
         self.taken = taken
+        self.names = names  # every name of the function, for the loops made here
 
     def visit_BinOp(self, node: ast.BinOp) -> ast.expr:
         return node  # a list made `[v] * N` is replaced where it is assigned
 
-    def visit_Assign(self, node: ast.Assign) -> ast.stmt:
+    def visit_Assign(self, node: ast.Assign) -> ast.stmt | list[ast.stmt]:
         target = node.targets[0]
-        if isinstance(target, ast.Name) and target.id in self.taken and _repeated(node.value):
-            value = node.value
+        if not (isinstance(target, ast.Name) and target.id in self.taken):
+            return self.generic_visit(node)
+        value = node.value
+        if _repeated(value):
             assert isinstance(value, ast.BinOp) and isinstance(value.left, ast.List)
-            full = ast.Call(
-                ast.Attribute(ast.Name("np", ast.Load()), "full", ast.Load()),
-                [value.right, value.left.elts[0]],
-                [],
-            )
-            return ast.Assign(node.targets, full)
+            return ast.Assign(node.targets, _np("full", value.right, value.left.elts[0]))
+        if isinstance(value, ast.ListComp) and _tested(value):
+            return self.filled(target.id, value)
         return self.generic_visit(node)
+
+    def filled(self, name: str, made: ast.ListComp) -> list[ast.stmt]:
+        """`name = [test for seat in range(N)]` as an array of N flags filled by a loop
+        (its index a name of its own: the comprehension's is not seen after it)."""
+        (loop,) = made.generators
+        assert isinstance(loop.target, ast.Name) and isinstance(loop.iter, ast.Call)
+        index = f"{loop.target.id}_{name}"
+        while index in self.names:
+            index += "_"
+        self.names.add(index)
+        test = Renamed(loop.target.id, index).visit(copy.deepcopy(made.elt))
+        flags = ast.Attribute(ast.Name("np", ast.Load()), "bool_", ast.Load())
+        fill = ast.Assign(
+            [ast.Subscript(ast.Name(name, ast.Load()), ast.Name(index, ast.Load()), ast.Store())],
+            test,
+        )
+        return [
+            ast.Assign([ast.Name(name, ast.Store())], _np("empty", loop.iter.args[0], flags)),
+            ast.For(ast.Name(index, ast.Store()), loop.iter, [fill], []),
+        ]
 
     def visit_Call(self, node: ast.Call) -> ast.expr:
         func = node.func
@@ -450,3 +521,17 @@ class SeatArrays(ast.NodeTransformer):
         ):
             return _call(SEAT_METHODS[func.attr], func.value, *map(self.visit, node.args))
         return self.generic_visit(node)
+
+
+class Renamed(ast.NodeTransformer):
+    """Every read of one name as a read of another."""
+
+    def __init__(self, old: str, new: str) -> None:
+        self.old, self.new = old, new
+
+    def visit_Name(self, node: ast.Name) -> ast.Name:
+        return ast.Name(self.new, node.ctx) if node.id == self.old else node
+
+
+def _np(function: str, *args: ast.expr) -> ast.Call:
+    return ast.Call(ast.Attribute(ast.Name("np", ast.Load()), function, ast.Load()), list(args), [])
