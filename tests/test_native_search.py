@@ -135,3 +135,18 @@ def test_where_the_kernel_takes_leads_as_free_every_lead_allows_every_card_held(
                 refused += len(hand.hands[hand.to_move]) - len(legal)
             hand.play(bot.choose(hand, legal))
     assert (refused == 0) == free
+
+
+def test_the_legality_cache_spreads_hands_that_differ_in_their_high_cards_alone():
+    """`search_loop.cache_slot` places a hand by bits that every card moves: hands alike
+    below card 34 do not pile up in one run of rows (a slow probe for each question)."""
+    from rulesdsl.native import search_loop
+
+    cache = np.full(((1 << 14) + 1, 3), -1, np.int64)
+    rng = np.random.default_rng(3)
+    low = (1 << 3) | (1 << 17)
+    slots = {
+        search_loop.cache_slot(7, low | int(high) << 34, cache)
+        for high in rng.choice(1 << 18, 500, replace=False)
+    }
+    assert len(slots) > 450

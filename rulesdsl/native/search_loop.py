@@ -76,9 +76,10 @@ def seat_masks(
 
 def cache_slot(i: int, mask: int, cache: Any) -> int:
     """The row of `cache` (see `legal_with`) that holds play `i` with `mask`, or the free row
-    where it would go."""
+    where it would go: from the top bits of a product, which every bit of the mask moves
+    (the table has at most 2**14 rows)."""
     size = cache.shape[0] - 1
-    slot = ((mask * 0x5851F42D4C957F2D) ^ (i * 0x2545F4914F6CDD1D)) >> 20 & (size - 1)
+    slot = ((mask ^ (i * 0x2545F4914F6CDD1D)) * 0x5851F42D4C957F2D) >> 50 & (size - 1)
     while cache[slot, 0] >= 0:
         if cache[slot, 0] == i and cache[slot, 1] == mask:
             return slot
