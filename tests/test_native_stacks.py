@@ -274,7 +274,7 @@ def test_a_list_of_seats_made_by_a_test_for_each_seat_becomes_an_array_that_acts
     assert isinstance(function, ast.FunctionDef)
     seat_arrays(function)
     lowered = ast.unparse(ast.fix_missing_locations(function))
-    assert "active = np.empty(4, np.bool_)" in lowered and "seat_count(seen, True)" in lowered
+    assert "active = np.empty(4, np.int64)" in lowered and "seat_count(seen, True)" in lowered
     scope = {"np": np, "seat_count": runtime.seat_count, "seat_index": runtime.seat_index}
     exec(lowered, scope)
     expected: dict = {}

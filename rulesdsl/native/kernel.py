@@ -68,6 +68,7 @@ RUNTIME = (
     "stack_has",
     "stack_item",
     "stack_join",
+    "stack_keep",
     "stack_kept",
     "stack_len",
     "stack_new",

@@ -306,6 +306,14 @@ def stack_kept(cards: np.ndarray, capacity: int) -> np.ndarray:
     """A list of up to `capacity` cards holding those of `cards` that are not -1, in order:
     `[c for c in cards if c >= 0]`."""
     stack = np.empty(capacity + 1, np.int64)
+    stack_keep(stack, cards)
+    return stack
+
+
+@numba.njit(cache=True)
+def stack_keep(stack: np.ndarray, cards: np.ndarray) -> None:
+    """Make the list `stack` hold the cards of `cards` that are not -1, in order."""
+    capacity = stack.shape[0] - 1
     count = 0
     for card in cards:
         if card >= 0:
@@ -314,7 +322,6 @@ def stack_kept(cards: np.ndarray, capacity: int) -> np.ndarray:
             stack[count] = card
             count += 1
     stack[capacity] = count
-    return stack
 
 
 @numba.njit(cache=True)

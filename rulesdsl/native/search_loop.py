@@ -106,7 +106,7 @@ def legal_with(
     size = cache.shape[0] - 1  # the last row counts the rows in use
     t = play_trick[i]
     h_table, h_stock, h_set, h_heads, h_outs, h_counts, h_won, h_last, h_resh, h_size = hist[0:10]
-    played, held, picks = hist[10:13]  # rows to fill, kept for every call
+    played, held, picks, scratch = hist[10:14]  # rows to fill, kept for every call
     played[:] = -1
     for k in range(trick_first[t], i):
         played[k - trick_first[t]] = play_card[k]
@@ -132,6 +132,7 @@ def legal_with(
         True,
         picks,
         rng,
+        scratch,
     )
     legal = (found[0] >> play_card[i]) & 1 == 1
     if cache[size, 0] >= size // 2:  # half full: begin again
@@ -386,6 +387,7 @@ def pimc_card(
     work = np.zeros((4, max(total, size, plays + 1)), np.int64)  # rows `sample_world` fills
     filling = np.zeros(size, np.int64)
     (h_table, _, h_set, h_heads, h_outs, h_counts, h_won, h_last, _, h_size) = hist[:10]
+    scratch = hist[13]
     width = h_size[trick, 0]  # a world's hands are as long as the true ones
     worlds = np.full((budget, players, width), -1, np.int64)
     stocks = np.full((budget, max(stock_size - taken, 1)), -1, np.int64)
@@ -484,6 +486,7 @@ def pimc_card(
                 0,
                 trick_winners,
                 eliminated,
+                scratch,
             )
             if out[0, winner_column] == me:
                 wins[m] += 1
@@ -579,6 +582,7 @@ def search_hands(
     trick_winners: Any,
     eliminated: Any,
     ends: Any,
+    scratch: Any,
 ) -> int:
     """Play the hands: hand h from the deck order `decks[h]` (cards as `fast.to_int`),
     seeded `hand_seeds[h]`, dealt by `dealers[h]`; seat s plays by `kinds[s]` (`pimc` for
@@ -586,7 +590,8 @@ def search_hands(
     drawing from `rngs[h]`, which is left drawn). Each hand's numbers go to `out[h]`,
     whether its winner came back to `comebacks[h]`, its cards played to `moves[h]`, its
     trick winners and eliminations onto the lists (where each hand's end, in `ends[h]`).
-    `free_leads` is 1 where the profile has no lead rule. -1, or the first hand whose
+    `free_leads` is 1 where the profile has no lead rule; the steps and the playout make
+    their arrays in the rows of `scratch` (`native.scratch`). -1, or the first hand whose
     sampler gave up."""
     players = len(kinds)
     size = decks.shape[1]
@@ -606,7 +611,7 @@ def search_hands(
     no_picks = np.zeros(players, np.int64)
     hist = (
         *(h_table, h_stock, h_set, h_heads, h_outs, h_counts, h_won, h_last, h_resh, h_size),
-        *(played_row, held_row, no_picks),
+        *(played_row, held_row, no_picks, scratch),
     )
     play_seat = np.zeros(size + 1, np.int64)
     play_card = np.zeros(size + 1, np.int64)
@@ -638,6 +643,7 @@ def search_hands(
             h_won[0],
             h_last[0],
             h_resh[0],
+            scratch,
         )
         measure(h_table, h_stock, h_set, h_size, 0)
         slots = 0
@@ -681,6 +687,7 @@ def search_hands(
                 False,
                 picks,
                 rng,
+                scratch,
             )
             legal, card, led, best, seat, last, seats = found
             allowed = cards_of(legal)
@@ -761,6 +768,7 @@ def search_hands(
                 h,
                 trick_winners,
                 eliminated,
+                scratch,
             )
             measure(h_table, h_stock, h_set, h_size, trick + 1)
             after = h_size[trick + 1, 1]

@@ -492,8 +492,9 @@ class SeatArrays(ast.NodeTransformer):
         return self.generic_visit(node)
 
     def filled(self, name: str, made: ast.ListComp) -> list[ast.stmt]:
-        """`name = [test for seat in range(N)]` as an array of N flags filled by a loop
-        (its index a name of its own: the comprehension's is not seen after it)."""
+        """`name = [test for seat in range(N)]` as an array of N flags (1 or 0, as an int
+        array, which a caller can lend: `scratch.py`) filled by a loop (its index a name of
+        its own: the comprehension's is not seen after it)."""
         (loop,) = made.generators
         assert isinstance(loop.target, ast.Name) and isinstance(loop.iter, ast.Call)
         index = f"{loop.target.id}_{name}"
@@ -501,7 +502,7 @@ class SeatArrays(ast.NodeTransformer):
             index += "_"
         self.names.add(index)
         test = Renamed(loop.target.id, index).visit(copy.deepcopy(made.elt))
-        flags = ast.Attribute(ast.Name("np", ast.Load()), "bool_", ast.Load())
+        flags = ast.Attribute(ast.Name("np", ast.Load()), "int64", ast.Load())  # 1 or 0
         fill = ast.Assign(
             [ast.Subscript(ast.Name(name, ast.Load()), ast.Name(index, ast.Load()), ast.Store())],
             test,
