@@ -165,9 +165,8 @@ def sample_world(
     pool: Any,
     pool_size: int,
     free_pos: Any,
-    free_time: Any,
     free_count: Any,
-    placed_index: Any,
+    placed_able: Any,
     placed_card: Any,
     placed_count: Any,
     rest: Any,
@@ -193,44 +192,33 @@ def sample_world(
     """`Sampler.sample`: fill `filling` (a card by deck position) with proposals
     (`Sampler.propose` with `check`) until one is consistent; False after `max_proposals`.
 
-    A proposal gives each other player its cards, then checks that player's plays:
+    A proposal gives each other player its cards: each card it played goes to one of the
+    `placed_able[seat, p]` slots of its own still free and taken by then (its free slots
+    are in order of time, so these are the lowest of the mask of those still free), and
+    the slots left are dealt from the pool. Then it checks that player's plays:
     the `check_count[seat]` plays of `checks[seat]` (their numbers among its plays), in
     that order; one found illegal moves to the front (as in `Sampler._fits`), so the
     worlds that fail, fail fast. The placing and the checking are written out here, not
     called: a call for each proposal held a reference on each array it was passed."""
-    positions, times, cards, masks = work[0], work[1], work[2], work[3]
+    positions, cards, masks = work[0], work[1], work[2]
+    filling[:] = fixed  # every proposal fills every other slot before it is read
     for _ in range(max_proposals):
-        filling[:] = fixed
         cards[:pool_size] = pool[:pool_size]
         left = pool_size
         consistent = True
         for seat in range(players):
             if seat == me:
                 continue
-            count = free_count[seat]
-            for k in range(count):
-                positions[k] = free_pos[seat, k]
-                times[k] = free_time[seat, k]
+            free = (1 << free_count[seat]) - 1  # its free slots, in order of time
             for p in range(placed_count[seat]):  # each card it played, earliest first
-                index = placed_index[seat, p]
-                able = 0
-                for k in range(count):
-                    if times[k] <= index:
-                        able += 1
-                pick = int(next_uniform(stream) * able)
-                k = 0
-                seen = -1
-                while True:
-                    if times[k] <= index:
-                        seen += 1
-                        if seen == pick:
-                            break
-                    k += 1
-                filling[positions[k]] = placed_card[seat, p]
-                for j in range(k, count - 1):
-                    positions[j] = positions[j + 1]
-                    times[j] = times[j + 1]
-                count -= 1
+                k = nth(free, int(next_uniform(stream) * placed_able[seat, p]))
+                filling[free_pos[seat, k]] = placed_card[seat, p]
+                free &= ~(1 << k)
+            count = 0
+            while free != 0:
+                positions[count] = free_pos[seat, lowest(free)]
+                free &= free - 1
+                count += 1
             left = deal_out(cards, left, positions, count, filling, stream)
             seat_masks(
                 filling, own_pos, own_time, own_count, own_plays, play_count, play_card, seat, masks
@@ -361,6 +349,13 @@ def pimc_card(
         else:
             rest[rest_count] = all_pos[k]
             rest_count += 1
+    placed_able = np.zeros((players, plays + 1), np.int64)  # the free slots each may be in
+    for seat in range(players):
+        for p in range(placed_count[seat]):
+            for k in range(free_count[seat]):
+                if free_time[seat, k] <= placed_index[seat, p]:
+                    placed_able[seat, p] += 1
+            placed_able[seat, p] -= p  # each card placed before took one of them
     own_plays = np.zeros((players, plays + 1), np.int64)  # each player's plays, in order
     play_count = np.zeros(players, np.int64)
     for i in range(plays):
@@ -384,7 +379,7 @@ def pimc_card(
             own_pos[owner, own_count[owner]] = all_pos[k]
             own_time[owner, own_count[owner]] = all_time[k]
             own_count[owner] += 1
-    work = np.zeros((4, max(total, size, plays + 1)), np.int64)  # rows `sample_world` fills
+    work = np.zeros((3, max(total, size, plays + 1)), np.int64)  # rows `sample_world` fills
     filling = np.zeros(size, np.int64)
     (h_table, _, h_set, h_heads, h_outs, h_counts, h_won, h_last, _, h_size) = hist[:10]
     scratch = hist[13]
@@ -401,9 +396,8 @@ def pimc_card(
             pool,
             pool_size,
             free_pos,
-            free_time,
             free_count,
-            placed_index,
+            placed_able,
             placed_card,
             placed_count,
             rest,
