@@ -14,9 +14,10 @@ pytest.importorskip("numba", reason="numba is not installed: pip install 'rulesd
 import numpy as np
 
 from rulesdsl.native import runtime
-from rulesdsl.native.scratch import ROWS, scratched
+from rulesdsl.native.scratch import ROWS, scratch_rows, scratched
 
-WIDTH = 9
+CAPACITY = 8
+WIDTH = CAPACITY + 1  # a row holds a list of CAPACITY cards and its count
 
 MADE = (
     "def f(row, out):\n"
@@ -37,7 +38,7 @@ MADE = (
 def lowered(text: str) -> str:
     function = ast.parse(text).body[0]
     assert isinstance(function, ast.FunctionDef)
-    return ast.unparse(scratched(function, WIDTH))
+    return ast.unparse(scratched(function, CAPACITY))
 
 
 def run(text: str, *args: object) -> object:
@@ -58,7 +59,8 @@ def test_arrays_lent_by_the_caller_do_what_the_arrays_made_did(row):
             run(text, cards, np.zeros(1, np.int64), np.full((ROWS, WIDTH), 77, np.int64))
         return
     out, lent_out = np.zeros(1, np.int64), np.zeros(1, np.int64)
-    scratch = np.full((ROWS, WIDTH), 77, np.int64)  # rows left as another call left them
+    scratch = scratch_rows(CAPACITY)
+    scratch[:] = 77  # rows left as another call left them
     assert run(text, cards, lent_out, scratch) == run(MADE, cards, out)
     assert lent_out[0] == out[0]
 

@@ -12,13 +12,16 @@ set as the call it replaces would make it. An empty array (`np.zeros(0, np.int64
 empty cut of the first row wherever it is made: nothing is ever written to it.
 
 Every function the pass is given takes `scratch` as its last argument, whether it lends
-a row or not, so its callers pass it alike: `ROWS` rows of the deck's size plus one. No
+a row or not, so its callers pass it alike: `scratch_rows(capacity)`, rows of a list of
+up to `capacity` cards (the deck's size) and its count. No
 such function calls another (its calls pass no `scratch`), so one array serves them all.
 """
 
 from __future__ import annotations
 
 import ast
+
+import numpy as np
 
 from rulesdsl.native.kernel import RUNTIME
 from rulesdsl.native.stacks import Groups, _assignments
@@ -36,9 +39,15 @@ KEEPING_NOTHING = frozenset(RUNTIME) - ALIASING | {"len"}
 nothing and returns no array of it."""
 
 
-def scratched(function: ast.FunctionDef, width: int) -> ast.FunctionDef:
-    """The function with its lent arrays as rows of `scratch` (`width` items each), and
+def scratch_rows(capacity: int) -> np.ndarray:
+    """The array a caller lends a function `scratched` for lists of up to `capacity` cards."""
+    return np.zeros((ROWS, capacity + 1), np.int64)
+
+
+def scratched(function: ast.FunctionDef, capacity: int) -> ast.FunctionDef:
+    """The function with its lent arrays as rows of `scratch` (those of `scratch_rows`), and
     `scratch` its last argument."""
+    width = capacity + 1
     lent = [
         (index, stmt)
         for index, stmt in enumerate(function.body)

@@ -31,7 +31,7 @@ from rulesdsl.engine.fast import BOTS, HandPlayer, int_deck, recode, table_for
 from rulesdsl.engine.inline import specialised_tree
 from rulesdsl.engine.plan import plan_for
 from rulesdsl.engine.result import HandResult
-from rulesdsl.native import driver, scratch, search_driver, search_loop
+from rulesdsl.native import driver, search_driver, search_loop
 from rulesdsl.native.kernel import (
     MAX_MASK_CARD,
     Kernel,
@@ -43,7 +43,7 @@ from rulesdsl.native.kernel import (
 )
 from rulesdsl.native.lower import KEPT, Lowered, NativeError, lower
 from rulesdsl.native.masks import Kinds, MaskError, Rewrite, masked
-from rulesdsl.native.scratch import scratched
+from rulesdsl.native.scratch import scratch_rows, scratched
 from rulesdsl.rules import Rules
 from rulesdsl.search.infoset import layout
 from rulesdsl.search.rollout import POLICY
@@ -119,7 +119,7 @@ def step_function(rules: Rules, players: int, bots: tuple[str, ...], fn: Any) ->
     function = lowered.function
     with contextlib.suppress(MaskError):  # else it keeps its cards in lists
         function = OnSets().visit(masked(function))
-    function = scratched(arrayed(function, len(rules.cards)), len(rules.cards) + 1)
+    function = scratched(arrayed(function, len(rules.cards)), len(rules.cards))
     return Lowered(jitted(function, fn in INLINED), lowered.tables)
 
 
@@ -182,7 +182,7 @@ def search_tree(rules: Rules, players: int, bots: tuple[str, ...]) -> ast.Module
     steps = [step_function(rules, players, plain(bots), fn) for fn in STEPS]
     playout = (POLICY,) * players
     rest = hand_function(rules, players, playout, "rest_out", driver.play_rest, details=False)
-    rest = Lowered(scratched(OnSets().visit(rest.function), len(rules.cards) + 1), rest.tables)
+    rest = Lowered(scratched(OnSets().visit(rest.function), len(rules.cards)), rest.tables)
     loops = [set_heuristic(), *(loop_function(fn) for fn in LOOPS)]
     return assembled([*steps, rest], loops)
 
@@ -283,7 +283,7 @@ def play_in(
         trick_winners,
         eliminated,
         ends,
-        np.zeros((scratch.ROWS, size + 1), np.int64),
+        scratch_rows(size),
     )
     if failed >= 0:
         raise SamplerError(f"no consistent world in {MAX_PROPOSALS} proposals")
