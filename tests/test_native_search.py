@@ -75,6 +75,7 @@ def test_the_compiled_search_plays_every_hand_as_the_python_search(profile, bots
     rules = load(profile).rules
     kernel = native_search.search_kernel(rules, 4, bots)
     assert kernel is not None
+    assert kernel.module.play_worlds.targetoptions["_nrt"] is False  # compiled uncounted
     played_deals = deals(rules, 8, 4)
     streams = np.array([[70 + k, 0] for k in range(len(played_deals))], np.uint64)
     seeds = [native_search.seeds_of(bots, hand_seed) for _, hand_seed, _ in played_deals]

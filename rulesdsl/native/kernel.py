@@ -78,6 +78,8 @@ RUNTIME = (
     "suit_cards",
     "truth",
 )
+ALIASING = frozenset({"stack_view", "stack_join", "stack_grown_append", "stack_grown_extend"})
+"""The runtime helpers that return the array they are given (or a view of it)."""
 BUILTINS = frozenset({"len", "range", "max", "min", "sorted", "list", "int", "bool", "float"})
 MODULES = frozenset({"np", "numba"})
 MAX_MASK_CARD = 63
@@ -285,13 +287,18 @@ def listed_deck(function: ast.FunctionDef) -> ast.FunctionDef:
     return function
 
 
-DECORATORS = ("numba.njit(cache=True)", "numba.njit(cache=True, inline='always')")
-"""The decorators a kernel's function may carry: compiled on its own, or inlined into each
-caller by numba (so no reference count is kept on the arrays it is passed)."""
+OWN = "numba.njit(cache=True)"
+INLINED = "numba.njit(cache=True, inline='always')"
+COUNTED = "numba.njit(cache=True, _nrt=True)"
+UNCOUNTED = "numba.njit(cache=True, _nrt=False, no_cpython_wrapper=True)"
+DECORATORS = (OWN, INLINED, COUNTED, UNCOUNTED)
+"""The decorators a kernel's function may carry: compiled on its own; inlined into each
+caller by numba (so no reference count is kept on the arrays it is passed); compiled on
+its own keeping reference counts whoever calls it, or keeping none (`uncounted.py`)."""
 
 
 def jitted(function: ast.FunctionDef, inlined: bool = False) -> ast.FunctionDef:
-    decorator = ast.parse(DECORATORS[1 if inlined else 0], mode="eval").body
+    decorator = ast.parse(INLINED if inlined else OWN, mode="eval").body
     function.decorator_list = [decorator]
     return function
 

@@ -3,13 +3,15 @@ by its caller as rows of one int array, `scratch`, made once.
 
 Numba makes each array on the heap: a function called thousands of times a hand (the
 search kernel's playout and legality question) spent much of each call making and freeing
-its few small arrays. The pass takes an array made at the function's top level (so made
-once a call) by `np.zeros(N, np.int64)`, `np.empty(N, np.int64)`, `stack_kept(row, N)` or
-`stack_new(N)`, its local set nowhere else, where neither it nor any local it is passed to
-leaves the call: none is returned, stored, put in a tuple or list, or passed to anything
-but a runtime helper (which keeps nothing). Each such array becomes a row of `scratch`,
-set as the call it replaces would make it. An empty array (`np.zeros(0, np.int64)`) is an
-empty cut of the first row wherever it is made: nothing is ever written to it.
+its few small arrays. The pass takes an array made by `np.zeros(N, np.int64)`,
+`np.empty(N, np.int64)`, `stack_kept(row, N)` or `stack_new(N)` where neither its local
+nor any local it is passed or cut to leaves the call: none is returned, stored, put in a
+tuple or list, or passed to anything but a runtime helper (which keeps nothing). Each
+place that makes such an array is given a row of `scratch` of its own, set as the call it
+replaces would make it. A place inside a loop makes it again on the next turn, into the
+same row: it is lent one only where no other local that may hold the array (`liveness`)
+is read after that. An empty array (`np.zeros(0, np.int64)`) is an empty cut of the first
+row wherever it is made: nothing is ever written to it.
 
 Every function the pass is given takes `scratch` as its last argument, whether it lends
 a row or not, so its callers pass it alike: `scratch_rows(capacity)`, rows of a list of
@@ -23,16 +25,14 @@ import ast
 
 import numpy as np
 
-from rulesdsl.native.kernel import RUNTIME
-from rulesdsl.native.stacks import Groups, _assignments
+from rulesdsl.native.kernel import ALIASING, RUNTIME
+from rulesdsl.native.liveness import live_before
+from rulesdsl.native.stacks import Groups, _assignments, _cut
 
 ROWS = 8
 """The rows of a scratch array: the arrays lent to one call, at most."""
 
 NAME = "scratch"
-
-ALIASING = frozenset({"stack_view", "stack_join", "stack_grown_append", "stack_grown_extend"})
-"""The runtime helpers that return the array they are given (or a view of it)."""
 
 KEEPING_NOTHING = frozenset(RUNTIME) - ALIASING | {"len"}
 """The calls an array may be passed to: each reads it or changes it in place, keeps
@@ -47,31 +47,56 @@ def scratch_rows(capacity: int) -> np.ndarray:
 def scratched(function: ast.FunctionDef, capacity: int) -> ast.FunctionDef:
     """The function with its lent arrays as rows of `scratch` (those of `scratch_rows`), and
     `scratch` its last argument."""
-    width = capacity + 1
-    lent = [
-        (index, stmt)
-        for index, stmt in enumerate(function.body)
-        if isinstance(stmt, ast.Assign) and _size(stmt.value) is not None
-    ]
-    once = _set_once(function)
-    kept = _kept_in(function)
-    rows = 0
-    body = list(function.body)
-    for index, stmt in reversed(lent):
-        target = stmt.targets[0]
-        size = _size(stmt.value)
-        assert size is not None
-        if not isinstance(target, ast.Name) or size > width:
-            continue
-        if size == 0:
-            body[index] = _assign(target.id, _row(0, 0))
-        elif target.id in once and target.id in kept and rows < ROWS:
-            body[index : index + 1] = _lend(target.id, stmt.value, rows)
-            rows += 1
-    function.body = body
+    lender = _Lender(function, capacity + 1)
+    function.body = lender.block(function.body, looped=False)
     function.args.args.append(ast.arg(NAME))
     ast.fix_missing_locations(function)
     return function
+
+
+class _Lender:
+    """Lends rows to the arrays of one function, in the order they are made."""
+
+    def __init__(self, function: ast.FunctionDef, width: int) -> None:
+        self.width = width
+        self.kept = _kept_in(function)
+        self.live = live_before(function)
+        self.rows = 0
+
+    def block(self, body: list[ast.stmt], looped: bool) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        for stmt in body:
+            if isinstance(stmt, ast.If):
+                stmt.body = self.block(stmt.body, looped)
+                stmt.orelse = self.block(stmt.orelse, looped)
+            elif isinstance(stmt, (ast.For, ast.While)):
+                stmt.body = self.block(stmt.body, looped=True)
+                stmt.orelse = self.block(stmt.orelse, looped)
+            elif isinstance(stmt, ast.Assign) and self.lendable(stmt, looped):
+                name = stmt.targets[0].id  # type: ignore[attr-defined]
+                if _size(stmt.value) == 0:
+                    out.append(_assign(name, _row(0, 0)))
+                    continue
+                out.extend(_lend(name, stmt.value, self.rows))  # type: ignore[arg-type]
+                self.rows += 1
+                continue
+            out.append(stmt)
+        return out
+
+    def lendable(self, stmt: ast.Assign, looped: bool) -> bool:
+        """Whether the array this statement makes may be a row: it fits one, one is left,
+        it never leaves the call and, made again on a loop's next turn, no other local
+        that may hold it then is read after."""
+        size = _size(stmt.value)
+        target = stmt.targets[0]
+        if size is None or not isinstance(target, ast.Name) or size > self.width:
+            return False
+        if size == 0:
+            return True
+        members = self.kept.get(target.id)
+        if members is None or self.rows >= ROWS:
+            return False
+        return not looped or not (members - {target.id}) & self.live[id(stmt)]
 
 
 def _size(value: ast.expr) -> int | None:
@@ -95,26 +120,20 @@ def _size(value: ast.expr) -> int | None:
     return None
 
 
-def _set_once(function: ast.FunctionDef) -> set[str]:
-    """The locals set by exactly one statement, a plain assignment."""
-    counts: dict[str, int] = {}
-    for node in ast.walk(function):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            counts[node.id] = counts.get(node.id, 0) + 1
-    return {name for name, count in counts.items() if count == 1}
-
-
-def _kept_in(function: ast.FunctionDef) -> set[str]:
-    """The locals whose arrays never leave the call (see the module's note): every local of
-    a group passed to each other is used only where the pass allows."""
+def _kept_in(function: ast.FunctionDef) -> dict[str, frozenset[str]]:
+    """The locals whose arrays never leave the call (see the module's note), each with its
+    group: the locals it is passed to, or cut to, and those passed or cut to it. Every
+    local of the group is used only where the pass allows."""
     parents = {id(c): n for n in ast.walk(function) for c in ast.iter_child_nodes(n)}
     groups = Groups()
     for _, name, value in _assignments(function):
         groups.find(name)
         if isinstance(value, ast.Name):
             groups.join(name, value.id)
+        elif isinstance(value, ast.Subscript) and _cut(value):
+            groups.join(name, value.value.id)  # type: ignore[attr-defined]
     params = {a.arg for a in function.args.args}
-    kept: set[str] = set()
+    kept: dict[str, frozenset[str]] = {}
     for root in {groups.find(n) for n in list(groups.parent)}:
         members = groups.members(root)
         if members & params:
@@ -125,7 +144,7 @@ def _kept_in(function: ast.FunctionDef) -> set[str]:
             if isinstance(node, ast.Name) and node.id in members and isinstance(node.ctx, ast.Load)
         )
         if all(_stays(node, parents, members) for node in uses):
-            kept |= members
+            kept |= dict.fromkeys(members, frozenset(members))
     return kept
 
 
@@ -133,10 +152,12 @@ def _stays(node: ast.expr, parents: dict[int, ast.AST], members: set[str]) -> bo
     """Whether this read of a lent array (or of a call that returns it) keeps it in the
     call."""
     parent = parents.get(id(node))
-    if isinstance(parent, ast.Subscript):  # an item read or set, or a cut set
-        return parent.value is node and (
-            not isinstance(parent.slice, ast.Slice) or isinstance(parent.ctx, ast.Store)
-        )
+    if isinstance(parent, ast.Subscript):  # an item read or set, a cut set or kept
+        if parent.value is not node:
+            return False
+        if isinstance(parent.slice, ast.Slice) and isinstance(parent.ctx, ast.Load):
+            return _cut(parent) and _stays(parent, parents, members)
+        return True
     if isinstance(parent, ast.Assign):
         target = parent.targets[0]
         return parent.value is node and isinstance(target, ast.Name) and target.id in members

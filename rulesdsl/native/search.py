@@ -44,6 +44,7 @@ from rulesdsl.native.kernel import (
 from rulesdsl.native.lower import KEPT, Lowered, NativeError, lower
 from rulesdsl.native.masks import Kinds, MaskError, Rewrite, masked
 from rulesdsl.native.scratch import scratch_rows, scratched
+from rulesdsl.native.uncounted import redecorated
 from rulesdsl.rules import Rules
 from rulesdsl.search.infoset import layout
 from rulesdsl.search.rollout import POLICY
@@ -62,12 +63,16 @@ LOOPS = (
     search_loop.legal_with,
     search_loop.deal_out,
     search_loop.sample_world,
+    search_loop.sample_worlds,
+    search_loop.play_worlds,
     search_loop.pimc_card,
     search_loop.measure,
     search_loop.came_back,
     search_loop.search_hands,
 )
 CALLED_ONCE = {
+    search_loop.sample_worlds,
+    search_loop.play_worlds,
     search_loop.pimc_card,
     search_loop.measure,
     search_loop.came_back,
@@ -176,14 +181,19 @@ class OnSets(ast.NodeTransformer):
         return node
 
 
-def search_tree(rules: Rules, players: int, bots: tuple[str, ...]) -> ast.Module:
+def search_tree(
+    rules: Rules, players: int, bots: tuple[str, ...], uncounted: bool = True
+) -> ast.Module:
     """The search kernel's module: the steps with the seats' bots, the playout hand (its
-    heuristic on masks), the loops."""
+    heuristic on masks), the loops; with `uncounted`, each function that can be compiled
+    without reference counts (`uncounted.py`)."""
     steps = [step_function(rules, players, plain(bots), fn) for fn in STEPS]
     playout = (POLICY,) * players
     rest = hand_function(rules, players, playout, "rest_out", driver.play_rest, details=False)
     rest = Lowered(scratched(OnSets().visit(rest.function), len(rules.cards)), rest.tables)
     loops = [set_heuristic(), *(loop_function(fn) for fn in LOOPS)]
+    if uncounted:
+        redecorated([*(step.function for step in steps), rest.function, *loops])
     return assembled([*steps, rest], loops)
 
 
@@ -200,13 +210,17 @@ def compiled_kernel(rules: Rules, players: int, bots: tuple[str, ...]) -> Kernel
         return None
     from numba.core.errors import NumbaError
 
-    try:
-        tree = search_tree(rules, players, bots)
-        kernel = compiled(tree, rules, players, plain(bots))
-        play_in(kernel, rules, bots, [(list(int_deck(rules)), 0, 0)], [[0] * players])
-    except (NativeError, NumbaError):
-        return None
-    return kernel
+    for uncounted in (True, False):  # numba may find that a function needs its counts
+        try:
+            tree = search_tree(rules, players, bots, uncounted)
+            kernel = compiled(tree, rules, players, plain(bots))
+            play_in(kernel, rules, bots, [(list(int_deck(rules)), 0, 0)], [[0] * players])
+        except NativeError:
+            return None
+        except NumbaError:
+            continue
+        return kernel
+    return None
 
 
 class Layouts(NamedTuple):

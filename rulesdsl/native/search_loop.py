@@ -11,6 +11,10 @@ is `Sampler.sample` (the same draws from the seat's stream, in the same order): 
 the position before the play (the cards at every other seat are never read there);
 `pimc_card` is `PimcBot.search`. Card sets are 64-bit masks (bit `card`).
 
+`pimc_card` makes a decision's arrays; `sample_worlds` and `play_worlds`, which do the
+work, make none, so they are compiled without reference counts (`uncounted.py`): arrays
+are set item by item there, not as a cut from another array (numba copies that first).
+
 A hand's arrays: `hist_*[t]` is the position before trick t (as `search_driver` holds
 one), `play_*[i]` the i-th card played (its seat, card and trick), `slot_*[k]` the k-th
 slot (its deck position, owner and time; the stock's slots follow, top first, from
@@ -201,9 +205,11 @@ def sample_world(
     worlds that fail, fail fast. The placing and the checking are written out here, not
     called: a call for each proposal held a reference on each array it was passed."""
     positions, cards, masks = work[0], work[1], work[2]
-    filling[:] = fixed  # every proposal fills every other slot before it is read
+    for k in range(len(fixed)):  # every proposal fills every other slot before it is read
+        filling[k] = fixed[k]
     for _ in range(max_proposals):
-        cards[:pool_size] = pool[:pool_size]
+        for k in range(pool_size):
+            cards[k] = pool[k]
         left = pool_size
         consistent = True
         for seat in range(players):
@@ -286,7 +292,8 @@ def pimc_card(
     """`PimcBot.search` for seat `me` to move in trick `trick` (its legal cards `allowed`,
     more than one): -1 if a world took more than `max_proposals` proposals. With
     `free_leads` (1: the profile has no lead rule) a lead is legal holding any cards, so
-    no world is asked whether it allows one."""
+    no world is asked whether it allows one. The worlds are drawn by `sample_worlds` and
+    played by `play_worlds`."""
     size = len(deck)
     fixed = np.full(size, -1, np.int64)
     for k in range(lay_dealt[me]):
@@ -381,14 +388,141 @@ def pimc_card(
             own_count[owner] += 1
     work = np.zeros((3, max(total, size, plays + 1)), np.int64)  # rows `sample_world` fills
     filling = np.zeros(size, np.int64)
-    (h_table, _, h_set, h_heads, h_outs, h_counts, h_won, h_last, _, h_size) = hist[:10]
-    scratch = hist[13]
-    width = h_size[trick, 0]  # a world's hands are as long as the true ones
+    width = hist[9][trick, 0]  # a world's hands are as long as the true ones
     worlds = np.full((budget, players, width), -1, np.int64)
     stocks = np.full((budget, max(stock_size - taken, 1)), -1, np.int64)
     seeds = np.zeros((budget, 2), np.uint64)
+    if not sample_worlds(
+        me,
+        players,
+        fixed,
+        pool,
+        pool_size,
+        free_pos,
+        free_count,
+        placed_able,
+        placed_card,
+        placed_count,
+        rest,
+        rest_count,
+        filling,
+        stream,
+        work,
+        own_pos,
+        own_time,
+        own_count,
+        own_plays,
+        play_count,
+        play_card,
+        checks,
+        check_count,
+        hist,
+        play_trick,
+        trick_first,
+        cache,
+        rng,
+        max_proposals,
+        trick,
+        lay_stock,
+        stock_size,
+        taken,
+        worlds,
+        stocks,
+        seeds,
+    ):
+        return -1
+    wins = np.zeros(len(allowed), np.int64)
+    cards = np.zeros(len(allowed), np.int64)
+    for m in range(len(allowed)):
+        cards[m] = allowed[m]
+    played = np.full(players + 1, -1, np.int64)
+    out = np.zeros((1, fields), np.int64)
+    resh = np.zeros(2, np.uint64)
+    playout = np.zeros(2, np.uint64)
+    trick_winners = [0][:0]
+    eliminated = [0][:0]
+    play_worlds(
+        me,
+        cards,
+        worlds,
+        stocks,
+        seeds,
+        stock_size - taken,
+        hist,
+        trick,
+        trick_first,
+        play_card,
+        plays,
+        played,
+        resh,
+        playout,
+        out,
+        winner_column,
+        trick_winners,
+        eliminated,
+        wins,
+    )
+    top = 0
+    for m in range(len(allowed)):
+        top = max(top, wins[m])
+    usual = heuristic(allowed, hist[3][trick, 0], led, best, last)
+    first = 0
+    kept = 0
+    for m in range(len(allowed)):
+        if wins[m] == top and wins[first] < top:
+            first = m
+        if allowed[m] == usual:
+            kept = wins[m]
+    ahead = top - kept  # `PimcBot.choice`: the most winning card, if clear of the usual one
+    return allowed[first] if ahead * ahead > top + kept else usual
+
+
+def sample_worlds(
+    me: int,
+    players: int,
+    fixed: Any,
+    pool: Any,
+    pool_size: int,
+    free_pos: Any,
+    free_count: Any,
+    placed_able: Any,
+    placed_card: Any,
+    placed_count: Any,
+    rest: Any,
+    rest_count: int,
+    filling: Any,
+    stream: Any,
+    work: Any,
+    own_pos: Any,
+    own_time: Any,
+    own_count: Any,
+    own_plays: Any,
+    play_count: Any,
+    play_card: Any,
+    checks: Any,
+    check_count: Any,
+    hist: Any,
+    play_trick: Any,
+    trick_first: Any,
+    cache: Any,
+    rng: Any,
+    max_proposals: int,
+    trick: int,
+    lay_stock: Any,
+    stock_size: int,
+    taken: int,
+    worlds: Any,
+    stocks: Any,
+    seeds: Any,
+) -> bool:
+    """The worlds of `pimc_card` (`sample_world` for each), each as the hands every seat
+    held as the trick began (`worlds[w]`), the stock left (`stocks[w]`, top last) and the
+    world's hand seed and playout stream (`seeds[w]`); False if one took more than
+    `max_proposals` proposals."""
+    h_table = hist[0]
     start = trick_first[trick]
-    for w in range(budget):
+    width = worlds.shape[2]
+    for w in range(worlds.shape[0]):
         if not sample_world(
             me,
             players,
@@ -420,7 +554,7 @@ def pimc_card(
             rng,
             max_proposals,
         ):
-            return -1
+            return False
         for seat in range(players):  # the cards each seat held as the trick began
             if seat == me:
                 for k in range(width):
@@ -447,16 +581,41 @@ def pimc_card(
             stocks[w, left - 1 - j] = filling[lay_stock[taken + j]]
         seeds[w, 0] = next_seed(stream)  # the world's hand seed
         seeds[w, 1] = next_seed(stream)  # its playouts' stream
-    wins = np.zeros(len(allowed), np.int64)
-    played = np.full(players + 1, -1, np.int64)
+    return True
+
+
+def play_worlds(
+    me: int,
+    allowed: Any,
+    worlds: Any,
+    stocks: Any,
+    seeds: Any,
+    left: int,
+    hist: Any,
+    trick: int,
+    trick_first: Any,
+    play_card: Any,
+    plays: int,
+    played: Any,
+    resh: Any,
+    playout: Any,
+    out: Any,
+    winner_column: int,
+    trick_winners: Any,
+    eliminated: Any,
+    wins: Any,
+) -> None:
+    """Play each card of `allowed` in each world of `sample_worlds` and the world out
+    (`rest_out`, with the world's own numbers for every card); `wins[m]` counts the worlds
+    `me` won playing `allowed[m]`. `played`, `resh`, `playout` and `out` are rows to fill."""
+    h_set, h_heads, h_outs, h_counts, h_won, h_last = hist[2:8]
+    h_size = hist[9]
+    scratch = hist[13]
+    start = trick_first[trick]
+    played[:] = -1
     for k in range(start, plays):
         played[k - start] = play_card[k]
-    out = np.zeros((1, fields), np.int64)
-    resh = np.zeros(2, np.uint64)
-    playout = np.zeros(2, np.uint64)
-    trick_winners = [0][:0]
-    eliminated = [0][:0]
-    for w in range(budget):
+    for w in range(worlds.shape[0]):
         for m in range(len(allowed)):
             played[plays - start] = allowed[m]
             resh[0] = number(seeds[w, 0], np.uint64(1))
@@ -465,7 +624,7 @@ def pimc_card(
             playout[1] = 0
             rest_out(
                 worlds[w],
-                stocks[w, : stock_size - taken],
+                stocks[w, :left],
                 h_set[trick, : h_size[trick, 2]],
                 h_heads[trick, 0],
                 h_heads[trick, 1],
@@ -484,19 +643,6 @@ def pimc_card(
             )
             if out[0, winner_column] == me:
                 wins[m] += 1
-    top = 0
-    for m in range(len(allowed)):
-        top = max(top, wins[m])
-    usual = heuristic(allowed, h_heads[trick, 0], led, best, last)
-    first = 0
-    kept = 0
-    for m in range(len(allowed)):
-        if wins[m] == top and wins[first] < top:
-            first = m
-        if allowed[m] == usual:
-            kept = wins[m]
-    ahead = top - kept  # `PimcBot.choice`: the most winning card, if clear of the usual one
-    return allowed[first] if ahead * ahead > top + kept else usual
 
 
 def measure(h_table: Any, h_stock: Any, h_set: Any, h_size: Any, t: int) -> None:
