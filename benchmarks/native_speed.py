@@ -5,11 +5,13 @@
 In one run, on one core: the numba yardstick (the default rules hard-coded over 64-bit card
 masks, random play, the project's stream), `simulate` on the default profile with random
 bots and 4 players on the native path and on the pure-Python path (`--no-skill`), card
-plays per second of every shipped profile on the native path against the default's, the
-compile time of the default profile's kernel cold (an empty cache folder) and cached, and
-the peak memory of `rulesdsl simulate --no-skill -j 1` native over many hands and a tenth
-of them (flat when the two agree). Timings are the best of 3 rounds, each round timing every
-work of its group once (the yardstick and both paths; every profile), so that the load of
+plays per second of every shipped profile on the native path against the default's,
+`pimc:50` at all four seats in the search kernel against the hand-written numba pimc
+(`search_speed.py`), the compile time of the default profile's kernel cold (an empty
+cache folder) and cached, and the peak memory of `rulesdsl simulate --no-skill -j 1`
+native over many hands and a tenth of them (flat when the two agree). Timings are the
+best of 3 rounds, each round timing every work of its group once (the yardstick and both
+paths; every profile; the search kernel and the hand-written pimc), so that the load of
 a shared machine falls on the works it compares alike.
 """
 
@@ -27,6 +29,8 @@ from pathlib import Path
 
 import numba
 import numpy as np
+import search_speed
+from timing import best_of
 
 from rulesdsl.engine.fast import int_deck
 from rulesdsl.native import ENV
@@ -99,18 +103,6 @@ def yardstick(hands: int, seed: int) -> int:
         shuffle(deck, deals)
         plays += yardstick_hand(deck, bots, unit % PLAYERS)
     return plays
-
-
-def best_of(works: dict[str, Callable[[], object]], repeats: int = 3) -> dict[str, float]:
-    """The least seconds of each work over `repeats` rounds, each round running every work
-    once, so that a change in the machine's load falls on all of them alike."""
-    best = dict.fromkeys(works, float("inf"))
-    for _ in range(repeats):
-        for name, work in works.items():
-            start = time.perf_counter()
-            work()
-            best[name] = min(best[name], time.perf_counter() - start)
-    return best
 
 
 def simulate(hands: int, native: bool) -> Callable[[], object]:
@@ -198,6 +190,8 @@ def main() -> None:
     rates = plays_per_second(shipped_names(), hands)
     for name, rate in rates.items():
         print(f"  {name:28} {rate:14,.0f}  {rate / rates['equal-hands']:5.2f}  (target >= 0.5)")
+
+    search_speed.report(search_speed.SEARCH_HANDS, search_speed.YARDSTICK_HANDS, 50)
 
     with tempfile.TemporaryDirectory() as cache:
         cold = fresh_process(COMPILE, cache)
