@@ -139,3 +139,29 @@ def test_the_search_kernel_samples_and_plays_out_uncounted_on_the_default_profil
     uncounted = {f.name for f in tree.body if isinstance(f, ast.FunctionDef) and is_uncounted(f)}
     assert {"rest_out", "sample_worlds", "play_worlds"} <= uncounted
     assert not {"pimc_card", "search_hands", "deal_position"} & uncounted  # they make arrays
+
+
+def test_a_kernel_numba_cannot_compile_uncounted_is_compiled_with_its_counts(monkeypatch):
+    pytest.importorskip("numba", reason="numba is not installed: pip install 'rulesdsl[fast]'")
+    from numba.core.errors import NumbaRuntimeError
+
+    from rulesdsl.native import search
+    from rulesdsl.profile import load
+
+    asked: list[bool] = []
+
+    def compiled(tree, *_):
+        uncounted = any(isinstance(f, ast.FunctionDef) and is_uncounted(f) for f in tree.body)
+        asked.append(uncounted)
+        if uncounted:
+            raise NumbaRuntimeError("NRT required but not enabled")
+        return "counted kernel"
+
+    monkeypatch.setattr(search, "compiled", compiled)
+    monkeypatch.setattr(search, "play_in", lambda *_: None)
+    search.compiled_kernel.cache_clear()
+    try:
+        kernel = search.compiled_kernel(load("equal-hands").rules, 4, ("pimc:2",) * 4)
+    finally:
+        search.compiled_kernel.cache_clear()
+    assert kernel == "counted kernel" and asked == [True, False]
