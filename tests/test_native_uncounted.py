@@ -9,6 +9,8 @@ import textwrap
 
 import pytest
 
+pytest.importorskip("numba", reason="numba is not installed: pip install 'rulesdsl[fast]'")
+
 from rulesdsl.native.kernel import COUNTED, INLINED, OWN, UNCOUNTED
 from rulesdsl.native.uncounted import is_uncounted, redecorated, runtime_makers
 
@@ -99,7 +101,6 @@ def test_a_caller_of_an_uncounted_function_is_counted_by_its_own_body():
 
 
 def test_an_uncounted_function_called_from_counted_code_does_what_it_did(tmp_path):
-    pytest.importorskip("numba", reason="numba is not installed: pip install 'rulesdsl[fast]'")
     import numpy as np
 
     from rulesdsl.native.kernel import import_module, write_module
@@ -142,7 +143,6 @@ def test_the_search_kernel_samples_and_plays_out_uncounted_on_the_default_profil
 
 
 def test_a_kernel_numba_cannot_compile_uncounted_is_compiled_with_its_counts(monkeypatch):
-    pytest.importorskip("numba", reason="numba is not installed: pip install 'rulesdsl[fast]'")
     from numba.core.errors import NumbaRuntimeError
 
     from rulesdsl.native import search
