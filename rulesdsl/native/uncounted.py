@@ -8,11 +8,15 @@ function is compiled with `_nrt=False` (numba's runtime off), which also leaves 
 Python entry (`no_cpython_wrapper`); it is called only from compiled code.
 
 A function is *uncounted* when it is compiled on its own (not inlined), makes no array or
-list, calls only functions that make none and return none, and returns no array itself.
-Numba compiles a function's callees with the caller's setting unless they state their
-own, and keeps one compiled version per signature whoever asked first: so each other
-function of the kernel states `_nrt=True`, and a runtime helper is called from uncounted
-code only if it makes no array and returns none, which it does alike either way.
+list (nor do the functions it inlines), calls nothing that may return a new array (a
+function of the kernel that makes arrays and returns a value, a runtime helper that makes
+or returns one), and returns nothing that may be an array itself. Numba compiles a
+function's callees with the caller's setting unless they state their own, and keeps one
+compiled version per signature whoever asked first: so each other function of the kernel
+states `_nrt=True`, and a runtime helper is called from uncounted code only if it makes
+no array and returns none, which it does alike either way. What the reading of the source
+cannot see (the length of a list, say, needs numba's runtime) numba refuses when it
+compiles, and the search kernel is then compiled counted throughout (`search.py`).
 """
 
 from __future__ import annotations
