@@ -11,7 +11,7 @@ import pytest
 
 pytest.importorskip("numba", reason="numba is not installed: pip install 'rulesdsl[fast]'")
 
-from rulesdsl.native.kernel import COUNTED, INLINED, OWN, UNCOUNTED
+from rulesdsl.native.kernel import COUNTED, INLINE, OWN, UNCOUNTED
 from rulesdsl.native.uncounted import is_uncounted, redecorated, runtime_makers
 
 
@@ -22,7 +22,7 @@ def decorated(source: str) -> dict[str, str]:
     for node in ast.parse(textwrap.dedent(source)).body:
         assert isinstance(node, ast.FunctionDef)
         inline = bool(node.decorator_list)
-        node.decorator_list = [ast.parse(INLINED if inline else OWN, mode="eval").body]
+        node.decorator_list = [ast.parse(INLINE if inline else OWN, mode="eval").body]
         functions.append(node)
     redecorated(functions)
     return {f.name: ast.unparse(f.decorator_list[0]) for f in functions}
@@ -88,7 +88,7 @@ def test_a_function_that_makes_or_returns_an_array_keeps_its_counts(line):
 def test_a_function_that_makes_and_returns_no_array_is_uncounted(line):
     found = decorated(f"def f(row, other):\n    {line}\n{HELPERS}")
     assert found["f"] == UNCOUNTED
-    assert found["inline_maker"] == INLINED  # inlined functions are the caller's
+    assert found["inline_maker"] == INLINE  # inlined functions are the caller's
     assert found["own_maker"] == found["own_maker_returning"] == COUNTED
 
 

@@ -288,17 +288,17 @@ def listed_deck(function: ast.FunctionDef) -> ast.FunctionDef:
 
 
 OWN = "numba.njit(cache=True)"
-INLINED = "numba.njit(cache=True, inline='always')"
+INLINE = "numba.njit(cache=True, inline='always')"
 COUNTED = "numba.njit(cache=True, _nrt=True)"
 UNCOUNTED = "numba.njit(cache=True, _nrt=False, no_cpython_wrapper=True)"
-DECORATORS = (OWN, INLINED, COUNTED, UNCOUNTED)
+DECORATORS = (OWN, INLINE, COUNTED, UNCOUNTED)
 """The decorators a kernel's function may carry: compiled on its own; inlined into each
 caller by numba (so no reference count is kept on the arrays it is passed); compiled on
 its own keeping reference counts whoever calls it, or keeping none (`uncounted.py`)."""
 
 
 def jitted(function: ast.FunctionDef, inlined: bool = False) -> ast.FunctionDef:
-    decorator = ast.parse(INLINED if inlined else OWN, mode="eval").body
+    decorator = ast.parse(INLINE if inlined else OWN, mode="eval").body
     function.decorator_list = [decorator]
     return function
 
