@@ -205,8 +205,9 @@ def sample_world(
     the slots left are dealt from the pool. Then it checks that player's plays:
     the `check_count[seat]` plays of `checks[seat]` (their numbers among its plays), in
     that order; one found illegal moves to the front (as in `Sampler._fits`), so the
-    worlds that fail, fail fast. The placing and the checking are written out here, not
-    called: a call for each proposal held a reference on each array it was passed."""
+    worlds that fail, fail fast. The placing and the checking are written out here: with
+    the checking a function of its own and this loop merged into `sample_worlds`'s, the
+    kernel ran 6% slower."""
     positions, cards, masks = work[0], work[1], work[2]
     for k in range(len(fixed)):  # every proposal fills every other slot before it is read
         filling[k] = fixed[k]
@@ -391,7 +392,8 @@ def pimc_card(
             own_count[owner] += 1
     work = np.zeros((3, max(total, size, plays + 1)), np.int64)  # rows `sample_world` fills
     filling = np.zeros(size, np.int64)
-    width = hist[9][trick, 0]  # a world's hands are as long as the true ones
+    h_heads, h_size = hist[3], hist[9]
+    width = h_size[trick, 0]  # a world's hands are as long as the true ones
     worlds = np.full((budget, players, width), -1, np.int64)
     stocks = np.full((budget, max(stock_size - taken, 1)), -1, np.int64)
     seeds = np.zeros((budget, 2), np.uint64)
@@ -468,7 +470,7 @@ def pimc_card(
     top = 0
     for m in range(len(allowed)):
         top = max(top, wins[m])
-    usual = heuristic(allowed, hist[3][trick, 0], led, best, last)
+    usual = heuristic(allowed, h_heads[trick, 0], led, best, last)
     first = 0
     kept = 0
     for m in range(len(allowed)):
