@@ -17,8 +17,10 @@ from typing import Any
 
 import pytest
 
+from rulesdsl.engine.result import EndReason
 from rulesdsl.engine.state import State
 from rulesdsl.units import BUILT_IN, UNITS, Step
+from rulesdsl.units.base import COMPOSITION, ENDING_STEPS, Composition
 from rulesdsl.units.follow import UNIT as FOLLOW
 from rulesdsl.units.registry import (
     GROUP,
@@ -26,6 +28,7 @@ from rulesdsl.units.registry import (
     load,
     others_declare,
     report,
+    step_clashes,
     step_problems,
 )
 
@@ -173,6 +176,51 @@ def test_a_unit_that_cannot_be_a_rule_is_refused_naming_its_package(bad, reason)
 
 def test_the_built_in_units_pass_the_checks_of_other_packages_units():
     assert [list(step_problems(unit)) for unit in BUILT_IN_UNITS] == [[]] * len(BUILT_IN_UNITS)
+
+
+def more_cards(s: State, seat: int) -> int:
+    return 3
+
+
+def test_a_unit_on_a_step_where_one_rule_decides_is_refused_naming_both():
+    """`draw` decides how many cards a drawer takes: a second count is refused, not let
+    silently replace it."""
+    counts = point(
+        "draw_three",
+        steps=frozenset({Step.DRAW_COUNT}),
+        plays=lambda v: {Step.DRAW_COUNT: more_cards},
+        refusals={},
+    )
+    registry = loaded(counts)
+    assert "draw_three" not in [u.name for u in registry.units]
+    (refusal,) = registry.refused
+    assert "the step 'draw_count', where one rule decides" in refusal.reason
+    assert "the rule 'draw' already decides it" in refusal.reason
+
+
+@pytest.mark.parametrize("step", [s for s in Step if COMPOSITION[s] is Composition.EXCLUSIVE])
+def test_every_step_where_one_rule_decides_refuses_a_second(step):
+    holders = [u.name for u in BUILT_IN_UNITS if step in u.steps]
+    ends = {step: EndReason.HOUSE_RULE} if step in ENDING_STEPS else {}
+    second = point("second", steps=frozenset({step}), plays=lambda v: {}, refusals={}, ends=ends)
+    registry = loaded(second)
+    if holders:
+        (refusal,) = registry.refused
+        assert f"the rule '{holders[0]}' already decides it" in refusal.reason
+    else:
+        assert "second" in [u.name for u in registry.units]
+
+
+def test_the_built_in_units_decide_each_exclusive_step_once():
+    deciders = list(BUILT_IN_UNITS)
+    for i, unit in enumerate(deciders):
+        assert list(step_clashes(unit, deciders[:i])) == []
+
+
+def test_play_filters_of_two_packages_compose():
+    registry = loaded(point("a_filter"), point("b_filter"))
+    assert registry.refused == ()
+    assert [u.name for u in registry.units[len(BUILT_IN) :]] == ["a_filter", "b_filter"]
 
 
 def test_of_two_packages_with_one_rule_name_the_second_is_refused():

@@ -167,7 +167,7 @@ def table_for(rules: Rules, players: int, bots: tuple[str, ...]) -> Table:
         pick: Any = PICKS[bots[0]]
     else:
         pick = partial(pick_by_seat, kinds=kinds)
-    trump_of = OPTIONS["trump"].plays(rules.trump)[Step.SETUP]
+    trump_of = OPTIONS["trump"].plays(rules.trump)[Step.TRUMP]
     return Table(
         plan=plan_for(rules),
         players=players,

@@ -184,7 +184,7 @@ class Hand:
         for k, card in enumerate(order[:dealt]):
             hands[(dealer + 1 + k) % players].append(card)
         codes = codes_for(rules)
-        setup = OPTIONS["trump"].plays(rules.trump)[Step.SETUP]
+        setup = OPTIONS["trump"].plays(rules.trump)[Step.TRUMP]
         suit, stock = setup(codes.ints(order), dealt)
         rest = codes.cards(stock)
         trump = None if suit < 0 else Suit(suit)

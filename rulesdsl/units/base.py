@@ -45,10 +45,12 @@ class Section(StrEnum):
 class Step(StrEnum):
     """The points of RULES.md section 2 (and between hands) where a rule acts."""
 
-    SETUP = "setup"  # deal and trump (section 4)
+    TABLE = "table"  # the player counts a profile is played at
+    DECK = "deck"  # the cards in play and their rank order (the deal, and step 2)
+    DEAL = "deal"  # the cards each player is dealt (section 4)
+    TRUMP = "trump"  # the trump suit: fixed at the deal, it beats the others at step 2
     LEAD_FILTER = "lead_filter"  # step 1, the leader's allowed cards
     FOLLOW_FILTER = "follow_filter"  # step 1, a follower's allowed cards
-    RESOLVE = "resolve"  # step 2, does a card beat the best so far
     ELIMINATE = "eliminate"  # steps 3 and 6, when an empty hand is out
     DRAW_COUNT = "draw_count"  # step 4, how many cards a drawer takes
     DRAWERS = "drawers"  # step 4, who draws, in order
@@ -66,6 +68,20 @@ BETWEEN_HANDS = frozenset({Step.SCORE, Step.MATCH_END, Step.NEXT_DEALER})
 ENDING_STEPS = frozenset({Step.DRAW_END, Step.END_CHECK})
 """The steps where a rule's function may end the hand; a unit says why it ends there."""
 PLAY_FILTERS = frozenset({Step.LEAD_FILTER, Step.FOLLOW_FILTER})
+
+
+class Composition(StrEnum):
+    """How the contributions of several rules to one step compose."""
+
+    ORDERED = "ordered"  # each acts in turn: play filters in order, end checks in order
+    EXCLUSIVE = "exclusive"  # one rule decides: a second contributor is refused
+
+
+ORDERED_STEPS = PLAY_FILTERS | {Step.END_CHECK}
+COMPOSITION = {
+    step: Composition.ORDERED if step in ORDERED_STEPS else Composition.EXCLUSIVE for step in Step
+}
+"""How each step composes its contributions."""
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,7 @@ UNIT = Unit(
     "standard",
     "cards in play and their order: the 52-card deck, or the ranks of each suit, highest first",
     Section.SETUP,
-    frozenset({Step.SETUP, Step.RESOLVE}),
+    frozenset({Step.DECK}),
     warnings=_warnings,
     place=20,
 )

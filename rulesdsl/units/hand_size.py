@@ -50,7 +50,7 @@ UNIT = Unit(
     "players",
     "cards each player is dealt",
     Section.SETUP,
-    frozenset({Step.SETUP}),
+    frozenset({Step.DEAL}),
     problems=_problems,
     place=30,
 )

@@ -9,6 +9,6 @@ UNIT = Unit(
     "3..6",
     "the player counts the profile allows",
     Section.SETUP,
-    frozenset({Step.SETUP}),
+    frozenset({Step.TABLE}),
     place=10,
 )

@@ -28,7 +28,7 @@ from typing import Any
 from rulesdsl.engine.result import EndReason
 from rulesdsl.options import Choice
 from rulesdsl.syntax.document import HEADER, METADATA
-from rulesdsl.units.base import ENDING_STEPS, Step, Unit
+from rulesdsl.units.base import COMPOSITION, ENDING_STEPS, Composition, Step, Unit
 
 GROUP = "rulesdsl.rules"
 OWN_PACKAGE = "rulesdsl"
@@ -72,7 +72,11 @@ def load(built_in: Sequence[Unit], points: Iterable[Any] | None = None) -> Regis
     others = sorted((p for p in points if _package(p) != OWN_PACKAGE), key=_order)
     for point in others:
         try:
-            units.append(checked(point, taken))
+            unit = checked(point, taken)
+            clash = next(step_clashes(unit, units), None)
+            if clash is not None:
+                raise UnitRefused(clash)
+            units.append(unit)
             taken[point.name] = _package(point)
         except UnitRefused as error:
             refused.append(Refusal(_package(point), f"{point.name} = {point.value}", str(error)))
@@ -152,6 +156,19 @@ def checked(point: Any, taken: Mapping[str, str]) -> Unit:
     if problem is not None:
         raise UnitRefused(problem)
     return unit
+
+
+def step_clashes(unit: Unit, units: Iterable[Unit]) -> Iterator[str]:
+    """Each step `unit` declares that only one rule may decide and one of `units` already
+    decides, named with both rules."""
+    for other in units:
+        for step in sorted(unit.steps & other.steps):
+            if COMPOSITION[step] is Composition.EXCLUSIVE:
+                yield (
+                    f"it acts at the step '{step}', where one rule decides, and the rule "
+                    f"'{other.name}' already decides it; only play filters and end checks "
+                    "compose"
+                )
 
 
 def shape_problems(unit: Unit) -> Iterator[str]:

@@ -69,13 +69,13 @@ def no_trump(deck: list[int], dealt: int) -> tuple[int, list[int]]:
 def _plays(value: Trump) -> dict[Step, Any]:
     suit = value.suit
     if suit is not None:
-        return {Step.SETUP: partial(fixed_suit, suit=int(suit))}
+        return {Step.TRUMP: partial(fixed_suit, suit=int(suit))}
     chosen = {
         Trump.DEALER_LAST_CARD: dealer_last_card,
         Trump.STOCK_TURNUP: stock_turnup,
         Trump.STOCK_BOTTOM: stock_bottom,
     }
-    return {Step.SETUP: chosen.get(value, no_trump)}
+    return {Step.TRUMP: chosen.get(value, no_trump)}
 
 
 UNIT = Unit(
@@ -84,7 +84,7 @@ UNIT = Unit(
     "dealer_last_card",
     "how the trump suit is fixed",
     Section.SETUP,
-    frozenset({Step.SETUP, Step.RESOLVE}),
+    frozenset({Step.TRUMP}),
     fires="a trick is won by a trump when another suit was led",
     plays=_plays,
     place=40,
