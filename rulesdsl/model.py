@@ -23,14 +23,16 @@ from rulesdsl.units.base import COMPOSITION, Composition, Step, Unit
 
 @dataclass(frozen=True)
 class Contribution:
-    """One rule's part in one step: its function there, and for a rule the profile states
-    at a step where one rule decides, the option it replaces."""
+    """One rule's part in one step: its function there; for a rule the profile states at a
+    step where one rule decides, the option it replaces, and for that option, the rule it
+    is replaced by (its part then does not act)."""
 
     rule: str
     step: Step
     function: Any
     stated: bool = False
     replaces: str | None = None
+    replaced_by: str | None = None
 
 
 HOLDERS: dict[Step, Unit] = {
@@ -56,7 +58,12 @@ class Model:
 
     def at(self, step: Step) -> tuple[Contribution, ...]:
         """The contributions that act at `step`, in the order they act."""
-        return tuple(c for c in self.contributions if c.step is step)
+        return tuple(c for c in self.contributions if c.step is step and not c.replaced_by)
+
+    def option_at(self, step: Step) -> Contribution | None:
+        """The option's own contribution to `step`, acting or replaced; None where the
+        option's value keeps the fixed order of a trick there."""
+        return next((c for c in self.contributions if c.step is step and not c.stated), None)
 
     @property
     def replaced(self) -> dict[str, str]:
@@ -78,8 +85,8 @@ def _contributions(rules: Rules) -> Iterator[Contribution]:
     stated_at = {step: rule for rule in reversed(rules.house_rules) for step in stated_steps(rule)}
     for unit in UNITS:
         for step, fn in unit.plays(getattr(rules, unit.name)).items():
-            if COMPOSITION[step] is Composition.ORDERED or step not in stated_at:
-                yield Contribution(unit.name, step, fn)
+            taker = stated_at.get(step) if COMPOSITION[step] is Composition.EXCLUSIVE else None
+            yield Contribution(unit.name, step, fn, replaced_by=taker and taker.name)
     for rule in rules.house_rules:
         for step, fn in rule.steps.items():
             step = Step(step.value)

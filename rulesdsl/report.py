@@ -163,8 +163,9 @@ def to_json(result: Result, same: Sequence[Sameness] = ()) -> str:
 
 def to_csv(result: Result, same: Sequence[Sameness] = ()) -> str:
     """One row per estimate; then, from `same`, a `never_acts` row per differing option
-    that never acts (the option as its metric) and an `identical` row per pair of
-    profiles that play identical games, each with its sentence as `note`."""
+    that never acts (the option as its metric), an `identical` row per pair of profiles
+    that play identical games, and a `same_hands` row per pair that play the same hands
+    under other match rules, each with its sentence as `note`."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     header = ["kind", "profile", "other", "metric", "mean", "low", "high", "n", "clear", "note"]
@@ -200,6 +201,9 @@ def to_csv(result: Result, same: Sequence[Sameness] = ()) -> str:
             )
         if pair.identical:
             writer.writerow(["identical", pair.first, pair.second, "", *blank, pair.identical_note])
+        elif pair.same_hands:
+            row = ["same_hands", pair.first, pair.second, "", *blank, pair.same_hands_note]
+            writer.writerow(row)
     return out.getvalue()
 
 

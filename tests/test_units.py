@@ -37,13 +37,14 @@ CASES = [(unit.name, text) for unit in UNITS for text in other_values(unit)]
 
 
 def hand_story(rules: Rules, players: int, seed: int, bot: str) -> object:
-    """Every event of one hand and its result; or the refusal to deal it."""
+    """Every event of one hand and its result, but for the points it scores (a score is
+    between hands); or the refusal to deal it."""
     try:
         hand = Hand.deal(rules, players, seed % players, seed=seed)
     except RulesError as error:
         return str(error)
     play_hand(hand, [make_bot(bot, seed + seat) for seat in range(players)])
-    return [e.to_dict() for e in hand.events], hand.outcome
+    return [e.to_dict() for e in hand.events], hand.outcome._replace(points=None)
 
 
 def match_story(rules: Rules, players: int, seed: int) -> object:

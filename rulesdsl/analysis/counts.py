@@ -17,16 +17,29 @@ are at most as many as the deck has trumps.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import lru_cache
 from itertools import permutations
+from typing import Any
 
 from rulesdsl.analysis import stated as said
 from rulesdsl.house.unit import HouseRule
 from rulesdsl.house.unit import Step as RuleStep
-from rulesdsl.rules import Rules
+from rulesdsl.model import model
+from rulesdsl.rules import OPTIONS, Rules
+from rulesdsl.units import Step
+from rulesdsl.units.counting import (
+    AllOutWinner,
+    DrawCount,
+    Drawers,
+    EmptyStock,
+    HandEnd,
+    Points,
+)
+from rulesdsl.units.trump import out_of_play
 
 TRICK_BUDGET = 200_000
 """The most tricks the count model walks, over all its states, before it gives up: its
@@ -94,18 +107,123 @@ class Setup:
 def setup(rules: Rules, players: int) -> Setup:
     """The deal (RULES.md section 4): hand sizes, and the stock after any turn-up."""
     size = rules.hand_size_for(players)
-    turnup = int(rules.trump == "stock_turnup")
-    in_play = len(rules.cards) - turnup
+    in_play = len(rules.cards) - out_of_play(rules)
     return Setup(players, size, in_play - players * size, in_play)
 
 
+UNKNOWN = object()
+"""The effect of a step whose rule states none."""
+
+DEFAULT_EFFECTS: dict[Step, Any] = {
+    Step.ELIMINATE: False,
+    Step.DRAWERS: Drawers.WINNER,
+    Step.REFILL: EmptyStock.STAYS_EMPTY,
+    Step.DRAW_END: None,
+    Step.ALL_OUT: AllOutWinner.TRICK_WINNER,
+}
+"""The effect of each step the count model reads where no rule decides it."""
+
+
+@dataclass(frozen=True)
+class Effects:
+    """What the rules of a profile do to the counts, step by step: read off the rule model,
+    each effect as the rule deciding the step states it (`Unit.counts`)."""
+
+    early_out: bool
+    drawers: Drawers
+    draw: DrawCount | None  # None: a count the profile states (see `stated_counts`)
+    empty_stock: EmptyStock
+    last_draw_ends: bool
+    all_out: AllOutWinner
+    stock_empty_ends: bool  # an end check ends the hand once the stock is empty
+    any_end: bool  # an end check of a rule that states nothing may end any trick
+    unknown: tuple[str, ...]  # the rules deciding a step that state nothing there
+
+
+def _effect(rules: Rules, step: Step, unknown: list[str]) -> Any:
+    found = model(rules)
+    acting = found.at(step)
+    if not acting:
+        return DEFAULT_EFFECTS.get(step)
+    decider = acting[0]
+    if decider.stated:
+        return None
+    effect = OPTIONS[decider.rule].counts(getattr(rules, decider.rule)).get(step, UNKNOWN)
+    if effect is UNKNOWN:
+        unknown.append(decider.rule)
+    return effect
+
+
+def _end_effects(rules: Rules) -> list[Any]:
+    """The effect of each option's end check (the profile's own are read off their
+    conditions); one that states nothing may end any trick."""
+    found = [c for c in model(rules).at(Step.END_CHECK) if not c.stated]
+    return [
+        OPTIONS[c.rule].counts(getattr(rules, c.rule)).get(Step.END_CHECK, HandEnd.ANY)
+        for c in found
+    ]
+
+
+@lru_cache(maxsize=256)
+def effects(rules: Rules) -> Effects:
+    """The count effects of `rules`."""
+    unknown: list[str] = []
+    draw = _effect(rules, Step.DRAW_COUNT, unknown)
+    ends = _end_effects(rules)
+    return Effects(
+        early_out=bool(_effect(rules, Step.ELIMINATE, unknown)),
+        drawers=_effect(rules, Step.DRAWERS, unknown),
+        draw=draw,
+        empty_stock=_effect(rules, Step.REFILL, unknown),
+        last_draw_ends=_effect(rules, Step.DRAW_END, unknown) is HandEnd.LAST_DRAW,
+        all_out=_effect(rules, Step.ALL_OUT, unknown),
+        stock_empty_ends=HandEnd.STOCK_EMPTY in ends,
+        any_end=HandEnd.ANY in ends,
+        unknown=tuple(unknown),
+    )
+
+
+def _option_effect(rules: Rules, step: Step) -> Any:
+    """The effect at `step` of the option that holds it, acting or replaced."""
+    own = model(rules).option_at(step)
+    return None if own is None else OPTIONS[own.rule].counts(getattr(rules, own.rule)).get(step)
+
+
+def replaced_counts(rules: Rules, players: int) -> int | None:
+    """The count the option's draw would give where a rule of the profile's own replaces
+    it, when it is one number at `players` (one per card in a trick is 1 to `players`)."""
+    draw = _option_effect(rules, Step.DRAW_COUNT)
+    if not isinstance(draw, DrawCount):
+        return None
+    values = {draw.wanted(n) for n in range(1, players + 1)}
+    return values.pop() if len(values) == 1 else None
+
+
+def replaced_points(rules: Rules) -> int | None:
+    """The points the option's score gives, when they are one number."""
+    points = _option_effect(rules, Step.SCORE)
+    return points.fixed if isinstance(points, Points) and not points.per_card else None
+
+
+def score_points(rules: Rules) -> tuple[float, float]:
+    """The least and most points a hand winner can score (infinite where unknown)."""
+    own = stated(rules, RuleStep.SCORE)
+    if own:
+        return said.span(own[0].tree, False) if own[0].tree is not None else said.ANY
+    points = _option_effect(rules, Step.SCORE)
+    if isinstance(points, Points):
+        return (0, math.inf) if points.per_card else (points.fixed, points.fixed)
+    return said.ANY
+
+
 def draw_count(rules: Rules, in_trick: int) -> int:
-    """Step 4: how many cards a drawer takes."""
-    return in_trick if rules.draw == "per_card_in_trick" else int(rules.draw)
+    """Step 4: how many cards a drawer takes, by the option's count."""
+    draw = effects(rules).draw
+    return draw.wanted(in_trick) if draw is not None else 0
 
 
 def everyone_draws(rules: Rules) -> bool:
-    return rules.draw_by == "everyone"
+    return effects(rules).drawers is Drawers.EVERYONE
 
 
 def stated(rules: Rules, step: RuleStep) -> tuple[HouseRule, ...]:
@@ -131,7 +249,7 @@ def draw_counts(rules: Rules, in_trick: int) -> tuple[int, ...]:
 def trumps(rules: Rules) -> int | None:
     """The most tricks a trump can win in a hand: one per trump in the deck (none without
     trumps); None (no limit) where reshuffles bring played trumps back."""
-    if rules.trump == "none":
+    if rules.trump == "none":  # a deal without a trump suit
         return 0
     return None if reshuffles(rules) else len(rules.cards) // 4
 
@@ -170,7 +288,7 @@ def drawers(rules: Rules, trick: Trick) -> list[int]:
 
 def reshuffles(rules: Rules) -> bool:
     """Step 4: whether an empty stock is refilled from the set-aside cards before a draw."""
-    return rules.exhaustion == "reshuffle"
+    return effects(rules).empty_stock is EmptyStock.RESHUFFLE
 
 
 def can_refill(rules: Rules, trick: Trick) -> bool:
@@ -209,7 +327,7 @@ def draw(rules: Rules, trick: Trick, wanted: int) -> int:
 
 def out_before_draw(rules: Rules) -> bool:
     """Step 3: whether empty hands drop out before the draw (`elimination immediate`)."""
-    return rules.elimination == "immediate"
+    return effects(rules).early_out
 
 
 def eliminate_immediate(rules: Rules, trick: Trick) -> None:
@@ -227,7 +345,7 @@ def eliminate_after_draw(rules: Rules, trick: Trick) -> None:
 
 def last_draw_ends(rules: Rules, trick: Trick, taken: int) -> None:
     """Step 5: under `last_draw_wins`, a draw that took the last stock card ends the hand."""
-    if rules.exhaustion == "last_draw_wins" and taken > 0 and trick.stock == 0:
+    if effects(rules).last_draw_ends and taken > 0 and trick.stock == 0:
         trick.end = End.STOCK_EXHAUSTED
         trick.winner_cards = frozenset({trick.sizes[trick.last_drawer]})
 
@@ -240,13 +358,14 @@ def last_players_end(rules: Rules, trick: Trick) -> None:
     elif not trick.sizes:
         trick.events.add(Event.ALL_OUT)
         trick.end = End.ALL_OUT
-        trick.winner_cards = frozenset({0}) if rules.all_out == "last_trick_winner" else frozenset()
+        nobody = effects(rules).all_out is AllOutWinner.NOBODY
+        trick.winner_cards = frozenset() if nobody else frozenset({0})
 
 
 def most_tricks_ends(rules: Rules, trick: Trick, players: int) -> None:
     """Step 9: under `most_tricks` an empty stock ends the hand; any seat may have won the
     most tricks, one that is out included."""
-    if rules.exhaustion == "most_tricks" and trick.stock == 0:
+    if effects(rules).stock_empty_ends and trick.stock == 0:
         trick.end = End.MOST_TRICKS
         out = len(trick.sizes) < players
         trick.winner_cards = frozenset(trick.sizes) | ({0} if out else set())
@@ -298,16 +417,21 @@ def tricks_from(rules: Rules, setup_: Setup, state: State) -> Iterator[Trick]:
     same trick ending the hand after step 9, with a winner or without."""
     sizes, stock, won = state
     seen: set[int] = set()
-    ends = stated(rules, RuleStep.END_CHECK)
+    stated_ends = bool(stated(rules, RuleStep.END_CHECK))
+    any_end = effects(rules).any_end
     for index, size in enumerate(sizes):
         if size not in seen:
             seen.add(size)
             for wanted, after in draw_choices(rules, len(sizes), won):
                 for others in orders(rules, sizes, stock, index, wanted):
                     trick = play_trick(rules, setup_, state, index, wanted, others, after)
-                    yield trick
-                    if ends and trick.end is None:
-                        yield from house_ends(trick)
+                    ending = stated_end_truths(rules, trick, setup_) if stated_ends else {False}
+                    if False in ending or trick.end is not None:
+                        yield trick
+                    if trick.end is None and any_end:
+                        yield from house_ends(trick, stated=False)
+                    if trick.end is None and True in ending:
+                        yield from house_ends(trick, stated=True)
 
 
 def orders(
@@ -325,13 +449,30 @@ def orders(
     return list(distinct.values())
 
 
-def house_ends(trick: Trick) -> Iterator[Trick]:
-    """After step 9, an end rule the profile states ends the hand: any active seat may
-    win, or nobody."""
+def counts_at(state: State, players: int) -> said.Counts:
+    """What a rule's condition can read of a count state."""
+    sizes, stock, _ = state
+    return said.Counts(players, sizes, stock)
+
+
+def stated_end_truths(rules: Rules, trick: Trick, setup_: Setup) -> frozenset[bool]:
+    """Whether the end rules the profile states can end the hand after `trick` (True), and
+    can let it go on (False), as their conditions read at the counts the trick leaves: it
+    ends where one of them surely holds."""
+    counts = counts_at(next_state(trick), setup_.players)
+    found = [said.truths(r.tree, counts) for r in stated(rules, RuleStep.END_CHECK)]
+    can_end = any(True in truths for truths in found)
+    must_end = any(truths == {True} for truths in found)
+    return frozenset({*((True,) if can_end else ()), *(() if must_end else (False,))})
+
+
+def house_ends(trick: Trick, stated: bool) -> Iterator[Trick]:
+    """After step 9, an end check ends the hand: any active seat may win, or nobody. One
+    the profile states (`stated`) acts only from the first trick its condition allows."""
     events = trick.events - {Event.GOES_ON} | {Event.ENDS}
     for cards in (frozenset(trick.sizes), frozenset()):
         yield replace(
-            trick, end=End.HOUSE_RULE, events=set(events), winner_cards=cards, stated_end=True
+            trick, end=End.HOUSE_RULE, events=set(events), winner_cards=cards, stated_end=stated
         )
 
 
@@ -353,6 +494,8 @@ class CountModel:
     # The last trick a hand can go on after (None: any, or no rule of the profile's own
     # ends hands, which is all it is asked for).
     latest_going_on: int | None = None
+    reached: frozenset[State] = frozenset()  # the states before a trick
+    going_on: frozenset[State] = frozenset()  # the states after a trick the hand goes on from
 
 
 @lru_cache(maxsize=256)
@@ -362,8 +505,8 @@ def build(rules: Rules, players: int, budget: int = TRICK_BUDGET) -> CountModel:
     setup_ = setup(rules, players)
     start = setup_.state
     edges: dict[State, list[tuple[Trick, State | None]]] = {}
-    todo = [start]
-    complete = True
+    complete = not effects(rules).unknown  # a step it cannot see: it proves nothing
+    todo = [start] if complete else []
     walked = 0
     while todo:
         state = todo.pop()
@@ -404,12 +547,14 @@ def build(rules: Rules, players: int, budget: int = TRICK_BUDGET) -> CountModel:
         can_end_without_winner=any(t.end is not None and not t.winner_cards for t in tricks),
         cycles=cycles,
         latest_going_on=latest,
+        reached=frozenset(edges),
+        going_on=frozenset(n for out in edges.values() for _, n in out if n is not None),
     )
 
 
 def forget() -> None:
     """Drop the models and counts kept for profiles seen before (for timing runs)."""
-    for kept in (build, stated_counts, draw_choices):
+    for kept in (build, effects, stated_counts, draw_choices):
         kept.cache_clear()
 
 

@@ -10,12 +10,12 @@ from typing import Any
 from rulesdsl.analysis.counts import TRICK_BUDGET, build
 from rulesdsl.analysis.verdicts import (
     ANALYSED,
-    QUESTIONS,
     SEARCH_BUDGET,
     PlayersReport,
     Question,
     Verdict,
     analyse_players,
+    option_questions,
     stated_questions,
 )
 from rulesdsl.analysis.witness import Witness
@@ -77,7 +77,8 @@ def dead_rules(
     """The rules the count model proves can never act at any of `counts` (default: every
     count the profile allows). Needs no search, so it is quick enough for `validate`;
     beyond `budget` tricks walked nothing is proved, so nothing is dead."""
-    questions = {name: QUESTIONS.get(name) for name in ANALYSED}
+    known = option_questions(rules)
+    questions = {name: known.get(name) for name in ANALYSED}
     return _never_acting(rules, questions, counts, budget)
 
 

@@ -7,12 +7,13 @@ is taken either way, so what is read here only ever removes what cannot happen.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rulesdsl.house import ir
 from rulesdsl.house.bounds import KNOWN
 from rulesdsl.house.unit import HouseRule
-from rulesdsl.house.vocab import ATTRIBUTES, NAMES, Aggregate, Type, Where
+from rulesdsl.house.vocab import ATTRIBUTES, NAMES, SETS, Aggregate, Type, Where
 
 Span = tuple[float, float]
 """The least and largest value an int expression can take (infinite where unknown)."""
@@ -167,3 +168,168 @@ def _at_least(node: ir.Node) -> int | None:
 
 def _is_trick_number(node: ir.Node) -> bool:
     return isinstance(node, ir.Leaf) and node.code == TRICK_NUMBER
+
+
+# -- what a condition can be, where the count model knows the counts ---------------------
+
+TRUTHS = frozenset({True, False})
+
+
+@dataclass(frozen=True)
+class Counts:
+    """What the count model knows of a moment of a hand: the players, the sizes of the
+    active hands, the stock, and the trick's number (a span)."""
+
+    players: int
+    sizes: tuple[int, ...]
+    stock: int
+    tricks: Span = (1, math.inf)
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A seat a variable or name stands for: one holding `size` cards, or any active seat
+    (None); `active` when it is surely still in."""
+
+    active: bool
+    size: int | None = None
+
+
+ANY_ACTIVE = Seat(True)
+
+SEAT_SETS = SETS["seats"].iterate
+SEAT_CODES = {
+    NAMES["me"].code: ANY_ACTIVE,
+    NAMES["drawer"].code_at(Where.DRAW): ANY_ACTIVE,
+}
+CARDS_CODE = ATTRIBUTES[(Type.SEAT, "cards")].code
+TRICKS_CODE = ATTRIBUTES[(Type.SEAT, "tricks")].code
+ACTIVE_CODE = ATTRIBUTES[(Type.SEAT, "active")].code
+LEAF_SPANS: dict[str, Callable[[Counts], Span]] = {
+    NAMES["players"].code: lambda c: (c.players, c.players),
+    NAMES["stock.size"].code: lambda c: (c.stock, c.stock),
+    NAMES["trick.number"].code: lambda c: c.tricks,
+    TRICK_NUMBER: lambda c: c.tricks,
+}
+
+
+class Reader:
+    """The values a checked expression can take at `counts`: a span for a number, the set
+    of truths a condition can have. What the counts do not settle is taken either way."""
+
+    def __init__(self, counts: Counts) -> None:
+        self.counts = counts
+        self.seats: dict[int, Seat] = {}
+
+    def truths(self, node: ir.Node) -> frozenset[bool]:
+        if isinstance(node, ir.Leaf) and node.code in ("True", "False"):
+            return frozenset({node.code == "True"})
+        if isinstance(node, ir.Unary) and node.op == "not":
+            return frozenset(not t for t in self.truths(node.operand))
+        if isinstance(node, ir.Binary) and node.op in ("and", "or"):
+            return self._logic(node)
+        if isinstance(node, ir.Binary) and node.left.type == Type.INT:
+            return _compare(node.op, self.span(node.left), self.span(node.right))
+        if isinstance(node, ir.Attr) and node.code == ACTIVE_CODE:
+            seat = self._seat(node.base)
+            return frozenset({True}) if seat is not None and seat.active else TRUTHS
+        if isinstance(node, ir.Over) and node.kind in (Aggregate.ANY, Aggregate.ALL):
+            return self._quantifier(node)
+        return TRUTHS
+
+    def _logic(self, node: ir.Binary) -> frozenset[bool]:
+        left, right = self.truths(node.left), self.truths(node.right)
+        if node.op == "and":
+            return frozenset(a and b for a in left for b in right)
+        return frozenset(a or b for a in left for b in right)
+
+    def _quantifier(self, node: ir.Over) -> frozenset[bool]:
+        """`any` or `all` over seats, each seat by the cards it holds: true where the body
+        can be for one seat (`any`) or for every seat (`all`)."""
+        if node.over.iterate != SEAT_SETS:
+            return TRUTHS
+        each = []
+        for seat in self._seats(active_only=bool(node.over.keep)):
+            self.seats[node.var] = seat
+            each.append(self.truths(node.body))
+        settles = node.kind == Aggregate.ANY  # the truth one seat settles `any` with
+        found = set()
+        if any(settles in body for body in each):
+            found.add(settles)
+        if all((not settles) in body for body in each):
+            found.add(not settles)
+        return frozenset(found)
+
+    def _seats(self, active_only: bool) -> list[Seat]:
+        counts = self.counts
+        seats = [Seat(True, size) for size in sorted(set(counts.sizes))]
+        if not active_only and len(counts.sizes) < counts.players:
+            seats.append(Seat(False, 0))
+        return seats
+
+    def span(self, node: ir.Node) -> Span:
+        if isinstance(node, ir.Number):
+            return node.value, node.value
+        if isinstance(node, ir.Leaf) and node.code in LEAF_SPANS:
+            return LEAF_SPANS[node.code](self.counts)
+        if isinstance(node, ir.Attr) and node.code in (CARDS_CODE, TRICKS_CODE):
+            return self._seat_span(node)
+        if isinstance(node, ir.Binary) and node.op in "+-*":
+            return _arithmetic(node.op, self.span(node.left), self.span(node.right))
+        if isinstance(node, ir.Unary) and node.op == "-":
+            low, high = self.span(node.operand)
+            return -high, -low
+        if isinstance(node, ir.Call):
+            spans = [self.span(a) for a in node.args]
+            pick = min if node.fn == "min" else max
+            return pick(s[0] for s in spans), pick(s[1] for s in spans)
+        if isinstance(node, ir.Ternary):
+            (a, b), (c, d) = self.span(node.then), self.span(node.otherwise)
+            truths = self.truths(node.condition)
+            spans = [s for s, t in (((a, b), True), ((c, d), False)) if t in truths]
+            return min(s[0] for s in spans), max(s[1] for s in spans)
+        return ANY
+
+    def _seat_span(self, node: ir.Attr) -> Span:
+        seat = self._seat(node.base)
+        if seat is None:
+            return ANY
+        if node.code == TRICKS_CODE:
+            return 0, self.counts.tricks[1]
+        if seat.size is not None:
+            return seat.size, seat.size
+        sizes = self.counts.sizes or (0,)
+        return min(sizes), max(sizes)
+
+    def _seat(self, node: ir.Node) -> Seat | None:
+        if isinstance(node, ir.Var):
+            return self.seats.get(node.index)
+        if isinstance(node, ir.Leaf):
+            return SEAT_CODES.get(node.code)
+        return None
+
+
+def _compare(op: str, left: Span, right: Span) -> frozenset[bool]:
+    """The truths `left op right` can have for numbers in the two spans."""
+    (a, b), (c, d) = left, right
+    can_less, can_more, can_equal = a < d, b > c, a <= d and c <= b
+    only_equal = a == b == c == d
+    truths = {
+        "==": (can_equal, not only_equal),
+        "!=": (not only_equal, can_equal),
+        "<": (can_less, b >= c),
+        "<=": (can_less or can_equal, can_more),
+        ">": (can_more, a <= d),
+        ">=": (can_more or can_equal, can_less),
+    }[op]
+    return frozenset(t for t, possible in zip((True, False), truths, strict=True) if possible)
+
+
+def truths(condition: ir.Node | None, counts: Counts) -> frozenset[bool]:
+    """The truths `condition` can have at `counts` (a rule without a tree: either)."""
+    return TRUTHS if condition is None else Reader(counts).truths(condition)
+
+
+def can_hold(condition: ir.Node | None, counts: Counts) -> bool:
+    """Whether `condition` can be true at `counts`."""
+    return True in truths(condition, counts)

@@ -24,17 +24,23 @@ from rulesdsl.analysis.counts import (
     TRICK_BUDGET,
     CountModel,
     Event,
+    State,
     build,
+    counts_at,
     draw_counts,
     out_before_draw,
+    replaced_counts,
+    replaced_points,
     reshuffles,
+    score_points,
     stated,
 )
-from rulesdsl.analysis.stated import first_trick
+from rulesdsl.analysis.stated import can_hold, first_trick, span
 from rulesdsl.engine.hand import TRICK_LIMIT, Hand
 from rulesdsl.engine.match import HAND_LIMIT, points_of
 from rulesdsl.house.unit import HouseRule
 from rulesdsl.house.unit import Step as RuleStep
+from rulesdsl.model import model
 from rulesdsl.rules import OPTIONS, Rules
 
 # Deals the search tries per player count, then swaps of two cards it climbs by (for a
@@ -181,8 +187,9 @@ def _scoring(rules: Rules, model: CountModel) -> str | None:
 def _next_dealer(rules: Rules, model: CountModel) -> str | None:
     count = rules.match_count_for(model.setup.players)
     one_hand = rules.match.kind == "hands" and count == 1
+    every_hand_won = not model.can_end_without_winner
     one_point = rules.match.kind == "target" and count <= 1 and scores_one(rules)
-    if one_hand or one_point:
+    if one_hand or (one_point and every_hand_won):
         return "every match is over after its first hand"
     if not model.winner_cards:
         return "no hand ever has a winner, so the deal always passes to the left"
@@ -196,7 +203,7 @@ def scored(rules: Rules) -> bool:
 
 def scores_one(rules: Rules) -> bool:
     """Whether every hand winner scores exactly one point."""
-    return rules.scoring == "one_per_hand" and not scored(rules)
+    return score_points(rules) == (1, 1)
 
 
 def _any_hand(hand: Hand) -> bool:
@@ -217,7 +224,7 @@ def _winner_not_left(hand: Hand) -> bool:
     count = rules.match_count_for(hand.players)
     if rules.match.kind == "hands":
         return count >= 2
-    return points_of(rules, outcome) < count
+    return points_of(outcome) < count
 
 
 QUESTIONS: dict[str, Question] = {
@@ -340,37 +347,84 @@ def _has_winner(rule: HouseRule, rules: Rules, model: CountModel) -> str | None:
     return "no hand ever has a winner" if not model.winner_cards else None
 
 
+def _other_points(rule: HouseRule, rules: Rules, model: CountModel) -> str | None:
+    """A score rule acts where it gives other points than the option it replaces."""
+    option = replaced_points(rules)
+    own = span(rule.tree, False) if rule.tree is not None else None
+    if option is not None and own == (option, option):
+        return f"it always scores {option}, as the option it replaces does"
+    return _has_winner(rule, rules, model)
+
+
+def _other_count(rule: HouseRule, rules: Rules, model: CountModel) -> str | None:
+    """A draw rule acts where it gives a drawer another count than the option it replaces,
+    with cards there to draw."""
+    option = replaced_counts(rules, model.setup.players)
+    if option is not None and set(draw_counts(rules, model.setup.players)) == {option}:
+        return f"it always gives {option}, as the option it replaces does"
+    return _draws(rules, model)
+
+
 def _in_time(rule: HouseRule, rules: Rules, model: CountModel) -> str | None:
-    """An end rule acts only at the end of a trick after which the hand would go on."""
+    """An end rule acts only at the end of a trick after which the hand would go on, where
+    its condition can hold."""
     first, latest = first_trick(rule), model.latest_going_on
-    if latest is None or first <= latest:
+    if latest is not None and first > latest:
+        return (
+            f"it can end a hand only from trick {first}, and with {model.setup.players} "
+            f"players no hand goes on past trick {latest} (a hand lasts at most "
+            f"{model.max_tricks} tricks)"
+        )
+    return _cannot_hold(rule, model, model.going_on, "at the end of a trick")
+
+
+def _cannot_hold(
+    rule: HouseRule, model: CountModel, states: frozenset[State], when: str
+) -> str | None:
+    """A proof that the rule's condition is false in each of `states`, if it is."""
+    players = model.setup.players
+    if any(can_hold(rule.tree, counts_at(state, players)) for state in states):
         return None
+    largest = max((max(sizes, default=0) for sizes, _, _ in states), default=0)
     return (
-        f"it can end a hand only from trick {first}, and with {model.setup.players} players "
-        f"no hand goes on past trick {latest} (a hand lasts at most {model.max_tricks} tricks)"
+        f"its condition cannot hold {when} in any of the {len(states)} count states a hand "
+        f"can reach with {players} players (no hand holds more than {largest} cards)"
     )
 
 
-def _any_rule(never: Never) -> StatedNever:
-    return lambda rule, rules, model: never(rules, model)
+def _filter_never(never: Never) -> StatedNever:
+    """A filter acts only where its player may choose, and its condition can hold."""
+
+    def proof(rule: HouseRule, rules: Rules, model: CountModel) -> str | None:
+        return never(rules, model) or _cannot_hold(rule, model, model.reached, "at a play")
+
+    return proof
 
 
 StatedNever = Callable[[HouseRule, Rules, CountModel], str | None]
 
 STATED: dict[RuleStep, tuple[str, StatedNever, tuple[Effect, ...]]] = {
-    RuleStep.LEAD_FILTER: ("it refuses a card to lead", _any_rule(_no_proof), (Effect.PLAY,)),
+    RuleStep.LEAD_FILTER: (
+        "it refuses a card to lead",
+        _filter_never(_no_proof),
+        (Effect.PLAY,),
+    ),
     RuleStep.FOLLOW_FILTER: (
         "it refuses a card to follow",
-        _any_rule(_follower_choice),
+        _filter_never(_follower_choice),
         (Effect.PLAY,),
     ),
     RuleStep.DRAW_COUNT: (
-        "a drawer takes its count",
-        _any_rule(_draws),
+        "a drawer takes other cards than the option it replaces would give",
+        _other_count,
         (Effect.PLAY, Effect.HAND_END),
     ),
     RuleStep.END_CHECK: ("it ends the hand", _in_time, (Effect.HAND_END, Effect.HAND_WINNER)),
-    RuleStep.SCORE: ("it scores a hand winner", _has_winner, (Effect.MATCH,)),
+    RuleStep.SCORE: (
+        "it scores a hand winner other points than the option it replaces would",
+        _other_points,
+        (Effect.MATCH,),
+    ),
 }
 """Per step a stated rule acts at: what its acting is, a proof it cannot, its effects."""
 
@@ -387,10 +441,25 @@ def stated_questions(rules: Rules) -> dict[str, Question]:
     return questions
 
 
+def option_questions(rules: Rules) -> dict[str, Question]:
+    """The question of each option analysed that has one. An option a rule of the
+    profile's own replaces never acts: that rule decides its step."""
+    replaced = model(rules).replaced
+    questions = {name: QUESTIONS[name] for name in ANALYSED if name in QUESTIONS}
+    for name, rule in replaced.items():
+        proof = f"the profile's own rule {rule} decides in its place"
+        never = partial(_replaced, proof)
+        questions[name] = replace(questions[name], never=never, detectors=w.Detectors())
+    return questions
+
+
+def _replaced(proof: str, rules: Rules, model: CountModel) -> str:
+    return proof
+
+
 def questions_for(rules: Rules) -> dict[str, Question]:
     """The questions of the options analysed, then of each rule the profile states."""
-    questions = {name: QUESTIONS[name] for name in ANALYSED if name in QUESTIONS}
-    return {**questions, **stated_questions(rules)}
+    return {**option_questions(rules), **stated_questions(rules)}
 
 
 def _ends_badly(hand: Hand) -> bool:
@@ -406,7 +475,7 @@ def _scores(rules: Rules) -> Callable[[Hand], bool]:
         outcome = hand.outcome
         if outcome.winner is None:
             return False
-        return points_of(rules, outcome) > 0
+        return points_of(outcome) > 0
 
     return scores
 

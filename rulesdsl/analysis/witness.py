@@ -8,13 +8,14 @@ compiled path (`compiled_outcome`).
 
 from __future__ import annotations
 
+import copy
 import random
 import shlex
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from rulesdsl.analysis.counts import draw_counts, out_before_draw, reshuffles
+from rulesdsl.analysis.counts import out_before_draw, reshuffles
 from rulesdsl.bots import make_bot
 from rulesdsl.cards import Card
 from rulesdsl.engine.events import Draw, Reshuffle, TrickWon
@@ -135,6 +136,7 @@ class TrickDone:
     stock_before: int
     events: list
     in_trick: int
+    seats: tuple[int, ...]  # who played to the trick, from its leader
 
 
 Detector = Callable[[Any], bool]
@@ -224,10 +226,37 @@ def card_available(hand: Hand, t: TrickDone) -> bool:
     return t.stock_before > 0 or reshuffles(hand.rules)
 
 
+def count_at_draw(t: TrickDone, seat: int) -> int:
+    """The cards `seat` was to draw at step 4 of the trick just finished, by the rule that
+    decides the count: asked of the state with that trick's led suit, seats, best card and
+    winner put back (the next trick has started since)."""
+    hand = t.hand
+    (won,) = (e for e in t.events if isinstance(e, TrickWon))
+    codes = hand.codes.ints(won.cards)
+    s = copy.copy(hand.s)
+    s.led = codes[0] & 3
+    s.best = codes[t.seats.index(won.seat)]
+    s.winner = won.seat
+    s.trick_seats = t.seats
+    return hand.plan.draw_count.act(s, seat)
+
+
+def in_at_draw(hand: Hand, t: TrickDone, seat: int) -> bool:
+    """Whether `seat` was still in at step 4: in now, or out at step 6 of this trick."""
+    out_after_draw = (t.number, seat) in hand.eliminated and not hand.plan.eliminate.act
+    return hand.active[seat] or out_after_draw
+
+
+def stock_after_winner(t: TrickDone) -> int:
+    """The stock once the trick's winner had drawn."""
+    drawn = [e for e in t.events if isinstance(e, Draw) and e.seat == t.winner]
+    return drawn[0].stock_left if drawn else t.stock_before
+
+
 def last_card_win(t: TrickDone) -> bool:
     """The winner played their last card, and a draw would give them one."""
     hand = t.hand
-    wants = max(draw_counts(hand.rules, t.in_trick)) > 0
+    wants = count_at_draw(t, t.winner) > 0
     return t.last_card and wants and card_available(hand, t)
 
 
@@ -241,14 +270,15 @@ def winner_draws(t: TrickDone) -> bool:
 
 
 def other_draws(t: TrickDone) -> bool:
-    """A player other than the winner drew; or, the trick over, one is still in and a card
-    is there for them to draw."""
+    """A player other than the winner drew; or, after the winner's draw at step 4, one who
+    was still in had a card there to draw, by their own count."""
     hand = t.hand
     if any(isinstance(e, Draw) and e.seat != t.winner for e in t.events):
         return True
-    others_in = any(hand.active[seat] for seat in range(hand.players) if seat != t.winner)
-    wants = max(draw_counts(hand.rules, t.in_trick)) > 0
-    return others_in and wants and not hand.is_over and (bool(hand.stock) or reshuffles(hand.rules))
+    if stock_after_winner(t) == 0 and not reshuffles(hand.rules):
+        return False
+    others = (seat for seat in range(hand.players) if seat != t.winner)
+    return any(in_at_draw(hand, t, seat) and count_at_draw(t, seat) > 0 for seat in others)
 
 
 def winner_leads_on(t: TrickDone) -> bool:
@@ -297,6 +327,7 @@ def watch(
     seen = Watched()
     last_cards: dict[int, bool] = {}
     stock_before = len(hand.stock)
+    seats: tuple[int, ...] = ()
     while not hand.is_over:
         seat = hand.to_move
         number = hand.tricks_played + 1
@@ -306,6 +337,7 @@ def watch(
                 seen.acted[name] = number
         if not hand.trick:
             stock_before, last_cards = len(hand.stock), {}
+            seats = tuple(hand.trick_seats)
         last_cards[seat] = len(hand.hands[seat]) == 1
         card = bots[seat].choose(hand, hand.legal_moves())
         seen.plays.append(card)
@@ -314,7 +346,9 @@ def watch(
         if won:
             winner = won[0].seat
             cards = len(won[0].cards)
-            done = TrickDone(hand, number, winner, last_cards[winner], stock_before, events, cards)
+            done = TrickDone(
+                hand, number, winner, last_cards[winner], stock_before, events, cards, seats
+            )
             for name, d in detectors.items():
                 if d.trick is not None and name not in seen.acted and d.trick(done):
                     seen.acted[name] = number

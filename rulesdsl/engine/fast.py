@@ -22,9 +22,8 @@ from rulesdsl.engine.plan import plan_for
 from rulesdsl.engine.result import EndReason, HandResult
 from rulesdsl.engine.state import State
 from rulesdsl.engine.steps import Plan
-from rulesdsl.rules import OPTIONS, Rules
+from rulesdsl.rules import Rules
 from rulesdsl.stream import Stream
-from rulesdsl.units import Step
 
 REASONS = tuple(EndReason)
 SUITS = (*Suit, None)  # by suit int; -1 is no trump
@@ -167,12 +166,12 @@ def table_for(rules: Rules, players: int, bots: tuple[str, ...]) -> Table:
         pick: Any = PICKS[bots[0]]
     else:
         pick = partial(pick_by_seat, kinds=kinds)
-    trump_of = OPTIONS["trump"].plays(rules.trump)[Step.TRUMP]
+    plan = plan_for(rules)
     return Table(
-        plan=plan_for(rules),
+        plan=plan,
         players=players,
         dealt=players * rules.hand_size_for(players),
-        trump_of=trump_of,
+        trump_of=plan.trump.act,
         own_order=not rules.usual_order,
         recode=recode(rules),
         pick=pick,
@@ -189,6 +188,9 @@ def deal_hands(deck: list[int], dealer: int, players: int, dealt: int) -> list[l
 def result(s: State, p: Plan) -> HandResult:
     """The hand's HandResult, from its state; the winner's points by the plan's score."""
     won = s.hand_winner
+    points = None
+    if won >= 0:
+        points = steps.hand_points(s, p)
     return HandResult(
         None if won < 0 else won,
         REASONS[s.end_reason],
@@ -200,8 +202,8 @@ def result(s: State, p: Plan) -> HandResult:
         len(s.hands[won]) if won >= 0 else 0,
         s.plays,
         s.saves,
-        p.fired_names[s.fired | (p.score_bit if won >= 0 else 0)],
-        p.score(s, won) if won >= 0 else None,
+        p.fired_names[s.fired],
+        points,
     )
 
 

@@ -34,7 +34,7 @@ from rulesdsl.engine.state import State
 from rulesdsl.rules import OPTIONS, Rules, RulesError
 from rulesdsl.seeds import shuffle
 from rulesdsl.stream import Stream
-from rulesdsl.units import CORE, RuleTag, Step, Trump
+from rulesdsl.units import CORE, RuleTag, Trump
 from rulesdsl.units.trump import out_of_play, turned_up
 
 TRICK_LIMIT = steps.TRICK_LIMIT_TRICKS
@@ -184,8 +184,8 @@ class Hand:
         for k, card in enumerate(order[:dealt]):
             hands[(dealer + 1 + k) % players].append(card)
         codes = codes_for(rules)
-        setup = OPTIONS["trump"].plays(rules.trump)[Step.TRUMP]
-        suit, stock = setup(codes.ints(order), dealt)
+        trump_of = plan_for(rules).trump
+        suit, stock = trump_of.act(codes.ints(order), dealt)
         rest = codes.cards(stock)
         trump = None if suit < 0 else Suit(suit)
         turnup = order[dealt] if out_of_play(rules) else None
@@ -202,7 +202,7 @@ class Hand:
             seed=stream.split(),
         )
         hand.events.append(Deal(dealer, tuple(tuple(h) for h in hands), len(rest)))
-        hand.events.append(TrumpEvent(trump, shown, rules.trump, rule="trump"))
+        hand.events.append(TrumpEvent(trump, shown, rules.trump, rule=trump_of.rule))
         hand.events.append(hand.first_lead())
         return hand
 

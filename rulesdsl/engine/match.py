@@ -12,7 +12,6 @@ from rulesdsl.engine.result import HandResult
 from rulesdsl.rules import Rules
 from rulesdsl.seeds import derive
 from rulesdsl.stream import Stream
-from rulesdsl.units import NextDealer, Scoring
 
 # A match that has not ended after this many hands ends on the points so far.
 HAND_LIMIT = 1000
@@ -55,38 +54,26 @@ class Match:
 
     def record(self, outcome: HandResult) -> list[Event]:
         """Score a finished hand, pass the deal on, and end the match when its rule says so."""
+        plan = plan_for(self.rules)
         self.hands_played += 1
         winner = outcome.winner
         gained = 0
         if winner is not None:
-            gained = points_of(self.rules, outcome)
+            gained = points_of(outcome)
             self.points[winner] += gained
-        rule = plan_for(self.rules).score_rule
         events: list[Event] = [
-            Score(self.hands_played, winner, gained, tuple(self.points), rule=rule)
+            Score(self.hands_played, winner, gained, tuple(self.points), rule=plan.score.rule)
         ]
-        if self.rules.next_dealer is NextDealer.HAND_WINNER and winner is not None:
-            self.dealer = winner
-        else:
-            self.dealer = (self.dealer + 1) % self.players
-        if self._ended():
+        seat = -1 if winner is None else winner
+        self.dealer = plan.next_dealer.act(self.dealer, seat, self.players)
+        ended = plan.match_end.act(self.points, self.hands_played, self.players)
+        if ended or self.hands_played >= HAND_LIMIT:
             top = max(self.points)
             self.winners = tuple(s for s in range(self.players) if self.points[s] == top)
             events.append(MatchEnd(self.winners, tuple(self.points), self.hands_played))
         return events
 
-    def _ended(self) -> bool:
-        count = self.rules.match_count_for(self.players)
-        if self.hands_played >= HAND_LIMIT:
-            return True
-        if self.rules.match.kind == "target":
-            return max(self.points) >= count
-        return self.hands_played >= count
 
-
-def points_of(rules: Rules, outcome: HandResult) -> int:
-    """The match points the hand winner scores: by a score rule the profile states, else
-    by the `scoring` option."""
-    if outcome.points is not None:
-        return outcome.points
-    return 1 if rules.scoring is Scoring.ONE_PER_HAND else outcome.winner_cards
+def points_of(outcome: HandResult) -> int:
+    """The match points the hand's winner scores, by the rule that decides the score."""
+    return outcome.points if outcome.points is not None else 0

@@ -1,16 +1,23 @@
-"""A profile's Plan: the step functions its rule units contribute, for the skeleton."""
+"""A profile's Plan: the rule model (`rulesdsl.model`) as the skeleton asks it.
+
+At a step that composes, every rule's part, in order; at any other, the one rule that
+decides it: the option that holds the step, the rule the profile states in its place, or
+the fixed order of a trick (CORE) where no rule says anything. Each carries its name and
+its coverage bit; nothing here names an option.
+"""
 
 from __future__ import annotations
 
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any
 
 from rulesdsl.engine import steps
 from rulesdsl.engine.result import EndReason
-from rulesdsl.engine.steps import Plan, PlayRule, Refill
-from rulesdsl.house.unit import HouseRule, at_step
+from rulesdsl.engine.steps import CORE, Decision, EndRule, Plan, PlayRule, Refill
+from rulesdsl.house.unit import HouseRule
+from rulesdsl.model import HOLDERS, Contribution, model
 from rulesdsl.rules import Rules
-from rulesdsl.units import CORE, COUNTED, UNITS, Step
+from rulesdsl.units import COUNTED, UNITS, Step
 
 FIRED_BITS = {name: 1 << i for i, name in enumerate(COUNTED)}
 """Each counted rule's bit in `State.fired`."""
@@ -40,31 +47,24 @@ class FiredNames(dict[int, frozenset[str]]):
         return names
 
 
-def house_bit(rules: Rules, name: str) -> int:
-    """The coverage bit of the profile's own rule `name`."""
-    return 1 << (HOUSE_SHIFT + [r.name for r in rules.house_rules].index(name))
+def bit_of(rules: Rules, rule: str) -> int:
+    """The coverage bit of a rule: an option rule coverage counts, or the profile's own."""
+    own = [r.name for r in rules.house_rules]
+    if rule in own:
+        return 1 << (HOUSE_SHIFT + own.index(rule))
+    return FIRED_BITS.get(rule, 0)
 
 
-class Ending(NamedTuple):
-    """Who ends a hand at a step: the reason (its index in EndReason), rule and its bit."""
-
-    reason: int
-    rule: str
-    bit: int
-
-    @classmethod
-    def of(cls, rule: str, step: Step) -> Ending:
-        """The ending the unit `rule` declares for `step` (no unit: the step never ends a
-        hand, and the reason is never read)."""
-        unit = UNITS_BY_NAME.get(rule)
-        reason = unit.ends[step] if unit else EndReason.HOUSE_RULE
-        return cls(REASON_CODES[reason], rule, FIRED_BITS.get(rule, 0))
-
-
-ENDING_STEPS_ORDER = (Step.DRAW_END, Step.END_CHECK)
 UNITS_BY_NAME = {unit.name: unit for unit in UNITS}
 REASON_CODES = {reason: code for code, reason in enumerate(EndReason)}
 """The int of each EndReason, as the state keeps it (`steps.STOCK_EXHAUSTED`...)."""
+
+
+def reason_of(rule: str, step: Step) -> int:
+    """The reason a hand ends with when `rule` ends it at `step`: what its unit declares,
+    else (a rule the profile states) HOUSE_RULE."""
+    unit = UNITS_BY_NAME.get(rule)
+    return REASON_CODES[unit.ends[step] if unit else EndReason.HOUSE_RULE]
 
 
 # What the skeleton does where no rule contributes a step.
@@ -74,73 +74,58 @@ DEFAULTS: dict[Step, Any] = {
     Step.REFILL: Refill(steps.no_refill, False),
     Step.DRAW_END: steps.no_draw_end,
     Step.ALL_OUT: steps.trick_winner_wins,
-    Step.END_CHECK: steps.no_end,
     Step.NEXT_LEAD: steps.winner_leads,
 }
 
 
-def contributions(rules: Rules) -> list[tuple[str, Step, Any]]:
-    """(rule, step, function) for every step function the profile's units contribute, in
-    the registry's order."""
-    return [
-        (unit.name, step, fn)
-        for unit in UNITS
-        for step, fn in unit.plays(getattr(rules, unit.name)).items()
-    ]
+def decision(rules: Rules, step: Step) -> Decision:
+    """Who decides `step`: the rule the profile states there (keeping the function of the
+    option it replaces), else the option that holds it, else the fixed order of a trick."""
+    found = model(rules)
+    own = found.option_at(step)
+    option = own.function if own is not None else DEFAULTS.get(step)
+    stated = [c for c in found.at(step) if c.stated]
+    if stated:
+        rule = stated[0].rule
+        return Decision(stated[0].function, rule, bit_of(rules, rule), option)
+    holder = HOLDERS.get(step)
+    rule = holder.name if holder is not None else CORE
+    return Decision(option, rule, bit_of(rules, rule))
+
+
+def play_rules(rules: Rules, step: Step) -> tuple[PlayRule, ...]:
+    return tuple(PlayRule(c.function, c.rule, bit_of(rules, c.rule)) for c in _at(rules, step))
+
+
+def end_rule(rules: Rules, contribution: Contribution) -> EndRule:
+    rule, step = contribution.rule, contribution.step
+    return EndRule(contribution.function, rule, bit_of(rules, rule), reason_of(rule, step))
+
+
+def _at(rules: Rules, step: Step) -> tuple[Contribution, ...]:
+    return model(rules).at(step)
 
 
 @cache
 def plan_for(rules: Rules) -> Plan:
-    """The Plan of `rules`: play rules in registry order, one function for every other step."""
-    given = contributions(rules)
-    chosen = dict(DEFAULTS)
-    chosen.update({step: fn for _, step, fn in given})
-    by = {step: rule for rule, step, _ in given}
-    draw_ender, ender = (Ending.of(by.get(step, CORE), step) for step in ENDING_STEPS_ORDER)
-
-    def house(step: Step) -> tuple[PlayRule, ...]:
-        """The profile's own rules at `step`, in the order written (RULES.md section 5)."""
-        found = at_step(rules.house_rules, step.value)
-        return tuple(PlayRule(fn, name, house_bit(rules, name)) for name, fn in found)
-
-    def play_rules(step: Step) -> tuple[PlayRule, ...]:
-        options = tuple(
-            PlayRule(fn, rule, FIRED_BITS.get(rule, 0)) for rule, at, fn in given if at is step
-        )
-        return options + house(step)
-
-    # A count the profile states replaces the option's (there is one at most).
-    draw = house(Step.DRAW_COUNT) or (PlayRule(chosen[Step.DRAW_COUNT], "draw", 0),)
-    score = house(Step.SCORE) or (PlayRule(steps.option_scores, "scoring", 0),)
-
+    """The Plan of `rules`."""
+    draw_end = decision(rules, Step.DRAW_END)
     return Plan(
-        lead_rules=play_rules(Step.LEAD_FILTER),
-        follow_rules=play_rules(Step.FOLLOW_FILTER),
-        early_elimination=chosen[Step.ELIMINATE],
-        drawers=chosen[Step.DRAWERS],
-        draw_count=draw[0].keep,
-        refill=chosen[Step.REFILL],
-        draw_end=chosen[Step.DRAW_END],
-        draw_end_reason=draw_ender.reason,
-        draw_end_rule=draw_ender.rule,
-        draw_end_bit=draw_ender.bit,
-        all_out=chosen[Step.ALL_OUT],
-        end_check=chosen[Step.END_CHECK],
-        end_check_reason=ender.reason,
-        end_check_rule=ender.rule,
-        end_check_bit=ender.bit,
-        next_lead=chosen[Step.NEXT_LEAD],
-        trump_bit=FIRED_BITS["trump"],
-        draw_bit=draw[0].bit or FIRED_BITS["draw"],
-        draw_by_bit=FIRED_BITS["draw_by"],
-        next_lead_bit=FIRED_BITS["next_lead"],
-        elimination_bit=FIRED_BITS["elimination"],
-        exhaustion_bit=FIRED_BITS["exhaustion"],
-        all_out_bit=FIRED_BITS["all_out"],
-        draw_rule=draw[0].rule,
-        house_ends=house(Step.END_CHECK),
-        score=score[0].keep,
-        score_rule=score[0].rule,
-        score_bit=score[0].bit,
+        lead_rules=play_rules(rules, Step.LEAD_FILTER),
+        follow_rules=play_rules(rules, Step.FOLLOW_FILTER),
+        trump=decision(rules, Step.TRUMP),
+        eliminate=decision(rules, Step.ELIMINATE),
+        drawers=decision(rules, Step.DRAWERS),
+        draw_count=decision(rules, Step.DRAW_COUNT),
+        refill=decision(rules, Step.REFILL),
+        draw_end=EndRule(
+            draw_end.act, draw_end.rule, draw_end.bit, reason_of(draw_end.rule, Step.DRAW_END)
+        ),
+        all_out=decision(rules, Step.ALL_OUT),
+        end_checks=tuple(end_rule(rules, c) for c in _at(rules, Step.END_CHECK)),
+        next_lead=decision(rules, Step.NEXT_LEAD),
+        score=decision(rules, Step.SCORE),
+        match_end=decision(rules, Step.MATCH_END),
+        next_dealer=decision(rules, Step.NEXT_DEALER),
         fired_names=FiredNames(rules.house_rules),
     )

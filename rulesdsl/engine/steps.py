@@ -11,10 +11,13 @@ from __future__ import annotations
 
 from bisect import insort
 from collections.abc import Callable, Mapping
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from rulesdsl.engine.state import NO_CARD, State
 from rulesdsl.stream import Stream, number
+
+CORE = "core"
+"""The fixed order of a trick, where no rule decides."""
 
 NO_END = -2
 """What an end check returns when the hand goes on; -1 is an end with no winner."""
@@ -37,6 +40,28 @@ class PlayRule(NamedTuple):
     bit: int
 
 
+class EndRule(NamedTuple):
+    """An end check: whether the hand ends, and who wins (`NO_END`: it goes on); the rule it
+    belongs to, its coverage bit, and the reason a hand it ends ends with."""
+
+    check: Callable[..., int]
+    rule: str
+    bit: int
+    reason: int
+
+
+class Decision(NamedTuple):
+    """The rule that decides a step where one rule decides: what it does there (a function,
+    or a flag), its name and its coverage bit. A rule the profile states in an option's
+    place keeps that option's function in `replaced`: it changes play where the two give
+    different results."""
+
+    act: Any
+    rule: str
+    bit: int
+    replaced: Any = None
+
+
 class Refill(NamedTuple):
     """What an empty stock does as a card is to be drawn: `refill(s)` says whether the rule
     acted (it fires); `reshuffles` whether it can ever put cards back in the stock."""
@@ -46,38 +71,23 @@ class Refill(NamedTuple):
 
 
 class Plan(NamedTuple):
-    """The profile's rules, as the skeleton asks them: the functions each step calls, and
-    the coverage bits of the rules that decide (0 for a rule coverage does not count)."""
+    """The profile's rules, as the skeleton asks them: at the steps that compose, every
+    rule's part in order; at the others, the one rule that decides."""
 
-    lead_rules: tuple[PlayRule, ...]
-    follow_rules: tuple[PlayRule, ...]
-    early_elimination: bool  # step 3 (immediate) rather than step 6 (after_draw)
-    drawers: Callable[[State], list[int]]  # step 4, who draws, in order
-    draw_count: Callable[[State, int], int]  # step 4, how many cards
-    refill: Refill  # step 4, an empty stock
-    draw_end: Callable[[State, int], int]  # step 5
-    draw_end_reason: int  # why it ends a hand, the rule that contributes it and its bit
-    draw_end_rule: str
-    draw_end_bit: int
-    all_out: Callable[[State], int]  # step 8
-    end_check: Callable[[State], int]  # step 9
-    end_check_reason: int  # as for step 5
-    end_check_rule: str
-    end_check_bit: int
-    next_lead: Callable[[State], int]  # step 10
-    trump_bit: int
-    draw_bit: int
-    draw_by_bit: int
-    next_lead_bit: int
-    elimination_bit: int
-    exhaustion_bit: int
-    all_out_bit: int
-    # The rules the profile states (RULES.md section 5) and rule coverage by name.
-    draw_rule: str  # the rule whose count the drawer takes: `draw`, or a profile's rule
-    house_ends: tuple[PlayRule, ...]  # end checks after step 9, in the order written
-    score: Callable[[State, int], int | None]  # the hand winner's points, a profile's rule
-    score_rule: str  # the rule that gives them: `scoring`, or a profile's rule
-    score_bit: int  # its coverage bit: it fires when the hand has a winner
+    lead_rules: tuple[PlayRule, ...]  # step 1
+    follow_rules: tuple[PlayRule, ...]  # step 1
+    trump: Decision  # the deal's trump: (deck, dealt) -> (suit, stock); step 2
+    eliminate: Decision  # a flag: empty hands are out at step 3 rather than at step 6
+    drawers: Decision  # step 4, who draws, in order: (s) -> seats
+    draw_count: Decision  # step 4, how many cards: (s, seat) -> count
+    refill: Decision  # step 4, an empty stock: a Refill
+    draw_end: EndRule  # step 5: (s, seat) -> winner or NO_END
+    all_out: Decision  # step 8: (s) -> winner or -1
+    end_checks: tuple[EndRule, ...]  # step 9 and after, in order: (s) -> winner or NO_END
+    next_lead: Decision  # step 10: (s) -> seat
+    score: Decision  # the hand winner's match points: (s, winner) -> points
+    match_end: Decision  # between hands: (points, hands, players) -> the match is over
+    next_dealer: Decision  # between hands: (dealer, winner, players) -> seat
     fired_names: Mapping[int, frozenset[str]]  # the rules that fired, by `State.fired`
 
 
@@ -109,11 +119,6 @@ def no_end(s: State) -> int:
 
 def no_draw_end(s: State, drawn: int) -> int:
     return NO_END
-
-
-def option_scores(s: State, winner: int) -> int | None:
-    """No score of the profile's own: the match scores by its `scoring` option."""
-    return None
 
 
 def winner_leads(s: State) -> int:
@@ -209,30 +214,31 @@ def follow_card(s: State, seat: int, card: int) -> None:
     return None
 
 
-def eliminate(s: State, number: int) -> None:
-    """Steps 3 and 6: every active player with no cards is out, in the order they played."""
+def eliminate(s: State, number: int, rule: str) -> None:
+    """Steps 3 and 6: every active player with no cards is out, in the order they played;
+    `rule` decides when."""
     for seat in s.trick_seats:
         if not s.hands[seat]:
             s.active[seat] = False
             s.remaining -= 1
             s.eliminated.append((number, seat))
             if s.trace:
-                s.log.append(("out", number, seat, "elimination"))
+                s.log.append(("out", number, seat, rule))
     return None
 
 
 def refill(s: State, p: Plan, number: int) -> None:
     """Step 4, the stock empty as a card is to be drawn: the exhaustion rule acts."""
-    if p.refill.refill(s):
-        s.fired |= p.exhaustion_bit
+    if p.refill.act.refill(s):
+        s.fired |= p.refill.bit
         if s.trace and s.stock:
-            s.log.append(("reshuffle", number, len(s.stock), "exhaustion"))
+            s.log.append(("reshuffle", number, len(s.stock), p.refill.rule))
     return None
 
 
-def draw_cards(s: State, p: Plan, seat: int, wanted: int, number: int, rule: str) -> int:
+def draw_cards(s: State, p: Plan, seat: int, wanted: int, number: int) -> int:
     """Step 4: `seat` draws up to `wanted` cards from the top of the stock; when the stock
-    is empty, the exhaustion rule may refill it. The number drawn; `rule` decided the draw."""
+    is empty, the exhaustion rule may refill it. The number drawn."""
     drawn = 0
     if s.trace:
         cards = []
@@ -256,10 +262,35 @@ def draw_cards(s: State, p: Plan, seat: int, wanted: int, number: int, rule: str
             drawn += 1
             if s.trace:
                 cards.append(card)
+    if s.trace and drawn:  # the winner's draw is the count's; another's, who draws
+        rule = p.draw_count.rule if seat == s.winner else p.drawers.rule
+        s.log.append(("draw", number, seat, cards, len(s.stock), rule))
+    return drawn
+
+
+def count_for(s: State, p: Plan, seat: int) -> int:
+    """Step 4: the cards `seat` is to draw. A count the profile states changes play where
+    it draws other cards than the count of the option it replaces would: where the two
+    differ, and the stock (with the cards a reshuffle would bring) holds more than the
+    smaller."""
+    wanted = p.draw_count.act(s, seat)
+    if p.draw_count.replaced is not None:
+        instead = p.draw_count.replaced(s, seat)
+        there = len(s.stock) + (len(s.set_aside) if p.refill.act.reshuffles else 0)
+        if wanted != instead and min(wanted, instead) < there:
+            s.fired |= p.draw_count.bit
+    return wanted
+
+
+def draw_for(s: State, p: Plan, seat: int, number: int) -> int:
+    """Step 4: `seat` draws its count; an option's count fires when it takes cards, the
+    draw of a player other than the trick winner fires the rule of who draws."""
+    drawn = draw_cards(s, p, seat, count_for(s, p, seat), number)
     if drawn:
-        s.fired |= p.draw_bit
-        if s.trace:
-            s.log.append(("draw", number, seat, cards, len(s.stock), rule))
+        if p.draw_count.replaced is None:
+            s.fired |= p.draw_count.bit
+        if seat != s.winner:
+            s.fired |= p.drawers.bit
     return drawn
 
 
@@ -273,6 +304,15 @@ def end_hand(s: State, winner: int, reason: int, rule: str, bit: int) -> None:
     return None
 
 
+def end_by(s: State, end: EndRule) -> None:
+    """After step 8: an end check, unless the hand is over already."""
+    if not s.over:
+        ended = end.check(s)
+        if ended != NO_END:
+            end_hand(s, ended, end.reason, end.rule, end.bit)
+    return None
+
+
 def finish_trick(s: State, p: Plan) -> None:
     """Steps 2 to 10, once everyone active at the lead has played."""
     number = s.trick_number + 1
@@ -283,9 +323,10 @@ def finish_trick(s: State, p: Plan) -> None:
     if trump_won:
         s.trumps_broken = True
     if trumped:
-        s.fired |= p.trump_bit
+        s.fired |= p.trump.bit
     if s.trace:
-        s.log.append(("trick_won", number, winner, list(s.trick), "trump" if trumped else "core"))
+        rule = p.trump.rule if trumped else CORE
+        s.log.append(("trick_won", number, winner, list(s.trick), rule))
     last_card = not s.hands[winner]
     s.set_aside.extend(s.trick)
     s.trick = []
@@ -294,58 +335,58 @@ def finish_trick(s: State, p: Plan) -> None:
     s.last_win[winner] = number
     s.trick_winners.append(winner)
     s.opening = False
-    if p.early_elimination:  # step 3
-        eliminate(s, number)
-        if last_card and (s.stock or p.refill.reshuffles):
-            s.fired |= p.elimination_bit
+    if p.eliminate.act:  # step 3
+        eliminate(s, number, p.eliminate.rule)
+        if last_card and (s.stock or p.refill.act.reshuffles):
+            s.fired |= p.eliminate.bit
     ended = NO_END
-    if p.drawers is winner_draws:  # step 4, as usual: the winner, if still active
+    if p.drawers.act is winner_draws:  # step 4, as usual: the winner, if still active
         if s.active[winner]:
-            drawn = draw_cards(s, p, winner, p.draw_count(s, winner), number, p.draw_rule)
+            drawn = draw_for(s, p, winner, number)
             if drawn:
-                ended = p.draw_end(s, winner)  # step 5
+                ended = p.draw_end.check(s, winner)  # step 5
     else:
-        for seat in p.drawers(s):  # step 4
-            rule = p.draw_rule if seat == winner else "draw_by"
-            drawn = draw_cards(s, p, seat, p.draw_count(s, seat), number, rule)
+        for seat in p.drawers.act(s):  # step 4
+            drawn = draw_for(s, p, seat, number)
             if drawn:
-                if seat != winner:
-                    s.fired |= p.draw_by_bit
-                ended = p.draw_end(s, seat)  # step 5
+                ended = p.draw_end.check(s, seat)  # step 5
                 if ended != NO_END:
                     break
     if ended != NO_END:
-        end_hand(s, ended, p.draw_end_reason, p.draw_end_rule, p.draw_end_bit)
+        end_hand(s, ended, p.draw_end.reason, p.draw_end.rule, p.draw_end.bit)
     else:
-        if not p.early_elimination:  # step 6
-            eliminate(s, number)
+        if not p.eliminate.act:  # step 6
+            eliminate(s, number, p.eliminate.rule)
             if last_card and s.active[winner]:
-                s.fired |= p.elimination_bit
+                s.fired |= p.eliminate.bit
                 s.saves += 1
         if s.remaining == 1:  # step 7
-            end_hand(s, s.active.index(True), LAST_PLAYER, "core", 0)
+            end_hand(s, s.active.index(True), LAST_PLAYER, CORE, 0)
         elif s.remaining == 0:  # step 8
-            end_hand(s, p.all_out(s), ALL_OUT, "all_out", p.all_out_bit)
+            end_hand(s, p.all_out.act(s), ALL_OUT, p.all_out.rule, p.all_out.bit)
         else:
-            ended = p.end_check(s)  # step 9
-            if ended != NO_END:
-                end_hand(s, ended, p.end_check_reason, p.end_check_rule, p.end_check_bit)
-            for end in p.house_ends:  # after step 9: the profile's end rules, in order
-                if not s.over:
-                    ended = end.keep(s)
-                    if ended != NO_END:
-                        end_hand(s, ended, HOUSE_RULE, end.rule, end.bit)
+            for end in p.end_checks:  # step 9 and after, in order
+                end_by(s, end)
             if not s.over:
                 if number >= TRICK_LIMIT_TRICKS:
-                    end_hand(s, -1, TRICK_LIMIT, "core", 0)
+                    end_hand(s, -1, TRICK_LIMIT, CORE, 0)
                 else:
-                    s.leader = p.next_lead(s)  # step 10
+                    s.leader = p.next_lead.act(s)  # step 10
                     if s.leader != winner:
-                        s.fired |= p.next_lead_bit
-                    if s.trace:  # next_lead decides where the lead passes from the winner
-                        rule = "next_lead" if s.leader != winner else "core"
+                        s.fired |= p.next_lead.bit
+                    if s.trace:  # the rule of the next lead decides where it passes
+                        rule = p.next_lead.rule if s.leader != winner else CORE
                         s.log.append(("lead", number + 1, s.leader, rule))
     return None
+
+
+def hand_points(s: State, p: Plan) -> int:
+    """The match points of the hand's winner (there is one). A score the profile states
+    changes play where it differs from the score of the option it replaces."""
+    points = p.score.act(s, s.hand_winner)
+    if p.score.replaced is not None and points != p.score.replaced(s, s.hand_winner):
+        s.fired |= p.score.bit
+    return points
 
 
 def reshuffle_rng(s: State) -> Stream:

@@ -51,7 +51,7 @@ FIELDS = (
 ) = range(len(FIELDS))
 
 NO_POINTS = -(1 << 62)
-"""`points` of a hand without a score rule of the profile's own (or without a winner)."""
+"""`points` of a hand without a winner."""
 
 SEATS = 16
 """An elimination is written `trick * SEATS + seat`; a table has fewer seats."""
@@ -76,12 +76,10 @@ def record(
     out[row, WINNER_CARDS] = len(s.hands[won]) if won >= 0 else 0
     out[row, PLAYS] = s.plays
     out[row, SAVES] = s.saves
-    out[row, FIRED] = s.fired | (p.score_bit if won >= 0 else 0)
     points = NO_POINTS
     if won >= 0:
-        scored = p.score(s, won)
-        if scored is not None:
-            points = scored
+        points = steps.hand_points(s, p)
+    out[row, FIRED] = s.fired
     out[row, POINTS] = points
     out[row, ELIMINATED] = len(s.eliminated)
     if details:

@@ -107,7 +107,7 @@ def seat_kind(name: str) -> tuple[int, int] | None:
 def supported(rules: Rules, bots: tuple[str, ...]) -> bool:
     """Whether the kernel can play these hands (see the module's note)."""
     return (
-        not plan_for(rules).refill.reshuffles
+        not plan_for(rules).refill.act.reshuffles
         and max(*int_deck(rules), *recode(rules)) < MAX_MASK_CARD
         and all(seat_kind(name) is not None for name in bots)
     )

@@ -13,8 +13,9 @@ from functools import cache
 from types import ModuleType
 from typing import Any
 
+from rulesdsl.engine.steps import CORE
 from rulesdsl.units.all_out import AllOut
-from rulesdsl.units.base import CORE, RuleProblem, RuleTag, Section, Step, Unit
+from rulesdsl.units.base import RuleProblem, RuleTag, Section, Step, Unit
 from rulesdsl.units.draw import DrawWord
 from rulesdsl.units.draw_by import DrawBy
 from rulesdsl.units.elimination import Elimination

@@ -6,6 +6,7 @@ from typing import Any
 from rulesdsl.engine.state import State
 from rulesdsl.options import enum_choice
 from rulesdsl.units.base import Section, Step, Unit
+from rulesdsl.units.counting import AllOutWinner
 
 
 class AllOut(StrEnum):
@@ -15,6 +16,11 @@ class AllOut(StrEnum):
 
 def no_winner(s: State) -> int:
     return -1
+
+
+def _counts(value: AllOut) -> dict[Step, Any]:
+    nobody = value is AllOut.NO_WINNER
+    return {Step.ALL_OUT: AllOutWinner.NOBODY if nobody else AllOutWinner.TRICK_WINNER}
 
 
 def _plays(value: AllOut) -> dict[Step, Any]:
@@ -30,5 +36,6 @@ UNIT = Unit(
     frozenset({Step.ALL_OUT}),
     fires="it ends a hand where every remaining hand emptied",
     plays=_plays,
+    counts=_counts,
     place=130,
 )

@@ -26,10 +26,7 @@ if TYPE_CHECKING:
 MAX_VALUE = 200
 
 RuleTag = str
-"""The name of the rule that decided an event: a unit's name, or CORE."""
-
-CORE: RuleTag = "core"
-"""The fixed order of a trick (RULES.md section 2), where no option decides."""
+"""The name of the rule that decided an event: a unit's name, a profile's rule, or CORE."""
 
 
 class Section(StrEnum):
@@ -124,10 +121,13 @@ class Unit:
     `problems(rules, players)` yields the errors of the rules at one player count that this
     rule owns, `warnings(rules)` its warnings. `plays(value)` gives, for one of its values,
     the step functions it contributes (see rulesdsl.engine.steps); a value that keeps the
-    default order of a trick contributes none. A value whose step functions filter the
-    cards a player may play (`refuses`) has a sentence a refusal says, under `refusals.NAME`
-    in `phrases/<lang>.yaml` by its value word: {led} is the led suit, {led_one} one card of
-    it, {trump} the trump suit, {best} the best card so far. A unit of another package
+    default order of a trick contributes none. `counts(value)` states what the rule does to
+    the counts of a hand at the steps it decides (`rulesdsl.units.counting`): a step it
+    decides and states nothing for is unknown to the analysis. A value whose step functions
+    filter the cards a player may play (`refuses`) has a sentence a refusal says, under
+    `refusals.NAME` in `phrases/<lang>.yaml` by its value word: {led} is the led suit,
+    {led_one} one card of it, {trump} the trump suit, {best} the best card so far. A unit
+    of another package
     brings its sentences itself, per language: `phrases` its rule-sheet sentences, keyed as
     under its option in the phrase files, `refusals` its refusal sentences by value word
     (a built-in's are in those files); a language it lacks is told in English.
@@ -145,6 +145,7 @@ class Unit:
     problems: Problems = _none
     warnings: Warnings = _none
     plays: Plays = _no_steps
+    counts: Plays = _no_steps
     refusals: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     phrases: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     default: Any = field(init=False, compare=False)

@@ -8,6 +8,7 @@ from rulesdsl.engine.state import State
 from rulesdsl.engine.steps import fixed_count
 from rulesdsl.options import CountOrWord
 from rulesdsl.units.base import Section, Step, Unit
+from rulesdsl.units.counting import DrawCount
 
 
 class DrawWord(StrEnum):
@@ -16,6 +17,11 @@ class DrawWord(StrEnum):
 
 def per_card_in_trick(s: State, seat: int) -> int:
     return len(s.trick_seats)
+
+
+def _counts(value: int | DrawWord) -> dict[Step, Any]:
+    per_card = value is DrawWord.PER_CARD_IN_TRICK
+    return {Step.DRAW_COUNT: DrawCount(0 if per_card else int(value), per_card)}
 
 
 def _plays(value: int | DrawWord) -> dict[Step, Any]:
@@ -33,5 +39,6 @@ UNIT = Unit(
     frozenset({Step.DRAW_COUNT}),
     fires="a draw takes cards",
     plays=_plays,
+    counts=_counts,
     place=90,
 )

@@ -7,6 +7,7 @@ from rulesdsl.engine.state import State
 from rulesdsl.engine.steps import ROTATIONS
 from rulesdsl.options import enum_choice
 from rulesdsl.units.base import Section, Step, Unit
+from rulesdsl.units.counting import Drawers
 
 
 class DrawBy(StrEnum):
@@ -18,6 +19,10 @@ def everyone_draws(s: State) -> list[int]:
     """Step 4: every active player, clockwise from the trick winner (who may be out)."""
     active = s.active
     return [seat for seat in ROTATIONS[s.players][s.winner] if active[seat]]
+
+
+def _counts(value: DrawBy) -> dict[Step, Any]:
+    return {Step.DRAWERS: Drawers(value.value)}
 
 
 def _plays(value: DrawBy) -> dict[Step, Any]:
@@ -33,5 +38,6 @@ UNIT = Unit(
     frozenset({Step.DRAWERS}),
     fires="a player other than the trick winner draws",
     plays=_plays,
+    counts=_counts,
     place=100,
 )

@@ -26,5 +26,6 @@ UNIT = Unit(
     frozenset({Step.ELIMINATE}),
     fires="it decides the fate of a player who won a trick with their last card",
     plays=_plays,
+    counts=_plays,  # the flag is what the count model reads too
     place=110,
 )

@@ -12,6 +12,7 @@ from rulesdsl.engine.steps import NO_END, Refill, reshuffle_rng
 from rulesdsl.options import enum_choice
 from rulesdsl.seeds import shuffle
 from rulesdsl.units.base import RuleProblem, Section, Step, Unit
+from rulesdsl.units.counting import EmptyStock, HandEnd
 from rulesdsl.units.draw import DrawWord
 from rulesdsl.units.draw_by import DrawBy
 from rulesdsl.units.trump import out_of_play
@@ -95,6 +96,18 @@ def most_tricks(s: State) -> int:
     return best
 
 
+def _counts(value: Exhaustion) -> dict[Step, Any]:
+    """Reshuffle refills the stock; last_draw_wins ends the hand as the last card is drawn,
+    most_tricks once the stock is empty; play_out leaves an empty stock empty."""
+    refill = EmptyStock.RESHUFFLE if value is Exhaustion.RESHUFFLE else EmptyStock.STAYS_EMPTY
+    counts: dict[Step, Any] = {Step.REFILL: refill}
+    if value is Exhaustion.LAST_DRAW_WINS:
+        counts[Step.DRAW_END] = HandEnd.LAST_DRAW
+    if value is Exhaustion.MOST_TRICKS:
+        counts[Step.END_CHECK] = HandEnd.STOCK_EMPTY
+    return counts
+
+
 def _plays(value: Exhaustion) -> dict[Step, Any]:
     if value is Exhaustion.RESHUFFLE:
         return {Step.REFILL: Refill(reshuffle, True)}
@@ -117,5 +130,6 @@ UNIT = Unit(
     problems=_problems,
     warnings=_warnings,
     plays=_plays,
+    counts=_counts,
     place=120,
 )

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
-from rulesdsl.options import MatchKind
+from rulesdsl.expr import Expr
+from rulesdsl.options import MatchEnd, MatchKind
 from rulesdsl.units.base import RuleProblem, Section, Step, Unit
 
 if TYPE_CHECKING:
@@ -22,6 +24,21 @@ def _problems(rules: Rules, players: int) -> Iterator[RuleProblem]:
         )
 
 
+def target_reached(points: list[int], hands: int, players: int, count: Expr) -> bool:
+    """`target N`: a player has N points."""
+    return max(points) >= count.eval(players)
+
+
+def hands_played(points: list[int], hands: int, players: int, count: Expr) -> bool:
+    """`hands N`: N hands have been played."""
+    return hands >= count.eval(players)
+
+
+def _plays(value: MatchEnd) -> dict[Step, Any]:
+    ended = target_reached if value.kind == "target" else hands_played
+    return {Step.MATCH_END: partial(ended, count=value.count)}
+
+
 UNIT = Unit(
     "match",
     MatchKind(),
@@ -30,5 +47,6 @@ UNIT = Unit(
     Section.SCORING,
     frozenset({Step.MATCH_END}),
     problems=_problems,
+    plays=_plays,
     place=150,
 )

@@ -1,14 +1,35 @@
 """scoring: the match points for winning a hand."""
 
 from enum import StrEnum
+from typing import Any
 
+from rulesdsl.engine.state import State
 from rulesdsl.options import enum_choice
 from rulesdsl.units.base import Section, Step, Unit
+from rulesdsl.units.counting import Points
 
 
 class Scoring(StrEnum):
     ONE_PER_HAND = "one_per_hand"
     CARDS_IN_HAND = "cards_in_hand"
+
+
+def one_point(s: State, winner: int) -> int:
+    return 1
+
+
+def cards_in_hand(s: State, winner: int) -> int:
+    """One point per card left in the winner's hand."""
+    return len(s.hands[winner])
+
+
+def _counts(value: Scoring) -> dict[Step, Any]:
+    per_card = value is Scoring.CARDS_IN_HAND
+    return {Step.SCORE: Points(0, True) if per_card else Points(1)}
+
+
+def _plays(value: Scoring) -> dict[Step, Any]:
+    return {Step.SCORE: cards_in_hand if value is Scoring.CARDS_IN_HAND else one_point}
 
 
 UNIT = Unit(
@@ -18,5 +39,7 @@ UNIT = Unit(
     "match points for winning a hand",
     Section.SCORING,
     frozenset({Step.SCORE}),
+    plays=_plays,
+    counts=_counts,
     place=140,
 )
