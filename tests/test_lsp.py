@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -500,6 +502,70 @@ def test_a_message_that_is_not_json_is_one_line_on_stderr():
     (line,) = result.stderr.decode().splitlines()
     assert line.startswith("rulesdsl lsp: error: ") and "Expecting property name" in line
     assert b"window/showMessage" in result.stdout
+
+
+def framed(*messages: dict) -> bytes:
+    """JSON-RPC messages as the protocol frames them on stdio."""
+    out = b""
+    for message in messages:
+        body = json.dumps({"jsonrpc": "2.0", **message}).encode()
+        out += b"Content-Length: %d\r\n\r\n" % len(body) + body
+    return out
+
+
+def unframed(data: bytes) -> list[dict]:
+    """The JSON-RPC messages of a framed stream."""
+    found = []
+    while data:
+        head, _, rest = data.partition(b"\r\n\r\n")
+        length = int(re.search(rb"Content-Length: (\d+)", head).group(1))
+        found.append(json.loads(rest[:length]))
+        data = rest[length:]
+    return found
+
+
+OPENED = {
+    "method": "textDocument/didOpen",
+    "params": {
+        "textDocument": {
+            "uri": "file:///nonexistent/p.rules",
+            "languageId": "rules",
+            "version": 1,
+            "text": 'profile "p" {\n    draw 2\n}\n',
+        }
+    },
+}
+
+
+@pytest.mark.parametrize(("shutdown", "status"), [(True, 0), (False, 1)])
+def test_the_server_exits_on_exit_with_the_protocols_status(shutdown, status):
+    """`exit` after `shutdown` ends the process with 0 (without it, 1), and no traceback."""
+    messages = [
+        {"id": 1, "method": "initialize", "params": {"capabilities": {}}},
+        {"method": "initialized", "params": {}},
+        OPENED,
+        {
+            "id": 2,
+            "method": "textDocument/hover",
+            "params": {
+                "textDocument": {"uri": OPENED["params"]["textDocument"]["uri"]},
+                "position": {"line": 1, "character": 5},
+            },
+        },
+        *([{"id": 3, "method": "shutdown"}] if shutdown else []),
+        {"method": "exit"},
+    ]
+    result = subprocess.run(
+        [sys.executable, "-m", "rulesdsl.cli", "lsp"],
+        input=framed(*messages),
+        capture_output=True,
+        timeout=WAIT,
+    )
+    assert (result.returncode, result.stderr) == (status, b"")
+    answers = {m["id"]: m for m in unframed(result.stdout) if "id" in m}
+    assert "draw" in answers[2]["result"]["contents"]["value"]
+    if shutdown:
+        assert answers[3] == {"jsonrpc": "2.0", "id": 3, "result": None}
 
 
 def test_lsp_without_pygls_says_how_to_install_it():
