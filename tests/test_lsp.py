@@ -17,7 +17,7 @@ from pygls.uris import from_fs_path
 
 from rulesdsl.cli.profiles import rewrite
 from rulesdsl.explain import house_sentence, phrases
-from rulesdsl.house.vocab import ATTRIBUTES, Type
+from rulesdsl.house.vocab import ATTRIBUTES, NAMES, Aggregate, Type, Where
 from rulesdsl.profile import SHIPPED, load_file, read_document, short_path
 
 WAIT = 20.0
@@ -631,10 +631,11 @@ def test_completion_in_a_rule_offers_its_clauses_and_the_rule_language(session, 
         "removed",
         "say",
     ]
-    assert labels(session, uri, at(3, 15))[:3] == ["lead", "follow", "card"]
+    assert labels(session, uri, at(3, 15)) == ["lead", "follow", "card"]
+    # A condition at a draw: what has a value there, and no play, card or hand's winner.
     names = labels(session, uri, at(4, 18))
-    assert {"trick.won_by_trump", "card", "beats_best", "most", "hand.winner"} <= set(names)
-    assert "lead" not in names
+    assert {"trick.won_by_trump", "drawer", "most", "any", "trick.number"} <= set(names)
+    assert not {"lead", "card", "me", "allowed", "beats_best", "hand.winner"} & set(names)
     # Past the rule's closing brace, the options again.
     assert "hand_size" in labels(session, uri, at(6, 4))
     session.close(uri)
@@ -652,6 +653,41 @@ def test_completion_in_a_rule_offers_its_clauses_and_the_rule_language(session, 
     assert labels(session, yaml_uri, at(6, 6)) == []
     assert "clubs" in labels(session, yaml_uri, at(7, 7))
     session.close(yaml_uri)
+
+
+def test_completion_in_a_clause_offers_only_what_has_a_value_at_its_place(session, folder):
+    text = 'profile "c" {\n    rule s {\n        score \n    }\n    rule d {\n        draw \n'
+    text += "    }\n}\n"
+    uri = session.open(folder / "places.rules", text)
+    score = set(labels(session, uri, at(2, 14)))
+    assert {"hand.winner", "players", "count", "sum"} <= score
+    assert not {"card", "me", "allowed", "held", "drawer", "trick.number", "any"} & score
+    draw = set(labels(session, uri, at(5, 13)))
+    assert {"drawer", "trick.winner", "trick.size"} <= draw
+    assert not {"me", "card", "hand.winner"} & draw
+    session.close(uri)
+    yaml_text = "profile: c\nrules:\n  s:\n    score: \n"
+    yaml_uri = session.open(folder / "places.yaml", yaml_text)
+    assert set(labels(session, yaml_uri, at(3, 11))) == score
+    session.close(yaml_uri)
+
+
+def test_a_did_you_mean_that_would_not_check_is_neither_said_nor_offered(session, folder):
+    """`drawer` is close to `dealer`, but has no value at a lead: no hint, no code action.
+    At a draw it checks, and is offered."""
+    text = 'profile "p" {\n    rule r {\n        refuse lead if me == dealer\n    }\n}\n'
+    uri = session.open(folder / "dealer.rules", text)
+    (problem,) = session.diagnostics(uri, 1)
+    assert problem.code == "rule-name" and "did you mean" not in problem.message
+    assert problem.data is None
+    assert actions(session, uri, 2, 3) == {}
+    drawn = text.replace("refuse lead if me == dealer", "draw 2 if drawer == dealer else 1")
+    version = session.change(uri, drawn)
+    (problem,) = session.diagnostics(uri, version)
+    assert problem.data == {"replacement": "drawer"}
+    (fix,) = actions(session, uri, 2, 3).values()
+    assert apply(drawn, fix) == drawn.replace("== dealer", "== drawer")
+    session.close(uri)
 
 
 def test_a_rule_that_never_acts_is_warned_about_and_hover_gives_the_proof(session, folder):
@@ -848,8 +884,8 @@ def test_completion_after_a_dot_offers_what_follows_and_replaces_the_whole_name(
     assert set(card) == {f"card.{a.name}" for a in ATTRIBUTES.values() if a.owner == Type.CARD}
     assert "card.beats_best" in card
     assert card["card.trump"].text_edit.range.start == at(5, 25)
-    # A letter an aggregate binds may be of any type: every attribute follows it.
-    assert {"p.cards", "p.tricks", "p.trump"} <= set(items(at(8, 33)))
+    # A letter an aggregate binds is of its set's type: a seat's numbers follow it here.
+    assert set(items(at(8, 33))) == {"p.cards", "p.tricks"}
     session.close(uri)
 
 
@@ -866,3 +902,115 @@ def test_code_actions_apply_the_did_you_means_of_a_stated_rule(session, folder):
     (trump,) = actions(session, uri, 3, 3).values()
     assert apply(fixed, trump) == HOUSE.replace("trumpp", "trump")
     session.close(uri)
+
+
+# Completion in a clause, against the checker: at every place and in every kind of spot,
+# a word is offered exactly when something written on from it checks there.
+
+# A clause of each place, its expression's spots: the text before and after the cursor.
+PLACES = {
+    Where.LEAD: ("refuse", "lead if "),
+    Where.FOLLOW: ("refuse", "follow if "),
+    Where.PLAY: ("refuse", "card if "),
+    Where.DRAW: ("draw", ""),
+    Where.SCORE: ("score", ""),
+    Where.END: ("end", "when "),
+}
+SPOTS = {
+    Type.BOOL: [("", ""), ("true and ", ""), ("not ", ""), ("any(x in seats: ", ")")],
+    Type.INT: [("", ""), ("1 + ", ""), ("sum(x in seats: ", ")"), ("(1 if ", " else 0)")],
+    Type.MAYBE_SEAT: [("", ""), ("none if true else ", "")],
+}
+# What may follow a word to make it whole: nothing, an attribute, a comparison.
+ENDINGS = ["", " >= 0", " == trump", " == none", ".trump", ".active", ".strength", ".cards"]
+ENDINGS += [".strength >= 0", ".cards >= 0"]
+AGGREGATE_ENDS = [
+    f"{over}{compared}"
+    for over in ("(y in seats: y.active)", "(y in seats: y.cards)", "(1, 2)")
+    for compared in ("", " >= 0", " == none")
+]
+
+
+def _spots() -> list[tuple[str, str, str]]:
+    """(clause word, text before the cursor, text after it)."""
+    found = []
+    for word, head in PLACES.values():
+        wanted = Type.INT if word in ("draw", "score") else Type.BOOL
+        found += [(word, head + before, after) for before, after in SPOTS[wanted]]
+    found += [("winner", before, after) for before, after in SPOTS[Type.MAYBE_SEAT]]
+    # The set an aggregate ranges over (of seats only, for `most`).
+    found += [
+        ("refuse", "card if any(x in ", ": true)"),
+        ("draw", "count(x in ", ": true)"),
+        ("score", "sum(x in ", ": 1)"),
+        ("winner", "most(x in ", ": 1)"),
+    ]
+    return found
+
+
+def _checks(word: str, text: str) -> bool:
+    from rulesdsl.diagnostics import Located, Pos
+    from rulesdsl.house.rule import compile_rule
+    from rulesdsl.syntax.document import Entry, RuleBlock
+
+    if word == "winner":
+        entries = [Entry("end", "after trick 1", Pos(1, 1), Pos(1, 1))]
+        entries.append(Entry("winner", text, Pos(2, 1), Pos(2, 1)))
+    else:
+        entries = [Entry(word, text, Pos(1, 1), Pos(1, 1))]
+        if word == "end":
+            entries.append(Entry("winner", "none", Pos(2, 1), Pos(2, 1)))
+    rule, _ = compile_rule(RuleBlock("r", Pos(3, 1), tuple(entries), 4), Located("x", ""))
+    return rule is not None
+
+
+def _offered(word: str, before: str) -> dict[str, str]:
+    """The labels offered at the end of the clause's text, with what each inserts."""
+    from rulesdsl.lsp.complete import candidates
+
+    line = f"        {word} {before}"
+    lines = ['profile "c" {', "    rule r {", line, "    }", "}"]
+    return {c.label: c.insert for c in candidates("dsl", lines, 2, len(line))}
+
+
+@pytest.mark.parametrize(("word", "before", "after"), _spots())
+def test_completion_in_a_clause_offers_exactly_what_can_stand_there(word, before, after):
+    offered = {label for label, insert in _offered(word, before).items() if label != "not"}
+    words = [*NAMES, *Aggregate, "x"]
+    can = set()
+    for name in words:
+        endings = AGGREGATE_ENDS if name in set(Aggregate) else ENDINGS
+        if any(_checks(word, f"{before}{name}{end}{after}") for end in endings):
+            can.add(name)
+    assert offered == can, (word, before, offered ^ can)
+
+
+@pytest.mark.parametrize(
+    ("word", "before"),
+    [
+        ("refuse", "lead if "),
+        ("refuse", "follow if "),
+        ("draw", ""),
+        ("score", ""),
+        ("end", "when "),
+        ("refuse", "card if any(x in held: "),
+        ("score", "sum(x in seats: "),
+        ("winner", ""),
+    ],
+)
+def test_completion_after_a_dot_offers_exactly_what_can_follow(word, before):
+    # Every head that has something after a dot (a dotted name's, or a value's with
+    # attributes), a bound letter, and two values with no attributes.
+    owners = {owner for owner, _ in ATTRIBUTES}
+    heads = {n.rpartition(".")[0] for n in NAMES if "." in n} | {"x", "clubs", "players"}
+    heads |= {n for n, name in NAMES.items() if name.type in owners}
+    for head in sorted(heads):
+        offered = set(_offered(word, f"{before}{head}."))
+        can = set()
+        for path in {f"{head}.{a}" for _, a in ATTRIBUTES} | {n for n in NAMES if "." in n}:
+            if path.startswith(head + ".") and any(
+                _checks(word, f"{before}{path}{end}{')' if '(' in before else ''}")
+                for end in ENDINGS
+            ):
+                can.add(path)
+        assert offered == can, (word, before, head, offered ^ can)

@@ -482,3 +482,18 @@ def _common(a: Type, b: Type) -> Type | None:
     if {a, b} == {Type.SEAT, Type.MAYBE_SEAT}:
         return Type.MAYBE_SEAT
     return None
+
+
+def begins(actual: Type, wanted: Type, where: Where) -> bool:
+    """Whether an expression of the wanted type at the place can begin with a value of
+    the actual type: the value itself, one of its attributes (`hand.winner.tricks` is a
+    number), or, for a condition, one side of a comparison (`trick.number == 1`)."""
+    if _fits(actual, wanted):
+        return True
+    if wanted == Type.BOOL and _common(actual, actual) not in (None, *_SETS):
+        return True
+    return any(
+        begins(a.type, wanted, where)
+        for a in ATTRIBUTES.values()
+        if a.owner == actual and where in a.where and a.type != actual
+    )
