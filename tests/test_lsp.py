@@ -847,6 +847,22 @@ def test_definition_of_a_rule_goes_up_the_chain_to_the_rule_it_restates(session,
     session.close(yaml_uri)
 
 
+def test_hover_on_a_restated_rule_with_a_typo_tells_the_restatement_and_its_error(session, folder):
+    parent = folder / "typo-parent.rules"
+    parent.write_text(STATED)
+    child = 'profile "child" extends "typo-parent.rules" {\n    rule first-lead {\n'
+    child += "        refuse lead if card.trumpp\n    }\n}\n"
+    uri = session.open(folder / "typo-child.rules", child)
+    (problem,) = session.diagnostics(uri, 1)
+    said = hover_text(session, uri, at(1, 12)).splitlines()
+    assert said[0] == "**rule first-lead**: does not act as written: see its problems below"
+    assert said[2].startswith("restates the rule first-lead of stated (")
+    assert said[4] == "> first-lead: No trump may lead the first trick."
+    assert said[-1].startswith("- error `rule-name` at 3:29: a card has no attribute `trumpp`")
+    assert problem.range.start == at(2, 28)
+    session.close(uri)
+
+
 def test_document_symbols_list_the_rules_of_a_yaml_profile(session, folder):
     uri = session.open(folder / "symbols.yaml", STATED_YAML)
     params = lsp.DocumentSymbolParams(text_document=doc(uri))
@@ -1014,3 +1030,53 @@ def test_completion_after_a_dot_offers_exactly_what_can_follow(word, before):
             ):
                 can.add(path)
         assert offered == can, (word, before, head, offered ^ can)
+
+
+def _restatements() -> list[tuple[str, str, str, int]]:
+    """Each shipped house rule restated in a child, with one word of its clauses misspelt
+    (a letter doubled): (parent, rule, child text, the misspelt line)."""
+    from rulesdsl.profile import shipped_files
+
+    found = []
+    for path in shipped_files():
+        if path.parent.name != "house":
+            continue
+        block = read_document(path, path.read_text(encoding="utf-8")).rules[0]
+        clauses = [f"{e.key} {e.value}" for e in block.entries if e.key != "say"]
+        for index, clause in enumerate(clauses):
+            for word in re.finditer(r"[A-Za-z_]\w*", clause):
+                if word.start() == 0:
+                    continue  # the clause word: the block would not say what it restates
+                wrong = clause[: word.end()] + clause[word.end() - 1] + clause[word.end() :]
+                lines = [*clauses[:index], wrong, *clauses[index + 1 :]]
+                body = "".join(f"        {line}\n" for line in lines)
+                text = f'profile "c" extends "{path.stem}" {{\n    rule {block.name} {{\n'
+                found.append((path.stem, block.name, text + body + "    }\n}\n", index + 3))
+    return found
+
+
+RESTATED = _restatements()
+
+
+@pytest.mark.parametrize(
+    ("parent", "name", "text", "line"),
+    RESTATED,
+    ids=[f"{r[1]}-{i}" for i, r in enumerate(RESTATED)],
+)
+def test_hover_tells_a_restated_rule_with_a_typo_as_a_restatement(parent, name, text, line):
+    from rulesdsl.lsp import describe
+    from rulesdsl.profile import load_open, load_text
+
+    path = Path("/nonexistent/c.rules")
+    profile = load_text(path, text)
+    errors = [d for d in profile.diagnostics if d.is_error]
+    assert [d.line for d in errors] == [line], [d.text() for d in errors]
+    chain = [profile, *(load_open(p, {}) for p in reversed(profile.files[:-1]))]
+    for column in (10, 8):  # on the rule's name; on the misspelt clause's line
+        target = describe.target_at(profile.document, 1 if column == 10 else line - 1, column)
+        said = describe.hover(target, chain)
+        assert said.splitlines()[0].startswith(f"**rule {name}**: does not act as written")
+        assert f"\nrestates the rule {name} of {parent} (" in said
+        assert "takes away" not in said and "removed" not in said
+        (error,) = errors
+        assert f"- error `{error.code}` at {line}:{error.column}: " in said
