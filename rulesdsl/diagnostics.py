@@ -130,6 +130,31 @@ class LineIndex:
 
 _NEWLINE = re.compile("\n")
 
+QUOTES = "\"'"
+
+
+def fix_columns(pos: Pos, line_text: str) -> tuple[int, int]:
+    """The columns (0-based, end excluded) a did-you-mean's fix replaces on its line: the
+    span kept within the line, inside its quotes where the span is a quoted string."""
+    start = min(pos.column - 1, len(line_text))
+    end = max(start, min(pos.column - 1 + pos.length, len(line_text)))
+    shown = line_text[start:end]
+    if len(shown) >= 2 and shown[0] in QUOTES and shown[-1] == shown[0]:
+        return start + 1, end - 1
+    return start, end
+
+
+def with_fix(text: str, pos: Pos, fix: str) -> str | None:
+    """The text with `fix` written in place of the span at `pos`, as an editor's one-click
+    fix writes it; None when the position is past the text's lines."""
+    lines = text.split("\n")
+    if not 0 < pos.line <= len(lines):
+        return None
+    line = lines[pos.line - 1]
+    start, end = fix_columns(pos, line.removesuffix("\r"))
+    lines[pos.line - 1] = line[:start] + fix + line[end:]
+    return "\n".join(lines)
+
 
 @functools.lru_cache(maxsize=8)
 def line_index(text: str) -> LineIndex:

@@ -3,15 +3,24 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from enum import Enum
+
+# How many close choices a did-you-mean weighs, closest first.
+CLOSE = 5
+
+
+def ranked(word: str, choices: Iterable[str], n: int = CLOSE) -> list[str]:
+    """The choices close to `word`, closest first (at most n). Case does not count against
+    a choice: `IMMEDIATE` is close to `immediate`."""
+    by_lower = {choice.lower(): choice for choice in choices}
+    close = difflib.get_close_matches(word.lower(), list(by_lower), n=n, cutoff=0.6)
+    return [by_lower[c] for c in close]
 
 
 def closest(word: str, choices: Iterable[str]) -> str:
-    """The choice closest to `word`, or an empty string when none is close. Case does not
-    count against a choice: `IMMEDIATE` is close to `immediate`."""
-    by_lower = {choice.lower(): choice for choice in choices}
-    close = difflib.get_close_matches(word.lower(), list(by_lower), n=1, cutoff=0.6)
-    return by_lower[close[0]] if close else ""
+    """The choice closest to `word`, or an empty string when none is close."""
+    return next(iter(ranked(word, choices, 1)), "")
 
 
 class Suggestion(str):
@@ -45,3 +54,26 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """`; did you mean 'x'?` to end a message, or an empty string."""
     hint = suggest(word, choices)
     return f"; {hint}" if hint else ""
+
+
+class Verdict(Enum):
+    """What writing a choice in place of a misspelt word does to the text."""
+
+    CHECKS = "checks"  # no problem is left that the text did not have
+    FIXABLE = "fixable"  # problems are left only after it, each with a did-you-mean of its own
+    FAILS = "fails"
+
+
+def verified(word: str, choices: Iterable[str], verdict: Callable[[str], Verdict]) -> Suggestion:
+    """`did you mean 'x'?` for the closest choice with which the text checks, else for the
+    closest that leaves only problems after it that have did-you-means of their own; an
+    empty string when no close choice does either. Every did-you-mean of a rule a profile
+    states is made here: a fix is offered only where, written in, it checks."""
+    fixable = ""
+    for choice in ranked(word, choices):
+        said = verdict(choice)
+        if said is Verdict.CHECKS:
+            return mean(choice)
+        if said is Verdict.FIXABLE and not fixable:
+            fixable = choice
+    return mean(fixable)

@@ -66,7 +66,9 @@ def one_problem(tmp_path: Path, clause: str):
         ("drow 2", "rule-clause", 9, "did you mean 'draw'?"),
         ("draw 2 +", "rule-syntax", 17, ""),
         ("draw most(p in active: p.cards)", "rule-type", 14, ""),
-        ("score mostt(p in active: p.cards)", "rule-name", 15, "did you mean 'most'?"),
+        ("score maxx(p in active: p.cards)", "rule-name", 15, "did you mean 'max'?"),
+        # `most` gives a seat, not the number a score is: it is not offered.
+        ("score mostt(p in active: p.cards)", "rule-name", 15, "aggregates: any"),
         ("draw count(c in active: c.trump)", "rule-name", 35, ""),
     ],
 )

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -15,7 +17,7 @@ from pygls.uris import from_fs_path
 
 from rulesdsl.cli.profiles import rewrite
 from rulesdsl.explain import house_sentence, phrases
-from rulesdsl.house.vocab import ATTRIBUTES, Type
+from rulesdsl.house.vocab import ATTRIBUTES, NAMES, Aggregate, Type, Where
 from rulesdsl.profile import SHIPPED, load_file, read_document, short_path
 
 WAIT = 20.0
@@ -502,6 +504,70 @@ def test_a_message_that_is_not_json_is_one_line_on_stderr():
     assert b"window/showMessage" in result.stdout
 
 
+def framed(*messages: dict) -> bytes:
+    """JSON-RPC messages as the protocol frames them on stdio."""
+    out = b""
+    for message in messages:
+        body = json.dumps({"jsonrpc": "2.0", **message}).encode()
+        out += b"Content-Length: %d\r\n\r\n" % len(body) + body
+    return out
+
+
+def unframed(data: bytes) -> list[dict]:
+    """The JSON-RPC messages of a framed stream."""
+    found = []
+    while data:
+        head, _, rest = data.partition(b"\r\n\r\n")
+        length = int(re.search(rb"Content-Length: (\d+)", head).group(1))
+        found.append(json.loads(rest[:length]))
+        data = rest[length:]
+    return found
+
+
+OPENED = {
+    "method": "textDocument/didOpen",
+    "params": {
+        "textDocument": {
+            "uri": "file:///nonexistent/p.rules",
+            "languageId": "rules",
+            "version": 1,
+            "text": 'profile "p" {\n    draw 2\n}\n',
+        }
+    },
+}
+
+
+@pytest.mark.parametrize(("shutdown", "status"), [(True, 0), (False, 1)])
+def test_the_server_exits_on_exit_with_the_protocols_status(shutdown, status):
+    """`exit` after `shutdown` ends the process with 0 (without it, 1), and no traceback."""
+    messages = [
+        {"id": 1, "method": "initialize", "params": {"capabilities": {}}},
+        {"method": "initialized", "params": {}},
+        OPENED,
+        {
+            "id": 2,
+            "method": "textDocument/hover",
+            "params": {
+                "textDocument": {"uri": OPENED["params"]["textDocument"]["uri"]},
+                "position": {"line": 1, "character": 5},
+            },
+        },
+        *([{"id": 3, "method": "shutdown"}] if shutdown else []),
+        {"method": "exit"},
+    ]
+    result = subprocess.run(
+        [sys.executable, "-m", "rulesdsl.cli", "lsp"],
+        input=framed(*messages),
+        capture_output=True,
+        timeout=WAIT,
+    )
+    assert (result.returncode, result.stderr) == (status, b"")
+    answers = {m["id"]: m for m in unframed(result.stdout) if "id" in m}
+    assert "draw" in answers[2]["result"]["contents"]["value"]
+    if shutdown:
+        assert answers[3] == {"jsonrpc": "2.0", "id": 3, "result": None}
+
+
 def test_lsp_without_pygls_says_how_to_install_it():
     code = (
         "import sys; sys.modules['pygls'] = None; from rulesdsl.cli import main; "
@@ -565,10 +631,11 @@ def test_completion_in_a_rule_offers_its_clauses_and_the_rule_language(session, 
         "removed",
         "say",
     ]
-    assert labels(session, uri, at(3, 15))[:3] == ["lead", "follow", "card"]
+    assert labels(session, uri, at(3, 15)) == ["lead", "follow", "card"]
+    # A condition at a draw: what has a value there, and no play, card or hand's winner.
     names = labels(session, uri, at(4, 18))
-    assert {"trick.won_by_trump", "card", "beats_best", "most", "hand.winner"} <= set(names)
-    assert "lead" not in names
+    assert {"trick.won_by_trump", "drawer", "most", "any", "trick.number"} <= set(names)
+    assert not {"lead", "card", "me", "allowed", "beats_best", "hand.winner"} & set(names)
     # Past the rule's closing brace, the options again.
     assert "hand_size" in labels(session, uri, at(6, 4))
     session.close(uri)
@@ -586,6 +653,41 @@ def test_completion_in_a_rule_offers_its_clauses_and_the_rule_language(session, 
     assert labels(session, yaml_uri, at(6, 6)) == []
     assert "clubs" in labels(session, yaml_uri, at(7, 7))
     session.close(yaml_uri)
+
+
+def test_completion_in_a_clause_offers_only_what_has_a_value_at_its_place(session, folder):
+    text = 'profile "c" {\n    rule s {\n        score \n    }\n    rule d {\n        draw \n'
+    text += "    }\n}\n"
+    uri = session.open(folder / "places.rules", text)
+    score = set(labels(session, uri, at(2, 14)))
+    assert {"hand.winner", "players", "count", "sum"} <= score
+    assert not {"card", "me", "allowed", "held", "drawer", "trick.number", "any"} & score
+    draw = set(labels(session, uri, at(5, 13)))
+    assert {"drawer", "trick.winner", "trick.size"} <= draw
+    assert not {"me", "card", "hand.winner"} & draw
+    session.close(uri)
+    yaml_text = "profile: c\nrules:\n  s:\n    score: \n"
+    yaml_uri = session.open(folder / "places.yaml", yaml_text)
+    assert set(labels(session, yaml_uri, at(3, 11))) == score
+    session.close(yaml_uri)
+
+
+def test_a_did_you_mean_that_would_not_check_is_neither_said_nor_offered(session, folder):
+    """`drawer` is close to `dealer`, but has no value at a lead: no hint, no code action.
+    At a draw it checks, and is offered."""
+    text = 'profile "p" {\n    rule r {\n        refuse lead if me == dealer\n    }\n}\n'
+    uri = session.open(folder / "dealer.rules", text)
+    (problem,) = session.diagnostics(uri, 1)
+    assert problem.code == "rule-name" and "did you mean" not in problem.message
+    assert problem.data is None
+    assert actions(session, uri, 2, 3) == {}
+    drawn = text.replace("refuse lead if me == dealer", "draw 2 if drawer == dealer else 1")
+    version = session.change(uri, drawn)
+    (problem,) = session.diagnostics(uri, version)
+    assert problem.data == {"replacement": "drawer"}
+    (fix,) = actions(session, uri, 2, 3).values()
+    assert apply(drawn, fix) == drawn.replace("== dealer", "== drawer")
+    session.close(uri)
 
 
 def test_a_rule_that_never_acts_is_warned_about_and_hover_gives_the_proof(session, folder):
@@ -745,6 +847,22 @@ def test_definition_of_a_rule_goes_up_the_chain_to_the_rule_it_restates(session,
     session.close(yaml_uri)
 
 
+def test_hover_on_a_restated_rule_with_a_typo_tells_the_restatement_and_its_error(session, folder):
+    parent = folder / "typo-parent.rules"
+    parent.write_text(STATED)
+    child = 'profile "child" extends "typo-parent.rules" {\n    rule first-lead {\n'
+    child += "        refuse lead if card.trumpp\n    }\n}\n"
+    uri = session.open(folder / "typo-child.rules", child)
+    (problem,) = session.diagnostics(uri, 1)
+    said = hover_text(session, uri, at(1, 12)).splitlines()
+    assert said[0] == "**rule first-lead**: does not act as written: see its problems below"
+    assert said[2].startswith("restates the rule first-lead of stated (")
+    assert said[4] == "> first-lead: No trump may lead the first trick."
+    assert said[-1].startswith("- error `rule-name` at 3:29: a card has no attribute `trumpp`")
+    assert problem.range.start == at(2, 28)
+    session.close(uri)
+
+
 def test_document_symbols_list_the_rules_of_a_yaml_profile(session, folder):
     uri = session.open(folder / "symbols.yaml", STATED_YAML)
     params = lsp.DocumentSymbolParams(text_document=doc(uri))
@@ -782,8 +900,8 @@ def test_completion_after_a_dot_offers_what_follows_and_replaces_the_whole_name(
     assert set(card) == {f"card.{a.name}" for a in ATTRIBUTES.values() if a.owner == Type.CARD}
     assert "card.beats_best" in card
     assert card["card.trump"].text_edit.range.start == at(5, 25)
-    # A letter an aggregate binds may be of any type: every attribute follows it.
-    assert {"p.cards", "p.tricks", "p.trump"} <= set(items(at(8, 33)))
+    # A letter an aggregate binds is of its set's type: a seat's numbers follow it here.
+    assert set(items(at(8, 33))) == {"p.cards", "p.tricks"}
     session.close(uri)
 
 
@@ -800,3 +918,165 @@ def test_code_actions_apply_the_did_you_means_of_a_stated_rule(session, folder):
     (trump,) = actions(session, uri, 3, 3).values()
     assert apply(fixed, trump) == HOUSE.replace("trumpp", "trump")
     session.close(uri)
+
+
+# Completion in a clause, against the checker: at every place and in every kind of spot,
+# a word is offered exactly when something written on from it checks there.
+
+# A clause of each place, its expression's spots: the text before and after the cursor.
+PLACES = {
+    Where.LEAD: ("refuse", "lead if "),
+    Where.FOLLOW: ("refuse", "follow if "),
+    Where.PLAY: ("refuse", "card if "),
+    Where.DRAW: ("draw", ""),
+    Where.SCORE: ("score", ""),
+    Where.END: ("end", "when "),
+}
+SPOTS = {
+    Type.BOOL: [("", ""), ("true and ", ""), ("not ", ""), ("any(x in seats: ", ")")],
+    Type.INT: [("", ""), ("1 + ", ""), ("sum(x in seats: ", ")"), ("(1 if ", " else 0)")],
+    Type.MAYBE_SEAT: [("", ""), ("none if true else ", "")],
+}
+# What may follow a word to make it whole: nothing, an attribute, a comparison.
+ENDINGS = ["", " >= 0", " == trump", " == none", ".trump", ".active", ".strength", ".cards"]
+ENDINGS += [".strength >= 0", ".cards >= 0"]
+AGGREGATE_ENDS = [
+    f"{over}{compared}"
+    for over in ("(y in seats: y.active)", "(y in seats: y.cards)", "(1, 2)")
+    for compared in ("", " >= 0", " == none")
+]
+
+
+def _spots() -> list[tuple[str, str, str]]:
+    """(clause word, text before the cursor, text after it)."""
+    found = []
+    for word, head in PLACES.values():
+        wanted = Type.INT if word in ("draw", "score") else Type.BOOL
+        found += [(word, head + before, after) for before, after in SPOTS[wanted]]
+    found += [("winner", before, after) for before, after in SPOTS[Type.MAYBE_SEAT]]
+    # The set an aggregate ranges over (of seats only, for `most`).
+    found += [
+        ("refuse", "card if any(x in ", ": true)"),
+        ("draw", "count(x in ", ": true)"),
+        ("score", "sum(x in ", ": 1)"),
+        ("winner", "most(x in ", ": 1)"),
+    ]
+    return found
+
+
+def _checks(word: str, text: str) -> bool:
+    from rulesdsl.diagnostics import Located, Pos
+    from rulesdsl.house.rule import compile_rule
+    from rulesdsl.syntax.document import Entry, RuleBlock
+
+    if word == "winner":
+        entries = [Entry("end", "after trick 1", Pos(1, 1), Pos(1, 1))]
+        entries.append(Entry("winner", text, Pos(2, 1), Pos(2, 1)))
+    else:
+        entries = [Entry(word, text, Pos(1, 1), Pos(1, 1))]
+        if word == "end":
+            entries.append(Entry("winner", "none", Pos(2, 1), Pos(2, 1)))
+    rule, _ = compile_rule(RuleBlock("r", Pos(3, 1), tuple(entries), 4), Located("x", ""))
+    return rule is not None
+
+
+def _offered(word: str, before: str) -> dict[str, str]:
+    """The labels offered at the end of the clause's text, with what each inserts."""
+    from rulesdsl.lsp.complete import candidates
+
+    line = f"        {word} {before}"
+    lines = ['profile "c" {', "    rule r {", line, "    }", "}"]
+    return {c.label: c.insert for c in candidates("dsl", lines, 2, len(line))}
+
+
+@pytest.mark.parametrize(("word", "before", "after"), _spots())
+def test_completion_in_a_clause_offers_exactly_what_can_stand_there(word, before, after):
+    offered = {label for label, insert in _offered(word, before).items() if label != "not"}
+    words = [*NAMES, *Aggregate, "x"]
+    can = set()
+    for name in words:
+        endings = AGGREGATE_ENDS if name in set(Aggregate) else ENDINGS
+        if any(_checks(word, f"{before}{name}{end}{after}") for end in endings):
+            can.add(name)
+    assert offered == can, (word, before, offered ^ can)
+
+
+@pytest.mark.parametrize(
+    ("word", "before"),
+    [
+        ("refuse", "lead if "),
+        ("refuse", "follow if "),
+        ("draw", ""),
+        ("score", ""),
+        ("end", "when "),
+        ("refuse", "card if any(x in held: "),
+        ("score", "sum(x in seats: "),
+        ("winner", ""),
+    ],
+)
+def test_completion_after_a_dot_offers_exactly_what_can_follow(word, before):
+    # Every head that has something after a dot (a dotted name's, or a value's with
+    # attributes), a bound letter, and two values with no attributes.
+    owners = {owner for owner, _ in ATTRIBUTES}
+    heads = {n.rpartition(".")[0] for n in NAMES if "." in n} | {"x", "clubs", "players"}
+    heads |= {n for n, name in NAMES.items() if name.type in owners}
+    for head in sorted(heads):
+        offered = set(_offered(word, f"{before}{head}."))
+        can = set()
+        for path in {f"{head}.{a}" for _, a in ATTRIBUTES} | {n for n in NAMES if "." in n}:
+            if path.startswith(head + ".") and any(
+                _checks(word, f"{before}{path}{end}{')' if '(' in before else ''}")
+                for end in ENDINGS
+            ):
+                can.add(path)
+        assert offered == can, (word, before, head, offered ^ can)
+
+
+def _restatements() -> list[tuple[str, str, str, int]]:
+    """Each shipped house rule restated in a child, with one word of its clauses misspelt
+    (a letter doubled): (parent, rule, child text, the misspelt line)."""
+    from rulesdsl.profile import shipped_files
+
+    found = []
+    for path in shipped_files():
+        if path.parent.name != "house":
+            continue
+        block = read_document(path, path.read_text(encoding="utf-8")).rules[0]
+        clauses = [f"{e.key} {e.value}" for e in block.entries if e.key != "say"]
+        for index, clause in enumerate(clauses):
+            for word in re.finditer(r"[A-Za-z_]\w*", clause):
+                if word.start() == 0:
+                    continue  # the clause word: the block would not say what it restates
+                wrong = clause[: word.end()] + clause[word.end() - 1] + clause[word.end() :]
+                lines = [*clauses[:index], wrong, *clauses[index + 1 :]]
+                body = "".join(f"        {line}\n" for line in lines)
+                text = f'profile "c" extends "{path.stem}" {{\n    rule {block.name} {{\n'
+                found.append((path.stem, block.name, text + body + "    }\n}\n", index + 3))
+    return found
+
+
+RESTATED = _restatements()
+
+
+@pytest.mark.parametrize(
+    ("parent", "name", "text", "line"),
+    RESTATED,
+    ids=[f"{r[1]}-{i}" for i, r in enumerate(RESTATED)],
+)
+def test_hover_tells_a_restated_rule_with_a_typo_as_a_restatement(parent, name, text, line):
+    from rulesdsl.lsp import describe
+    from rulesdsl.profile import load_open, load_text
+
+    path = Path("/nonexistent/c.rules")
+    profile = load_text(path, text)
+    errors = [d for d in profile.diagnostics if d.is_error]
+    assert [d.line for d in errors] == [line], [d.text() for d in errors]
+    chain = [profile, *(load_open(p, {}) for p in reversed(profile.files[:-1]))]
+    for column in (10, 8):  # on the rule's name; on the misspelt clause's line
+        target = describe.target_at(profile.document, 1 if column == 10 else line - 1, column)
+        said = describe.hover(target, chain)
+        assert said.splitlines()[0].startswith(f"**rule {name}**: does not act as written")
+        assert f"\nrestates the rule {name} of {parent} (" in said
+        assert "takes away" not in said and "removed" not in said
+        (error,) = errors
+        assert f"- error `{error.code}` at {line}:{error.column}: " in said

@@ -11,12 +11,26 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rulesdsl.diagnostics import Located, Pos
+from rulesdsl.house.checker import CHAINED
+from rulesdsl.house.rule import compile_rule
 from rulesdsl.house.unit import LANGUAGES, Target
-from rulesdsl.house.vocab import ATTRIBUTES, CALLS, NAMES, Aggregate, Type
+from rulesdsl.house.vocab import (
+    AGGREGATE_TYPES,
+    ATTRIBUTES,
+    CALLS,
+    DURING,
+    NAMES,
+    Aggregate,
+    Attribute,
+    Type,
+    Where,
+)
 from rulesdsl.lsp.edits import fix_edit
 from rulesdsl.options import Choice
 from rulesdsl.profile import load_file, load_text, shipped_names
 from rulesdsl.rules import OPTIONS
+from rulesdsl.syntax.document import Entry, RuleBlock
 
 
 def test_the_text_given_is_checked_not_the_file(tmp_path):
@@ -113,10 +127,13 @@ def test_every_did_you_mean_carries_its_fix_and_the_fix_mends_it(syntax, site, a
 
 def assert_every_fix_mends(syntax: str, text: str) -> None:
     """Each did-you-mean of the text carries the word it suggests as its fix, and the text
-    with the fix made no longer has that problem on that line."""
+    with the fix made no longer has that problem on that line, nor any error it did not
+    have, but for errors after the fix on its line that have fixes of their own."""
     path = Path(f"/nonexistent/p.{'rules' if syntax == 'dsl' else 'yaml'}")
     lines = text.splitlines()
-    for problem in load_text(path, text).diagnostics:
+    before = load_text(path, text).diagnostics
+    had = {(d.line, d.code) for d in before if d.is_error}
+    for problem in before:
         if "did you mean" not in problem.hint:
             continue
         suggested = problem.hint.removeprefix("did you mean '").removesuffix("'?")
@@ -130,6 +147,10 @@ def assert_every_fix_mends(syntax: str, text: str) -> None:
             problem.text(),
             mended,
         )
+        new = [d for d in after if d.is_error and (d.line, d.code) not in had]
+        past = edit.start.column + len(edit.text) + 1
+        left = [d for d in new if d.line != problem.line or d.column < past or not d.replacement]
+        assert not left, (problem.text(), mended, [d.text() for d in left])
 
 
 # Every place of a profile-stated rule a did-you-mean can come from: a clause with `{}`
@@ -141,6 +162,9 @@ RULE_SITES = [
     ("{}", "after trick 3", "end"),
     *[("refuse", "{} if card.trump", str(t)) for t in Target],
     *[("refuse", "lead if {}", n) for n in NAMES],
+    *[("draw", "{}", n) for n in NAMES],
+    *[("score", "{}", n) for n in NAMES],
+    ("refuse", "lead if me == {}", "drawer"),
     *[("refuse", "lead if card.{}", a) for owner, a in ATTRIBUTES if owner == Type.CARD],
     *[("score", "hand.winner.{}", a) for owner, a in ATTRIBUTES if owner == Type.SEAT],
     *[("draw", "{}(p in active: p.cards)", str(a)) for a in Aggregate],
@@ -185,7 +209,8 @@ def test_every_did_you_mean_in_a_stated_rule_carries_its_fix(syntax, site, at, h
     [
         ("yaml", "profle: p\ndraw: 2\n"),
         ("yaml", "profile: p\ndraw:\n  vaule: 2\n"),
-        ("yaml", 'profile: p\n"prof ile": p\n'),
+        ("yaml", '"prof ile": p\ndraw: 2\n'),
+        ("yaml", 'profile: p\n"exte nds": bicycle\n'),
     ],
 )
 def test_a_did_you_mean_of_a_yaml_key_carries_its_fix(syntax, text):
@@ -194,9 +219,129 @@ def test_a_did_you_mean_of_a_yaml_key_carries_its_fix(syntax, text):
     assert_every_fix_mends(syntax, text)
 
 
+def test_a_yaml_key_said_already_is_not_offered_as_a_fix():
+    """`profile` written in for `prof ile` would be said twice: no did-you-mean offers it."""
+    text = 'profile: p\n"prof ile": p\n'
+    (problem,) = load_text(Path("/nonexistent/p.yaml"), text).diagnostics
+    assert (problem.code, problem.replacement) == ("yaml-shape", "")
+
+
 def test_a_diagnostic_keeps_its_hint_and_fix_when_copied_or_pickled():
     path = Path("/nonexistent/p.rules")
     (problem,) = load_text(path, 'profile "p" {\n    elimination immediat\n}\n').diagnostics
     for again in (copy.deepcopy(problem), pickle.loads(pickle.dumps(problem))):
         assert again == problem
         assert (again.hint, again.replacement) == ("did you mean 'immediate'?", "immediate")
+
+
+# Every word of the rule language misspelt at every place it has a value: each did-you-mean
+# offered, written in, leaves no error where it was, and following the did-you-means one
+# after another ends in a clause that checks.
+
+
+def _clause(where: Where, number: str) -> tuple[str, str]:
+    """A clause acting at the place, of a number: its word and its text."""
+    condition = f"{number} >= 0"
+    forms = {
+        Where.LEAD: ("refuse", f"lead if {condition}"),
+        Where.FOLLOW: ("refuse", f"follow if {condition}"),
+        Where.PLAY: ("refuse", f"card if {condition}"),
+        Where.DRAW: ("draw", number),
+        Where.SCORE: ("score", number),
+        Where.END: ("end", f"when {condition}"),
+    }
+    return forms[where]
+
+
+# A number made of a value of each type; `{}` is the value.
+AS_NUMBER = {
+    Type.INT: "{}",
+    Type.BOOL: "(1 if {} else 0)",
+    Type.SUIT: "(1 if {} == trump else 0)",
+    Type.CARD: "{}.strength",
+    Type.SEAT: "{}.cards",
+    Type.MAYBE_SEAT: "(1 if {} == none else 0)",
+    Type.NONE: "(1 if trump == {} else 0)",
+    Type.CARDS: "count(x in {}: x.trump)",
+    Type.SEATS: "count(x in {}: x.active)",
+}
+ELEMENT = {Type.CARDS: Type.CARD, Type.SEATS: Type.SEAT}
+
+
+def _numbers_of(owner: Type, attribute: Attribute, where: Where) -> list[str]:
+    """Numbers made of the attribute (`{}` where its name goes) of a value of the type at
+    the place: of a name of that type, or of a letter bound over a set of it."""
+    number = AS_NUMBER[attribute.type]
+    names = [n for n, name in NAMES.items() if name.type == owner and where in name.where]
+    found = [number.format(f"{n}.{{}}") for n in names[:2]]
+    sets = [n for n, name in NAMES.items() if ELEMENT.get(name.type) == owner]
+    found += [f"sum(x in {s}: {number.format('x.{}')})" for s in sets if where in NAMES[s].where][
+        :1
+    ]
+    return found
+
+
+def _word_sites() -> list[tuple[Where, str, str]]:
+    """(place, number with `{}` for the word, the word) for every word at every place."""
+    sites = []
+    for where in Where:
+        for n, name in NAMES.items():
+            if where in name.where:
+                sites.append((where, AS_NUMBER[name.type], n))
+        for (owner, name), attribute in ATTRIBUTES.items():
+            if where in attribute.where:
+                sites += [(where, n, name) for n in _numbers_of(owner, attribute, where)]
+        for aggregate, (body, result) in AGGREGATE_TYPES.items():
+            over = f"{{}}(x in seats: {'x.active' if body == Type.BOOL else 'x.cards'})"
+            sites.append((where, AS_NUMBER[result].format(over), str(aggregate)))
+        sites += [(where, "{}(1, trick.size)" if where in DURING else "{}(1, 2)", f) for f in CALLS]
+    return sites
+
+
+def _misspellings(word: str) -> list[tuple[str, bool]]:
+    """Misspellings of the word (a letter dropped, two swapped, one doubled, one changed),
+    each with whether it is close enough that a fix must be offered."""
+    found = []
+    for at in sorted({0, len(word) // 2, len(word) - 1}):
+        for how in range(3):
+            wrong = _misspelt(word, at, how)
+            found.append((wrong, how == 1 and len(word) >= 5 and "." not in word))
+        found.append((word[:at] + "q" + word[at + 1 :], False))
+    return [(w, must) for w, must in dict(found).items() if w != word]
+
+
+def _first_problem(kind: str, text: str):
+    """The first problem of a clause of the kind (an end rule's winner is `none`)."""
+    entries = [Entry(kind, text, Pos(1, 1), Pos(1, 1))]
+    if kind == "end":
+        entries.append(Entry("winner", "none", Pos(2, 1), Pos(2, 1)))
+    _, found = compile_rule(RuleBlock("r", Pos(3, 1), tuple(entries), 4), Located("x", ""))
+    return next((d for d in found if d.is_error), None)
+
+
+WORD_SITES = _word_sites()
+
+
+@pytest.mark.parametrize(
+    ("where", "number", "word"), WORD_SITES, ids=[f"{w.name}-{n}" for w, _, n in WORD_SITES]
+)
+def test_every_did_you_mean_of_a_clause_leads_to_a_clause_that_checks(where, number, word):
+    kind, right = _clause(where, number.format(word))
+    assert _first_problem(kind, right) is None, right
+    for wrong, must in _misspellings(word):
+        kind, text = _clause(where, number.format(wrong))
+        problem = _first_problem(kind, text)
+        assert problem is not None, text
+        assert not must or problem.replacement, (text, problem.text())
+        if not problem.replacement:
+            continue
+        for _ in range(CHAINED):
+            start = problem.column - 1
+            text = text[:start] + problem.replacement + text[start + problem.length :]
+            after = start + len(problem.replacement)
+            problem = _first_problem(kind, text)
+            if problem is None:
+                break
+            # What is left lies after the fix, and has a fix of its own.
+            assert problem.column - 1 >= after and problem.replacement, (text, problem.text())
+        assert problem is None, (text, problem.text())

@@ -13,7 +13,7 @@ NEEDS = ("pygls", "lsprotocol")
 @click.option(
     "--stdio", is_flag=True, help="Talk over stdin and stdout (the only way; the default)."
 )
-def lsp(stdio: bool) -> None:
+def lsp(stdio: bool) -> int:
     """Run the language server for profiles (.rules and YAML) over stdin and stdout."""
     del stdio
     try:
@@ -22,4 +22,4 @@ def lsp(stdio: bool) -> None:
         if (error.name or "").partition(".")[0] not in NEEDS:
             raise
         raise UsageProblem("the language server needs pygls: pip install 'rulesdsl[lsp]'") from None
-    serve()
+    return serve()

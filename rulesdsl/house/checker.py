@@ -1,14 +1,16 @@
 """Read one clause of a profile rule and check it: a typed tree, or problems with positions.
 
 A clause's text sits at a position in the profile file (`base`); every problem points into
-it. Unknown names get a did-you-mean from the vocabulary; a type error names both types;
-a name used where it has no value (`trick.winner` while a card is played) is an error at
-its column, saying where it has one.
+it. Unknown names get a did-you-mean from the vocabulary, offered only where the clause,
+checked again with it written in, checks (`Checker.fix`); an unknown attribute says what
+the value has. A type error names both types; a name used where it has no value
+(`trick.winner` while a card is played) is an error at its column, saying where it has one.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -16,13 +18,14 @@ from lark import Lark, Token, Tree, UnexpectedCharacters, UnexpectedInput, Unexp
 
 from rulesdsl.diagnostics import Pos
 from rulesdsl.expr import GRAMMAR_DIR
-from rulesdsl.hints import suggest
+from rulesdsl.hints import Suggestion, Verdict, mean, verified
 from rulesdsl.house import ir
 from rulesdsl.house.vocab import (
     AGGREGATE_TYPES,
     ATTRIBUTES,
     CALLS,
     NAMES,
+    PLAYING,
     SEAT_ONLY,
     SETS,
     Aggregate,
@@ -56,6 +59,14 @@ class Problem:
     hint: str = ""
 
 
+# The first problem of a clause's text as checked again, given how many did-you-means in a
+# row its own problem may lean on (`Checker.fix`); None when it checks.
+Recheck = Callable[[str, int], "Problem | None"]
+# How many did-you-means in a row a fix may need: one for its own word, then for each
+# problem it leaves after it (another misspelling of the same clause).
+CHAINED = 3
+
+
 class ClauseError(Exception):
     """The first problem of a clause that cannot be read or checked."""
 
@@ -84,11 +95,19 @@ class Scope:
 
 
 class Checker:
-    def __init__(self, base: Pos, where: Where) -> None:
+    """Checks one clause. `recheck` checks the clause's text again as this checker does (with
+    a did-you-mean written in); without it, no did-you-mean is offered."""
+
+    def __init__(
+        self, base: Pos, where: Where, recheck: Recheck | None = None, chained: int = CHAINED
+    ) -> None:
         self.base = base
         self.where = where
         self.scope = Scope()
         self.override: Pos | None = None  # inside a `means`: the use-site's position
+        self.recheck = recheck
+        self.chained = chained
+        self.text: str | None = None  # the clause's text, as first parsed
 
     # positions
 
@@ -106,9 +125,34 @@ class Checker:
     def fail(self, item: Tree | Token, code: str, message: str, hint: str = "") -> ClauseError:
         return ClauseError(Problem(self.pos(item), code, message, hint))
 
+    def fix(self, word: str, first: Token, last: Token, choices: Iterable[str]) -> Suggestion:
+        """The did-you-mean for the clause's text from `first` to `last` (read as `word`): the
+        closest choice with which the clause checks again, else one that leaves its first
+        problem after it, with a did-you-mean of its own; none when no choice does."""
+        text = self.text
+        if self.recheck is None or self.chained < 1 or self.override is not None or not text:
+            return mean("")
+        if first.line != 1 or last.line != 1 or first.start_pos is None or last.end_pos is None:
+            return mean("")
+        start, end = first.start_pos, last.end_pos
+        recheck, chained = self.recheck, self.chained - 1
+
+        def verdict(choice: str) -> Verdict:
+            problem = recheck(text[:start] + choice + text[end:], chained)
+            if problem is None:
+                return Verdict.CHECKS
+            after = (self.base.line, self.base.column + start + len(choice))
+            past = (problem.pos.line, problem.pos.column) >= after
+            fixed = isinstance(problem.hint, Suggestion) and bool(problem.hint.fix)
+            return Verdict.FIXABLE if past and fixed else Verdict.FAILS
+
+        return verified(word, choices, verdict)
+
     # parsing
 
     def parse(self, text: str, start: str) -> Tree:
+        if self.text is None:
+            self.text = text
         if len(text) > MAX_CLAUSE:
             raise ClauseError(
                 Problem(
@@ -190,14 +234,31 @@ class Checker:
 
     def _unknown(self, parts: list[Token]) -> ClauseError:
         """An unknown name; the hint suggests a dotted name for the first two parts (and
-        then points at both), else a name for the first."""
-        dotted = ".".join(str(p) for p in parts[:2])
-        known = [*NAMES, *self.scope.names]
-        fix, span = suggest(dotted, known), self._span(parts[0], parts[:2][-1])
+        then points at both), else a name for the first. Of a dotted name's head (`trick`),
+        the message says what follows it here."""
+        head, known = str(parts[0]), [*NAMES, *self.scope.names]
+        following = [n.partition(".")[2] for n in NAMES if n.startswith(head + ".")]
+        dotted = len(parts) > 1 and bool(following)  # `trick.foo`: no name follows `trick.`
+        fix, span = mean(""), self._span(parts[0], parts[1]) if dotted else self.pos(parts[0])
+        if len(parts) > 1:
+            fix = self.fix(f"{head}.{parts[1]}", parts[0], parts[1], known)
+            span = self._span(parts[0], parts[1]) if fix else span
         if not fix:
-            fix, span = suggest(str(parts[0]), known), self.pos(parts[0])
+            fix = self.fix(head, parts[0], parts[0], known)
+            span = self.pos(parts[0]) if fix else span
         hint = fix or "the README lists the names a rule may use"
-        return ClauseError(Problem(span, "rule-name", f"unknown name `{parts[0]}`", hint))
+        if not dotted:
+            return ClauseError(Problem(span, "rule-name", f"unknown name `{head}`", hint))
+        here = [n.partition(".")[2] for n in _names_here(self.where, head + ".")]
+        message = f"unknown name `{head}.{parts[1]}`; {self._has(f'`{head}`', following, here)}"
+        return ClauseError(Problem(span, "rule-name", message, hint))
+
+    def _has(self, owner: str, every: list[str], here: list[str]) -> str:
+        """`a card has: suit, trump`, saying the place when some have no value here."""
+        said = ", ".join(here) if here else "none"
+        if here == every:
+            return f"{owner} has: {said}"
+        return f"at {self.where.value}, {owner} has: {said}"
 
     def _span(self, first: Token, last: Token) -> Pos:
         """From the first token to the end of the last, on the first token's line."""
@@ -210,13 +271,12 @@ class Checker:
         name = NAMES[dotted]
         span = self._span(first, last)
         if self.where not in name.where:
-            places = ", ".join(sorted(w.value for w in name.where)) or "no rule"
             raise ClauseError(
                 Problem(
                     span,
                     "rule-context",
                     f"`{dotted}` has no value at {self.where.value}",
-                    f"it has one at: {places}",
+                    _places(name.where),
                 )
             )
         if name.means:
@@ -246,24 +306,27 @@ class Checker:
     def _attribute(self, node: ir.Node, token: Token, tree: Tree) -> ir.Node:
         attribute = ATTRIBUTES.get((node.type, str(token)))
         if attribute is None:
-            names = [n for (owner, n) in ATTRIBUTES if owner == node.type]
-            if node.type == Type.MAYBE_SEAT:
-                hint = (
-                    "`most` and `least` give a seat or none: compare it (`== me`) or name a winner"
-                )
-            else:
-                hint = suggest(str(token), names) or (
-                    f"{node.type} has: {', '.join(names)}" if names else f"{node.type} has none"
-                )
-            raise self.fail(token, "rule-name", f"{node.type} has no attribute `{token}`", hint)
+            raise self._no_attribute(node.type, token)
         if self.where not in attribute.where:
             raise self.fail(
                 token,
                 "rule-context",
                 f"`.{token}` has no value at {self.where.value}",
-                "it is known only while cards are played",
+                _places(attribute.where),
             )
         return ir.Attr(attribute.type, self.pos(tree), node, attribute.code, free=node.free)
+
+    def _no_attribute(self, owner: Type, token: Token) -> ClauseError:
+        """An attribute the value does not have: the message says what it has here, the
+        hint a did-you-mean that checks."""
+        message = f"{owner} has no attribute `{token}`"
+        if owner == Type.MAYBE_SEAT:
+            hint = "`most` and `least` give a seat or none: compare it (`== me`) or name a winner"
+            return self.fail(token, "rule-name", message, hint)
+        every = [a.name for a in ATTRIBUTES.values() if a.owner == owner]
+        here = [a.name for a in ATTRIBUTES.values() if a.owner == owner and self.where in a.where]
+        hint = self.fix(str(token), token, token, every)
+        return self.fail(token, "rule-name", f"{message}; {self._has(owner, every, here)}", hint)
 
     def _not_(self, tree: Tree) -> ir.Node:
         operand = self.expect(tree.children[1], Type.BOOL)
@@ -320,7 +383,8 @@ class Checker:
     def _call(self, tree: Tree) -> ir.Node:
         fn, *arg_trees = tree.children
         if str(fn) not in CALLS:
-            hint = suggest(str(fn), [*CALLS, *Aggregate]) or f"functions: {', '.join(CALLS)}"
+            choices = [*CALLS, *Aggregate]
+            hint = self.fix(str(fn), fn, fn, choices) or f"functions: {', '.join(CALLS)}"
             raise self.fail(fn, "rule-name", f"unknown function `{fn}`", hint)
         args = tuple(self.expect(a, Type.INT) for a in arg_trees)
         return ir.Call(Type.INT, self.pos(tree), str(fn), args, free=ir.uses(*args))
@@ -328,7 +392,7 @@ class Checker:
     def _aggregate(self, tree: Tree) -> ir.Node:
         fn, var, _, set_tree, body_tree = tree.children
         if str(fn) not in set(Aggregate):
-            hint = suggest(str(fn), list(Aggregate)) or "aggregates: " + ", ".join(Aggregate)
+            hint = self.fix(str(fn), fn, fn, Aggregate) or "aggregates: " + ", ".join(Aggregate)
             raise self.fail(fn, "rule-name", f"unknown aggregate `{fn}`", hint)
         kind = Aggregate(str(fn))
         over, element, set_free = self._set(set_tree)
@@ -372,6 +436,20 @@ class Checker:
 
 
 _SETS = (Type.CARDS, Type.SEATS)
+
+
+def _names_here(where: Where, prefix: str = "") -> list[str]:
+    """The names that begin with `prefix` and have a value at the place."""
+    return [n for n, name in NAMES.items() if n.startswith(prefix) and where in name.where]
+
+
+def _places(where: frozenset[Where]) -> str:
+    """Where a name or attribute has a value, as a hint."""
+    if where >= PLAYING and not where - PLAYING:
+        return "it is known only while cards are played"
+    return "it has one at: " + (", ".join(sorted(w.value for w in where)) or "no rule")
+
+
 MAX_CLAUSE = 1000
 MAX_DEPTH = 40
 
@@ -404,3 +482,18 @@ def _common(a: Type, b: Type) -> Type | None:
     if {a, b} == {Type.SEAT, Type.MAYBE_SEAT}:
         return Type.MAYBE_SEAT
     return None
+
+
+def begins(actual: Type, wanted: Type, where: Where) -> bool:
+    """Whether an expression of the wanted type at the place can begin with a value of
+    the actual type: the value itself, one of its attributes (`hand.winner.tricks` is a
+    number), or, for a condition, one side of a comparison (`trick.number == 1`)."""
+    if _fits(actual, wanted):
+        return True
+    if wanted == Type.BOOL and _common(actual, actual) not in (None, *_SETS):
+        return True
+    return any(
+        begins(a.type, wanted, where)
+        for a in ATTRIBUTES.values()
+        if a.owner == actual and where in a.where and a.type != actual
+    )

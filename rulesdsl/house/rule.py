@@ -15,13 +15,14 @@ inherited rule of that name away.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import NamedTuple
 
 from rulesdsl.diagnostics import Diagnostic, Located, Pos
-from rulesdsl.hints import suggest
+from rulesdsl.hints import Verdict, verified
 from rulesdsl.house import codegen, ir
 from rulesdsl.house.bounds import upper
-from rulesdsl.house.checker import Checker, ClauseError, Problem, canonical
+from rulesdsl.house.checker import CHAINED, Checker, ClauseError, Problem, Recheck, canonical
 from rulesdsl.house.unit import LANGUAGES, Clause, HouseRule, Kind, Removal, Step, Target
 from rulesdsl.house.vocab import Type, Where
 from rulesdsl.syntax.document import Entry, RuleBlock
@@ -37,6 +38,11 @@ COUNTS = {
     Kind.DRAW: (Where.DRAW, "seat", Step.DRAW_COUNT),
     Kind.SCORE: (Where.SCORE, "winner", Step.SCORE),
 }
+
+
+# What writing a fix in place of the text at a position does to the profile's rules, given
+# the code of the problem it mends (`settings.Refit`).
+Refit = Callable[[Pos, str, str], Verdict]
 
 
 def function_name(name: str) -> str:
@@ -56,10 +62,19 @@ class Built(NamedTuple):
 
 
 class _Compiler:
-    def __init__(self, block: RuleBlock, where: Located) -> None:
+    def __init__(self, block: RuleBlock, where: Located, refit: Refit | None = None) -> None:
         self.block = block
         self.where = where
+        self.refit = refit
         self.problems: list[Diagnostic] = []
+
+    def fix(self, word: str, pos: Pos, choices: list[str], code: str) -> str:
+        """The did-you-mean for a clause's word or a language at `pos`: one that, written in,
+        leaves the profile's rules without a new error; none without `refit`."""
+        refit = self.refit
+        if refit is None:
+            return ""
+        return verified(word, choices, lambda choice: refit(pos, choice, code))
 
     def problem(self, problem: Problem, severity: str = "error") -> None:
         self.problems.append(
@@ -121,7 +136,8 @@ class _Compiler:
         known: list[Entry] = []
         for entry in entries:
             if entry.key not in set(Clause):
-                hint = suggest(entry.key, list(Clause)) or "clauses: " + ", ".join(Clause)
+                hint = self.fix(entry.key, entry.key_pos, list(Clause), "rule-clause")
+                hint = hint or "clauses: " + ", ".join(Clause)
                 self.error(entry.key_pos, "rule-clause", f"unknown clause `{entry.key}`", hint)
                 continue
             if entry.assumed:
@@ -140,7 +156,8 @@ class _Compiler:
                 continue
             lang = entry.value or ""
             if lang not in LANGUAGES:
-                hint = suggest(lang, LANGUAGES) or "languages: " + ", ".join(LANGUAGES)
+                hint = self.fix(lang, entry.value_pos, list(LANGUAGES), "rule-language")
+                hint = hint or "languages: " + ", ".join(LANGUAGES)
                 self.error(entry.value_pos, "rule-language", f"no language `{lang}`", hint)
             elif not entry.note:
                 self.error(entry.value_pos, "rule-clause", f'`say {lang}` needs a "sentence"')
@@ -160,7 +177,7 @@ class _Compiler:
                 return self._refuse(head, text, name)
             if kind in COUNTS:
                 where, parameter, step = COUNTS[kind]
-                count = self._check(head, text, where, Type.INT)
+                count = check_expression(text, head.value_pos, where, Type.INT)
                 source = codegen.count_source(name, parameter, count)
                 clauses = ((kind.value, canonical(text)),)
                 return Built(kind, clauses, source, (step,), upper(count), count)
@@ -181,20 +198,8 @@ class _Compiler:
             )
         return entry.value
 
-    def _check(self, entry: Entry, text: str, where: Where, wanted: Type, start: str = "expr"):
-        checker = Checker(entry.value_pos, where)
-        return checker.expect(checker.parse(text, start), wanted)
-
     def _refuse(self, head: Entry, text: str, name: str) -> Built:
-        checker = Checker(head.value_pos, Where.PLAY)
-        tree = checker.parse(text, "refuse")
-        word, _, condition_tree = tree.children
-        if str(word) not in set(Target):
-            hint = suggest(str(word), list(Target)) or "refuse lead, follow or card"
-            raise checker.fail(word, "rule-clause", f"`refuse {word}`: no such play", hint)
-        target = Target(str(word))
-        checker.where = TARGET_WHERE[target]
-        condition = checker.expect(condition_tree, Type.BOOL)
+        target, condition = check_refuse(text, head.value_pos)
         source = codegen.filter_source(name, condition)
         clauses = ((Kind.REFUSE.value, canonical(text)),)
         return Built(Kind.REFUSE, clauses, source, TARGET_STEPS[target], tree=condition)
@@ -209,28 +214,68 @@ class _Compiler:
                     "e.g. `winner most(p in active: p.cards)`, or `winner none`",
                 )
             )
-        checker = Checker(head.value_pos, Where.END)
-        tree = checker.parse(text, "end")
-        if tree.data == "end_after":
-            number = tree.children[2]
-            if not 1 <= int(number) <= 10_000:
-                raise checker.fail(number, "rule-range", "a trick number is 1 to 10000")
-            condition = checker.expect(
-                checker.parse(f"trick.number >= {int(number)}", "expr"), Type.BOOL
-            )
-        else:
-            condition = checker.expect(tree.children[1], Type.BOOL)
+        condition = check_end(text, head.value_pos)
         who_text = self._value(winner)
-        who = self._check(winner, who_text, Where.END, Type.MAYBE_SEAT)
+        who = check_expression(who_text, winner.value_pos, Where.END, Type.MAYBE_SEAT)
         source = codegen.end_source(name, condition, who)
         clauses = ((Kind.END.value, canonical(text)), (Clause.WINNER.value, canonical(who_text)))
         return Built(Kind.END, clauses, source, (Step.END_CHECK,), tree=condition)
 
 
+# Each kind of clause checked from its text at its position in the file; each checks its
+# did-you-means by checking the text again with them written in.
+
+
+def _recheck(check: Callable[[str, int], object]) -> Recheck:
+    def recheck(text: str, chained: int) -> Problem | None:
+        try:
+            check(text, chained)
+        except ClauseError as error:
+            return error.problem
+        return None
+
+    return recheck
+
+
+def check_expression(
+    text: str, base: Pos, where: Where, wanted: Type, chained: int = CHAINED
+) -> ir.Node:
+    """An expression of the `wanted` type at the place (a count, a winner)."""
+    again = _recheck(lambda t, c: check_expression(t, base, where, wanted, c))
+    checker = Checker(base, where, again, chained)
+    return checker.expect(checker.parse(text, "expr"), wanted)
+
+
+def check_refuse(text: str, base: Pos, chained: int = CHAINED) -> tuple[Target, ir.Node]:
+    """`lead|follow|card if COND`: the plays refused, and the condition."""
+    checker = Checker(base, Where.PLAY, _recheck(lambda t, c: check_refuse(t, base, c)), chained)
+    tree = checker.parse(text, "refuse")
+    word, _, condition_tree = tree.children
+    if str(word) not in set(Target):
+        hint = checker.fix(str(word), word, word, Target) or "refuse lead, follow or card"
+        raise checker.fail(word, "rule-clause", f"`refuse {word}`: no such play", hint)
+    target = Target(str(word))
+    checker.where = TARGET_WHERE[target]
+    return target, checker.expect(condition_tree, Type.BOOL)
+
+
+def check_end(text: str, base: Pos, chained: int = CHAINED) -> ir.Node:
+    """`after trick N` or `when COND`: the condition that ends the hand."""
+    checker = Checker(base, Where.END, _recheck(lambda t, c: check_end(t, base, c)), chained)
+    tree = checker.parse(text, "end")
+    if tree.data != "end_after":
+        return checker.expect(tree.children[1], Type.BOOL)
+    number = tree.children[2]
+    if not 1 <= int(number) <= 10_000:
+        raise checker.fail(number, "rule-range", "a trick number is 1 to 10000")
+    return checker.expect(checker.parse(f"trick.number >= {int(number)}", "expr"), Type.BOOL)
+
+
 def compile_rule(
-    block: RuleBlock, where: Located
+    block: RuleBlock, where: Located, refit: Refit | None = None
 ) -> tuple[HouseRule | Removal | None, list[Diagnostic]]:
-    """The rule a block states (or its removal), and the problems with it."""
-    compiler = _Compiler(block, where)
+    """The rule a block states (or its removal), and the problems with it. A misspelt
+    clause word or language gets a did-you-mean only with `refit`, which tries it."""
+    compiler = _Compiler(block, where, refit)
     rule = compiler.run()
     return rule, compiler.problems

@@ -10,8 +10,8 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from rulesdsl.diagnostics import TOP, Diagnostic, Located, Pos
-from rulesdsl.hints import suggest
+from rulesdsl.diagnostics import TOP, Diagnostic, Located, Pos, fix_columns, line_index, with_fix
+from rulesdsl.hints import Verdict, verified
 from rulesdsl.house.unit import MAX_RULES, HouseRule, Kind, Removal
 from rulesdsl.sources import short_path
 from rulesdsl.syntax.document import Document
@@ -46,12 +46,66 @@ def inherit(parent: tuple[RuleSetting, ...]) -> tuple[RuleSetting, ...]:
     return tuple(dataclasses.replace(s, origin="inherited") for s in parent)
 
 
+class Refit:
+    """What writing a did-you-mean's fix into the profile's text does to its rules: the text
+    is read again and its rules resolved again (with no did-you-means of clause words or
+    rule names, so this never nests), and their errors set against the text's own."""
+
+    def __init__(
+        self, doc: Document, profile: str, path: str, parent: tuple[RuleSetting, ...]
+    ) -> None:
+        self.doc, self.profile, self.path, self.parent = doc, profile, path, parent
+        self.before: set[tuple[int, str]] | None = None
+
+    def errors(self, doc: Document) -> list[Diagnostic]:
+        _, problems = resolve_rules(doc, self.profile, self.path, self.parent, refit=False)
+        return [d for d in (*doc.diagnostics, *problems) if d.is_error]
+
+    def __call__(self, pos: Pos, fix: str, code: str) -> Verdict:
+        """CHECKS when the fix leaves no error the text did not have and mends the one of
+        `code` on its line; FIXABLE when the new errors lie after it on its line, each with
+        a did-you-mean of its own; else FAILS."""
+        text = with_fix(self.doc.source, pos, fix)
+        if text is None:
+            return Verdict.FAILS
+        after = self.errors(_read(self.doc, text))
+        if any(d.line == pos.line and d.code == code for d in after):
+            return Verdict.FAILS
+        if self.before is None:
+            self.before = {(d.line, d.code) for d in self.errors(self.doc)}
+        new = [d for d in after if (d.line, d.code) not in self.before]
+        if not new:
+            return Verdict.CHECKS
+        start, _ = fix_columns(pos, line_index(self.doc.source).line(pos.line))
+        past = start + len(fix) + 1
+        later = all(d.line == pos.line and d.column >= past and d.replacement for d in new)
+        return Verdict.FIXABLE if later else Verdict.FAILS
+
+
+def _read(doc: Document, text: str) -> Document:
+    """The document `text` is, read as `doc` was."""
+    if doc.syntax == "dsl":
+        from rulesdsl.syntax.dsl import read_dsl
+
+        return read_dsl(doc.path, text)
+    from rulesdsl.syntax.yamlform import read_yaml
+
+    return read_yaml(doc.path, text)
+
+
 def resolve_rules(
-    doc: Document, profile: str, path: str, parent: tuple[RuleSetting, ...]
+    doc: Document,
+    profile: str,
+    path: str,
+    parent: tuple[RuleSetting, ...],
+    refit: bool = True,
 ) -> tuple[tuple[RuleSetting, ...], list[Diagnostic]]:
-    """The profile's rules: the parent's, with this file's additions, changes and removals."""
+    """The profile's rules: the parent's, with this file's additions, changes and removals.
+    A misspelt clause word, language or removed rule's name gets a did-you-mean where,
+    with `refit`, the text with it written in is tried and its rules check."""
     from rulesdsl.house.rule import compile_rule  # the parser, only for a profile with rules
 
+    tried = Refit(doc, profile, path, parent) if refit and doc.rules else None
     where = Located(doc.path, doc.source)
     rules = {s.name: s for s in inherit(parent)}
     problems: list[Diagnostic] = []
@@ -68,13 +122,14 @@ def resolve_rules(
             )
             continue
         first[block.name] = block.name_pos.line
-        rule, found = compile_rule(block, where)
+        rule, found = compile_rule(block, where, tried)
         problems += found
         if isinstance(rule, Removal):
             if rule.name in rules and rules[rule.name].origin == "inherited":
                 del rules[rule.name]
             else:
-                hint = suggest(rule.name, [n for n, s in rules.items() if s.origin == "inherited"])
+                inherited = [n for n, s in rules.items() if s.origin == "inherited"]
+                hint = _removed_fix(rule, inherited, tried)
                 problems.append(
                     where.at(
                         rule.pos,
@@ -96,6 +151,14 @@ def resolve_rules(
             )
         )
     return tuple(rules.values()), problems
+
+
+def _removed_fix(removal: Removal, inherited: list[str], tried: Refit | None) -> str:
+    """The did-you-mean for a removed rule no parent states: an inherited rule's name with
+    which the profile's rules check."""
+    if tried is None:
+        return ""
+    return verified(removal.name, inherited, lambda name: tried(removal.pos, name, "unknown-rule"))
 
 
 def rule_warnings(

@@ -12,15 +12,18 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
+from rulesdsl.house.checker import begins
 from rulesdsl.house.unit import Clause, Target
-from rulesdsl.house.vocab import ATTRIBUTES, NAMES, Aggregate
+from rulesdsl.house.vocab import AGGREGATE_TYPES, ATTRIBUTES, NAMES, Aggregate, Name, Type, Where
 from rulesdsl.lsp.describe import vocabulary
+from rulesdsl.lsp.slots import Need, Slot, clause_slot
 from rulesdsl.profile import shipped_names
 from rulesdsl.rules import OPTIONS, option_values
 from rulesdsl.syntax.document import METADATA, RULES_KEY
 from rulesdsl.syntax.yamlform import ENTRY_KEYS
 
 NAME = r"[A-Za-z_][A-Za-z0-9_\-]*"
+QUOTES = "\"'"
 ASSUMED = "assumed"
 # How far a rule's clauses are indented in YAML (as the writer indents them).
 YAML_CLAUSE_INDENT = 4
@@ -80,20 +83,27 @@ def _yaml_in_rules(above: list[str]) -> bool:
 
 
 def _in_rule(before: str, separator: str) -> list[Candidate]:
-    """In a rule: its clause words at the start of a line, the rule language's names after
-    a clause word (and, after `refuse`, which plays it decides on)."""
+    """In a rule: its clause words at the start of a line; after a clause word, what may
+    be written there (`slots`): after `refuse`, the plays it decides on; in an expression,
+    the names, attributes, aggregates and letters that have a value at the clause's place,
+    of a type that can stand there where that is known, or the words that may follow."""
     if re.fullmatch(f"({NAME})?", before):
         return _clauses(separator)
     said = re.match(rf"^({NAME}){separator}\s", before)
     if said is None or said.group(1) not in set(Clause) - {Clause.SAY, Clause.REMOVED}:
         return []
-    targets = [
-        Candidate(str(t), Kind.KEYWORD, "the plays the rule decides on", f"{t} ")
-        for t in Target
-        if said.group(1) == Clause.REFUSE and re.fullmatch(rf"{NAME}{separator}\s+\w*", before)
-    ]
-    typed = re.search(r"[A-Za-z_][A-Za-z0-9_.]*$", before)
-    return targets + _vocabulary(typed.group(0) if typed else "")
+    typed = re.search(r"[A-Za-z_][A-Za-z0-9_.]*$", before[said.end() :])
+    word = typed.group(0) if typed else ""
+    rest = before[said.end() : len(before) - len(word)].lstrip().lstrip(QUOTES)
+    if said.group(1) == Clause.REFUSE and not rest.strip():
+        return [
+            Candidate(str(t), Kind.KEYWORD, "the plays the rule decides on", f"{t} ", len(word))
+            for t in Target
+        ]
+    slot = clause_slot(said.group(1), rest)
+    if slot is None:
+        return []
+    return [dataclasses.replace(c, replaces=len(word)) for c in _offered(slot, word)]
 
 
 def _clauses(separator: str) -> list[Candidate]:
@@ -104,29 +114,90 @@ def _clauses(separator: str) -> list[Candidate]:
     ]
 
 
-def _vocabulary(typed: str) -> list[Candidate]:
-    """The names, attributes and aggregates of the rule language; after `x.`, what may
-    follow it: the dotted names that begin so, and the attributes of x (of any type, for a
-    letter an aggregate binds)."""
-    head, dot, _ = typed.rpartition(".")
-    if not dot:
-        found = {n: Candidate(n, Kind.VALUE, name.description, n) for n, name in NAMES.items()}
-        for a in ATTRIBUTES.values():
-            found.setdefault(a.name, Candidate(a.name, Kind.VALUE, a.description, a.name))
-        for word in Aggregate:
-            found.setdefault(word, Candidate(str(word), Kind.KEYWORD, "an aggregate", f"{word}("))
-        return [dataclasses.replace(c, replaces=len(typed)) for c in found.values()]
-    names = [(n, name.description) for n, name in NAMES.items() if n.startswith(head + ".")]
-    owner = vocabulary(head)
+def _offered(slot: Slot, word: str) -> list[Candidate]:
+    if slot.need in (Need.VALUE, Need.SET):
+        head, dot, _ = word.rpartition(".")
+        return _following(slot, head) if dot else _fitting(slot)
+    return [Candidate(w.strip(), Kind.KEYWORD, detail, w) for w, detail in _words(slot)]
+
+
+def _words(slot: Slot) -> list[tuple[str, str]]:
+    """The words that may follow, with what each does."""
+    if slot.need is Need.IN:
+        return [("in ", "the set the letter ranges over follows")]
+    if slot.need is Need.IF:
+        return [("if ", "the condition on the card follows")]
+    if slot.need is Need.END:
+        return [("after trick ", "the trick after which the hand ends"), ("when ", "a condition")]
+    if slot.need is Need.TRICK:
+        return [("trick ", "the trick after which the hand ends")]
+    if slot.need is Need.OPERATOR:
+        words = [("and ", "both hold"), ("or ", "either holds"), ("if ", "x if c else y")]
+        return words + ([("else ", "the value otherwise")] if slot.open_if else [])
+    return []
+
+
+def _fits(slot: Slot, kind: Type) -> bool:
+    """Whether a value of the type can begin what is needed: a set where a set is, else
+    a value that can begin the type needed (any value but a set, when that is not known)."""
+    if slot.need is Need.SET:
+        return kind == Type.SEATS or (kind == Type.CARDS and not slot.seats_only)
+    if slot.wanted is None:
+        return kind not in (Type.CARDS, Type.SEATS)
+    return begins(kind, slot.wanted, slot.where)
+
+
+def _fitting(slot: Slot) -> list[Candidate]:
+    """The names with a value at the place that fit, the letters bound there, and the
+    aggregates and functions whose result fits."""
+    found = [
+        Candidate(n, Kind.VALUE, name.description, n)
+        for n, name in NAMES.items()
+        if slot.where in name.where and _fits(slot, name.type)
+    ]
+    found += [
+        Candidate(letter, Kind.VALUE, f"{kind}, bound by the aggregate around it", letter)
+        for letter, kind in slot.bound.items()
+        if _fits(slot, kind)
+    ]
+    if slot.need is Need.SET:
+        return found
+    found += [
+        Candidate(str(a), Kind.KEYWORD, "an aggregate", f"{a}(")
+        for a in Aggregate
+        if _fits(slot, AGGREGATE_TYPES[a][1])
+    ]
+    if slot.wanted == Type.BOOL:
+        found.append(Candidate("not", Kind.KEYWORD, "it does not hold", "not "))
+    return found
+
+
+def _following(slot: Slot, head: str) -> list[Candidate]:
+    """After `head.`: the dotted names that begin so, and the attributes of the value head
+    has here (a name's, or a letter's that an aggregate around binds), that have a value
+    at the place and fit."""
+    names = [
+        (n, name.description)
+        for n, name in NAMES.items()
+        if n.startswith(head + ".") and slot.where in name.where and _fits(slot, name.type)
+    ]
+    owner = slot.bound.get(head) or _type_here(head, slot.where)
     attributes = [
         (f"{head}.{a.name}", a.description)
         for a in ATTRIBUTES.values()
-        if (a.owner == owner.type if owner is not None else not names)
+        if a.owner == owner and slot.where in a.where and _fits(slot, a.type)
     ]
     return [
-        Candidate(path, Kind.VALUE, description, path, len(typed))
-        for path, description in names + attributes
+        Candidate(path, Kind.VALUE, description, path) for path, description in names + attributes
     ]
+
+
+def _type_here(path: str, where: Where) -> Type | None:
+    """The type of a written name (or attribute path) that has a value at the place."""
+    said = vocabulary(path)
+    if isinstance(said, Name) and where not in said.where:
+        return None
+    return said.type if said is not None else None
 
 
 def _dsl(before: str) -> list[Candidate]:

@@ -194,31 +194,50 @@ def _reach(name: str, profile: Profile, stated: bool = False) -> str:
 
 def _rule(target: Target, chain: list[Profile]) -> str:
     """A stated rule: the name under the cursor, the rule's sentence (its own in English,
-    else one made from its clauses), where it acts, what it overrides, and its reach."""
+    else one made from its clauses), where it acts, the inherited rule it restates or takes
+    away (a restatement is told as one even while its clauses have errors), the problems
+    `validate` finds in its block, and its reach."""
     assert target.rule is not None
-    name = target.rule.name
+    block = target.rule
     lines = []
     said = vocabulary(target.word) if target.word else None
     if said is not None:
         lines += [f"`{target.word}`: {said.description} ({said.type})", ""]
-    setting = next((s for s in chain[0].house if s.name == name and s.origin == "set"), None)
-    above = inherited_rule(name, chain)
-    if setting is None:
-        removed = any(e.key == Clause.REMOVED for e in target.rule.entries)
-        lines.append(
-            f"**rule {name}**: " + ("removed" if removed else "does not act: see its problems")
-        )
-    else:
+    setting = next((s for s in chain[0].house if s.name == block.name and s.origin == "set"), None)
+    removed = any(e.key == Clause.REMOVED for e in block.entries)
+    above = inherited_rule(block.name, chain)
+    if setting is not None:
         rule = setting.rule
         lines.append(f"**rule** {house_sentence(rule, phrases(DEFAULT_LANGUAGE))}")
         lines += ["", "acts at: " + "; ".join(f"{STEP_PLACES[s]} (`{s}`)" for s in rule.step_names)]
+    else:
+        state = "removed" if removed else "does not act as written: see its problems below"
+        lines.append(f"**rule {block.name}**: {state}")
     if above is not None:
-        verb = "takes away" if setting is None else "in place of"
+        verb = "takes away" if removed else "in place of" if setting else "restates"
         where = f"{short_path(above.path)}:{above.line}"
-        lines += ["", f"{verb} the rule {name} of {above.profile} ({where})"]
+        lines += ["", f"{verb} the rule {block.name} of {above.profile} ({where})"]
+        if setting is None and not removed:
+            sentence = house_sentence(above.rule, phrases(DEFAULT_LANGUAGE))
+            lines[-1] += ":"
+            lines += ["", f"> {sentence}"]
+    problems = _problems(block, chain[0])
+    if problems:
+        lines += ["", "problems:", "", *problems]
     if setting is not None:
-        lines += ["", _reach(name, chain[0], stated=True)]
+        lines += ["", _reach(block.name, chain[0], stated=True)]
     return "\n".join(lines)
+
+
+def _problems(block: RuleBlock, profile: Profile) -> list[str]:
+    """What `validate` says on the block's lines, one list item each."""
+    first, last = block.name_pos.line, _last_line(block)
+    return [
+        f"- {d.severity} `{d.code}` at {d.line}:{d.column}: {d.shown_message}"
+        + (f" ({d.shown_hint})" if d.hint else "")
+        for d in profile.diagnostics
+        if d.path == profile.path and first <= d.line <= last
+    ]
 
 
 def _setting(s: Setting) -> str:

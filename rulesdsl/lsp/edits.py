@@ -8,11 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rulesdsl.diagnostics import Diagnostic, Pos
+from rulesdsl.diagnostics import Diagnostic, Pos, fix_columns
 from rulesdsl.rules import OPTIONS
 from rulesdsl.syntax.document import Document, Entry
-
-QUOTES = "\"'"
 
 
 @dataclass(frozen=True)
@@ -45,11 +43,9 @@ def fix_edit(diagnostic: Diagnostic, lines: list[str]) -> Edit | None:
     if not diagnostic.replacement or not 0 < diagnostic.line <= len(lines):
         return None
     where = Pos(diagnostic.line, diagnostic.column, diagnostic.length)
-    start, end = span(where, lines[diagnostic.line - 1])
-    shown = lines[start.line][start.column : end.column]
-    if len(shown) >= 2 and shown[0] in QUOTES and shown[-1] == shown[0]:
-        start, end = Spot(start.line, start.column + 1), Spot(end.line, end.column - 1)
-    return Edit(start, end, diagnostic.replacement)
+    start, end = fix_columns(where, lines[diagnostic.line - 1])
+    line = diagnostic.line - 1
+    return Edit(Spot(line, start), Spot(line, end), diagnostic.replacement)
 
 
 def can_mark_assumed(entry: Entry) -> bool:

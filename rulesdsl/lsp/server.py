@@ -8,6 +8,8 @@ Nothing is written to disk: edits go to the editor, which applies them.
 from __future__ import annotations
 
 import logging
+import os
+import sys
 from importlib.metadata import version
 from pathlib import Path
 
@@ -46,6 +48,12 @@ class ProfileServer(LanguageServer):
             text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental,
         )
         self.checked: dict[str, Profile] = {}
+        self.shut_down = False  # the client asked for `shutdown`
+        self.exited = False  # the client sent `exit`
+
+    def exit_status(self) -> int:
+        """0, unless the client sent `exit` without `shutdown` first (the protocol's 1)."""
+        return 1 if self.exited and not self.shut_down else 0
 
     def buffers(self) -> dict[Path, str]:
         """The open documents' texts, by real path."""
@@ -139,6 +147,16 @@ def initialized(ls: ProfileServer, params: lsp.InitializedParams) -> None:
         register_options=lsp.DidChangeWatchedFilesRegistrationOptions(watchers=watchers),
     )
     ls.client_register_capability(lsp.RegistrationParams(registrations=[registration]))
+
+
+@server.feature(lsp.SHUTDOWN)
+def shutdown(ls: ProfileServer, params: None) -> None:
+    ls.shut_down = True
+
+
+@server.feature(lsp.EXIT)
+def exit_(ls: ProfileServer, params: None) -> None:
+    ls.exited = True
 
 
 @server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
@@ -382,8 +400,13 @@ class OneLine(logging.Formatter):
         return text
 
 
-def serve() -> None:
+def serve() -> int:
+    """Serve over stdin and stdout until the client sends `exit` or closes stdin; the exit
+    status. pygls closes the stream it writes to on `exit`: it gets a copy of stdout, so
+    stdout itself stays open for the command's end."""
     handler = logging.StreamHandler()
     handler.setFormatter(OneLine())
     logging.basicConfig(level=logging.WARNING, handlers=[handler])
-    server.start_io()
+    with os.fdopen(os.dup(sys.stdout.fileno()), "wb") as out:
+        server.start_io(stdout=out)
+    return server.exit_status()

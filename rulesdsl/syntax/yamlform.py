@@ -322,7 +322,7 @@ class _Reader:
                         or (
                             "yaml-shape",
                             "a key must be a name: letters, digits, `_` and `-`",
-                            suggest(_text_of(key_node), HEADER)
+                            suggest(_text_of(key_node), _unsaid(HEADER, mapping))
                             or "write `name: value`, e.g. `draw: 1`",
                         )
                     ),
@@ -671,3 +671,10 @@ def _comments(text: str, found: list[yaml.ScalarNode]) -> list[Comment]:
 def read_yaml(path: str, text: str) -> Document:
     """Read YAML profile text; problems become diagnostics on the Document."""
     return _Reader(path, text).read()
+
+
+def _unsaid(keys: tuple[str, ...], mapping: yaml.MappingNode) -> list[str]:
+    """The keys the mapping does not have yet: a did-you-mean for a key is one of them, as
+    a key said twice is an error."""
+    said = {k.value for k, _ in mapping.value if kind_of(k) == YamlType.STR}
+    return [k for k in keys if k not in said]
