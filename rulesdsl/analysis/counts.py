@@ -491,11 +491,11 @@ class CountModel:
     winner_cards: frozenset[int]  # the card counts a hand winner can hold at the end
     can_end_without_winner: bool
     cycles: bool
-    # The last trick a hand can go on after (None: any, or no rule of the profile's own
-    # ends hands, which is all it is asked for).
+    # The last trick at whose end the profile's own end rules are asked, the hand not
+    # over by then (None: any, or the profile states no end rule, all it is asked for).
     latest_going_on: int | None = None
     reached: frozenset[State] = frozenset()  # the states before a trick
-    going_on: frozenset[State] = frozenset()  # the states after a trick the hand goes on from
+    end_asked: frozenset[State] = frozenset()  # the states after a trick that reaches step 9
 
 
 @lru_cache(maxsize=256)
@@ -527,7 +527,8 @@ def build(rules: Rules, players: int, budget: int = TRICK_BUDGET) -> CountModel:
     latest = None
     if not cycles and stated(rules, RuleStep.END_CHECK):
         depth = _depths(edges, start)
-        latest = max((depth[s] + 1 for s, out in edges.items() for _, n in out if n), default=0)
+        asked = ((s, t) for s, out in edges.items() for t, n in out if n or t.stated_end)
+        latest = max((depth[s] + 1 for s, _ in asked), default=0)
         edges = _stated_ends_in_time(rules, edges, depth, _depths(edges, start, min))
         edges = _reachable(edges, start)
         longest, shortest, cycles = _lengths(edges, start)
@@ -548,7 +549,9 @@ def build(rules: Rules, players: int, budget: int = TRICK_BUDGET) -> CountModel:
         cycles=cycles,
         latest_going_on=latest,
         reached=frozenset(edges),
-        going_on=frozenset(n for out in edges.values() for _, n in out if n is not None),
+        end_asked=frozenset(
+            next_state(t) for out in edges.values() for t, n in out if n or t.stated_end
+        ),
     )
 
 

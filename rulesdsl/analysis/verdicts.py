@@ -42,6 +42,7 @@ from rulesdsl.house.unit import HouseRule
 from rulesdsl.house.unit import Step as RuleStep
 from rulesdsl.model import model
 from rulesdsl.rules import OPTIONS, Rules
+from rulesdsl.units.base import PLAY_FILTERS, Unit
 
 # Deals the search tries per player count, then swaps of two cards it climbs by (for a
 # question with an aim), before it calls a question unknown.
@@ -375,7 +376,7 @@ def _in_time(rule: HouseRule, rules: Rules, model: CountModel) -> str | None:
             f"players no hand goes on past trick {latest} (a hand lasts at most "
             f"{model.max_tricks} tricks)"
         )
-    return _cannot_hold(rule, model, model.going_on, "at the end of a trick")
+    return _cannot_hold(rule, model, model.end_asked, "at the end of a trick")
 
 
 def _cannot_hold(
@@ -441,11 +442,26 @@ def stated_questions(rules: Rules) -> dict[str, Question]:
     return questions
 
 
+def unit_question(unit: Unit) -> Question:
+    """The question of a unit the analysis has no question of (another package's): it
+    acts where it changes play by its own measure (`fires`), as the engine counts it; a
+    play filter cannot while nobody holds two cards to choose from. What else its acting
+    needs is not known, so the count model proves nothing more of it."""
+    steps = unit.steps
+    detectors = w.Detectors()
+    if unit.counted:
+        trick, outcome = partial(_has_fired, unit.name), partial(_fired_by_end, unit.name)
+        detectors = w.Detectors(trick=trick, outcome=outcome)
+    never = _follower_choice if steps <= PLAY_FILTERS else _no_proof
+    effects = (Effect.PLAY,) if steps & PLAY_FILTERS else tuple(Effect)
+    return Question(unit.fires or "it acts", never, detectors, effects)
+
+
 def option_questions(rules: Rules) -> dict[str, Question]:
-    """The question of each option analysed that has one. An option a rule of the
-    profile's own replaces never acts: that rule decides its step."""
+    """The question of each option analysed. An option a rule of the profile's own
+    replaces never acts: that rule decides its step."""
     replaced = model(rules).replaced
-    questions = {name: QUESTIONS[name] for name in ANALYSED if name in QUESTIONS}
+    questions = {name: QUESTIONS.get(name) or unit_question(OPTIONS[name]) for name in ANALYSED}
     for name, rule in replaced.items():
         proof = f"the profile's own rule {rule} decides in its place"
         never = partial(_replaced, proof)
@@ -569,9 +585,6 @@ def analyse_players(rules: Rules, players: int, tries: int = SEARCH_BUDGET) -> P
     verdicts = {
         name: settle(q, rules, model, found.get(name), tries) for name, q in questions.items()
     }
-    for name in ANALYSED:
-        if name not in QUESTIONS:
-            verdicts[name] = Finding(Verdict.UNKNOWN, "the analysis has no model of this option")
     hand = _hand_fails(model, found.get("endless"), endless, tries)
     return PlayersReport(
         players,

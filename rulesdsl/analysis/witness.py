@@ -18,6 +18,7 @@ from typing import Any
 from rulesdsl.analysis.counts import out_before_draw, reshuffles
 from rulesdsl.bots import make_bot
 from rulesdsl.cards import Card
+from rulesdsl.engine.driver import Player
 from rulesdsl.engine.events import Draw, Reshuffle, TrickWon
 from rulesdsl.engine.fast import HandPlayer, compile_hand, play_plain, to_int
 from rulesdsl.engine.hand import Hand, Refusal, beats
@@ -319,11 +320,13 @@ def watch(
     detectors: dict[str, Detectors],
     stop: set[str] | None = None,
     cap: int | None = None,
+    players: Sequence[Player] | None = None,
 ) -> Watched:
     """Play the witness's hand, noting where each detector first fires (for at most `cap`
-    tricks, when given: the outcome of a hand cut short is not looked at)."""
+    tricks, when given: the outcome of a hand cut short is not looked at). `players` play
+    the seats in place of the witness's bots."""
     hand = replay(rules, witness)
-    bots = [make_bot(name) for name in witness.bots]
+    bots = players or [make_bot(name) for name in witness.bots]
     seen = Watched()
     last_cards: dict[int, bool] = {}
     stock_before = len(hand.stock)

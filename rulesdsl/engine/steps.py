@@ -372,10 +372,14 @@ def finish_trick(s: State, p: Plan) -> None:
                     end_hand(s, -1, TRICK_LIMIT, CORE, 0)
                 else:
                     s.leader = p.next_lead.act(s)  # step 10
-                    if s.leader != winner:
+                    moved = False
+                    if p.next_lead.act is not winner_leads:
+                        fixed = winner_leads(s)
+                        moved = s.leader != fixed
+                    if moved:  # the lead passes elsewhere than the fixed order says
                         s.fired |= p.next_lead.bit
-                    if s.trace:  # the rule of the next lead decides where it passes
-                        rule = p.next_lead.rule if s.leader != winner else CORE
+                    if s.trace:
+                        rule = p.next_lead.rule if moved else CORE
                         s.log.append(("lead", number + 1, s.leader, rule))
     return None
 
