@@ -210,7 +210,8 @@ def _rule(target: Target, chain: list[Profile]) -> str:
         )
     else:
         rule = setting.rule
-        lines.append(f"**rule** {house_sentence(rule, phrases(DEFAULT_LANGUAGE))}")
+        deck = chain[0].settings["deck"].value  # cards named by the profile's rank order
+        lines.append(f"**rule** {house_sentence(rule, phrases(DEFAULT_LANGUAGE), deck)}")
         lines += ["", "acts at: " + "; ".join(f"{STEP_PLACES[s]} (`{s}`)" for s in rule.step_names)]
     if above is not None:
         verb = "takes away" if setting is None else "in place of"
