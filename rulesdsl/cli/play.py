@@ -183,7 +183,7 @@ def play(
     if not as_json:
         click.echo(f"Seed {seed}; to replay: {replay_command(seed)}")
     stream = Stream(trace) if trace is not None else None
-    listener = event_listener(style, humans, count, as_json, stream)
+    listener = event_listener(style, humans, count, as_json, stream, rules)
     if orders is not None:
         play_decks(rules, count, orders, dealer or 0, seed, seats, listener, as_json)
     else:
@@ -196,14 +196,19 @@ def play(
 
 
 def event_listener(
-    style: Style, humans: list[int], count: int, as_json: bool, trace: Stream | None
+    style: Style,
+    humans: list[int],
+    count: int,
+    as_json: bool,
+    trace: Stream | None,
+    rules: Rules | None = None,
 ) -> Listener:
     """The readers of the event stream: the transcript (unless --json) and the trace.
     A person sees only their own cards."""
     hidden = [s for s in range(count) if s not in humans] if humans else []
     readers: list[Listener] = []
     if not as_json:
-        readers.append(Transcript(style, click.echo, hidden))
+        readers.append(Transcript(style, click.echo, hidden, rules))
     if trace is not None:
         readers.append(Trace(trace))
 
