@@ -351,15 +351,12 @@ def rule_text(rule: HouseRule, words: Phrases, deck: Sequence[int] = RANKS_HIGH_
     given = rule.sentence(words.lang)
     if given is not None:
         return given
-    from rulesdsl.house.words import in_words  # the rule parser, only for such a rule
-
-    table = words.get("house", "words")
 
     def said(text: str | None) -> str:
-        return in_words(text or "", table, deck)
+        return clause_words(text or "", words, deck)
 
     if rule.kind == Kind.REFUSE:
-        target, _, condition = (rule.clause(Kind.REFUSE) or "").partition(" if ")
+        target, condition = refused_when(rule)
         return words.house((Kind.REFUSE, target), condition=said(condition))
     if rule.kind == Kind.END:
         ends = rule.clause(Kind.END) or ""
@@ -370,6 +367,19 @@ def rule_text(rule: HouseRule, words: Phrases, deck: Sequence[int] = RANKS_HIGH_
         condition = said(ends.removeprefix("when "))
         return words.house((Kind.END, "when"), condition=condition, winner=winner)
     return words.house((rule.kind,), count=said(rule.clause(rule.kind)))
+
+
+def clause_words(text: str, words: Phrases, deck: Sequence[int] = RANKS_HIGH_TO_LOW) -> str:
+    """An expression of a rule's clause in this language's words (`house.words`)."""
+    from rulesdsl.house.words import in_words  # the rule parser, only for such a rule
+
+    return in_words(text, words.get("house", "words"), deck)
+
+
+def refused_when(rule: HouseRule) -> tuple[str, str]:
+    """A play filter's target (`lead`, `follow`, `card`) and the condition that refuses."""
+    target, _, condition = (rule.clause(Kind.REFUSE) or "").partition(" if ")
+    return target, condition
 
 
 def house_sentence(rule: HouseRule, words: Phrases, deck: Sequence[int] = RANKS_HIGH_TO_LOW) -> str:
@@ -383,18 +393,24 @@ def stated_reason(rule: HouseRule, lang: str, deck: tuple[int, ...] = RANKS_HIGH
     that language, else one made from its clauses there, else its English sentence, else
     its name. Without the sentence's final full stop: it is said inside others."""
     words = phrases(lang)
-    given = rule.sentence(lang)
-    if given is None and rule.kind == Kind.REFUSE:
-        from rulesdsl.house.words import in_words  # the rule parser, only for such a rule
-
-        target, _, condition = (rule.clause(Kind.REFUSE) or "").partition(" if ")
-        table = words.get("house", "words")
-        said = in_words(condition, table, deck)
-        given = words.refusal(("refused", "stated", target), condition=said)
+    given = rule.sentence(lang) or _made_reason(rule, words, deck)
     given = given or rule.sentence(DEFAULT_LANGUAGE)
     if given is None:
         return words.refusal(("refused", "house"), name=rule.name)
     return given.removesuffix(".")
+
+
+def _made_reason(rule: HouseRule, words: Phrases, deck: tuple[int, ...]) -> str | None:
+    """Why a play filter refused a card, made from its clauses; None where this language's
+    phrases cannot say it."""
+    if rule.kind != Kind.REFUSE:
+        return None
+    target, condition = refused_when(rule)
+    try:
+        said = clause_words(condition, words, deck)
+        return words.refusal(("refused", "stated", target), condition=said)
+    except PhraseError:
+        return None
 
 
 AFTER = "after trick "

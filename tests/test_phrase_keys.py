@@ -7,17 +7,19 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from conftest import deck_order, deck_text
 
+from rulesdsl import explain
 from rulesdsl.cards import Card, Suit
 from rulesdsl.cli import main
 from rulesdsl.diverge import first_divergence
 from rulesdsl.engine import Hand
 from rulesdsl.engine.result import EndReason
-from rulesdsl.explain import PLURAL_RULES, languages, phrases
+from rulesdsl.explain import PLURAL_RULES, Phrases, languages, phrases
 from rulesdsl.profile import load, load_file
 from rulesdsl.rules import Rules
 from rulesdsl.units import UNITS, Trump
@@ -254,3 +256,16 @@ def test_a_rule_without_a_sentence_in_the_language_says_one_made_from_its_clause
     assert refusal is not None and refusal.rule == "no-queen-lead"
     expected = "Não se sai com a dama de espadas" if lang == "pt" else MADE[lang]
     assert refusal.said(lang) == expected
+
+
+def test_a_language_that_cannot_make_the_sentence_falls_back_to_english_then_the_name(
+    monkeypatch,
+):
+    bare = Phrases("xx", {"refused": {"house": "refused by {name}"}})
+    monkeypatch.setattr(explain, "phrases", lambda lang: bare)
+    rule = load("trumps-broken").house[0].rule
+    english = rule.sentence("en")
+    assert english is not None
+    assert explain.stated_reason(rule, "xx") == english.removesuffix(".")
+    unsaid = replace(rule, sentences=())
+    assert explain.stated_reason(unsaid, "xx") == "refused by trumps-broken"

@@ -61,7 +61,7 @@ class _Parts(dict[str, str]):
     """The values a template is filled with; a form no part has is its plain text."""
 
     def __missing__(self, key: str) -> str:
-        name, _, _form = key.rpartition("_")
+        name = key.rpartition("_")[0]
         if name and name in self:
             return self[name]
         raise KeyError(key)
@@ -157,7 +157,7 @@ class Words:
         conjuncts = _conjuncts(tree)
         ranks = {i: r for i, c in enumerate(conjuncts) if (r := self._rank_equal(c))}
         suits = {i: s for i, c in enumerate(conjuncts) if (s := self._suit_equal(c))}
-        merged: list[Tree | Token | Forms] = list(conjuncts)
+        merged: list[Tree | Token | Forms | None] = list(conjuncts)
         used: set[int] = set()
         for i, (owner, strength) in ranks.items():
             j = next((j for j, s in suits.items() if s[0] == owner and j not in used), None)
@@ -165,8 +165,8 @@ class Words:
                 continue
             used |= {i, j}
             merged[min(i, j)] = self._card(owner, strength, suits[j][1])
-            merged[max(i, j)] = _GONE
-        return [c for c in merged if c is not _GONE]
+            merged[max(i, j)] = None  # said with the other
+        return [c for c in merged if c is not None]
 
     def _or_(self, tree: Tree) -> Forms:
         return self.phrase("ops", "or", a=self.say(tree.children[0]), b=self.say(tree.children[2]))
@@ -286,9 +286,6 @@ class Words:
             return self.phrase("cards", "never", x=x)
         card = self._rank(strength, "of", suit=forms(self.table["suits_of"][suit]))
         return self.phrase("cards", "is", x=x, card=card)
-
-
-_GONE: Forms = {}  # a conjunct said with another one
 
 
 def _path_parts(tree: Tree | Token) -> tuple[str, ...] | None:
