@@ -87,9 +87,10 @@ class RuleSide:
     where: str
 
     @classmethod
-    def of(cls, setting: RuleSetting) -> RuleSide:
+    def of(cls, setting: RuleSetting, deck: tuple[int, ...]) -> RuleSide:
+        """The side of a rule a profile of this `deck` (its rank order) states."""
         rule = setting.rule
-        sentence = house_sentence(rule, phrases())
+        sentence = house_sentence(rule, phrases(), deck)
         return cls(dict(rule.clauses), sentence, setting.origin, setting.where())
 
 
@@ -130,8 +131,8 @@ def diff_rules(a: Profile, b: Profile) -> list[RuleDifference]:
     return [
         RuleDifference(
             name,
-            RuleSide.of(first[name]) if name in first else None,
-            RuleSide.of(second[name]) if name in second else None,
+            RuleSide.of(first[name], a.settings["deck"].value) if name in first else None,
+            RuleSide.of(second[name], b.settings["deck"].value) if name in second else None,
         )
         for name in names
         if name not in first or name not in second or first[name].rule != second[name].rule

@@ -18,6 +18,7 @@ from rulesdsl.bots import make_bot
 from rulesdsl.cards import Card
 from rulesdsl.engine import Hand, HandResult, Match, Player, Refusal
 from rulesdsl.engine import events as ev
+from rulesdsl.engine.result import EndReason
 from rulesdsl.explain import DEFAULT_LANGUAGE, Phrases, phrases
 from rulesdsl.house.unit import HouseRule
 from rulesdsl.house.unit import Step as RuleStep
@@ -471,7 +472,12 @@ class Told:
         return say("shown", str(trump.source), suit=trump.suit, card=str(trump.card))
 
     def end(self, end: ev.HandEnd) -> str:
+        """Who wins; for a hand a rule the profile states ended, that rule by its name."""
         say = self.words.diverge
+        if end.reason is EndReason.HOUSE_RULE:
+            if end.winner is None:
+                return say("end_by_no_winner", rule=end.rule)
+            return say("end_by", rule=end.rule, winner=end.winner)
         if end.winner is None:
             return say("end_no_winner", reason=end.reason)
         return say("end", winner=end.winner, why=self.words.end(end.reason))

@@ -9,7 +9,7 @@ come from the option registry (`Option.section`).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, singledispatch
 from importlib import resources
@@ -20,8 +20,10 @@ import yaml
 from rulesdsl.analysis.report import DeadRule, dead_rules, dead_stated_rules
 from rulesdsl.cards import RANKS_HIGH_TO_LOW, Suit, is_usual_order
 from rulesdsl.expr import Expr
+from rulesdsl.house.settings import RuleSetting
 from rulesdsl.house.unit import Clause, HouseRule, Kind
 from rulesdsl.layout import wrap
+from rulesdsl.model import model
 from rulesdsl.options import (
     Choice,
     CountOrWord,
@@ -185,10 +187,23 @@ class Phrases:
         """Why a hand's winner won, as it ended for `reason` (an EndReason)."""
         return self._format(("ends", reason), None, {})
 
-    def sentence(self, option: str, value: Any) -> str:
-        """The sentence that states `value` of `option`."""
+    def sentence(self, option: str, value: Any, qualified: bool = False) -> str:
+        """The sentence that states `value` of `option`; `qualified`, the one that says so
+        when a rule the profile states acts at its step too (`qualified` in the phrase
+        file), where the plain one would deny what that rule adds."""
         phrase = phrase_of(OPTIONS[option].kind, value)
-        return self._format(("options", option, *phrase.path), phrase.count, phrase.params)
+        path = ("options", option, *phrase.path)
+        if qualified and self.has("qualified", option, *phrase.path):
+            path = ("qualified", option, *phrase.path)
+        return self._format(path, phrase.count, phrase.params)
+
+    def has(self, *path: str) -> bool:
+        """Whether the table holds an entry at `path`."""
+        try:
+            self.get(*path)
+        except PhraseError:
+            return False
+        return True
 
     def _format(self, path: tuple[str, ...], count: int | None, params: Mapping[str, Param]) -> str:
         """The template at `path` (in the plural form for `count`) with `params` filled in."""
@@ -252,53 +267,150 @@ def sentence(option: str, value: Any, lang: str = DEFAULT_LANGUAGE) -> str:
 
 
 def rule_sheet(profile: Profile, lang: str = DEFAULT_LANGUAGE, width: int = WIDTH) -> str:
-    """The profile as a rule sheet: a header, then one section after another."""
+    """The profile as a rule sheet: a header, then one section after another. A rule the
+    profile states is said where it acts: in place of the option it replaces, or after the
+    options it qualifies (which then say that a rule below adds to them)."""
     words = phrases(lang)
     lines = _header(profile, words, width)
-    dead = dead_rules(profile.rules)
+    rules = profile.rules
+    dead, dead_stated = dead_rules(rules), dead_stated_rules(rules)
+    placed = Placement.of(profile)
+
+    def stated(setting: RuleSetting, replaces: str | None = None) -> list[str]:
+        text = house_sentence(setting.rule, words, rules.deck)
+        marks = [own_mark(words, replaces)]
+        if setting.origin == "inherited":
+            marks.append(words.house_inherited(setting.profile))
+        marks.append(dead_mark(words, dead_stated.get(setting.name)))
+        return wrap(" ".join([text, *filter(None, marks)]), width, "- ", "  ")
+
     for section in SECTIONS:
         title = words.section(section)
         lines += ["", title, "-" * len(title)]
         for opt in section_options(section):
-            item = _item(profile.settings[opt.name], words)
+            if opt.name in placed.instead:
+                lines += stated(placed.instead[opt.name], opt.name)
+                continue
+            item = _item(profile.settings[opt.name], words, opt.name in placed.qualified)
             mark = dead_mark(words, dead.get(opt.name))
             lines += wrap(f"{item} {mark}" if mark else item, width, "- ", "  ")
-    if profile.house:
+            for setting in placed.after.get(opt.name, ()):
+                lines += stated(setting)
+    if placed.elsewhere:
         title = words.house_title()
         lines += ["", title, "-" * len(title)]
-        dead_stated = dead_stated_rules(profile.rules)
-        for setting in profile.house:
-            text = house_sentence(setting.rule, words)
-            if setting.origin == "inherited":
-                text += " " + words.house_inherited(setting.profile)
-            mark = dead_mark(words, dead_stated.get(setting.name))
-            lines += wrap(f"{text} {mark}" if mark else text, width, "- ", "  ")
+        for setting in placed.elsewhere:
+            lines += stated(setting)
     return "\n".join(lines) + "\n"
 
 
-def house_sentence(rule: HouseRule, words: Phrases) -> str:
-    """The sentence a profile gives its rule in this language, else one made from the
-    rule's clauses."""
+@dataclass(frozen=True)
+class Placement:
+    """Where a rule sheet says each rule the profile states: `instead` of the option it
+    replaces (`model.replaced`), or `after` the last option, in the sheet's order, that it
+    qualifies (`model.qualifies`: the options acting at its ordered steps), which are the
+    `qualified` ones; `elsewhere`, in a section of their own, the rules that do neither."""
+
+    instead: Mapping[str, RuleSetting]
+    after: Mapping[str, tuple[RuleSetting, ...]]
+    qualified: frozenset[str]
+    elsewhere: tuple[RuleSetting, ...]
+
+    @classmethod
+    def of(cls, profile: Profile) -> Placement:
+        found = model(profile.rules)
+        order = [opt.name for section in SECTIONS for opt in section_options(section)]
+        by_name = {s.name: s for s in profile.house}
+        instead = {o: by_name[r] for o, r in found.replaced.items() if o in order}
+        after: dict[str, tuple[RuleSetting, ...]] = {}
+        qualified: set[str] = set()
+        elsewhere: list[RuleSetting] = []
+        for setting in profile.house:
+            if setting.name in found.replaced.values():
+                continue
+            options = [o for o in found.qualifies(setting.rule) if o in order]
+            if not options:
+                elsewhere.append(setting)
+                continue
+            qualified |= set(options)
+            anchor = max(options, key=order.index)
+            after[anchor] = (*after.get(anchor, ()), setting)
+        return cls(instead, after, frozenset(qualified), tuple(elsewhere))
+
+
+def own_mark(words: Phrases, replaces: str | None = None) -> str:
+    """The mark of a rule the profile states, and of the option it stands in for."""
+    if replaces is None:
+        return words.house(("own",))
+    return words.house(("own_instead",), option=replaces)
+
+
+def rule_text(rule: HouseRule, words: Phrases, deck: Sequence[int] = RANKS_HIGH_TO_LOW) -> str:
+    """What a rule says, in this language: its own sentence, else one made from its clauses,
+    its cards named under `deck` (the ranks, highest first)."""
     given = rule.sentence(words.lang)
     if given is not None:
-        return words.house(("said",), name=rule.name, sentence=given)
-    from rulesdsl.house.words import in_words  # the rule parser, only for such a rule
+        return given
 
     def said(text: str | None) -> str:
-        return in_words(text or "", words.get("house", "words"))
+        return clause_words(text or "", words, deck)
 
     if rule.kind == Kind.REFUSE:
-        target, _, condition = (rule.clause(Kind.REFUSE) or "").partition(" if ")
-        return words.house((Kind.REFUSE, target), name=rule.name, condition=said(condition))
+        target, condition = refused_when(rule)
+        return words.house((Kind.REFUSE, target), condition=said(condition))
     if rule.kind == Kind.END:
         ends = rule.clause(Kind.END) or ""
         winner = said(rule.clause(Clause.WINNER))
         if ends.startswith(AFTER):
             number = ends.removeprefix(AFTER)
-            return words.house((Kind.END, "after"), name=rule.name, number=number, winner=winner)
+            return words.house((Kind.END, "after"), number=number, winner=winner)
         condition = said(ends.removeprefix("when "))
-        return words.house((Kind.END, "when"), name=rule.name, condition=condition, winner=winner)
-    return words.house((rule.kind,), name=rule.name, count=said(rule.clause(rule.kind)))
+        return words.house((Kind.END, "when"), condition=condition, winner=winner)
+    return words.house((rule.kind,), count=said(rule.clause(rule.kind)))
+
+
+def clause_words(text: str, words: Phrases, deck: Sequence[int] = RANKS_HIGH_TO_LOW) -> str:
+    """An expression of a rule's clause in this language's words (`house.words`)."""
+    from rulesdsl.house.words import in_words  # the rule parser, only for such a rule
+
+    return in_words(text, words.get("house", "words"), deck)
+
+
+def refused_when(rule: HouseRule) -> tuple[str, str]:
+    """A play filter's target (`lead`, `follow`, `card`) and the condition that refuses."""
+    target, _, condition = (rule.clause(Kind.REFUSE) or "").partition(" if ")
+    return target, condition
+
+
+def house_sentence(rule: HouseRule, words: Phrases, deck: Sequence[int] = RANKS_HIGH_TO_LOW) -> str:
+    """The rule's name and what it says in this language (`rule_text`)."""
+    return words.house(("said",), name=rule.name, sentence=rule_text(rule, words, deck))
+
+
+@cache
+def stated_reason(rule: HouseRule, lang: str, deck: tuple[int, ...] = RANKS_HIGH_TO_LOW) -> str:
+    """Why a rule the profile states refused a card, in `lang`: the rule's own sentence in
+    that language, else one made from its clauses there, else its English sentence, else
+    its name. Without the sentence's final full stop: it is said inside others."""
+    words = phrases(lang)
+    given = rule.sentence(lang) or _made_reason(rule, words, deck)
+    given = given or rule.sentence(DEFAULT_LANGUAGE)
+    if given is None:
+        return words.refusal(("refused", "house"), name=rule.name)
+    return given.removesuffix(".")
+
+
+def _made_reason(rule: HouseRule, words: Phrases, deck: tuple[int, ...]) -> str | None:
+    """Why a play filter refused a card, made from its clauses; None where this language's
+    phrases cannot say it."""
+    if rule.kind != Kind.REFUSE:
+        return None
+    target, condition = refused_when(rule)
+    try:
+        said = clause_words(condition, words, deck)
+        return words.refusal(("refused", "stated", target), condition=said)
+    except PhraseError:
+        return None
 
 
 AFTER = "after trick "
@@ -321,9 +433,10 @@ def _header(profile: Profile, words: Phrases, width: int) -> list[str]:
     return lines
 
 
-def _item(setting: Setting, words: Phrases) -> str:
-    """The option's sentence, then its mark: assumed, and the note if there is one."""
-    text = words.sentence(setting.name, setting.value)
+def _item(setting: Setting, words: Phrases, qualified: bool = False) -> str:
+    """The option's sentence (as a rule the profile states qualifies it, if it does), then
+    its mark: assumed, and the note if there is one."""
+    text = words.sentence(setting.name, setting.value, qualified)
     mark = note_mark(words, setting.note, setting.note_from, setting.assumed)
     return f"{text} {mark}" if mark else text
 

@@ -7,7 +7,9 @@ from collections.abc import Callable, Sequence
 import click
 
 from rulesdsl.cards import Card, CardError
+from rulesdsl.diagnostics import safe_text
 from rulesdsl.engine.hand import Hand, Refusal
+from rulesdsl.explain import DEFAULT_LANGUAGE
 from rulesdsl.transcript import Style
 
 HELP_WORDS = ("help", "?")
@@ -15,7 +17,9 @@ HELP_WORDS = ("help", "?")
 
 class HumanPlayer:
     """Shows the table and the cards that may be played, numbered, and asks for one until
-    the person names a legal one (by its number or its text); `help` or `?` explains."""
+    the person names a legal one (by its number or its text); `help` or `?` explains. A
+    refused card says why in `lang`: a rule's sentence, or a rule the profile states in its
+    own words."""
 
     name = "you"
 
@@ -24,10 +28,12 @@ class HumanPlayer:
         style: Style,
         read: Callable[[str], str],
         write: Callable[[str], None],
+        lang: str = DEFAULT_LANGUAGE,
     ) -> None:
         self.style = style
         self.read = read
         self.write = write
+        self.lang = lang
 
     def choose(self, hand: Hand, legal: Sequence[Card]) -> Card:
         refused = hand.refusals()
@@ -36,7 +42,7 @@ class HumanPlayer:
         while True:
             answer = self.read(prompt).strip()
             if answer.lower() in HELP_WORDS:
-                self.write(help_text(legal, refused))
+                self.write(help_text(legal, refused, self.lang))
                 continue
             card = self.pick(answer, hand, legal)
             if card is not None:
@@ -64,7 +70,7 @@ class HumanPlayer:
         if refusal.rule == "hand":
             self.write(f"You do not hold {card}; {hint}.")
         else:
-            self.write(f"{refusal}.")
+            self.write(f"{card} is not allowed: {why(refusal, self.lang)}.")
         return None
 
     def show(self, hand: Hand, legal: Sequence[Card], refused: dict[Card, Refusal]) -> None:
@@ -83,7 +89,7 @@ class HumanPlayer:
         self.write(f"Trick {hand.tricks_played + 1}: {played or 'you lead'}")
         numbered = "  ".join(f"{s.strong(str(i))}:{s.card(c)}" for i, c in enumerate(legal, 1))
         self.write(f"You may play: {numbered}")
-        for message, cards in refusal_groups(refused):
+        for message, cards in refusal_groups(refused, self.lang):
             self.write(f"Not allowed:  {s.faint_cards(cards)}: {message}")
 
 
@@ -95,15 +101,25 @@ def numbers(legal: Sequence[Card], in_words: bool = False) -> str:
     return "1" if count == 1 else f"1-{count}"
 
 
-def refusal_groups(refused: dict[Card, Refusal]) -> list[tuple[str, list[Card]]]:
+def why(refusal: Refusal, lang: str = DEFAULT_LANGUAGE) -> str:
+    """Why a card is refused, in `lang`, and the rule that refuses it; a sentence from a
+    profile is shown with its control characters as escapes."""
+    return f"{safe_text(refusal.said(lang))} ({refusal.rule})"
+
+
+def refusal_groups(
+    refused: dict[Card, Refusal], lang: str = DEFAULT_LANGUAGE
+) -> list[tuple[str, list[Card]]]:
     """The refused cards grouped by why: the rule's sentence and option, and its cards."""
     groups: dict[str, list[Card]] = {}
     for card, refusal in refused.items():
-        groups.setdefault(f"{refusal.message} ({refusal.rule})", []).append(card)
+        groups.setdefault(why(refusal, lang), []).append(card)
     return list(groups.items())
 
 
-def help_text(legal: Sequence[Card], refused: dict[Card, Refusal]) -> str:
+def help_text(
+    legal: Sequence[Card], refused: dict[Card, Refusal], lang: str = DEFAULT_LANGUAGE
+) -> str:
     """What can be typed at the prompt, and why the cards not in the list are refused."""
     lines = [
         f"Type the number of a card in the list ({numbers(legal)}), or the card itself:",
@@ -111,7 +127,7 @@ def help_text(legal: Sequence[Card], refused: dict[Card, Refusal]) -> str:
     ]
     if not refused:
         lines.append("Every card you hold may be played now.")
-    for message, cards in refusal_groups(refused):
+    for message, cards in refusal_groups(refused, lang):
         lines.append(f"Not allowed now: {' '.join(map(str, cards))}: {message}.")
     return "\n".join(lines)
 

@@ -9,9 +9,11 @@ from typing import IO
 import click
 
 from rulesdsl.cards import Card, Suit
+from rulesdsl.diagnostics import safe_text
 from rulesdsl.engine import events as ev
 from rulesdsl.engine.result import EndReason
-from rulesdsl.explain import phrases
+from rulesdsl.explain import phrases, rule_text
+from rulesdsl.rules import Rules
 
 
 class Style:
@@ -50,15 +52,21 @@ class Style:
 
 
 class Transcript:
-    """Writes each event as readable lines."""
+    """Writes each event as readable lines. With the `rules` played, a hand that a rule
+    the profile states ended says that rule's sentence too."""
 
     def __init__(
-        self, style: Style, write: Callable[[str], None], hidden: Sequence[int] = ()
+        self,
+        style: Style,
+        write: Callable[[str], None],
+        hidden: Sequence[int] = (),
+        rules: Rules | None = None,
     ) -> None:
         self.style = style
         self.write = write
         self.hidden = set(hidden)
         self.hand = 0
+        self.rules = rules
 
     def __call__(self, event: ev.Event) -> None:
         handler = getattr(self, "_" + event.kind, None)
@@ -104,6 +112,9 @@ class Transcript:
         self.write(f"  {self.style.seat(e.seat)} is out")
 
     def _hand_end(self, e: ev.HandEnd) -> None:
+        if e.reason is EndReason.HOUSE_RULE:
+            self._ended_by_rule(e)
+            return
         if e.winner is None:
             every = e.reason is EndReason.ALL_OUT
             why = "every hand emptied" if every else "the trick limit was reached"
@@ -112,6 +123,25 @@ class Transcript:
         why = phrases().end(e.reason)
         text = f"Hand {self.hand}: {self.style.seat(e.winner)} wins; it {why}"
         self.write(self.style.strong(text) + f" ({e.tricks} tricks)")
+
+    def _ended_by_rule(self, e: ev.HandEnd) -> None:
+        """A hand a rule the profile states ended: who won, that rule, and what it says."""
+        tricks = f"{e.tricks} trick" + ("" if e.tricks == 1 else "s")
+        if e.winner is None:
+            head = f"Hand {self.hand} has no winner after {tricks}"
+        else:
+            head = f"Hand {self.hand}: {self.style.seat(e.winner)} wins after {tricks}"
+        self.write(self.style.strong(head) + f"; the hand ends by {e.rule}{self._says(e.rule)}")
+
+    def _says(self, name: str) -> str:
+        """`: ` and what the rule the profile states named `name` says (its control
+        characters as escapes); empty without the rules."""
+        rules = self.rules.house_rules if self.rules is not None else ()
+        rule = next((r for r in rules if r.name == name), None)
+        if rule is None or self.rules is None:
+            return ""
+        said = rule_text(rule, phrases(), self.rules.deck).removesuffix(".")
+        return ": " + safe_text(said)
 
     def _score(self, e: ev.Score) -> None:
         self.write(f"Points: {' '.join(str(p) for p in e.points)}")

@@ -14,7 +14,8 @@ from rulesdsl.cli import main
 from rulesdsl.diverge import first_divergence
 from rulesdsl.engine import Hand
 from rulesdsl.engine.events import Deal, Draw, Out, Play
-from rulesdsl.profile import load
+from rulesdsl.explain import phrases
+from rulesdsl.profile import load, load_file
 from rulesdsl.rules import Rules
 
 # Three players, seat 2 deals and shows 7H: hearts are trump. With the `lowest` bots,
@@ -253,3 +254,32 @@ def test_where_only_the_next_lead_differs_the_leads_part_and_next_lead_is_blamed
         assert f.options == ("next_lead",)
         assert f"(next_lead: {a} vs {b})" in f.sentence
         assert "leads the next trick" in f.sentence
+
+
+@pytest.mark.parametrize("lang", ["en", "pt", "uk"])
+def test_a_card_a_stated_rule_refuses_is_told_in_the_rules_own_sentence(lang):
+    stated = load("trumps-broken")
+    found = first_divergence(rules("equal-hands"), stated.rules, 4, seed=2, lang=lang)
+    assert found is not None and found.options == ("trumps-broken",)
+    own = (stated.house[0].rule.sentence(lang) or "").removesuffix(".")
+    assert phrases(lang).diverge("since_refused", card="7H", why=own) in found.sentence
+
+
+@pytest.mark.parametrize("lang", ["en", "pt", "uk"])
+def test_a_hand_a_stated_rule_ends_is_told_with_the_rules_name(tmp_path, lang):
+    path = tmp_path / "short.rules"
+    path.write_text(
+        'profile "short" extends "equal-hands" {\n    rule short {\n'
+        "        end after trick 2\n        winner none\n    }\n}\n",
+        encoding="utf-8",
+    )
+    found = first_divergence(rules("equal-hands"), load_file(path).rules, 4, seed=2, lang=lang)
+    assert found is not None and found.options == ("short",)
+    assert phrases(lang).diverge("end_by_no_winner", rule="short") in found.sentence
+    assert found.to_dict()["b"] == {
+        "event": "hand_end",
+        "winner": None,
+        "reason": "house_rule",
+        "tricks": 2,
+        "rule": "short",
+    }

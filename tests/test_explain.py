@@ -3,22 +3,28 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
+from rulesdsl import explain
 from rulesdsl.cli import main
 from rulesdsl.explain import (
     PLURAL_RULES,
     PhraseError,
     Phrases,
+    house_sentence,
     languages,
     phrases,
     rule_sheet,
     sentence,
 )
+from rulesdsl.model import model
 from rulesdsl.options import Choice, CountOrWord, DeckRanks, IntExpr, MatchKind, PlayerRange
 from rulesdsl.profile import Profile, load, load_file, shipped_names
 from rulesdsl.rules import OPTIONS, SECTIONS, SUIT_WORDS, section_options
+from rulesdsl.units import UNITS
+from rulesdsl.units.base import COMPOSITION, Composition
 
 LANGS = ("en", "pt", "uk")
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")
@@ -84,17 +90,40 @@ def written(tmp_path, text: str) -> Profile:
 
 
 def assert_complete(profile: Profile, lang: str) -> str:
-    """The sheet states every option's value in its own section, with no placeholder left."""
+    """The sheet states every option's value in its own section, with no placeholder left;
+    an option a rule the profile states replaces (`model.replaced`) by that rule's sentence
+    instead, and an option such a rule qualifies (`model.qualifies`) by its qualified
+    sentence, if it has one, with the rule said once, after the options it qualifies."""
     sheet = rule_sheet(profile, lang)
     assert not PLACEHOLDER.search(sheet)
     text = flat(sheet)
-    titles = [text.index(phrases(lang).section(s)) for s in SECTIONS]
+    words = phrases(lang)
+    titles = [text.index(words.section(s)) for s in SECTIONS]
     assert titles == sorted(titles)
+    found = model(profile.rules)
+    qualified = {o for s in profile.house for o in found.qualifies(s.rule)}
+    said_at: dict[str, int] = {}
     for number, section in enumerate(SECTIONS):
         end = titles[number + 1] if number + 1 < len(titles) else len(text)
         for opt in section_options(section):
-            said = flat(sentence(opt.name, profile.settings[opt.name].value, lang))
+            value = profile.settings[opt.name].value
+            plain = flat(sentence(opt.name, value, lang))
+            if opt.name in found.replaced:
+                (rule,) = [s.rule for s in profile.house if s.name == found.replaced[opt.name]]
+                said = flat(house_sentence(rule, words, profile.rules.deck))
+                assert plain not in text, (opt.name, lang)
+            else:
+                said = flat(words.sentence(opt.name, value, opt.name in qualified))
             assert titles[number] < text.index(said) < end, (opt.name, lang)
+            said_at[opt.name] = text.index(said)
+    for setting in profile.house:
+        said = flat(house_sentence(setting.rule, words, profile.rules.deck))
+        assert text.count(said) == 1, (setting.name, lang)
+        options = found.qualifies(setting.rule)
+        if options:
+            last = max(said_at[o] for o in options)
+            assert text.index(said) > last
+            assert not [o for o, at in said_at.items() if last < at < text.index(said)]
     return sheet
 
 
@@ -209,3 +238,125 @@ def test_an_unknown_language_is_a_usage_error(capsys):
 def test_an_unknown_profile_is_a_usage_error(capsys):
     assert main(["explain", "no-such-profile"]) == 2
     assert "no profile named" in capsys.readouterr().err
+
+
+# -- the rules a profile states, said where they act --------------------------------------
+
+HOUSE = Path(__file__).parent.parent / "rulesdsl" / "profiles" / "house"
+RULE_BLOCK = re.compile(r"^    rule .*?^    \}\n", re.M | re.S)
+
+
+def stated_blocks() -> dict[str, str]:
+    """Each shipped rule of a profile's own, as the block of lines that states it."""
+    return {
+        path.stem: RULE_BLOCK.search(path.read_text(encoding="utf-8")).group()
+        for path in sorted(HOUSE.glob("*.rules"))
+    }
+
+
+def with_rules(tmp_path, base: str, *blocks: str) -> Profile:
+    text = f'profile "mine" extends "{base}" {{\n' + "".join(blocks) + "}\n"
+    return written(tmp_path, text)
+
+
+BASES = [n for n in shipped_names() if not (HOUSE / f"{n}.rules").exists()]
+
+
+@pytest.fixture
+def unanalysed(monkeypatch):
+    """Sheets without the count model's marks of rules that never act (tested with the
+    analysis): its walk of every state is what takes time here."""
+    for name in ("dead_rules", "dead_stated_rules"):
+        monkeypatch.setattr(explain, name, lambda rules: {})
+
+
+@pytest.mark.parametrize("base", BASES)
+def test_every_shipped_rule_is_said_where_it_acts_on_every_shipped_profile(
+    tmp_path, base, unanalysed
+):
+    """All six at once: two lead filters after the same option, in the order written."""
+    profile = with_rules(tmp_path, base, *stated_blocks().values())
+    assert len(profile.house) == len(stated_blocks())
+    for lang in LANGS:
+        assert_complete(profile, lang)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize(
+    ("name", "option"), [("trump-wins-draw-two", "draw"), ("points-for-tricks", "scoring")]
+)
+def test_a_rule_that_replaces_an_option_is_said_once_in_its_place(name, option, lang):
+    profile = load(name)
+    assert model(profile.rules).replaced == {option: name}
+    words = phrases(lang)
+    sheet = flat(rule_sheet(profile, lang))
+    assert flat(sentence(option, profile.settings[option].value, lang)) not in sheet
+    rule = flat(house_sentence(profile.house[0].rule, words))
+    marked = f"{rule} {words.house(('own_instead',), option=option)}"
+    assert sheet.count(rule) == 1 and marked in sheet
+    section = words.section(OPTIONS[option].section)
+    later = [words.section(s) for s in SECTIONS[SECTIONS.index(OPTIONS[option].section) + 1 :]]
+    assert (
+        sheet.index(section) < sheet.index(rule) < min(map(sheet.index, later), default=len(sheet))
+    )
+    assert words.house_title() not in sheet
+
+
+def test_explain_says_the_draw_of_trump_wins_draw_two_once(capsys):
+    assert main(["explain", "trump-wins-draw-two"]) == 0
+    out = flat(capsys.readouterr().out)
+    assert "The trick winner draws 1 card" not in out
+    assert out.count("draws 2 cards when the trick was won by a trump") == 1
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_filter_sits_right_after_the_options_it_qualifies(lang):
+    profile = load("must-overtrump")
+    words = phrases(lang)
+    sheet = flat(rule_sheet(profile, lang))
+    rule = flat(house_sentence(profile.house[0].rule, words))
+    no = OPTIONS["must_head"].parse("no")
+    qualified = flat(words.sentence("must_head", no, True))
+    assert flat(sentence("must_head", no, lang)) not in sheet
+    following = flat(sentence("next_lead", profile.settings["next_lead"].value, lang))
+    assert f"{qualified} - {rule} {words.house(('own',))} - {following}" in sheet
+
+
+# What an option's sentence may not say next to a rule the profile states at its step: a
+# card it lets you play, or an end it promises, may be the rule's to refuse or to change.
+DENIALS = ("any card", "Nobody has to", "until only one player holds cards")
+
+
+def qualifiable() -> list[tuple[str, str]]:
+    """Every value word of every option acting at a step where a rule the profile states
+    acts too (a play filter, an end check)."""
+    ordered = {s for s, how in COMPOSITION.items() if how is Composition.ORDERED}
+    return [
+        (unit.name, word)
+        for unit in UNITS
+        if unit.steps & ordered
+        for word in OPTIONS[unit.name].kind.words()
+    ]
+
+
+def test_no_option_sentence_next_to_a_stated_rule_denies_what_it_adds():
+    assert {name for name, _ in qualifiable()} >= {"follow", "must_head", "exhaustion"}
+    for name, word in qualifiable():
+        said = sentence(name, OPTIONS[name].parse(word))
+        qualified = phrases().sentence(name, OPTIONS[name].parse(word), True)
+        denied = [d for d in DENIALS if d in qualified]
+        assert not denied, (name, word, qualified)
+        if said != qualified:
+            assert phrases().has("qualified", name, word)
+
+
+def test_every_language_qualifies_the_same_sentences():
+    def paths(lang: str) -> set[tuple[str, str]]:
+        return {(o, w) for o, words in phrases(lang).get("qualified").items() for w in words}
+
+    english = paths("en")
+    assert english and all(w in OPTIONS[o].kind.words() for o, w in english)
+    for lang in LANGS:
+        assert paths(lang) == english, lang
+        for option, word in english:
+            assert phrases(lang).sentence(option, OPTIONS[option].parse(word), True)

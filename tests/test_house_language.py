@@ -216,7 +216,7 @@ def test_explain_gives_the_stated_sentence_else_one_made_from_the_rule(capsys, t
     stated = dict(load_file(path).house[0].rule.sentences)[lang]
     assert stated in out
     # The rule `a` gives no sentence: one is made from it, in the words of the language.
-    trumped = phrases(lang).get("house", "words", "names", "trick.won_by_trump")
+    trumped = phrases(lang).get("house", "words", "names", "trick.won_by_trump", "nom")
     assert "- a: " in out and trumped in out and "trick.won_by_trump" not in out
 
 
@@ -226,7 +226,8 @@ def test_every_part_of_the_rule_language_has_words_in_every_language(lang):
     assert set(words["names"]) == set(NAMES)
     assert set(words["attributes"]) == {attribute for _, attribute in ATTRIBUTES}
     assert set(words["aggregates"]) == set(Aggregate)
-    assert set(words["ops"]) == {"not", "and", "or", "if", *COMPARISONS, "+", "-", "*", *CALLS}
+    ops = {"not", "and", "or", "if", *COMPARISONS, "+", "-", "*", *CALLS}
+    assert set(words["ops"]) == ops | {"is_none", "is_not_none"}  # a comparison with none
 
 
 def test_the_schema_takes_the_yaml_form_of_rules_and_refuses_unknown_clauses():

@@ -41,7 +41,7 @@ def test_must_overtrump_refuses_a_trump_below_the_best_trump_and_names_itself():
     assert set(hand.legal_moves()) == set(cards("9H 7D"))
     refusal = hand.check(Card.parse("3H"))
     assert refusal is not None and refusal.rule == "must-overtrump"
-    assert refusal.message == "refused by must-overtrump"
+    assert refusal.message == load("must-overtrump").house[0].rule.sentence("en").rstrip(".")
     play(hand, "9H 4S")
     assert "must-overtrump" in hand.fired
 
@@ -122,7 +122,8 @@ def test_diverge_names_the_stated_rule_where_two_profiles_part(capsys):
     code = main(["diverge", "equal-hands", "trumps-broken", "--seed", "2"])
     out = " ".join(capsys.readouterr().out.split())
     assert code == 0
-    assert "refused by trumps-broken" in out
+    said = load("trumps-broken").house[0].rule.sentence("en").rstrip(".")
+    assert f"since 7H is refused: {said} (trumps-broken: not stated vs" in out
     assert "(trumps-broken: not stated vs refuse lead if card.trump and not" in out
 
 

@@ -7,18 +7,20 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from conftest import deck_order, deck_text
 
+from rulesdsl import explain
 from rulesdsl.cards import Card, Suit
 from rulesdsl.cli import main
 from rulesdsl.diverge import first_divergence
 from rulesdsl.engine import Hand
 from rulesdsl.engine.result import EndReason
-from rulesdsl.explain import PLURAL_RULES, languages, phrases
-from rulesdsl.profile import load
+from rulesdsl.explain import PLURAL_RULES, Phrases, languages, phrases
+from rulesdsl.profile import load, load_file
 from rulesdsl.rules import Rules
 from rulesdsl.units import UNITS, Trump
 from rulesdsl.units.registry import values
@@ -219,12 +221,51 @@ def test_a_refused_card_says_why_in_each_language(lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_a_card_refused_by_a_rule_the_profile_states_names_it_in_each_language(lang):
-    said = {"en": "refused by {}", "pt": "recusada por {}", "uk": "відхилено правилом {}"}
+def test_a_card_refused_by_a_rule_the_profile_states_says_its_own_sentence(lang):
+    rules = load("trumps-broken").rules
     hand = Hand.from_position(
-        load("trumps-broken").rules,
-        [[Card.parse("2H"), Card.parse("3C")], [Card.parse("4C")]],
-        trump=Suit.HEARTS,
+        rules, [[Card.parse("2H"), Card.parse("3C")], [Card.parse("4C")]], trump=Suit.HEARTS
     )
     refusal = hand.check(Card.parse("2H"))
-    assert refusal is not None and refusal.said(lang) == said[lang].format("trumps-broken")
+    assert refusal is not None and refusal.rule == "trumps-broken"
+    own = rules.house_rules[0].sentence(lang)
+    assert own is not None and refusal.said(lang) == own.removesuffix(".")
+    assert refusal.message == refusal.said("en") != refusal.said("pt")
+
+
+MADE = {
+    "en": "when leading, a card is refused if the card is the queen of spades",
+    "pt": "ao sair, uma carta é recusada se a carta é a dama de espadas",
+    "uk": "коли заходять, карту відхиляють, якщо карта — дама пік",
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_rule_without_a_sentence_in_the_language_says_one_made_from_its_clauses(tmp_path, lang):
+    path = tmp_path / "queen.rules"
+    path.write_text(
+        'profile "queen" extends "equal-hands" {\n    rule no-queen-lead {\n'
+        "        refuse lead if card.strength == 10 and card.suit == spades\n"
+        '        say pt "Não se sai com a dama de espadas."\n    }\n}\n',
+        encoding="utf-8",
+    )
+    hand = Hand.from_position(
+        load_file(path).rules, [[Card.parse("QS"), Card.parse("3C")], [Card.parse("4C")]]
+    )
+    refusal = hand.check(Card.parse("QS"))
+    assert refusal is not None and refusal.rule == "no-queen-lead"
+    expected = "Não se sai com a dama de espadas" if lang == "pt" else MADE[lang]
+    assert refusal.said(lang) == expected
+
+
+def test_a_language_that_cannot_make_the_sentence_falls_back_to_english_then_the_name(
+    monkeypatch,
+):
+    bare = Phrases("xx", {"refused": {"house": "refused by {name}"}})
+    monkeypatch.setattr(explain, "phrases", lambda lang: bare)
+    rule = load("trumps-broken").house[0].rule
+    english = rule.sentence("en")
+    assert english is not None
+    assert explain.stated_reason(rule, "xx") == english.removesuffix(".")
+    unsaid = replace(rule, sentences=())
+    assert explain.stated_reason(unsaid, "xx") == "refused by trumps-broken"

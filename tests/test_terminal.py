@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import io
 import shlex
+from dataclasses import replace
 
 import pytest
 from conftest import cards, deck_order, deck_text
 
 from rulesdsl.cards import Suit
 from rulesdsl.cli import main
-from rulesdsl.engine.hand import Hand
+from rulesdsl.engine.hand import Hand, Refusal
+from rulesdsl.profile import load
 from rulesdsl.rules import Rules
-from rulesdsl.terminal import HumanPlayer
+from rulesdsl.terminal import HumanPlayer, why
 from rulesdsl.transcript import Style
 
 HINT = "type a number from the list or a card such as 3C (? for help)"
@@ -122,3 +124,55 @@ def test_the_replay_command_keeps_a_deck_and_leaves_out_the_trace(capsys, monkey
         "--deck",
         deck,
     ]
+
+
+# -- a card a rule the profile states refuses -------------------------------------------
+
+LANGS = ("en", "pt", "uk")
+
+
+def stated_answers(lang: str, *answers: str) -> list[str]:
+    """Every line shown to a person leading 2H 3C under trumps-broken (hearts trump, none
+    played yet), answering in turn, told why in `lang`."""
+    hand = Hand.from_position(
+        load("trumps-broken").rules, [cards("2H 3C"), cards("4C")], trump=Suit.HEARTS
+    )
+    lines: list[str] = []
+    replies = iter(answers)
+
+    def read(prompt: str) -> str:
+        lines.append(prompt)
+        return next(replies)
+
+    HumanPlayer(Style(False, []), read, lines.append, lang).choose(hand, hand.legal_moves())
+    return lines
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_card_a_stated_rule_refuses_says_the_rules_own_sentence_in_the_players_language(lang):
+    own = load("trumps-broken").house[0].rule.sentence(lang)
+    assert own is not None
+    why = f"{own.removesuffix('.')} (trumps-broken)"
+    lines = stated_answers(lang, "2H", "?", "1")
+    assert f"Not allowed:  2H: {why}" in lines
+    assert f"2H is not allowed: {why}." in lines
+    assert f"Not allowed now: 2H: {why}." in "\n".join(lines)
+
+
+def test_a_rules_sentence_is_shown_with_its_control_characters_escaped():
+    rule = replace(load("trumps-broken").house[0].rule, sentences=(("en", "Wait\x1b[31m."),))
+    refusal = Refusal(cards("2H")[0], rule.name, ("refused", "house"), stated=rule)
+    assert refusal.said() == "Wait\x1b[31m"
+    assert why(refusal) == "Wait\\x1b[31m (trumps-broken)"
+
+
+def test_play_tells_a_person_why_in_the_language_asked_for(capsys, monkeypatch):
+    # Seat 0 deals and shows 7H: hearts are trump; seat 1, the person, leads 2H 5C 9C.
+    deck = deck_text(deck_order(["8S 9S 7H", "2H 5C 9C", "3D 4D 5D"], dealer=0))
+    args = ["-p", "trumps-broken", "-n", "3", "--deck", deck, "--dealer", "0"]
+    rule = load("trumps-broken").house[0].rule
+    for lang in ("en", "pt"):
+        more = ["--lang", lang] if lang != "en" else []
+        out = play_as_a_person(capsys, monkeypatch, [*args, "--bots", "lowest,human,lowest", *more])
+        own = (rule.sentence(lang) or "").removesuffix(".")
+        assert f"Not allowed:  2H: {own} (trumps-broken)" in out

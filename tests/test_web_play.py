@@ -12,6 +12,7 @@ from starlette.testclient import TestClient
 
 from rulesdsl.cli import main
 from rulesdsl.explain import phrases
+from rulesdsl.profile import load
 from rulesdsl.web.app import create_app
 from rulesdsl.web.limits import Limits
 
@@ -165,3 +166,24 @@ def test_tables_are_bounded_and_a_finished_one_makes_room(tmp_path: Path):
     assert client.get(f"/api/play/{first['id']}").status_code == 404
     answer = client.post("/api/play", json={"profile": "equal-hands", "bots": BOTS})
     assert answer.status_code == 400 and "finish one" in answer.json()["error"]
+
+
+@pytest.mark.parametrize("lang", ["en", "pt", "uk"])
+def test_a_card_a_stated_rule_refuses_says_the_rules_own_sentence(client: TestClient, lang):
+    """What the page's tooltip shows, and the 422 of playing it: the rule's own sentence."""
+    own = (load("trumps-broken").house[0].rule.sentence(lang) or "").removesuffix(".")
+    bots = ["human", "lowest", "lowest", "lowest"]
+    for seed in range(60):
+        state = start(client, profile="trumps-broken", bots=bots, seed=seed)
+        mine = [r for r in state["refused"] if r["rule"] == "trumps-broken"]
+        if mine:
+            break
+    else:
+        raise AssertionError("no seed of 60 has trumps-broken refuse the person a card")
+    told = client.get(f"/api/play/{state['id']}?lang={lang}").json()["refused"]
+    assert {r["sentence"] for r in told if r["rule"] == "trumps-broken"} == {own}
+    answer = client.post(
+        f"/api/play/{state['id']}/move?lang={lang}", json={"card": mine[0]["card"]}
+    )
+    assert answer.status_code == 422
+    assert (answer.json()["rule"], answer.json()["sentence"]) == ("trumps-broken", own)

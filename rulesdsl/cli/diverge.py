@@ -18,6 +18,7 @@ from rulesdsl.cli.common import (
 )
 from rulesdsl.cli.play import choose_players, default_seed, seat_players
 from rulesdsl.cli.rules_text import lang_option
+from rulesdsl.diagnostics import safe_json, safe_lines
 from rulesdsl.diverge import Divergence, first_divergence
 from rulesdsl.engine import HandOutcome
 from rulesdsl.explain import WIDTH, Phrases, phrases, wrap
@@ -124,9 +125,10 @@ def diverge_command(
     found = first_divergence(
         rules_a, rules_b, count, seed=seed, dealer=dealer, order=order, bots=names, lang=lang
     )
+    # A rule's sentence comes from its profile: its control characters are shown as escapes.
     if as_json:
-        click.echo(json.dumps(found.to_dict() if found else {"diverged": False}))
+        click.echo(safe_json(json.dumps(found.to_dict() if found else {"diverged": False})))
     else:
         page = Page.for_stdout(width, WIDTH).width
         lines = report_lines(found, (profile_a, profile_b), page, phrases(lang))
-        click.echo("\n".join(lines))
+        click.echo(safe_lines("\n".join(lines)))

@@ -21,9 +21,11 @@ from rulesdsl.cli.common import (
     profile_option,
     write_failed,
 )
+from rulesdsl.cli.rules_text import lang_option
 from rulesdsl.engine import Hand, Match, Player, play_hand
 from rulesdsl.engine.driver import Listener
 from rulesdsl.engine.events import Event
+from rulesdsl.explain import DEFAULT_LANGUAGE
 from rulesdsl.outputs import OutputError, Stream, check_output
 from rulesdsl.rules import Rules
 from rulesdsl.seeds import derive
@@ -52,9 +54,10 @@ def read_decks(path: Path, rules: Rules) -> list[list[Card]]:
 
 
 def seat_players(
-    spec: str, players: int, seed: int, style: Style
+    spec: str, players: int, seed: int, style: Style, lang: str = DEFAULT_LANGUAGE
 ) -> tuple[list[Player], list[int]]:
-    """Players from `--bots`: one name for every seat, or one per seat; `human` is a person."""
+    """Players from `--bots`: one name for every seat, or one per seat; `human` is a person,
+    told in `lang` why a card is refused."""
     names = [n.strip() for n in spec.split(",")]
     if len(names) == 1:
         names *= players
@@ -65,7 +68,7 @@ def seat_players(
     for seat, name in enumerate(names):
         if name == "human":
             humans.append(seat)
-            seats.append(HumanPlayer(style, prompt_reader, click.echo))
+            seats.append(HumanPlayer(style, prompt_reader, click.echo, lang))
         else:
             seats.append(make_bot(name, derive(seed, "bot", seat)))
     return seats, humans
@@ -138,6 +141,7 @@ def choose_players(profile: str, rules: Rules, players: int | None) -> int:
 )
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per hand on stdout.")
 @click.option("--color/--no-color", default=None, help="Colour the transcript.")
+@lang_option("The language a person is told why a card is refused in.")
 def play(
     profile: str,
     players: int | None,
@@ -150,6 +154,7 @@ def play(
     trace: Path | None,
     as_json: bool,
     color: bool | None,
+    lang: str,
 ) -> None:
     """Play a match, or one hand per deck order, with bots or yourself at a seat."""
     rules = build_rules(profile, settings)
@@ -169,7 +174,7 @@ def play(
         )
     spec = bots or ("human," + ",".join(["heuristic"] * (count - 1)))
     style = Style(use_color, [])
-    seats, humans = seat_players(spec, count, seed, style)
+    seats, humans = seat_players(spec, count, seed, style, lang)
     style.names = [p.name for p in seats]
     if humans and as_json:
         raise UsageProblem("--json needs bots at every seat")
@@ -178,7 +183,7 @@ def play(
     if not as_json:
         click.echo(f"Seed {seed}; to replay: {replay_command(seed)}")
     stream = Stream(trace) if trace is not None else None
-    listener = event_listener(style, humans, count, as_json, stream)
+    listener = event_listener(style, humans, count, as_json, stream, rules)
     if orders is not None:
         play_decks(rules, count, orders, dealer or 0, seed, seats, listener, as_json)
     else:
@@ -191,14 +196,19 @@ def play(
 
 
 def event_listener(
-    style: Style, humans: list[int], count: int, as_json: bool, trace: Stream | None
+    style: Style,
+    humans: list[int],
+    count: int,
+    as_json: bool,
+    trace: Stream | None,
+    rules: Rules | None = None,
 ) -> Listener:
     """The readers of the event stream: the transcript (unless --json) and the trace.
     A person sees only their own cards."""
     hidden = [s for s in range(count) if s not in humans] if humans else []
     readers: list[Listener] = []
     if not as_json:
-        readers.append(Transcript(style, click.echo, hidden))
+        readers.append(Transcript(style, click.echo, hidden, rules))
     if trace is not None:
         readers.append(Trace(trace))
 

@@ -2,7 +2,8 @@
 
 Every event carries `rule`: the name of the rule that decided it (a unit's name, or `core`
 for the fixed order of a trick). `diverge` and rule coverage read it; the JSON trace keeps
-its format and leaves it out, except for a lead, whose rule is what it tells.
+its format and leaves it out, except for a lead and the end of a hand, whose rule is what
+they tell.
 """
 
 from __future__ import annotations
@@ -110,10 +111,17 @@ class Out(Event):
 
 @dataclass(frozen=True)
 class HandEnd(Event):
+    """The hand ends after `tricks` tricks, won by `winner` (None for nobody), for
+    `reason`; `rule` names the rule that ended it (a unit, `core`, or a rule the profile
+    states, by its name)."""
+
     kind: ClassVar[str] = "hand_end"
     winner: int | None
     reason: EndReason
     tricks: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**super().to_dict(), "rule": self.rule}
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from rulesdsl.cards import Card, Suit, check_permutation
+from rulesdsl.cards import RANKS_HIGH_TO_LOW, Card, Suit, check_permutation
 from rulesdsl.engine import steps
 from rulesdsl.engine.events import (
     Deal,
@@ -31,6 +31,7 @@ from rulesdsl.engine.fast import REASONS, result
 from rulesdsl.engine.plan import plan_for
 from rulesdsl.engine.result import HandResult
 from rulesdsl.engine.state import State
+from rulesdsl.house.unit import HouseRule
 from rulesdsl.rules import OPTIONS, Rules, RulesError
 from rulesdsl.seeds import shuffle
 from rulesdsl.stream import Stream
@@ -49,18 +50,26 @@ Said = tuple[tuple[str, str | Suit], ...]
 @dataclass(frozen=True)
 class Refusal:
     """Why a card may not be played: the rule that forbids it, and where its sentence lies
-    in the phrase files (`refusals` RULE WORD, or `refused` KEY) with what fills it."""
+    in the phrase files (`refusals` RULE WORD, or `refused` KEY) with what fills it; for a
+    rule the profile states, that rule (`stated`), whose own sentence says why, its cards
+    named under the deck's rank order (`deck`, highest first)."""
 
     card: Card
     rule: RuleTag
     phrase: tuple[str, ...]
     params: Said = ()
+    stated: HouseRule | None = None
+    deck: tuple[int, ...] = RANKS_HIGH_TO_LOW
 
     def said(self, lang: str | None = None) -> str:
         """The sentence in `lang` (by default, the phrase files' default language)."""
-        from rulesdsl.explain import DEFAULT_LANGUAGE, phrases  # read once a card is refused
+        # read once a card is refused
+        from rulesdsl.explain import DEFAULT_LANGUAGE, phrases, stated_reason
 
-        return phrases(lang or DEFAULT_LANGUAGE).refusal(self.phrase, **dict(self.params))
+        lang = lang or DEFAULT_LANGUAGE
+        if self.stated is not None:
+            return stated_reason(self.stated, lang, self.deck)
+        return phrases(lang).refusal(self.phrase, **dict(self.params))
 
     @property
     def message(self) -> str:
@@ -392,20 +401,23 @@ class Hand:
         s.fired = fired  # asking is not playing: a refusal fires when the card is played
         refused: dict[Card, Refusal] = {}
         for rule, cards in s.refused:
-            phrase, params = self._why(rule)
-            refused.update({c: Refusal(c, rule, phrase, params) for c in self.codes.cards(cards)})
+            why = self._why(rule)
+            refused.update({c: Refusal(c, rule, *why) for c in self.codes.cards(cards)})
         return refused
 
-    def _why(self, rule: str) -> tuple[tuple[str, ...], Said]:
-        """Where the sentence of a refusal by `rule` lies, and what fills it."""
+    def _why(self, rule: str) -> tuple[tuple[str, ...], Said, HouseRule | None, tuple[int, ...]]:
+        """Where the sentence of a refusal by `rule` lies, what fills it, and the rule the
+        profile states that says it, with the deck's rank order."""
         if rule not in OPTIONS:  # a rule the profile states
-            return ("refused", "house"), (("name", rule),)
+            stated = next((r for r in self.rules.house_rules if r.name == rule), None)
+            return ("refused", "house"), (("name", rule),), stated, self.rules.deck
         s = self.s
         word = OPTIONS[rule].text(getattr(self.rules, rule))
         led = Suit(s.led) if s.trick else ""
         trump = Suit(s.trump) if s.trump >= 0 else ""
         best = str(self.codes.card[s.best]) if s.trick else ""
-        return ("refusals", rule, word), (("led", led), ("trump", trump), ("best", best))
+        said = (("led", led), ("trump", trump), ("best", best))
+        return ("refusals", rule, word), said, None, self.rules.deck
 
     def legal_moves(self) -> list[Card]:
         seat = self.to_move

@@ -208,7 +208,8 @@ def _rule(target: Target, chain: list[Profile]) -> str:
     above = inherited_rule(block.name, chain)
     if setting is not None:
         rule = setting.rule
-        lines.append(f"**rule** {house_sentence(rule, phrases(DEFAULT_LANGUAGE))}")
+        deck = chain[0].settings["deck"].value  # cards named by the profile's rank order
+        lines.append(f"**rule** {house_sentence(rule, phrases(DEFAULT_LANGUAGE), deck)}")
         lines += ["", "acts at: " + "; ".join(f"{STEP_PLACES[s]} (`{s}`)" for s in rule.step_names)]
     else:
         state = "removed" if removed else "does not act as written: see its problems below"

@@ -58,7 +58,7 @@ class Table:
         self.log: list[str] = []
         self.trace = io.StringIO()
         self._readers = [
-            Transcript(Style(False, names), self.log.append, hidden),
+            Transcript(Style(False, names), self.log.append, hidden, self.rules),
             Trace(self.trace),
         ]
         self.match = Match(self.rules, self.players, self.seed)
