@@ -345,7 +345,7 @@ def own_mark(words: Phrases, replaces: str | None = None) -> str:
     return words.house(("own_instead",), option=replaces)
 
 
-def rule_text(rule: HouseRule, words: Phrases, deck: Sequence[int] = RANKS_HIGH_TO_LOW) -> str:
+def rule_text(rule: HouseRule, words: Phrases, deck: Sequence[int]) -> str:
     """What a rule says, in this language: its own sentence, else one made from its clauses,
     its cards named under `deck` (the ranks, highest first)."""
     given = rule.sentence(words.lang)
@@ -369,7 +369,7 @@ def rule_text(rule: HouseRule, words: Phrases, deck: Sequence[int] = RANKS_HIGH_
     return words.house((rule.kind,), count=said(rule.clause(rule.kind)))
 
 
-def clause_words(text: str, words: Phrases, deck: Sequence[int] = RANKS_HIGH_TO_LOW) -> str:
+def clause_words(text: str, words: Phrases, deck: Sequence[int]) -> str:
     """An expression of a rule's clause in this language's words (`house.words`)."""
     from rulesdsl.house.words import in_words  # the rule parser, only for such a rule
 
@@ -382,13 +382,13 @@ def refused_when(rule: HouseRule) -> tuple[str, str]:
     return target, condition
 
 
-def house_sentence(rule: HouseRule, words: Phrases, deck: Sequence[int] = RANKS_HIGH_TO_LOW) -> str:
+def house_sentence(rule: HouseRule, words: Phrases, deck: Sequence[int]) -> str:
     """The rule's name and what it says in this language (`rule_text`)."""
     return words.house(("said",), name=rule.name, sentence=rule_text(rule, words, deck))
 
 
 @cache
-def stated_reason(rule: HouseRule, lang: str, deck: tuple[int, ...] = RANKS_HIGH_TO_LOW) -> str:
+def stated_reason(rule: HouseRule, lang: str, deck: Sequence[int]) -> str:
     """Why a rule the profile states refused a card, in `lang`: the rule's own sentence in
     that language, else one made from its clauses there, else its English sentence, else
     its name. Without the sentence's final full stop: it is said inside others."""

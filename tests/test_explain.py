@@ -291,7 +291,7 @@ def test_a_rule_that_replaces_an_option_is_said_once_in_its_place(name, option, 
     words = phrases(lang)
     sheet = flat(rule_sheet(profile, lang))
     assert flat(sentence(option, profile.settings[option].value, lang)) not in sheet
-    rule = flat(house_sentence(profile.house[0].rule, words))
+    rule = flat(house_sentence(profile.house[0].rule, words, profile.rules.deck))
     marked = f"{rule} {words.house(('own_instead',), option=option)}"
     assert sheet.count(rule) == 1 and marked in sheet
     section = words.section(OPTIONS[option].section)
@@ -314,7 +314,7 @@ def test_a_filter_sits_right_after_the_options_it_qualifies(lang):
     profile = load("must-overtrump")
     words = phrases(lang)
     sheet = flat(rule_sheet(profile, lang))
-    rule = flat(house_sentence(profile.house[0].rule, words))
+    rule = flat(house_sentence(profile.house[0].rule, words, profile.rules.deck))
     no = OPTIONS["must_head"].parse("no")
     qualified = flat(words.sentence("must_head", no, True))
     assert flat(sentence("must_head", no, lang)) not in sheet

@@ -723,8 +723,9 @@ def definition_of(session, uri: str, position: lsp.Position) -> lsp.Location | N
 
 def generated(path: Path, name: str) -> str:
     """The sentence `explain` says of the file's rule."""
-    (rule,) = [s.rule for s in load_file(path).house if s.name == name]
-    return house_sentence(rule, phrases("en"))
+    profile = load_file(path)
+    (rule,) = [s.rule for s in profile.house if s.name == name]
+    return house_sentence(rule, phrases("en"), profile.rules.deck)
 
 
 STATED = """\

@@ -14,7 +14,7 @@ import pytest
 from conftest import deck_order, deck_text
 
 from rulesdsl import explain
-from rulesdsl.cards import Card, Suit
+from rulesdsl.cards import RANKS_HIGH_TO_LOW, Card, Suit
 from rulesdsl.cli import main
 from rulesdsl.diverge import first_divergence
 from rulesdsl.engine import Hand
@@ -266,6 +266,6 @@ def test_a_language_that_cannot_make_the_sentence_falls_back_to_english_then_the
     rule = load("trumps-broken").house[0].rule
     english = rule.sentence("en")
     assert english is not None
-    assert explain.stated_reason(rule, "xx") == english.removesuffix(".")
+    assert explain.stated_reason(rule, "xx", RANKS_HIGH_TO_LOW) == english.removesuffix(".")
     unsaid = replace(rule, sentences=())
-    assert explain.stated_reason(unsaid, "xx") == "refused by trumps-broken"
+    assert explain.stated_reason(unsaid, "xx", RANKS_HIGH_TO_LOW) == "refused by trumps-broken"

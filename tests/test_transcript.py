@@ -54,7 +54,7 @@ def told(profile: Profile) -> tuple[list[str], list[dict]]:
 def test_a_hand_a_stated_rule_ended_names_the_rule_and_says_it(tmp_path, winner, say, head):
     profile = short(tmp_path, winner, say)
     lines, events = told(profile)
-    said = rule_text(profile.house[0].rule, phrases()).removesuffix(".")
+    said = rule_text(profile.house[0].rule, phrases(), profile.rules.deck).removesuffix(".")
     assert said == (say.removesuffix(".") or said) and "{" not in said
     (end,) = [line for line in lines if "the hand ends by" in line]
     assert end.startswith(head) and " after 2 tricks" in end

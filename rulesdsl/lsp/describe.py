@@ -206,9 +206,9 @@ def _rule(target: Target, chain: list[Profile]) -> str:
     setting = next((s for s in chain[0].house if s.name == block.name and s.origin == "set"), None)
     removed = any(e.key == Clause.REMOVED for e in block.entries)
     above = inherited_rule(block.name, chain)
+    deck = chain[0].settings["deck"].value  # cards named by the profile's rank order
     if setting is not None:
         rule = setting.rule
-        deck = chain[0].settings["deck"].value  # cards named by the profile's rank order
         lines.append(f"**rule** {house_sentence(rule, phrases(DEFAULT_LANGUAGE), deck)}")
         lines += ["", "acts at: " + "; ".join(f"{STEP_PLACES[s]} (`{s}`)" for s in rule.step_names)]
     else:
@@ -219,7 +219,7 @@ def _rule(target: Target, chain: list[Profile]) -> str:
         where = f"{short_path(above.path)}:{above.line}"
         lines += ["", f"{verb} the rule {block.name} of {above.profile} ({where})"]
         if setting is None and not removed:
-            sentence = house_sentence(above.rule, phrases(DEFAULT_LANGUAGE))
+            sentence = house_sentence(above.rule, phrases(DEFAULT_LANGUAGE), deck)
             lines[-1] += ":"
             lines += ["", f"> {sentence}"]
     problems = _problems(block, chain[0])
