@@ -654,13 +654,16 @@ def test_all_out(all_out, winner, elimination, stock, stock_left):
 
 @pytest.mark.parametrize(("scoring", "points"), [("one_per_hand", 1), ("cards_in_hand", 3)])
 def test_scoring(scoring, points):
-    hand = position(["AC 5D 6D", "2C 7D", "3C 8D"], stock="2S")
+    hand = position(["AC 5D 6D", "2C 7D", "3C 8D"], stock="2S", options={"scoring": scoring})
     play(hand, "AC 2C 3C")  # seat 0 draws the last card and holds 5D 6D 2S
     assert result(hand) == (0, "stock_exhausted", (), 0)
-    assert hand.outcome.winner_cards == 3
+    assert (hand.outcome.winner_cards, hand.outcome.points) == (3, points)
     match = Match(rules(scoring=scoring), 3, dealer=0)
     match.record(hand.outcome)
     assert match.points == [points, 0, 0]
+    made = Match(rules(scoring=scoring), 3, dealer=0)
+    made.record(hand.outcome._replace(points=None))  # a result made without its points
+    assert made.points == [points, 0, 0]
 
 
 def test_scoring_cards_in_hand_can_reach_the_target_at_once():

@@ -225,7 +225,7 @@ def _winner_not_left(hand: Hand) -> bool:
     count = rules.match_count_for(hand.players)
     if rules.match.kind == "hands":
         return count >= 2
-    return points_of(outcome) < count
+    return points_of(rules, outcome) < count
 
 
 QUESTIONS: dict[str, Question] = {
@@ -491,7 +491,7 @@ def _scores(rules: Rules) -> Callable[[Hand], bool]:
         outcome = hand.outcome
         if outcome.winner is None:
             return False
-        return points_of(outcome) > 0
+        return points_of(rules, outcome) > 0
 
     return scores
 

@@ -9,9 +9,11 @@ from rulesdsl.engine.events import Event, MatchEnd, Score
 from rulesdsl.engine.hand import Hand, check_seat
 from rulesdsl.engine.plan import plan_for
 from rulesdsl.engine.result import HandResult
-from rulesdsl.rules import Rules
+from rulesdsl.model import model
+from rulesdsl.rules import OPTIONS, Rules, RulesError
 from rulesdsl.seeds import derive
 from rulesdsl.stream import Stream
+from rulesdsl.units import Step
 
 # A match that has not ended after this many hands ends on the points so far.
 HAND_LIMIT = 1000
@@ -59,7 +61,7 @@ class Match:
         winner = outcome.winner
         gained = 0
         if winner is not None:
-            gained = points_of(outcome)
+            gained = points_of(self.rules, outcome)
             self.points[winner] += gained
         events: list[Event] = [
             Score(self.hands_played, winner, gained, tuple(self.points), rule=plan.score.rule)
@@ -74,6 +76,14 @@ class Match:
         return events
 
 
-def points_of(outcome: HandResult) -> int:
-    """The match points the hand's winner scores, by the rule that decides the score."""
-    return outcome.points if outcome.points is not None else 0
+def points_of(rules: Rules, outcome: HandResult) -> int:
+    """The match points the hand's winner scores, by the rule that decides the score: as
+    the engine scored the hand, or for a result made without them, as the option's score
+    says (`Points`, its effect on the count of points)."""
+    if outcome.points is not None:
+        return outcome.points
+    option = model(rules).option_at(Step.SCORE)
+    if option is None or option.replaced_by is not None:
+        raise RulesError("this profile scores a hand by its own rule: record a played hand")
+    points = OPTIONS[option.rule].counts(getattr(rules, option.rule))[Step.SCORE]
+    return outcome.winner_cards if points.per_card else points.fixed

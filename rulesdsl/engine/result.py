@@ -37,7 +37,7 @@ class HandResult(NamedTuple):
     plays: int = 0
     saves: int = 0
     fired: frozenset[str] = frozenset()
-    points: int | None = None  # the winner's points by a score rule the profile states
+    points: int | None = None  # the winner's match points, by the rule that decides them
 
     def to_dict(self) -> dict[str, Any]:
         return {
