@@ -21,7 +21,7 @@ from rulesdsl.analysis.counts import CountModel, build, draw_counts
 from rulesdsl.analysis.lint import LINT_BUDGET
 from rulesdsl.analysis.report import analyse, dead_rules
 from rulesdsl.analysis.sameness import sameness, sameness_lines, samenesses
-from rulesdsl.analysis.verdicts import QUESTIONS, Verdict, questions_for, settle
+from rulesdsl.analysis.verdicts import Proofs, Verdict, option_questions, questions_for, settle
 from rulesdsl.bots import make_bot
 from rulesdsl.check import rule_problems
 from rulesdsl.cli import cli, main
@@ -273,7 +273,7 @@ def contradictions(rules: Rules, players: int, seed: int, model: CountModel) -> 
     count model's bounds or the "never" of an option or a stated rule at this player
     count."""
     questions = questions_for(rules)
-    never = {name for name, q in questions.items() if q.never(rules, model) is not None}
+    never = {name for name, q in questions.items() if q.never(Proofs(rules, model)) is not None}
     found = []
     rng = random.Random(seed)
     for i in range(12):
@@ -450,7 +450,7 @@ def test_every_can_of_a_random_profile_replays_on_both_engines(values, seed):
     model = build(rules, players)
     assume(model.complete and model.max_tricks is not None)
     report = analyse("random", rules, players, tries=20).players[players]
-    detectors = {name: q.detectors for name, q in QUESTIONS.items()}
+    detectors = {name: q.detectors for name, q in option_questions(rules).items()}
     for name, finding in report.rules.items():
         assert finding.verdict is not Verdict.NEVER or finding.witness is None
         if finding.verdict is Verdict.CAN:
@@ -461,7 +461,7 @@ def test_every_can_of_a_random_profile_replays_on_both_engines(values, seed):
 def test_past_its_state_budget_the_model_proves_nothing():
     model = build(Rules(), 4, budget=3)
     assert not model.complete
-    finding = settle(QUESTIONS["exhaustion"], Rules(), model, None)
+    finding = settle(option_questions(Rules())["exhaustion"], Rules(), model, None)
     assert finding.verdict is Verdict.UNKNOWN and "more than" in finding.proof
     assert dead_rules(Rules(), budget=3) == {}
 

@@ -31,6 +31,7 @@ from rulesdsl.house.unit import Step as RuleStep
 from rulesdsl.model import model
 from rulesdsl.rules import OPTIONS, Rules
 from rulesdsl.units import Step
+from rulesdsl.units.acting import Fact
 from rulesdsl.units.counting import (
     AllOutWinner,
     DrawCount,
@@ -45,19 +46,6 @@ TRICK_BUDGET = 200_000
 """The most tricks the count model walks, over all its states, before it gives up: its
 verdicts then become "unknown". Bounding tricks, not states, bounds the time of a profile
 whose draw counts fan every state out."""
-
-
-class Event(StrEnum):
-    """What can happen in one trick, as the count model sees it."""
-
-    STOCK_EMPTY = "stock_empty"  # the stock is empty at some moment of the draw or after
-    ALL_OUT = "all_out"  # step 8: no active player remains
-    LAST_CARD_WIN = "last_card_win"  # the winner played their last card and a card was there
-    WINNER_DRAWS = "winner_draws"  # a player is to draw (the winner, if active) and a card is there
-    FOLLOWER_CHOOSES = "follower_chooses"  # a player following holds two cards or more
-    ENDS = "ends"  # the hand ends after this trick
-    OTHER_CAN_DRAW = "other_can_draw"  # after the winner's draw a card is there for another
-    GOES_ON = "goes_on"  # the hand goes on after this trick
 
 
 class End(StrEnum):
@@ -83,7 +71,7 @@ class Trick:
     in_trick: int
     winner_active: bool = True
     last_drawer: int = 0  # the index in `sizes` of the last player who took a card
-    events: set[Event] = field(default_factory=set)
+    events: set[Fact] = field(default_factory=set)
     end: End | None = None
     winner_cards: frozenset[int] = frozenset()  # the hand winner's possible card counts
     trump_wins: int = 0  # tricks won by a trump so far, this one included
@@ -216,6 +204,18 @@ def score_points(rules: Rules) -> tuple[float, float]:
     return said.ANY
 
 
+def can_score(rules: Rules, winner_cards: frozenset[int]) -> bool:
+    """Whether a hand winner holding one of `winner_cards` cards can score a point."""
+    if not winner_cards:
+        return False
+    if stated(rules, RuleStep.SCORE):
+        return score_points(rules)[1] > 0
+    points = _option_effect(rules, Step.SCORE)
+    if isinstance(points, Points) and points.per_card:
+        return max(winner_cards) > 0
+    return score_points(rules)[1] > 0
+
+
 def draw_count(rules: Rules, in_trick: int) -> int:
     """Step 4: how many cards a drawer takes, by the option's count."""
     draw = effects(rules).draw
@@ -298,14 +298,14 @@ def can_refill(rules: Rules, trick: Trick) -> bool:
 def draw(rules: Rules, trick: Trick, wanted: int) -> int:
     """Step 4: every drawer takes `wanted` cards; returns the cards taken in all."""
     if trick.stock == 0:
-        trick.events.add(Event.STOCK_EMPTY)
+        trick.events.add(Fact.STOCK_EMPTY)
     who = drawers(rules, trick)
     if who and (trick.stock > 0 or can_refill(rules, trick)):
-        trick.events.add(Event.WINNER_DRAWS)
+        trick.events.add(Fact.WINNER_DRAWS)
     first = wanted if trick.winner_active else 0
     others = len(trick.sizes) > 1 and wanted > 0
     if others and (trick.stock > first or can_refill(rules, trick)):
-        trick.events.add(Event.OTHER_CAN_DRAW)
+        trick.events.add(Fact.OTHER_CAN_DRAW)
     total = 0
     for seat in who:
         taken = 0
@@ -317,7 +317,7 @@ def draw(rules: Rules, trick: Trick, wanted: int) -> int:
             trick.stock -= 1
             taken += 1
             if trick.stock == 0:
-                trick.events.add(Event.STOCK_EMPTY)
+                trick.events.add(Fact.STOCK_EMPTY)
         trick.sizes[seat] += taken
         if taken:
             trick.last_drawer = seat
@@ -356,7 +356,7 @@ def last_players_end(rules: Rules, trick: Trick) -> None:
         trick.end = End.LAST_PLAYER
         trick.winner_cards = frozenset(trick.sizes)
     elif not trick.sizes:
-        trick.events.add(Event.ALL_OUT)
+        trick.events.add(Fact.ALL_OUT)
         trick.end = End.ALL_OUT
         nobody = effects(rules).all_out is AllOutWinner.NOBODY
         trick.winner_cards = frozenset() if nobody else frozenset({0})
@@ -389,11 +389,11 @@ def play_trick(
     set_aside = setup_.in_play - sum(sizes) - stock + len(sizes)
     trick = Trick(after, stock, set_aside, len(sizes), trump_wins=trump_wins)
     if any(size >= 2 for size in sizes):
-        trick.events.add(Event.FOLLOWER_CHOOSES)
+        trick.events.add(Fact.FOLLOWER_CHOOSES)
     wants = wanted > 0
     emptied = after[0] == 0 or (everyone_draws(rules) and 0 in after)
     if emptied and wants and (stock > 0 or can_refill(rules, trick)):
-        trick.events.add(Event.LAST_CARD_WIN)
+        trick.events.add(Fact.LAST_CARD_WIN)
     eliminate_immediate(rules, trick)
     taken = draw(rules, trick, wanted)
     last_draw_ends(rules, trick, taken)
@@ -402,7 +402,7 @@ def play_trick(
         last_players_end(rules, trick)
     if trick.end is None:
         most_tricks_ends(rules, trick, setup_.players)
-    trick.events.add(Event.ENDS if trick.end is not None else Event.GOES_ON)
+    trick.events.add(Fact.ENDS if trick.end is not None else Fact.GOES_ON)
     return trick
 
 
@@ -469,7 +469,7 @@ def stated_end_truths(rules: Rules, trick: Trick, setup_: Setup) -> frozenset[bo
 def house_ends(trick: Trick, stated: bool) -> Iterator[Trick]:
     """After step 9, an end check ends the hand: any active seat may win, or nobody. One
     the profile states (`stated`) acts only from the first trick its condition allows."""
-    events = trick.events - {Event.GOES_ON} | {Event.ENDS}
+    events = trick.events - {Fact.GOES_ON} | {Fact.ENDS}
     for cards in (frozenset(trick.sizes), frozenset()):
         yield replace(
             trick, end=End.HOUSE_RULE, events=set(events), winner_cards=cards, stated_end=stated
@@ -483,7 +483,7 @@ class CountModel:
     setup: Setup
     complete: bool  # False when the trick budget ran out: nothing below is a proof
     states: int
-    events: frozenset[Event]
+    events: frozenset[Fact]
     ends: frozenset[End]
     min_tricks: int | None  # None: no hand can end
     max_tricks: int | None  # None: a hand can go on for ever (the counts can repeat)
@@ -542,7 +542,7 @@ def build(rules: Rules, players: int, budget: int = TRICK_BUDGET) -> CountModel:
         min_tricks=shortest.get(start),
         max_tricks=None if cycles else longest.get(start),
         min_stock=min(
-            [setup_.stock, *(0 if Event.STOCK_EMPTY in t.events else t.stock for t in tricks)]
+            [setup_.stock, *(0 if Fact.STOCK_EMPTY in t.events else t.stock for t in tricks)]
         ),
         winner_cards=frozenset(c for t in tricks for c in t.winner_cards),
         can_end_without_winner=any(t.end is not None and not t.winner_cards for t in tricks),

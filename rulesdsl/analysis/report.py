@@ -12,6 +12,7 @@ from rulesdsl.analysis.verdicts import (
     ANALYSED,
     SEARCH_BUDGET,
     PlayersReport,
+    Proofs,
     Question,
     Verdict,
     analyse_players,
@@ -102,7 +103,7 @@ def _never_acting(
         return {}
     dead = {}
     for name, question in questions.items():
-        proofs = [question.never(rules, m) for m in models] if question else [None]
+        proofs = [question.never(Proofs(rules, m)) for m in models] if question else [None]
         if all(proof is not None for proof in proofs):
             dead[name] = DeadRule(name, tuple(counts), str(proofs[-1]))
     return dead

@@ -2,13 +2,15 @@
 
 A rule *acts* in a hand when the hand reaches a situation in which two values of its
 option would do different things: the point where the option is consulted and the answer
-matters. Each question below names that situation without asking which value the profile
-has, so a rule that never acts makes every value of its option play the same games (up to
-the first time it acts the games are the same, and it never does). Its count-level
-precondition, when the count model rules it out, is the proof; a hand found by search in
-which the situation occurs is the witness. Rules a profile states itself (RULES.md
-section 5) join here as further questions: what the count model cannot see about their
-conditions is a choice either way, so their "never" stays sound.
+matters. Each option's unit states that situation itself (`Unit.acts`), without asking
+which value the profile has, so a rule that never acts makes every value of its option
+play the same games (up to the first time it acts the games are the same, and it never
+does). Its count-level precondition, when the count model rules it out, is the proof; a
+hand found by search in which the situation occurs is the witness. Rules a profile states
+itself (RULES.md section 5) act where they change play by the engine's own measure; what
+the count model cannot see of their conditions is a choice either way, so their "never"
+stays sound. A rule that states nothing of its acting (another package's) is judged by
+its own measure, and proved idle only where nobody ever has a choice of card.
 """
 
 from __future__ import annotations
@@ -23,9 +25,9 @@ from rulesdsl.analysis import witness as w
 from rulesdsl.analysis.counts import (
     TRICK_BUDGET,
     CountModel,
-    Event,
     State,
     build,
+    can_score,
     counts_at,
     draw_counts,
     out_before_draw,
@@ -33,15 +35,16 @@ from rulesdsl.analysis.counts import (
     replaced_points,
     reshuffles,
     score_points,
-    stated,
 )
 from rulesdsl.analysis.stated import can_hold, first_trick, span
 from rulesdsl.engine.hand import TRICK_LIMIT, Hand
 from rulesdsl.engine.match import HAND_LIMIT, points_of
+from rulesdsl.engine.plan import plan_for
 from rulesdsl.house.unit import HouseRule
 from rulesdsl.house.unit import Step as RuleStep
 from rulesdsl.model import model
 from rulesdsl.rules import OPTIONS, Rules
+from rulesdsl.units.acting import Acts, Effect, Fact, no_choice, no_proof
 from rulesdsl.units.base import PLAY_FILTERS, Unit
 
 # Deals the search tries per player count, then swaps of two cards it climbs by (for a
@@ -54,16 +57,6 @@ class Verdict(StrEnum):
     NEVER = "never"
     CAN = "can"
     UNKNOWN = "unknown"
-
-
-class Effect(StrEnum):
-    """What a rule that acts can change."""
-
-    DEAL = "deal"
-    PLAY = "play"
-    HAND_END = "hand_end"
-    HAND_WINNER = "hand_winner"
-    MATCH = "match"
 
 
 @dataclass(frozen=True)
@@ -84,7 +77,7 @@ class Finding:
         return data
 
 
-Never = Callable[[Rules, CountModel], str | None]
+Never = Callable[["Proofs"], str | None]
 
 
 @dataclass(frozen=True)
@@ -97,243 +90,74 @@ class Question:
     detectors: w.Detectors
     effects: tuple[Effect, ...]
 
-
-def _no_proof(rules: Rules, model: CountModel) -> str | None:
-    return None
-
-
-def _no_trump(rules: Rules) -> str | None:
-    return "there is no trump suit" if rules.trump == "none" else None
+    @classmethod
+    def of(cls, acts: Acts) -> Question:
+        """The question a rule states of itself (`Unit.acts`)."""
+        detectors = w.Detectors(acts.move, acts.trick, acts.outcome, acts.aim)
+        return cls(acts.situation, acts.never, detectors, acts.effects)
 
 
-def _opening(rules: Rules, model: CountModel) -> str | None:
-    if _no_trump(rules):
-        return _no_trump(rules)
-    size = model.setup.hand_size
-    return f"the first leader holds {size} card, so has no choice" if size < 2 else None
+@dataclass(frozen=True)
+class Proofs:
+    """What the count model settles at one player count, as a rule's proof reads it."""
+
+    rules: Rules
+    model: CountModel
+
+    def has(self, fact: Fact) -> bool:
+        return fact in self.model.events
+
+    @property
+    def reshuffles(self) -> bool:
+        return reshuffles(self.rules)
+
+    def stock_kept(self) -> str:
+        m = self.model
+        s = m.setup
+        return (
+            f"the stock always keeps at least {m.min_stock} cards ({s.players} players: "
+            f"{s.stock} after the deal, and a hand lasts at most {m.max_tricks} tricks)"
+        )
+
+    def always_draws(self) -> bool:
+        """Whether the trick winner is always in at the draw, with a count above 0."""
+        drawn = min(draw_counts(self.rules, self.model.setup.players)) > 0
+        return drawn and not out_before_draw(self.rules)
+
+    def match_over_after_first_hand(self) -> bool:
+        """Whether the rule of the match's end ends it after any first hand: won with any
+        number of points the score can give, or, where a hand can go unwon, by nobody."""
+        players = self.model.setup.players
+        low, high = score_points(self.rules)
+        if high - low > POINTS_TRIED:
+            return False
+        ended = plan_for(self.rules).match_end.act
+        firsts = [[int(p)] + [0] * (players - 1) for p in range(int(low), int(high) + 1)]
+        if self.model.can_end_without_winner or not self.model.winner_cards:
+            firsts.append([0] * players)
+        return all(ended(points, 1, players) for points in firsts)
 
 
-def _follower_choice(rules: Rules, model: CountModel) -> str | None:
-    if Event.FOLLOWER_CHOOSES not in model.events:
-        return "no player ever holds more than one card when playing to a trick"
-    return None
+POINTS_TRIED = 100
+"""The most first-hand scores tried to show that a match ends with its first hand."""
 
 
-def _trump_choice(rules: Rules, model: CountModel) -> str | None:
-    return _no_trump(rules) or _follower_choice(rules, model)
+def match_length(rules: Rules, players: int) -> int | None:
+    """The number of hands after which the rule of the match's end ends it whoever scored
+    (none scored at all), if it does so within the engine's limit."""
+    ended = plan_for(rules).match_end.act
+    zeros = [0] * players
+    return next((n for n in range(1, HAND_LIMIT + 1) if ended(zeros, n, players)), None)
 
-
-def _follow(rules: Rules, model: CountModel) -> str | None:
-    if w.follow_frees_any():
-        return _follower_choice(rules, model)
-    return _trump_choice(rules, model)
-
-
-def _stock(model: CountModel) -> str:
-    s = model.setup
-    return (
-        f"the stock always keeps at least {model.min_stock} cards ({s.players} players: "
-        f"{s.stock} after the deal, and a hand lasts at most {model.max_tricks} tricks)"
-    )
-
-
-def _draws(rules: Rules, model: CountModel) -> str | None:
-    if Event.WINNER_DRAWS not in model.events:
-        return "the trick winner never has a card to draw"
-    return None
-
-
-def _draw_by(rules: Rules, model: CountModel) -> str | None:
-    if Event.OTHER_CAN_DRAW not in model.events:
-        return "after the trick winner's draw, no card is ever there for another player"
-    return None
-
-
-def _next_lead(rules: Rules, model: CountModel) -> str | None:
-    if Event.GOES_ON not in model.events:
-        return "every hand ends with its first trick"
-    return None
-
-
-def _elimination(rules: Rules, model: CountModel) -> str | None:
-    if Event.LAST_CARD_WIN not in model.events:
-        if model.setup.stock == 0 and not reshuffles(rules):
-            return "there is no stock, so a last-card winner never has a card to draw"
-        return "no trick is won with a last card while a card is there to draw"
-    return None
-
-
-def _exhaustion(rules: Rules, model: CountModel) -> str | None:
-    return _stock(model) if Event.STOCK_EMPTY not in model.events else None
-
-
-def _all_out(rules: Rules, model: CountModel) -> str | None:
-    if Event.ALL_OUT in model.events:
-        return None
-    draws = min(draw_counts(rules, model.setup.players)) > 0
-    if Event.STOCK_EMPTY not in model.events and not out_before_draw(rules) and draws:
-        return f"the trick winner always draws a card: {_stock(model)}"
-    return (
-        f"none of the {model.states} count states a hand can reach ends a trick "
-        "with every hand empty"
-    )
-
-
-def _scoring(rules: Rules, model: CountModel) -> str | None:
-    if model.winner_cards <= {1}:
-        return "every hand winner holds exactly one card at the end"
-    return None
-
-
-def _next_dealer(rules: Rules, model: CountModel) -> str | None:
-    count = rules.match_count_for(model.setup.players)
-    one_hand = rules.match.kind == "hands" and count == 1
-    every_hand_won = not model.can_end_without_winner
-    one_point = rules.match.kind == "target" and count <= 1 and scores_one(rules)
-    if one_hand or (one_point and every_hand_won):
-        return "every match is over after its first hand"
-    if not model.winner_cards:
-        return "no hand ever has a winner, so the deal always passes to the left"
-    return None
-
-
-def scored(rules: Rules) -> bool:
-    """Whether the profile states its own score (any number of points, as the model sees)."""
-    return bool(stated(rules, RuleStep.SCORE))
-
-
-def scores_one(rules: Rules) -> bool:
-    """Whether every hand winner scores exactly one point."""
-    return score_points(rules) == (1, 1)
-
-
-def _any_hand(hand: Hand) -> bool:
-    return True
-
-
-def _winner_cards_not_one(hand: Hand) -> bool:
-    outcome = hand.outcome
-    return outcome.winner is not None and outcome.winner_cards != 1
-
-
-def _winner_not_left(hand: Hand) -> bool:
-    """As the first hand of a match: won by a player other than the dealer's left, and
-    the match is not over after it."""
-    rules, outcome = hand.rules, hand.outcome
-    if outcome.winner is None or outcome.winner == (hand.dealer + 1) % hand.players:
-        return False
-    count = rules.match_count_for(hand.players)
-    if rules.match.kind == "hands":
-        return count >= 2
-    return points_of(rules, outcome) < count
-
-
-QUESTIONS: dict[str, Question] = {
-    "deck": Question(
-        "the deck is dealt",
-        _no_proof,
-        w.Detectors(outcome=_any_hand),
-        (Effect.DEAL, Effect.PLAY),
-    ),
-    "hand_size": Question(
-        "the hands are dealt",
-        _no_proof,
-        w.Detectors(outcome=_any_hand),
-        (Effect.DEAL, Effect.PLAY),
-    ),
-    "trump": Question(
-        "a player void in the led suit plays to a trick",
-        _no_proof,
-        w.Detectors(move=w.off_suit),
-        (Effect.PLAY, Effect.HAND_WINNER),
-    ),
-    "opening_lead": Question(
-        "the first leader holds a trump and a card that is not",
-        _opening,
-        w.Detectors(move=w.opening_choice),
-        (Effect.PLAY,),
-    ),
-    "follow": Question(
-        "a follower holds the led suit and a card of another suit"
-        if w.follow_frees_any()
-        else "a follower holds the led suit and a trump of another suit",
-        _follow,
-        w.Detectors(move=w.follow_choice),
-        (Effect.PLAY,),
-    ),
-    "when_void": Question(
-        "a follower void in the led suit holds a trump and a card that is not",
-        _trump_choice,
-        w.Detectors(move=w.void_choice),
-        (Effect.PLAY,),
-    ),
-    "must_head": Question(
-        "a follower may play a card that beats the best so far and one that does not",
-        _follower_choice,
-        w.Detectors(move=w.head_choice),
-        (Effect.PLAY,),
-    ),
-    "draw": Question(
-        "a player is to draw (the trick winner, if still in) and a card is there",
-        _draws,
-        w.Detectors(trick=w.winner_draws),
-        (Effect.PLAY, Effect.HAND_END),
-    ),
-    "draw_by": Question(
-        "after the trick winner's draw, another player still in has a card to draw",
-        _draw_by,
-        w.Detectors(trick=w.other_draws),
-        (Effect.PLAY, Effect.HAND_END, Effect.HAND_WINNER),
-    ),
-    "elimination": Question(
-        "a trick is won with a last card while a card is there to draw",
-        _elimination,
-        w.Detectors(trick=w.last_card_win),
-        (Effect.PLAY, Effect.HAND_END, Effect.HAND_WINNER),
-    ),
-    "exhaustion": Question(
-        "the stock runs out",
-        _exhaustion,
-        w.Detectors(trick=w.stock_empty, aim=lambda outcome: -outcome.stock_left),
-        (Effect.PLAY, Effect.HAND_END, Effect.HAND_WINNER),
-    ),
-    "all_out": Question(
-        "every remaining hand empties in the same trick",
-        _all_out,
-        w.Detectors(trick=w.all_out),
-        (Effect.HAND_WINNER,),
-    ),
-    "scoring": Question(
-        "a hand winner holds other than one card at the end",
-        _scoring,
-        w.Detectors(outcome=_winner_cards_not_one),
-        (Effect.MATCH,),
-    ),
-    "match": Question(
-        "a hand is scored", _no_proof, w.Detectors(outcome=_any_hand), (Effect.MATCH,)
-    ),
-    "next_lead": Question(
-        "a trick is won by a player who stays in, and the hand goes on",
-        _next_lead,
-        w.Detectors(trick=w.winner_leads_on),
-        (Effect.PLAY, Effect.HAND_WINNER),
-    ),
-    "next_dealer": Question(
-        "a hand is won by a player other than the dealer's left, and the match goes on",
-        _next_dealer,
-        w.Detectors(outcome=_winner_not_left),
-        (Effect.MATCH,),
-    ),
-}
-"""Every option's question; `players` is what the analysis ranges over."""
 
 ANALYSED = tuple(name for name in OPTIONS if name != "players")
 
 
 # -- the rules a profile states -------------------------------------------------------
-# Such a rule acts where it fires: a filter refuses a card, a count is taken, an end rule
-# ends the hand. The count model does not see their conditions, so only what they need
-# to act at all can be proved absent; otherwise a witness is searched for.
+# Such a rule acts where it changes play: a filter refuses a card, a count draws other
+# cards than the option's, an end rule ends the hand, a score scores other points. The
+# count model reads their conditions where it can: what it cannot see is a choice either
+# way; a witness is searched for what it does not rule out.
 
 
 def _has_fired(name: str, done: w.TrickDone) -> bool:
@@ -344,31 +168,35 @@ def _fired_by_end(name: str, hand: Hand) -> bool:
     return hand.outcome is not None and name in hand.outcome.fired
 
 
-def _has_winner(rule: HouseRule, rules: Rules, model: CountModel) -> str | None:
-    return "no hand ever has a winner" if not model.winner_cards else None
+def _has_winner(rule: HouseRule, proofs: Proofs) -> str | None:
+    return "no hand ever has a winner" if not proofs.model.winner_cards else None
 
 
-def _other_points(rule: HouseRule, rules: Rules, model: CountModel) -> str | None:
+def _other_points(rule: HouseRule, proofs: Proofs) -> str | None:
     """A score rule acts where it gives other points than the option it replaces."""
-    option = replaced_points(rules)
+    option = replaced_points(proofs.rules)
     own = span(rule.tree, False) if rule.tree is not None else None
     if option is not None and own == (option, option):
         return f"it always scores {option}, as the option it replaces does"
-    return _has_winner(rule, rules, model)
+    return _has_winner(rule, proofs)
 
 
-def _other_count(rule: HouseRule, rules: Rules, model: CountModel) -> str | None:
+def _other_count(rule: HouseRule, proofs: Proofs) -> str | None:
     """A draw rule acts where it gives a drawer another count than the option it replaces,
     with cards there to draw."""
-    option = replaced_counts(rules, model.setup.players)
-    if option is not None and set(draw_counts(rules, model.setup.players)) == {option}:
+    rules, players = proofs.rules, proofs.model.setup.players
+    option = replaced_counts(rules, players)
+    if option is not None and set(draw_counts(rules, players)) == {option}:
         return f"it always gives {option}, as the option it replaces does"
-    return _draws(rules, model)
+    if not proofs.has(Fact.WINNER_DRAWS):
+        return "no player ever has a card to draw"
+    return None
 
 
-def _in_time(rule: HouseRule, rules: Rules, model: CountModel) -> str | None:
+def _in_time(rule: HouseRule, proofs: Proofs) -> str | None:
     """An end rule acts only at the end of a trick after which the hand would go on, where
     its condition can hold."""
+    model = proofs.model
     first, latest = first_trick(rule), model.latest_going_on
     if latest is not None and first > latest:
         return (
@@ -393,28 +221,17 @@ def _cannot_hold(
     )
 
 
-def _filter_never(never: Never) -> StatedNever:
+def _refuses(rule: HouseRule, proofs: Proofs) -> str | None:
     """A filter acts only where its player may choose, and its condition can hold."""
-
-    def proof(rule: HouseRule, rules: Rules, model: CountModel) -> str | None:
-        return never(rules, model) or _cannot_hold(rule, model, model.reached, "at a play")
-
-    return proof
+    reached = proofs.model.reached
+    return no_choice(proofs) or _cannot_hold(rule, proofs.model, reached, "at a play")
 
 
-StatedNever = Callable[[HouseRule, Rules, CountModel], str | None]
+StatedNever = Callable[[HouseRule, Proofs], str | None]
 
 STATED: dict[RuleStep, tuple[str, StatedNever, tuple[Effect, ...]]] = {
-    RuleStep.LEAD_FILTER: (
-        "it refuses a card to lead",
-        _filter_never(_no_proof),
-        (Effect.PLAY,),
-    ),
-    RuleStep.FOLLOW_FILTER: (
-        "it refuses a card to follow",
-        _filter_never(_follower_choice),
-        (Effect.PLAY,),
-    ),
+    RuleStep.LEAD_FILTER: ("it refuses a card to lead", _refuses, (Effect.PLAY,)),
+    RuleStep.FOLLOW_FILTER: ("it refuses a card to follow", _refuses, (Effect.PLAY,)),
     RuleStep.DRAW_COUNT: (
         "a drawer takes other cards than the option it replaces would give",
         _other_count,
@@ -430,46 +247,45 @@ STATED: dict[RuleStep, tuple[str, StatedNever, tuple[Effect, ...]]] = {
 """Per step a stated rule acts at: what its acting is, a proof it cannot, its effects."""
 
 
+def _fired(name: str) -> w.Detectors:
+    """A rule seen acting where the engine counts it as having changed play."""
+    return w.Detectors(trick=partial(_has_fired, name), outcome=partial(_fired_by_end, name))
+
+
 def stated_questions(rules: Rules) -> dict[str, Question]:
     """A question for each rule the profile states, by its name."""
     questions = {}
     for rule in rules.house_rules:
         acts, never, effects = STATED[rule.step_names[0]]
-        detectors = w.Detectors(
-            trick=partial(_has_fired, rule.name), outcome=partial(_fired_by_end, rule.name)
-        )
-        questions[rule.name] = Question(acts, partial(never, rule), detectors, effects)
+        questions[rule.name] = Question(acts, partial(never, rule), _fired(rule.name), effects)
     return questions
 
 
 def unit_question(unit: Unit) -> Question:
-    """The question of a unit the analysis has no question of (another package's): it
-    acts where it changes play by its own measure (`fires`), as the engine counts it; a
-    play filter cannot while nobody holds two cards to choose from. What else its acting
-    needs is not known, so the count model proves nothing more of it."""
-    steps = unit.steps
-    detectors = w.Detectors()
-    if unit.counted:
-        trick, outcome = partial(_has_fired, unit.name), partial(_fired_by_end, unit.name)
-        detectors = w.Detectors(trick=trick, outcome=outcome)
-    never = _follower_choice if steps <= PLAY_FILTERS else _no_proof
-    effects = (Effect.PLAY,) if steps & PLAY_FILTERS else tuple(Effect)
-    return Question(unit.fires or "it acts", never, detectors, effects)
+    """The question of a rule that states none (another package's): it acts where it
+    changes play by its own measure (`fires`), as the engine counts it; a play filter
+    cannot while nobody holds two cards to choose from. What else its acting needs is not
+    known, so the count model proves nothing more of it."""
+    filters = unit.steps <= PLAY_FILTERS
+    detectors = _fired(unit.name) if unit.counted else w.Detectors()
+    effects = (Effect.PLAY,) if filters else tuple(Effect)
+    return Question(unit.fires or "it acts", no_choice if filters else no_proof, detectors, effects)
 
 
 def option_questions(rules: Rules) -> dict[str, Question]:
-    """The question of each option analysed. An option a rule of the profile's own
-    replaces never acts: that rule decides its step."""
-    replaced = model(rules).replaced
-    questions = {name: QUESTIONS.get(name) or unit_question(OPTIONS[name]) for name in ANALYSED}
-    for name, rule in replaced.items():
-        proof = f"the profile's own rule {rule} decides in its place"
-        never = partial(_replaced, proof)
+    """The question of each option analysed, as its unit states it. An option a rule of
+    the profile's own replaces never acts: that rule decides its step."""
+    questions = {}
+    for name in ANALYSED:
+        unit = OPTIONS[name]
+        questions[name] = Question.of(unit.acts) if unit.acts else unit_question(unit)
+    for name, rule in model(rules).replaced.items():
+        never = partial(_replaced, f"the profile's own rule {rule} decides in its place")
         questions[name] = replace(questions[name], never=never, detectors=w.Detectors())
     return questions
 
 
-def _replaced(proof: str, rules: Rules, model: CountModel) -> str:
+def _replaced(proof: str, proofs: Proofs) -> str:
     return proof
 
 
@@ -544,7 +360,7 @@ def settle(
 ) -> Finding:
     """The verdict on one question: a proof from the counts, else a witness, else unknown."""
     if model.complete:
-        proof = question.never(rules, model)
+        proof = question.never(Proofs(rules, model))
         if proof is not None:
             return Finding(Verdict.NEVER, proof, None, question.effects)
     if found is not None:
@@ -568,7 +384,7 @@ def analyse_players(rules: Rules, players: int, tries: int = SEARCH_BUDGET) -> P
     open_ = {
         name: q.detectors
         for name, q in questions.items()
-        if not model.complete or q.never(rules, model) is None
+        if not model.complete or q.never(Proofs(rules, model)) is None
     }
     endless = not model.complete or model.max_tricks is None or model.max_tricks >= TRICK_LIMIT
     if endless:
@@ -632,10 +448,10 @@ def _match_fails(
     which some hand can score can always still end."""
     if hand.verdict is not Verdict.NEVER:
         return hand
-    if rules.match.kind == "hands":
-        count = rules.match_count_for(model.setup.players)
-        return Finding(Verdict.NEVER, f"a match is {count} hands, and every hand ends")
-    possible = {c for c in model.winner_cards if scores_one(rules) or c > 0 or scored(rules)}
+    length = match_length(rules, model.setup.players)
+    if length is not None:
+        return Finding(Verdict.NEVER, f"a match is {length} hands, and every hand ends")
+    possible = can_score(rules, model.winner_cards)
     if not possible and model.complete:
         return Finding(
             Verdict.CAN,

@@ -15,15 +15,14 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from rulesdsl.analysis.counts import out_before_draw, reshuffles
 from rulesdsl.bots import make_bot
 from rulesdsl.cards import Card
 from rulesdsl.engine.driver import Player
-from rulesdsl.engine.events import Draw, Reshuffle, TrickWon
+from rulesdsl.engine.events import Draw, TrickWon
 from rulesdsl.engine.fast import HandPlayer, compile_hand, play_plain, to_int
-from rulesdsl.engine.hand import Hand, Refusal, beats
+from rulesdsl.engine.hand import Hand, beats
 from rulesdsl.engine.result import HandResult
-from rulesdsl.rules import OPTIONS, Rules
+from rulesdsl.rules import Rules
 from rulesdsl.seeds import derive
 from rulesdsl.stream import Stream
 
@@ -124,11 +123,25 @@ class Moment:
     hand: Hand
     seat: int
 
+    def allowed_before(self, rule: str) -> list[Card]:
+        """The mover's cards that the rules before `rule` allow: what `rule` chooses among
+        (a refused card is charged to the first rule that refuses it)."""
+        refused = self.hand.refusals()
+        held = self.hand.hands[self.seat]
+        return [c for c in held if c not in refused or refused[c].rule == rule]
+
+    def beats_best(self, card: Card) -> bool:
+        """Whether `card` would beat the best card of the trick so far."""
+        hand = self.hand
+        best = hand.best_so_far()[1]
+        return beats(card, best, hand.led_suit, hand.trump, hand.rules.rank_strength)
+
 
 @dataclass
 class TrickDone:
     """A trick just finished: its number, winner, whether the winner played their last
-    card, the stock at the start of the trick, the events it caused, its cards."""
+    card, the stock at the start of the trick, the events it caused, its cards, and who
+    played to it."""
 
     hand: Hand
     number: int
@@ -139,157 +152,46 @@ class TrickDone:
     in_trick: int
     seats: tuple[int, ...]  # who played to the trick, from its leader
 
+    @property
+    def drew(self) -> bool:
+        return any(isinstance(e, Draw) for e in self.events)
+
+    @property
+    def other_drew(self) -> bool:
+        """A player other than the trick's winner drew."""
+        return any(isinstance(e, Draw) and e.seat != self.winner for e in self.events)
+
+    def card_available(self) -> bool:
+        """A card was there to draw at step 4: in the stock, or by a reshuffle."""
+        return self.stock_before > 0 or self.hand.plan.refill.act.reshuffles
+
+    def count_at_draw(self, seat: int) -> int:
+        """The cards `seat` was to draw at step 4, by the rule that decides the count: asked
+        of the state with the trick's led suit, seats, best card and winner put back (the
+        next trick has started since)."""
+        hand = self.hand
+        (won,) = (e for e in self.events if isinstance(e, TrickWon))
+        codes = hand.codes.ints(won.cards)
+        s = copy.copy(hand.s)
+        s.led = codes[0] & 3
+        s.best = codes[self.seats.index(won.seat)]
+        s.winner = won.seat
+        s.trick_seats = self.seats
+        return hand.plan.draw_count.act(s, seat)
+
+    def in_at_draw(self, seat: int) -> bool:
+        """Whether `seat` was still in at step 4: in now, or out at step 6 of this trick."""
+        hand = self.hand
+        out_after_draw = (self.number, seat) in hand.eliminated and not hand.plan.eliminate.act
+        return hand.active[seat] or out_after_draw
+
+    def stock_after_winner(self) -> int:
+        """The stock once the trick's winner had drawn."""
+        drawn = [e for e in self.events if isinstance(e, Draw) and e.seat == self.winner]
+        return drawn[0].stock_left if drawn else self.stock_before
+
 
 Detector = Callable[[Any], bool]
-
-
-def allowed_before(hand: Hand, option: str) -> list[Card]:
-    """The mover's cards that the rules before `option` allow: what `option` chooses among
-    (a refused card is charged to the first rule that refuses it)."""
-    seat = hand.to_move
-    refused = hand.refusals()
-    return [c for c in hand.hands[seat] if c not in refused or refusing_rule(refused[c]) == option]
-
-
-def refusing_rule(refusal: Refusal) -> str:
-    """The name of the rule that refused a card."""
-    return refusal.rule
-
-
-def opening_choice(m: Moment) -> bool:
-    """The first leader holds a trump and a card that is not."""
-    hand = m.hand
-    if hand.trick or not hand.opening or hand.trump is None:
-        return False
-    suits = {c.suit == hand.trump for c in hand.hands[m.seat]}
-    return suits == {True, False}
-
-
-def follow_frees_any() -> bool:
-    """Whether the follow option has a value that lets a follower play any card (then its
-    values differ whenever a follower holds the led suit and another)."""
-    return "any" in OPTIONS["follow"].kind.words()
-
-
-def follow_choice(m: Moment) -> bool:
-    """A follower holds the led suit and also a card the values of `follow` disagree on:
-    a trump of another suit (or, where `follow` can be `any`, any other card)."""
-    hand = m.hand
-    led, trump = hand.led_suit, hand.trump
-    held = hand.hands[m.seat]
-    if led is None or not any(c.suit == led for c in held):
-        return False
-    if follow_frees_any():
-        return any(c.suit != led for c in held)
-    return trump is not None and trump != led and any(c.suit == trump for c in held)
-
-
-def void_choice(m: Moment) -> bool:
-    """A follower void in the led suit holds a trump and a card that is not."""
-    hand = m.hand
-    led, trump = hand.led_suit, hand.trump
-    if led is None or trump is None:
-        return False
-    held = hand.hands[m.seat]
-    if any(c.suit == led for c in held):
-        return False
-    return {c.suit == trump for c in held} == {True, False}
-
-
-def head_choice(m: Moment) -> bool:
-    """Among the cards the other rules allow, a follower holds one that beats the best card
-    so far and one that does not."""
-    hand = m.hand
-    if not hand.trick:
-        return False
-    led, best = hand.led_suit, hand.best_so_far()[1]
-    strength = hand.rules.rank_strength
-    wins = {beats(c, best, led, hand.trump, strength) for c in allowed_before(hand, "must_head")}
-    return wins == {True, False}
-
-
-def off_suit(m: Moment) -> bool:
-    """A follower holds no card of the led suit (so the trump suit decides what they may win
-    with: with no trump, nothing)."""
-    hand = m.hand
-    led = hand.led_suit
-    return led is not None and not any(c.suit == led for c in hand.hands[m.seat])
-
-
-def stock_empty(t: TrickDone) -> bool:
-    """The stock is empty at some moment of the trick's draw or after it."""
-    draws_empty = any(isinstance(e, Draw) and e.stock_left == 0 for e in t.events)
-    reshuffled = any(isinstance(e, Reshuffle) for e in t.events)
-    return t.stock_before == 0 or draws_empty or reshuffled or not t.hand.stock
-
-
-def card_available(hand: Hand, t: TrickDone) -> bool:
-    return t.stock_before > 0 or reshuffles(hand.rules)
-
-
-def count_at_draw(t: TrickDone, seat: int) -> int:
-    """The cards `seat` was to draw at step 4 of the trick just finished, by the rule that
-    decides the count: asked of the state with that trick's led suit, seats, best card and
-    winner put back (the next trick has started since)."""
-    hand = t.hand
-    (won,) = (e for e in t.events if isinstance(e, TrickWon))
-    codes = hand.codes.ints(won.cards)
-    s = copy.copy(hand.s)
-    s.led = codes[0] & 3
-    s.best = codes[t.seats.index(won.seat)]
-    s.winner = won.seat
-    s.trick_seats = t.seats
-    return hand.plan.draw_count.act(s, seat)
-
-
-def in_at_draw(hand: Hand, t: TrickDone, seat: int) -> bool:
-    """Whether `seat` was still in at step 4: in now, or out at step 6 of this trick."""
-    out_after_draw = (t.number, seat) in hand.eliminated and not hand.plan.eliminate.act
-    return hand.active[seat] or out_after_draw
-
-
-def stock_after_winner(t: TrickDone) -> int:
-    """The stock once the trick's winner had drawn."""
-    drawn = [e for e in t.events if isinstance(e, Draw) and e.seat == t.winner]
-    return drawn[0].stock_left if drawn else t.stock_before
-
-
-def last_card_win(t: TrickDone) -> bool:
-    """The winner played their last card, and a draw would give them one."""
-    hand = t.hand
-    wants = count_at_draw(t, t.winner) > 0
-    return t.last_card and wants and card_available(hand, t)
-
-
-def winner_draws(t: TrickDone) -> bool:
-    """The winner is still active at the draw and a card is there to draw; or a player
-    drew."""
-    hand = t.hand
-    out_first = t.last_card and out_before_draw(hand.rules)
-    drew = any(isinstance(e, Draw) for e in t.events)
-    return drew or (not out_first and card_available(hand, t))
-
-
-def other_draws(t: TrickDone) -> bool:
-    """A player other than the winner drew; or, after the winner's draw at step 4, one who
-    was still in had a card there to draw, by their own count."""
-    hand = t.hand
-    if any(isinstance(e, Draw) and e.seat != t.winner for e in t.events):
-        return True
-    if stock_after_winner(t) == 0 and not reshuffles(hand.rules):
-        return False
-    others = (seat for seat in range(hand.players) if seat != t.winner)
-    return any(in_at_draw(hand, t, seat) and count_at_draw(t, seat) > 0 for seat in others)
-
-
-def winner_leads_on(t: TrickDone) -> bool:
-    """The hand goes on after the trick, and its winner is still in."""
-    return not t.hand.is_over and t.hand.active[t.winner]
-
-
-def all_out(t: TrickDone) -> bool:
-    outcome_ = t.hand.outcome
-    return outcome_ is not None and outcome_.reason == "all_out"
 
 
 @dataclass(frozen=True)

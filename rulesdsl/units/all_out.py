@@ -5,6 +5,7 @@ from typing import Any
 
 from rulesdsl.engine.state import State
 from rulesdsl.options import enum_choice
+from rulesdsl.units.acting import Acts, Effect, Fact
 from rulesdsl.units.base import Section, Step, Unit
 from rulesdsl.units.counting import AllOutWinner
 
@@ -16,6 +17,22 @@ class AllOut(StrEnum):
 
 def no_winner(s: State) -> int:
     return -1
+
+
+def all_out(t: Any) -> bool:
+    outcome = t.hand.outcome
+    return outcome is not None and outcome.reason == "all_out"
+
+
+def _never(proofs: Any) -> str | None:
+    if proofs.has(Fact.ALL_OUT):
+        return None
+    if not proofs.has(Fact.STOCK_EMPTY) and proofs.always_draws():
+        return f"the trick winner always draws a card: {proofs.stock_kept()}"
+    return (
+        f"none of the {proofs.model.states} count states a hand can reach ends a trick "
+        "with every hand empty"
+    )
 
 
 def _counts(value: AllOut) -> dict[Step, Any]:
@@ -37,5 +54,11 @@ UNIT = Unit(
     fires="it ends a hand where every remaining hand emptied",
     plays=_plays,
     counts=_counts,
+    acts=Acts(
+        "every remaining hand empties in the same trick",
+        (Effect.HAND_WINNER,),
+        never=_never,
+        trick=all_out,
+    ),
     place=130,
 )

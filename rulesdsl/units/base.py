@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulesdsl.engine.result import EndReason
 from rulesdsl.options import Kind, OptionError
+from rulesdsl.units.acting import Acts
 
 if TYPE_CHECKING:
     from rulesdsl.rules import Rules
@@ -123,14 +124,16 @@ class Unit:
     the step functions it contributes (see rulesdsl.engine.steps); a value that keeps the
     default order of a trick contributes none. `counts(value)` states what the rule does to
     the counts of a hand at the steps it decides (`rulesdsl.units.counting`): a step it
-    decides and states nothing for is unknown to the analysis. A value whose step functions
-    filter the cards a player may play (`refuses`) has a sentence a refusal says, under
-    `refusals.NAME` in `phrases/<lang>.yaml` by its value word: {led} is the led suit,
-    {led_one} one card of it, {trump} the trump suit, {best} the best card so far. A unit
-    of another package
-    brings its sentences itself, per language: `phrases` its rule-sheet sentences, keyed as
-    under its option in the phrase files, `refusals` its refusal sentences by value word
-    (a built-in's are in those files); a language it lacks is told in English.
+    decides and states nothing for is unknown to the analysis. `acts` says when the rule
+    acts: the situation in which its values differ, as the analysis reads it
+    (`rulesdsl.units.acting`); a unit without one is judged by its own `fires`. A value
+    whose step functions filter the cards a player may play (`refuses`) has a sentence a
+    refusal says, under `refusals.NAME` in `phrases/<lang>.yaml` by its value word: {led}
+    is the led suit, {led_one} one card of it, {trump} the trump suit, {best} the best card
+    so far. A unit of another package brings its sentences itself, per language: `phrases`
+    its rule-sheet sentences, keyed as under its option in the phrase files, `refusals` its
+    refusal sentences by value word (a built-in's are in those files); a language it lacks
+    is told in English.
     """
 
     name: str
@@ -146,6 +149,7 @@ class Unit:
     warnings: Warnings = _none
     plays: Plays = _no_steps
     counts: Plays = _no_steps
+    acts: Acts | None = None
     refusals: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     phrases: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     default: Any = field(init=False, compare=False)

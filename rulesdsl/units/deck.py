@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from rulesdsl.cards import is_usual_order, rank_text
 from rulesdsl.options import DeckRanks
+from rulesdsl.units.acting import Acts, Effect, any_hand
 from rulesdsl.units.base import RuleProblem, Section, Step, Unit
 
 if TYPE_CHECKING:
@@ -35,5 +36,6 @@ UNIT = Unit(
     Section.SETUP,
     frozenset({Step.DECK}),
     warnings=_warnings,
+    acts=Acts("the deck is dealt", (Effect.DEAL, Effect.PLAY), outcome=any_hand),
     place=20,
 )

@@ -7,6 +7,7 @@ from typing import Any
 from rulesdsl.engine.state import State
 from rulesdsl.engine.steps import fixed_count
 from rulesdsl.options import CountOrWord
+from rulesdsl.units.acting import Acts, Effect, Fact
 from rulesdsl.units.base import Section, Step, Unit
 from rulesdsl.units.counting import DrawCount
 
@@ -17,6 +18,16 @@ class DrawWord(StrEnum):
 
 def per_card_in_trick(s: State, seat: int) -> int:
     return len(s.trick_seats)
+
+
+def winner_draws(t: Any) -> bool:
+    """The trick's winner was still in at the draw and a card was there; or a player drew."""
+    out_first = t.last_card and t.hand.plan.eliminate.act
+    return t.drew or (not out_first and t.card_available())
+
+
+def _never(proofs: Any) -> str | None:
+    return None if proofs.has(Fact.WINNER_DRAWS) else "the trick winner never has a card to draw"
 
 
 def _counts(value: int | DrawWord) -> dict[Step, Any]:
@@ -40,5 +51,11 @@ UNIT = Unit(
     fires="a draw takes cards",
     plays=_plays,
     counts=_counts,
+    acts=Acts(
+        "a player is to draw (the trick winner, if still in) and a card is there",
+        (Effect.PLAY, Effect.HAND_END),
+        never=_never,
+        trick=winner_draws,
+    ),
     place=90,
 )

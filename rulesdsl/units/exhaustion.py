@@ -11,6 +11,7 @@ from rulesdsl.engine.state import State
 from rulesdsl.engine.steps import NO_END, Refill, reshuffle_rng
 from rulesdsl.options import enum_choice
 from rulesdsl.seeds import shuffle
+from rulesdsl.units.acting import Acts, Effect, Fact
 from rulesdsl.units.base import RuleProblem, Section, Step, Unit
 from rulesdsl.units.counting import EmptyStock, HandEnd
 from rulesdsl.units.draw import DrawWord
@@ -96,6 +97,17 @@ def most_tricks(s: State) -> int:
     return best
 
 
+def stock_empty(t: Any) -> bool:
+    """The stock is empty at some moment of the trick's draw or after it."""
+    drained = any(e.kind == "draw" and e.stock_left == 0 for e in t.events)
+    reshuffled = any(e.kind == "reshuffle" for e in t.events)
+    return t.stock_before == 0 or drained or reshuffled or not t.hand.stock
+
+
+def _never(proofs: Any) -> str | None:
+    return None if proofs.has(Fact.STOCK_EMPTY) else proofs.stock_kept()
+
+
 def _counts(value: Exhaustion) -> dict[Step, Any]:
     """Reshuffle refills the stock; last_draw_wins ends the hand as the last card is drawn,
     most_tricks once the stock is empty; play_out leaves an empty stock empty."""
@@ -131,5 +143,12 @@ UNIT = Unit(
     warnings=_warnings,
     plays=_plays,
     counts=_counts,
+    acts=Acts(
+        "the stock runs out",
+        (Effect.PLAY, Effect.HAND_END, Effect.HAND_WINNER),
+        never=_never,
+        trick=stock_empty,
+        aim=lambda outcome: -outcome.stock_left,
+    ),
     place=120,
 )

@@ -5,6 +5,7 @@ from typing import Any
 
 from rulesdsl.engine.state import State
 from rulesdsl.options import enum_choice
+from rulesdsl.units.acting import Acts, Effect, no_choice
 from rulesdsl.units.base import Section, Step, Unit
 
 
@@ -25,6 +26,15 @@ def suit_or_trump(s: State, seat: int, allowed: list[int]) -> list[int]:
     return [c for c in allowed if c & 3 == led or c & 3 == trump] if s.holding else []
 
 
+def follow_choice(m: Any) -> bool:
+    """A follower holds the led suit and a card of another suit: `any` lets them play it,
+    `suit` does not."""
+    hand = m.hand
+    led = hand.led_suit
+    held = hand.hands[m.seat]
+    return led is not None and {c.suit == led for c in held} == {True, False}
+
+
 def _plays(value: Follow) -> dict[Step, Any]:
     if value is Follow.ANY:
         return {}
@@ -40,5 +50,11 @@ UNIT = Unit(
     frozenset({Step.FOLLOW_FILTER}),
     fires="it refuses a card",
     plays=_plays,
+    acts=Acts(
+        "a follower holds the led suit and a card of another suit",
+        (Effect.PLAY,),
+        never=no_choice,
+        move=follow_choice,
+    ),
     place=60,
 )

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from rulesdsl.options import IntExpr
+from rulesdsl.units.acting import Acts, Effect, any_hand
 from rulesdsl.units.base import RuleProblem, Section, Step, Unit
 from rulesdsl.units.trump import turned_up
 
@@ -52,5 +53,6 @@ UNIT = Unit(
     Section.SETUP,
     frozenset({Step.DEAL}),
     problems=_problems,
+    acts=Acts("the hands are dealt", (Effect.DEAL, Effect.PLAY), outcome=any_hand),
     place=30,
 )

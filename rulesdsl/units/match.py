@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulesdsl.expr import Expr
 from rulesdsl.options import MatchEnd, MatchKind
+from rulesdsl.units.acting import Acts, Effect, any_hand
 from rulesdsl.units.base import RuleProblem, Section, Step, Unit
 
 if TYPE_CHECKING:
@@ -48,5 +49,6 @@ UNIT = Unit(
     frozenset({Step.MATCH_END}),
     problems=_problems,
     plays=_plays,
+    acts=Acts("a hand is scored", (Effect.MATCH,), outcome=any_hand),
     place=150,
 )

@@ -5,6 +5,7 @@ from typing import Any
 from rulesdsl.engine.state import State
 from rulesdsl.engine.steps import beats
 from rulesdsl.options import Choice
+from rulesdsl.units.acting import Acts, Effect, no_choice
 from rulesdsl.units.base import Section, Step, Unit
 
 
@@ -12,6 +13,14 @@ def head_the_trick(s: State, seat: int, allowed: list[int]) -> list[int]:
     """A card that beats the best so far, if able."""
     best, led, trump = s.best, s.led, s.trump
     return [c for c in allowed if beats(c, best, led, trump)]
+
+
+def head_choice(m: Any) -> bool:
+    """Among the cards the rules before this one allow, a follower holds one that beats the
+    best card so far and one that does not."""
+    if not m.hand.trick:
+        return False
+    return {m.beats_best(c) for c in m.allowed_before("must_head")} == {True, False}
 
 
 def _plays(value: bool) -> dict[Step, Any]:
@@ -27,5 +36,11 @@ UNIT = Unit(
     frozenset({Step.FOLLOW_FILTER}),
     fires="it refuses a card",
     plays=_plays,
+    acts=Acts(
+        "a follower may play a card that beats the best so far and one that does not",
+        (Effect.PLAY,),
+        never=no_choice,
+        move=head_choice,
+    ),
     place=80,
 )

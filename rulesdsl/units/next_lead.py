@@ -5,6 +5,7 @@ from typing import Any
 
 from rulesdsl.engine.state import State
 from rulesdsl.options import enum_choice
+from rulesdsl.units.acting import Acts, Effect, Fact
 from rulesdsl.units.base import Section, Step, Unit
 
 
@@ -31,6 +32,15 @@ def opening_leader(s: State) -> int:
     return seat
 
 
+def winner_leads_on(t: Any) -> bool:
+    """The hand goes on after the trick, and its winner is still in."""
+    return not t.hand.is_over and t.hand.active[t.winner]
+
+
+def _never(proofs: Any) -> str | None:
+    return None if proofs.has(Fact.GOES_ON) else "every hand ends with its first trick"
+
+
 def _plays(value: NextLead) -> dict[Step, Any]:
     chosen = {NextLead.LEFT_OF_WINNER: left_of_winner, NextLead.OPENING_LEADER: opening_leader}
     return {Step.NEXT_LEAD: chosen[value]} if value in chosen else {}
@@ -45,5 +55,11 @@ UNIT = Unit(
     frozenset({Step.NEXT_LEAD}),
     fires="the lead passes to a player other than the trick winner",
     plays=_plays,
+    acts=Acts(
+        "a trick is won by a player who stays in, and the hand goes on",
+        (Effect.PLAY, Effect.HAND_WINNER),
+        never=_never,
+        trick=winner_leads_on,
+    ),
     place=160,
 )

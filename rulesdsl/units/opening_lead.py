@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING, Any
 
 from rulesdsl.engine.state import State
 from rulesdsl.options import enum_choice
+from rulesdsl.units.acting import Acts, Effect
 from rulesdsl.units.base import RuleProblem, Section, Step, Unit
-from rulesdsl.units.trump import Trump
+from rulesdsl.units.trump import Trump, no_trump_suit
 
 if TYPE_CHECKING:
     from rulesdsl.rules import Rules
@@ -38,6 +39,20 @@ def trump_on_opening(s: State, seat: int, allowed: list[int]) -> list[int]:
     return [c for c in allowed if c & 3 == trump] if s.opening else allowed
 
 
+def opening_choice(m: Any) -> bool:
+    """The first leader holds a trump and a card that is not."""
+    hand = m.hand
+    if hand.trick or not hand.opening or hand.trump is None:
+        return False
+    return {c.suit == hand.trump for c in hand.hands[m.seat]} == {True, False}
+
+
+def _never(proofs: Any) -> str | None:
+    size = proofs.model.setup.hand_size
+    one = f"the first leader holds {size} card, so has no choice" if size < 2 else None
+    return no_trump_suit(proofs) or one
+
+
 def _plays(value: OpeningLead) -> dict[Step, Any]:
     return {Step.LEAD_FILTER: trump_on_opening} if value is OpeningLead.TRUMP_IF_ABLE else {}
 
@@ -52,5 +67,11 @@ UNIT = Unit(
     fires="it refuses a card",
     warnings=lambda rules: never_applies("opening_lead", rules),
     plays=_plays,
+    acts=Acts(
+        "the first leader holds a trump and a card that is not",
+        (Effect.PLAY,),
+        never=_never,
+        move=opening_choice,
+    ),
     place=50,
 )

@@ -5,6 +5,7 @@ from typing import Any
 
 from rulesdsl.engine.state import State
 from rulesdsl.options import enum_choice
+from rulesdsl.units.acting import Acts, Effect
 from rulesdsl.units.base import Section, Step, Unit
 from rulesdsl.units.counting import Points
 
@@ -21,6 +22,17 @@ def one_point(s: State, winner: int) -> int:
 def cards_in_hand(s: State, winner: int) -> int:
     """One point per card left in the winner's hand."""
     return len(s.hands[winner])
+
+
+def winner_cards_not_one(hand: Any) -> bool:
+    outcome = hand.outcome
+    return outcome.winner is not None and outcome.winner_cards != 1
+
+
+def _never(proofs: Any) -> str | None:
+    if proofs.model.winner_cards <= {1}:
+        return "every hand winner holds exactly one card at the end"
+    return None
 
 
 def _counts(value: Scoring) -> dict[Step, Any]:
@@ -41,5 +53,11 @@ UNIT = Unit(
     frozenset({Step.SCORE}),
     plays=_plays,
     counts=_counts,
+    acts=Acts(
+        "a hand winner holds other than one card at the end",
+        (Effect.MATCH,),
+        never=_never,
+        outcome=winner_cards_not_one,
+    ),
     place=140,
 )

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from rulesdsl.cards import Suit
 from rulesdsl.engine.steps import fixed_suit
 from rulesdsl.options import enum_choice
+from rulesdsl.units.acting import Acts, Effect
 from rulesdsl.units.base import Section, Step, Unit
 
 if TYPE_CHECKING:
@@ -66,6 +67,19 @@ def no_trump(deck: list[int], dealt: int) -> tuple[int, list[int]]:
     return -1, deck[dealt:]
 
 
+def no_trump_suit(proofs: Any) -> str | None:
+    """A proof that a rule asking about trumps never acts: there are none."""
+    return "there is no trump suit" if proofs.rules.trump is Trump.NONE else None
+
+
+def off_suit(m: Any) -> bool:
+    """A follower holds no card of the led suit (so the trump suit decides what they may win
+    with: with no trump, nothing)."""
+    hand = m.hand
+    led = hand.led_suit
+    return led is not None and not any(c.suit == led for c in hand.hands[m.seat])
+
+
 def _plays(value: Trump) -> dict[Step, Any]:
     suit = value.suit
     if suit is not None:
@@ -87,5 +101,10 @@ UNIT = Unit(
     frozenset({Step.TRUMP}),
     fires="a trick is won by a trump when another suit was led",
     plays=_plays,
+    acts=Acts(
+        "a player void in the led suit plays to a trick",
+        (Effect.PLAY, Effect.HAND_WINNER),
+        move=off_suit,
+    ),
     place=40,
 )
