@@ -414,10 +414,12 @@ def check_play(watch: Watch, seat: int, card: Card, events: list[Event]) -> None
         watch.next_leader = next(
             (start + i) % n for i in range(n) if (start + i) % n not in watch.out
         )
-        # The lead closes the trick, tagged next_lead where it passes from the winner.
+        # The lead closes the trick, tagged next_lead where it passes elsewhere than the
+        # fixed order of a trick says: the winner, or the next active seat after them.
+        fixed = next((winner + i) % n for i in range(n) if (winner + i) % n not in watch.out)
         lead = events[-1]
         assert lead == Lead(number + 1, watch.next_leader) and [events.count(lead)] == [1]
-        assert lead.rule == ("core" if watch.next_leader == winner else "next_lead")
+        assert lead.rule == ("core" if watch.next_leader == fixed else "next_lead")
     else:
         assert not any(isinstance(e, Lead) for e in events)
 

@@ -53,7 +53,7 @@ UNIT = Unit(
     "who leads the next trick",
     Section.PLAY,
     frozenset({Step.NEXT_LEAD}),
-    fires="the lead passes to a player other than the trick winner",
+    fires="the lead passes elsewhere than to the trick winner (or the next player in after them)",
     plays=_plays,
     acts=Acts(
         "a trick is won by a player who stays in, and the hand goes on",
