@@ -776,7 +776,7 @@ def test_hover_on_a_stated_rule_that_never_acts_gives_the_proof(session, folder)
     (warned,) = session.diagnostics(uri, 1)  # validate's warning, at the rule's name
     assert (warned.code, warned.range.start.line) == ("dead-rule", 4)
     said = hover_text(session, uri, at(4, 10))
-    assert "reach: never comes into play with 4 players: the trick winner never has a card" in said
+    assert "reach: never comes into play with 4 players: no player ever has a card to draw" in said
     session.close(uri)
 
 

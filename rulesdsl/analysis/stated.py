@@ -10,10 +10,9 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from rulesdsl.house import ir
-from rulesdsl.house.bounds import KNOWN
+from rulesdsl.house import bounds, ir
 from rulesdsl.house.unit import HouseRule
-from rulesdsl.house.vocab import ATTRIBUTES, NAMES, SETS, Aggregate, Type, Where
+from rulesdsl.house.vocab import ATTRIBUTES, MOST_TRICKS, NAMES, SETS, Aggregate, Type, Where
 
 Span = tuple[float, float]
 """The least and largest value an int expression can take (infinite where unknown)."""
@@ -75,24 +74,14 @@ def span(node: ir.Node, by_trump: bool) -> Span:
         spans = [span(a, by_trump) for a in node.args]
         pick = min if node.fn == "min" else max
         return pick(s[0] for s in spans), pick(s[1] for s in spans)
-    if isinstance(node, ir.Leaf | ir.Attr):
-        code = node.code if isinstance(node, ir.Leaf) else None
-        return 0, KNOWN.get(code, math.inf) if code else math.inf
-    if isinstance(node, ir.Over) and node.kind == Aggregate.COUNT:
-        return 0, math.inf
-    return ANY
+    return bounds.span(node)
 
 
 def _arithmetic(op: str, left: Span, right: Span) -> Span:
-    (a, b), (c, d) = left, right
-    if op == "+":
-        return a + c, b + d
-    if op == "-":
-        return a - d, b - c
-    if math.inf in (abs(a), abs(b), abs(c), abs(d)):
+    """`left op right` over spans that may be unbounded (a product with one is unknown)."""
+    if op == "*" and math.inf in (*map(abs, left), *map(abs, right)):
         return ANY
-    products = (a * c, a * d, b * c, b * d)
-    return min(products), max(products)
+    return bounds.arithmetic(op, left, right)
 
 
 @dataclass(frozen=True)
@@ -183,7 +172,7 @@ class Counts:
     players: int
     sizes: tuple[int, ...]
     stock: int
-    tricks: Span = (1, math.inf)
+    tricks: Span = (1, MOST_TRICKS)
 
 
 @dataclass(frozen=True)
@@ -288,12 +277,12 @@ class Reader:
             truths = self.truths(node.condition)
             spans = [s for s, t in (((a, b), True), ((c, d), False)) if t in truths]
             return min(s[0] for s in spans), max(s[1] for s in spans)
-        return ANY
+        return bounds.span(node)
 
     def _seat_span(self, node: ir.Attr) -> Span:
         seat = self._seat(node.base)
         if seat is None:
-            return ANY
+            return bounds.span(node)
         if node.code == TRICKS_CODE:
             return 0, self.counts.tricks[1]
         if seat.size is not None:

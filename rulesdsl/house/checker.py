@@ -24,6 +24,7 @@ from rulesdsl.house.vocab import (
     AGGREGATE_TYPES,
     ATTRIBUTES,
     CALLS,
+    CARD_SETS,
     NAMES,
     PLAYING,
     SEAT_ONLY,
@@ -428,7 +429,7 @@ class Checker:
                 "sets: " + ", ".join(n for n, v in NAMES.items() if v.type in _SETS),
             )
         assert isinstance(node, ir.Leaf)
-        return SetCode(node.code), Type.CARD, node.free
+        return CARD_SETS[node.code], Type.CARD, node.free
 
     def _name_here(self, word: str, tree: Tree) -> None:
         if self.where not in NAMES[word].where:

@@ -21,7 +21,7 @@ from typing import NamedTuple
 from rulesdsl.diagnostics import Diagnostic, Located, Pos
 from rulesdsl.hints import Verdict, verified
 from rulesdsl.house import codegen, ir
-from rulesdsl.house.bounds import upper
+from rulesdsl.house.bounds import FILTER_LOOPS, Loops, breach, upper
 from rulesdsl.house.checker import CHAINED, Checker, ClauseError, Problem, Recheck, canonical
 from rulesdsl.house.unit import LANGUAGES, Clause, HouseRule, Kind, Removal, Step, Target
 from rulesdsl.house.vocab import Type, Where
@@ -237,13 +237,24 @@ def _recheck(check: Callable[[str, int], object]) -> Recheck:
     return recheck
 
 
+def within_limits(node: ir.Node, loops: Loops = ()) -> ir.Node:
+    """`node`, if it computes no number out of range and one decision, evaluating it once
+    for each value of `loops`, takes at most WORK_LIMIT steps (see `bounds`); else the
+    ClauseError there."""
+    found = breach(node, loops)
+    if found is None:
+        return node
+    code = "rule-range" if found.node.type == Type.INT else "rule-size"
+    raise ClauseError(Problem(found.node.pos, code, found.message, found.hint))
+
+
 def check_expression(
     text: str, base: Pos, where: Where, wanted: Type, chained: int = CHAINED
 ) -> ir.Node:
     """An expression of the `wanted` type at the place (a count, a winner)."""
     again = _recheck(lambda t, c: check_expression(t, base, where, wanted, c))
     checker = Checker(base, where, again, chained)
-    return checker.expect(checker.parse(text, "expr"), wanted)
+    return within_limits(checker.expect(checker.parse(text, "expr"), wanted))
 
 
 def check_refuse(text: str, base: Pos, chained: int = CHAINED) -> tuple[Target, ir.Node]:
@@ -256,7 +267,7 @@ def check_refuse(text: str, base: Pos, chained: int = CHAINED) -> tuple[Target, 
         raise checker.fail(word, "rule-clause", f"`refuse {word}`: no such play", hint)
     target = Target(str(word))
     checker.where = TARGET_WHERE[target]
-    return target, checker.expect(condition_tree, Type.BOOL)
+    return target, within_limits(checker.expect(condition_tree, Type.BOOL), FILTER_LOOPS)
 
 
 def check_end(text: str, base: Pos, chained: int = CHAINED) -> ir.Node:
@@ -264,7 +275,7 @@ def check_end(text: str, base: Pos, chained: int = CHAINED) -> ir.Node:
     checker = Checker(base, Where.END, _recheck(lambda t, c: check_end(t, base, c)), chained)
     tree = checker.parse(text, "end")
     if tree.data != "end_after":
-        return checker.expect(tree.children[1], Type.BOOL)
+        return within_limits(checker.expect(tree.children[1], Type.BOOL))
     number = tree.children[2]
     if not 1 <= int(number) <= 10_000:
         raise checker.fail(number, "rule-range", "a trick number is 1 to 10000")

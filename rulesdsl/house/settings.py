@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from rulesdsl.diagnostics import TOP, Diagnostic, Located, Pos, fix_columns, line_index, with_fix
 from rulesdsl.hints import Verdict, verified
-from rulesdsl.house.unit import MAX_RULES, HouseRule, Kind, Removal
+from rulesdsl.house.unit import MAX_CODE, MAX_RULES, HouseRule, Kind, Removal
 from rulesdsl.sources import short_path
 from rulesdsl.syntax.document import Document
 
@@ -142,15 +142,31 @@ def resolve_rules(
             pos = block.name_pos
             rules[rule.name] = RuleSetting(rule, "set", profile, path, pos.line, pos.column)
     problems += _one_count_each(tuple(rules.values()), where)
-    if len(rules) > MAX_RULES:
-        problems.append(
-            where.at(
-                doc.rules[-1].name_pos,
-                "too-many-rules",
-                f"the profile states {len(rules)} rules; {MAX_RULES} at most",
-            )
-        )
+    problems += _within_compile_limits(tuple(rules.values()), doc, where)
     return tuple(rules.values()), problems
+
+
+def _within_compile_limits(
+    rules: tuple[RuleSetting, ...], doc: Document, where: Located
+) -> list[Diagnostic]:
+    """A profile's rules are compiled into its engine: at most MAX_RULES of them, and at
+    most MAX_CODE characters of code in all, so compiling stays quick."""
+    if len(rules) > MAX_RULES:
+        pos = doc.rules[-1].name_pos
+        message = f"the profile states {len(rules)} rules; {MAX_RULES} at most"
+        return [where.at(pos, "too-many-rules", message)]
+    total = 0
+    for setting in rules:
+        total += len(setting.rule.source)
+        if total > MAX_CODE:
+            pos = Pos(setting.line, setting.column) if setting.origin == "set" else TOP
+            message = (
+                f"with rule {setting.name}, the profile's rules compile to {total:,} characters "
+                f"of code; {MAX_CODE:,} at most, so that compiling a profile stays quick"
+            )
+            hint = "state fewer rules, or merge their conditions"
+            return [where.at(pos, "too-many-rules", message, hint)]
+    return []
 
 
 def _removed_fix(removal: Removal, inherited: list[str], tried: Refit | None) -> str:

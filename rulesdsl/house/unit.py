@@ -76,7 +76,9 @@ class Target(StrEnum):
     CARD = "card"
 
 
-MAX_RULES = 64
+MAX_RULES = 32
+MAX_CODE = 16_000
+"""The most rules a profile states, and characters of code they compile to in all."""
 
 
 @dataclass(frozen=True)

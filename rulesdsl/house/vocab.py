@@ -17,6 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from rulesdsl.cards import RANKS_HIGH_TO_LOW
+from rulesdsl.engine.steps import TRICK_LIMIT_TRICKS
+from rulesdsl.options import PlayerRange
+
 
 class Type(StrEnum):
     INT = "a number"
@@ -47,6 +51,14 @@ DURING = PLAYING | RESOLVED
 ANYWHERE = DURING | {Where.SCORE}
 
 
+SUITS = ("clubs", "diamonds", "hearts", "spades")
+
+MOST_PLAYERS = PlayerRange.highest
+MOST_CARDS = len(RANKS_HIGH_TO_LOW) * len(SUITS)
+MOST_TRICKS = TRICK_LIMIT_TRICKS
+PLAYERS_SPAN = (PlayerRange.lowest, MOST_PLAYERS)
+
+
 @dataclass(frozen=True)
 class Name:
     """A name of the language: a value (`code` over the state, or `means` in the language)."""
@@ -58,6 +70,7 @@ class Name:
     code: str = ""
     means: str = ""
     resolved: str = ""  # the code in draw and end rules, when it differs
+    span: tuple[int, int] = (0, 0)  # a number's least and largest value, in any game
 
     def code_at(self, where: Where) -> str:
         return self.resolved if self.resolved and where in RESOLVED else self.code
@@ -73,32 +86,54 @@ class Attribute:
     description: str
     code: str
     where: frozenset[Where] = ANYWHERE
+    span: tuple[int, int] = (0, 0)  # a number's least and largest value, in any game
 
 
 @dataclass(frozen=True)
 class SetCode:
-    """How a set is iterated: `for v in iterate`, keeping the `v` for which `keep` holds."""
+    """How a set is iterated: `for v in iterate`, keeping the `v` for which `keep` holds;
+    `size` is the most elements it can have."""
 
     iterate: str
     keep: str = ""
+    size: int = MOST_CARDS
 
-
-SUITS = ("clubs", "diamonds", "hearts", "spades")
 
 NAMES: dict[str, Name] = {
     n.name: n
     for n in (
-        Name("players", Type.INT, ANYWHERE, "the number of players", "s.players"),
+        Name(
+            "players", Type.INT, ANYWHERE, "the number of players", "s.players", span=PLAYERS_SPAN
+        ),
         Name("trump", Type.SUIT, ANYWHERE, "the trump suit (none without trumps)", "s.trump"),
         Name("led", Type.SUIT, DURING - {Where.LEAD}, "the suit led (none at the lead)", "s.led"),
         Name("card", Type.CARD, PLAYING, "the card the rule decides on", "card"),
         Name("me", Type.SEAT, PLAYING, "the player to play", "seat"),
         Name("drawer", Type.SEAT, frozenset({Where.DRAW}), "the player who draws", "seat"),
         Name(
-            "allowed", Type.CARDS, PLAYING, "the cards the rules before this one allow", "allowed"
+            "allowed",
+            Type.CARDS,
+            PLAYING,
+            "the cards the rules before this one allow",
+            "allowed",
+            span=(0, MOST_CARDS),
         ),
-        Name("held", Type.CARDS, PLAYING, "the cards the player holds", "s.hands[seat]"),
-        Name("played", Type.CARDS, PLAYING, "the cards played to this trick so far", "s.trick"),
+        Name(
+            "held",
+            Type.CARDS,
+            PLAYING,
+            "the cards the player holds",
+            "s.hands[seat]",
+            span=(0, MOST_CARDS),
+        ),
+        Name(
+            "played",
+            Type.CARDS,
+            PLAYING,
+            "the cards played to this trick so far",
+            "s.trick",
+            span=(0, MOST_PLAYERS),
+        ),
         Name("active", Type.SEATS, ANYWHERE, "the players still in the hand"),
         Name("seats", Type.SEATS, ANYWHERE, "every seat"),
         Name("true", Type.BOOL, ANYWHERE, "always", "True"),
@@ -115,6 +150,7 @@ NAMES: dict[str, Name] = {
             "this trick's number in the hand (1 for the first)",
             "(s.trick_number + 1)",
             resolved="s.trick_number",  # the skeleton counts the trick once it is won
+            span=(1, MOST_TRICKS),
         ),
         Name(
             "trick.size",
@@ -123,6 +159,7 @@ NAMES: dict[str, Name] = {
             "how many cards this trick holds",
             "len(s.trick)",
             resolved="len(s.trick_seats)",  # the won cards are set aside by then
+            span=(0, MOST_PLAYERS),
         ),
         Name(
             "trick.has_trump",
@@ -154,13 +191,25 @@ NAMES: dict[str, Name] = {
             "s.trumps_broken",
         ),
         Name("hand.winner", Type.SEAT, frozenset({Where.SCORE}), "the hand's winner", "winner"),
-        Name("stock.size", Type.INT, ANYWHERE, "the cards left in the stock", "len(s.stock)"),
+        Name(
+            "stock.size",
+            Type.INT,
+            ANYWHERE,
+            "the cards left in the stock",
+            "len(s.stock)",
+            span=(0, MOST_CARDS),
+        ),
     )
 }
 
+CARD_SETS = {
+    n.code: SetCode(n.code, size=n.span[1]) for n in NAMES.values() if n.type == Type.CARDS
+}
+"""How each set of cards is iterated, by its code."""
+
 SETS: dict[str, SetCode] = {
-    "active": SetCode("range(s.players)", "s.active[{v}]"),
-    "seats": SetCode("range(s.players)"),
+    "active": SetCode("range(s.players)", "s.active[{v}]", MOST_PLAYERS),
+    "seats": SetCode("range(s.players)", size=MOST_PLAYERS),
 }
 
 ATTRIBUTES: dict[tuple[Type, str], Attribute] = {
@@ -169,7 +218,12 @@ ATTRIBUTES: dict[tuple[Type, str], Attribute] = {
         Attribute(Type.CARD, "suit", Type.SUIT, "its suit", "({x} & 3)"),
         Attribute(Type.CARD, "trump", Type.BOOL, "it is a trump", "(({x} & 3) == s.trump)"),
         Attribute(
-            Type.CARD, "strength", Type.INT, "its rank's place in the order, 0 lowest", "({x} >> 2)"
+            Type.CARD,
+            "strength",
+            Type.INT,
+            "its rank's place in the order, 0 lowest",
+            "({x} >> 2)",
+            span=(0, len(RANKS_HIGH_TO_LOW) - 1),
         ),
         Attribute(
             Type.CARD,
@@ -180,8 +234,22 @@ ATTRIBUTES: dict[tuple[Type, str], Attribute] = {
             " or (({x} & 3) == s.trump and (s.best & 3) != s.trump))",
             PLAYING,
         ),
-        Attribute(Type.SEAT, "cards", Type.INT, "how many cards they hold", "len(s.hands[{x}])"),
-        Attribute(Type.SEAT, "tricks", Type.INT, "tricks they won this hand", "s.tricks_won[{x}]"),
+        Attribute(
+            Type.SEAT,
+            "cards",
+            Type.INT,
+            "how many cards they hold",
+            "len(s.hands[{x}])",
+            span=(0, MOST_CARDS),
+        ),
+        Attribute(
+            Type.SEAT,
+            "tricks",
+            Type.INT,
+            "tricks they won this hand",
+            "s.tricks_won[{x}]",
+            span=(0, MOST_TRICKS),
+        ),
         Attribute(Type.SEAT, "active", Type.BOOL, "they are still in the hand", "s.active[{x}]"),
     )
 }
