@@ -7,6 +7,7 @@ compiling every profile the suite simulates would take minutes."""
 from __future__ import annotations
 
 import os
+import random
 import re
 from collections.abc import Sequence
 from typing import ClassVar
@@ -14,7 +15,11 @@ from typing import ClassVar
 import yaml
 
 from rulesdsl.cards import FULL_DECK, Card, parse_cards
+from rulesdsl.engine.fast import compile_hand, int_deck, play_plain
+from rulesdsl.engine.result import HandResult
 from rulesdsl.native import ENV
+from rulesdsl.rules import Rules
+from rulesdsl.stream import Stream
 
 os.environ[ENV] = "0"
 
@@ -56,3 +61,19 @@ for tag, pattern, first in [
     ),
 ]:
     Yaml12Loader.add_implicit_resolver(f"tag:yaml.org,2002:{tag}", re.compile(pattern), first)
+
+
+def fast_and_plain(rules: Rules, hands: int, seed: int) -> list[tuple[HandResult, HandResult]]:
+    """`hands` shuffled deals of four random bots, each played by the specialised fast path
+    and by its driver as written."""
+    bots = ("random",) * 4
+    fast, plain = compile_hand(rules, 4, bots), play_plain(rules, 4, bots)
+    deck = list(int_deck(rules))
+    rng = random.Random(seed)
+    played = []
+    for number in range(hands):
+        rng.shuffle(deck)
+        a = fast(list(deck), number, Stream(number), number % 4)
+        b = plain(list(deck), number, Stream(number), number % 4)
+        played.append((a, b))
+    return played

@@ -14,10 +14,12 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from rulesdsl.analysis import witness as w
+from rulesdsl.analysis.counts import CountModel
 from rulesdsl.analysis.report import analyse
 from rulesdsl.analysis.verdicts import Verdict, questions_for
 from rulesdsl.cards import Card
 from rulesdsl.engine.hand import Hand
+from rulesdsl.engine.result import HandResult
 from rulesdsl.rules import Rules
 
 LINE_CAP = 4000
@@ -78,6 +80,24 @@ class Broken:
         return f"{self.claim}: {self.deal.command('PROFILE')} (plays {list(map(str, self.plays))})"
 
 
+def broken_bounds(model: CountModel, outcome: HandResult) -> list[str]:
+    """Each bound of the count model that a hand's outcome crosses, as the claim it breaks
+    (a hand the engine stopped at its trick limit breaks a bound on a hand's length)."""
+    claims = []
+    longest = model.max_tricks
+    if outcome.reason == "trick_limit" or (longest is not None and outcome.tricks > longest):
+        claims.append(f"a hand lasts at most {longest} tricks")
+    if model.min_tricks is None or outcome.tricks < model.min_tricks:
+        claims.append(f"a hand lasts at least {model.min_tricks} tricks")
+    if outcome.stock_left < model.min_stock:
+        claims.append(f"the stock keeps at least {model.min_stock} cards")
+    if outcome.winner is not None and outcome.winner_cards not in model.winner_cards:
+        claims.append(f"a hand winner holds one of {sorted(model.winner_cards)} cards")
+    if outcome.winner is None and not model.can_end_without_winner:
+        claims.append("every hand has a winner")
+    return claims
+
+
 def broken_claims(rules: Rules, players: int, count: int) -> list[Broken]:
     """Every claim of `analyze` at `players` that a line of play of `count` deals breaks:
     a rule it says never acts that acts (by its question, or fires by the engine's own
@@ -93,16 +113,7 @@ def broken_claims(rules: Rules, players: int, count: int) -> list[Broken]:
             claims = [f"{name} never acts" for name in seen.acted]
             outcome = seen.outcome
             claims += [f"{name} never acts, yet fires" for name in outcome.fired & never]
-            if model.max_tricks is not None and outcome.tricks > model.max_tricks:
-                claims.append(f"a hand lasts at most {model.max_tricks} tricks")
-            if model.min_tricks is not None and outcome.tricks < model.min_tricks:
-                claims.append(f"a hand lasts at least {model.min_tricks} tricks")
-            if outcome.stock_left < model.min_stock:
-                claims.append(f"the stock keeps at least {model.min_stock} cards")
-            if outcome.winner is not None and outcome.winner_cards not in model.winner_cards:
-                claims.append(f"a hand winner holds one of {sorted(model.winner_cards)} cards")
-            if outcome.winner is None and not model.can_end_without_winner:
-                claims.append("every hand has a winner")
+            claims += broken_bounds(model, outcome)
             plays = tuple(seen.plays)
             found += [Broken(claim, replace(deal, trick=0), plays) for claim in claims]
     return found

@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import fast_and_plain
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rulesdsl.bots import make_bot
 from rulesdsl.cli import cli
 from rulesdsl.diagnostics import Pos
-from rulesdsl.engine.fast import compile_hand, int_deck, play_plain
 from rulesdsl.engine.hand import Hand
 from rulesdsl.house import ir
 from rulesdsl.house.bounds import NUMBER_LIMIT, WORK_LIMIT, span
@@ -29,7 +29,6 @@ from rulesdsl.house.rule import check_expression
 from rulesdsl.house.vocab import Type, Where
 from rulesdsl.profile import load_text
 from rulesdsl.rules import Rules
-from rulesdsl.stream import Stream
 
 EDGES = (0, 1, 2, 7, 46340, 46341, 65536, 999999999)
 """Numbers at the edges: 46340² fits within ±2,147,483,647, 46341² does not."""
@@ -261,15 +260,7 @@ def edges():
 
 
 def test_rules_at_the_edges_play_the_same_on_the_reference_engine_and_the_fast_path(edges):
-    fast = compile_hand(edges, 4, ("random",) * 4)
-    plain = play_plain(edges, 4, ("random",) * 4)
-    deck = list(int_deck(edges))
-    rng = random.Random(8)
-    for number in range(40):
-        rng.shuffle(deck)
-        a = fast(list(deck), number, Stream(number), number % 4)
-        b = plain(list(deck), number, Stream(number), number % 4)
-        assert a == b
+    assert all(a == b for a, b in fast_and_plain(edges, 40, 8))
 
 
 def test_rules_at_the_edges_give_the_same_figures_native_and_pure(edges, tmp_path, monkeypatch):

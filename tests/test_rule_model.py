@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import random
 import subprocess
 import sys
 import textwrap
@@ -16,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import fast_and_plain
 from exhaustive import broken_claims
 
 from rulesdsl.analysis.report import analyse
@@ -134,19 +134,8 @@ def test_a_score_rule_fires_where_it_scores_otherwise_than_the_option(name):
 
 
 def test_the_fired_rules_are_the_same_on_every_engine():
-    from rulesdsl.engine.fast import compile_hand, int_deck, play_plain
-    from rulesdsl.stream import Stream
-
     for names in (["trump-two"], ["ace-none", "six-cards"], ["tricks-score", "low-follow"]):
-        rules = stating(names)
-        compiled = compile_hand(rules, 4, ("random",) * 4)
-        plain = play_plain(rules, 4, ("random",) * 4)
-        deck = list(int_deck(rules))
-        rng = random.Random(3)
-        for hand in range(30):
-            rng.shuffle(deck)
-            a = compiled(list(deck), hand, Stream(hand), hand % 4)
-            b = plain(list(deck), hand, Stream(hand), hand % 4)
+        for a, b in fast_and_plain(stating(names), 30, 3):
             assert a == b and a.fired == b.fired
 
 

@@ -338,7 +338,9 @@ def finish_trick(s: State, p: Plan) -> None:
     if p.eliminate.act:  # step 3
         eliminate(s, number, p.eliminate.rule)
         if last_card and (s.stock or p.refill.act.reshuffles):
-            s.fired |= p.eliminate.bit
+            wanted = p.draw_count.act(s, winner)
+            if wanted > 0:  # the winner would have drawn, and stayed in, at step 6
+                s.fired |= p.eliminate.bit
     ended = NO_END
     if p.drawers.act is winner_draws:  # step 4, as usual: the winner, if still active
         if s.active[winner]:
