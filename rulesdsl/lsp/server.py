@@ -84,7 +84,7 @@ class ProfileServer(LanguageServer):
                 protocol.receive(frame)
         except BrokenPipeError:
             logging.getLogger(__name__).warning("the client closed the connection")
-        except SystemExit:  # how pygls ends on `exit`
+        except (SystemExit, KeyboardInterrupt):  # SystemExit: how pygls ends on `exit`
             pass
         finally:
             self.shutdown()
