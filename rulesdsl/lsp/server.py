@@ -3,6 +3,11 @@
 Every open profile is checked from its unsaved text, with the `extends` parents that are
 open read from their buffers too; a change to a parent checks its open children again.
 Nothing is written to disk: edits go to the editor, which applies them.
+
+Whatever the client sends, every request is answered and nothing blocks: the wire is read
+within bounds (`wire`), each message is checked before it is handled (`guard`, `params`),
+and a document that is not open is read only from a regular file under the size limit
+(`documents`).
 """
 
 from __future__ import annotations
@@ -12,23 +17,34 @@ import os
 import sys
 from importlib.metadata import version
 from pathlib import Path
+from typing import BinaryIO, cast
 
 from lsprotocol import types as lsp
+from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
-from pygls.uris import from_fs_path, to_fs_path
+from pygls.uris import from_fs_path
 from pygls.workspace import TextDocument
 from pygls.workspace.position_codec import ServerTextPosition, ServerTextRange
 
 from rulesdsl.cli.common import UsageProblem
 from rulesdsl.cli.profiles import rewrite
-from rulesdsl.diagnostics import Diagnostic, Pos
-from rulesdsl.lsp import complete, describe
+from rulesdsl.diagnostics import Diagnostic, Pos, safe_text
+from rulesdsl.lsp import complete, describe, documents
 from rulesdsl.lsp.edits import Edit, Spot, assumed_edit, can_mark_assumed, fix_edit, span
-from rulesdsl.profile import SYNTAXES, Profile, load_open, load_text
+from rulesdsl.lsp.guard import GuardedProtocol, one_line, strict_converter
+from rulesdsl.lsp.wire import frames
+from rulesdsl.profile import SYNTAXES, Profile, load_open, load_text, real_path
 from rulesdsl.rules import OPTIONS
 from rulesdsl.syntax.document import RuleBlock
 
 SEVERITY = {"error": lsp.DiagnosticSeverity.Error, "warning": lsp.DiagnosticSeverity.Warning}
+# pygls' own handling of notebooks, which this server does not offer (nor check the cells'
+# changes of): their messages are refused as unknown.
+NOTEBOOK = (
+    lsp.NOTEBOOK_DOCUMENT_DID_OPEN,
+    lsp.NOTEBOOK_DOCUMENT_DID_CHANGE,
+    lsp.NOTEBOOK_DOCUMENT_DID_CLOSE,
+)
 COMPLETION_KIND = {
     complete.Kind.OPTION: lsp.CompletionItemKind.Property,
     complete.Kind.METADATA: lsp.CompletionItemKind.Field,
@@ -46,7 +62,11 @@ class ProfileServer(LanguageServer):
             "rulesdsl",
             version("rulesdsl"),
             text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental,
+            protocol_cls=GuardedProtocol,
+            converter_factory=strict_converter,
         )
+        for method in NOTEBOOK:
+            self.protocol.fm.builtin_features.pop(method, None)
         self.checked: dict[str, Profile] = {}
         self.shut_down = False  # the client asked for `shutdown`
         self.exited = False  # the client sent `exit`
@@ -55,18 +75,36 @@ class ProfileServer(LanguageServer):
         """0, unless the client sent `exit` without `shutdown` first (the protocol's 1)."""
         return 1 if self.exited and not self.shut_down else 0
 
+    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+        """Serve the messages of `stdin` until it ends or the client sends `exit`."""
+        protocol = cast(GuardedProtocol, self.protocol)
+        protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        try:
+            for frame in frames(stdin or sys.stdin.buffer):
+                protocol.receive(frame)
+        except BrokenPipeError:
+            logging.getLogger(__name__).warning("the client closed the connection")
+        except (SystemExit, KeyboardInterrupt):  # SystemExit: how pygls ends on `exit`
+            pass
+        finally:
+            self.shutdown()
+
+    def document(self, uri: str) -> TextDocument:
+        """The open document, else the file, read safely (see `documents`)."""
+        return documents.document(self.workspace, uri)
+
     def buffers(self) -> dict[Path, str]:
         """The open documents' texts, by real path."""
         texts = {}
         for uri, doc in self.workspace.text_documents.items():
-            path = to_fs_path(uri)
+            path = documents.path_of(uri)
             if path is not None:
-                texts[Path(path).resolve()] = doc.source
+                texts[real_path(path)] = doc.source
         return texts
 
     def check(self, uri: str) -> None:
         """Check the document and publish its diagnostics."""
-        doc = self.workspace.get_text_document(uri)
+        doc = self.document(uri)
         profile = load_text(Path(doc.path), doc.source, self.buffers())
         self.checked[uri] = profile
         found = [to_diagnostic(doc, d) for d in profile.diagnostics if d.path == profile.path]
@@ -76,10 +114,10 @@ class ProfileServer(LanguageServer):
 
     def check_children(self, uri: str) -> None:
         """Check again every open profile that extends the document, directly or further up."""
-        path = to_fs_path(uri)
+        path = documents.path_of(uri)
         if path is None:
             return
-        real = Path(path).resolve()
+        real = real_path(path)
         for other, profile in list(self.checked.items()):
             if other != uri and real in profile.files[:-1]:
                 self.check(other)
@@ -191,7 +229,7 @@ def did_close(ls: ProfileServer, params: lsp.DidCloseTextDocumentParams) -> None
     lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=[" ", '"', ":"])
 )
 def completion(ls: ProfileServer, params: lsp.CompletionParams) -> lsp.CompletionList:
-    doc = ls.workspace.get_text_document(params.text_document.uri)
+    doc = ls.document(params.text_document.uri)
     at = doc.position_from_client_units(params.position)
     profile = ls.checked.get(doc.uri)
     syntax = profile.document.syntax if profile and profile.document else _syntax(doc)
@@ -223,7 +261,7 @@ def _target(ls: ProfileServer, uri: str, position: lsp.Position):
     profile = ls.checked.get(uri)
     if profile is None or profile.document is None:
         return None, None
-    doc = ls.workspace.get_text_document(uri)
+    doc = ls.document(uri)
     at = doc.position_from_client_units(position)
     return profile, describe.target_at(profile.document, at.line, at.character)
 
@@ -247,7 +285,7 @@ def definition(ls: ProfileServer, params: lsp.DefinitionParams) -> lsp.Location 
     place = describe.definition(target, ls.chain(profile))
     if place is None:
         return None
-    uri = from_fs_path(str(Path(place.path).resolve()))
+    uri = from_fs_path(str(real_path(Path(place.path))))
     start = lsp.Position(line=place.line - 1, character=place.column - 1)
     opened = ls.workspace.text_documents.get(uri)
     if opened is not None:
@@ -261,7 +299,7 @@ def formatting(ls: ProfileServer, params: lsp.DocumentFormattingParams) -> list[
     profile = ls.checked.get(params.text_document.uri)
     if profile is None or profile.document is None or not profile.document.ok:
         return []
-    doc = ls.workspace.get_text_document(params.text_document.uri)
+    doc = ls.document(params.text_document.uri)
     try:
         text = rewrite(profile.document, profile.document.syntax, Path(doc.path))
     except UsageProblem as error:
@@ -290,7 +328,7 @@ def code_action(ls: ProfileServer, params: lsp.CodeActionParams) -> list[lsp.Cod
     profile = ls.checked.get(uri)
     if profile is None or profile.document is None:
         return []
-    doc = ls.workspace.get_text_document(uri)
+    doc = ls.document(uri)
     asked = doc.range_from_client_units(params.range)
     lines = doc.source.splitlines()
 
@@ -332,7 +370,7 @@ def document_symbol(
     if profile is None or profile.document is None:
         return []
     document = profile.document
-    doc = ls.workspace.get_text_document(params.text_document.uri)
+    doc = ls.document(params.text_document.uri)
     children = []
     for entry in document.entries:
         key = pos_range(doc, entry.key_pos)
@@ -391,13 +429,14 @@ def _rule_symbol(doc: TextDocument, block: RuleBlock) -> lsp.DocumentSymbol:
 
 
 class OneLine(logging.Formatter):
-    """A log record as one line on stderr: what went wrong, never a traceback."""
+    """A log record as one line on stderr: what went wrong, never a traceback, cut short,
+    with no character that would act on a terminal."""
 
     def format(self, record: logging.LogRecord) -> str:
-        text = f"rulesdsl lsp: {record.levelname.lower()}: {record.getMessage()}"
+        text = record.getMessage()
         if record.exc_info and record.exc_info[1] is not None:
             text += f": {record.exc_info[1]}"
-        return text
+        return f"rulesdsl lsp: {record.levelname.lower()}: {safe_text(one_line(text))}"
 
 
 def serve() -> int:
