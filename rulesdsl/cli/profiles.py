@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import difflib
-import glob
 import json
 import re
 from collections import Counter
@@ -16,6 +15,7 @@ import click
 
 from rulesdsl.analysis.report import DeadRule, dead_rules, dead_stated_rules
 from rulesdsl.cli.common import (
+    LinkedPath,
     ProfileProblem,
     UsageProblem,
     cli,
@@ -34,6 +34,7 @@ from rulesdsl.profile import (
     SYNTAXES,
     Profile,
     Setting,
+    exists,
     load,
     load_file,
     outside_root,
@@ -88,7 +89,7 @@ def profile_files(paths: Iterable[Path]) -> Found:
             if not found:
                 empty.append(path)
             files += found
-        elif path.exists():  # the reader names what it is, if not a file
+        elif exists(path):  # the reader names what it is, if not a file (or a link cycle)
             files.append((path, path.parent))
         else:
             raise UsageProblem(f"{path}: no such file or folder")
@@ -110,11 +111,31 @@ def _expand(paths: Iterable[Path]) -> tuple[list[Path], list[Path]]:
         if path.exists() or path.is_symlink() or not GLOB.search(str(path)):
             named.append(path)
             continue
-        matches = [Path(p) for p in sorted(glob.glob(str(path), recursive=True))]
+        matches = _matches(path)
         named += matches
         if not matches:
             unmatched.append(path)
     return named, unmatched
+
+
+def _matches(pattern: Path) -> list[Path]:
+    """The paths a pattern matches, as a shell matches them (`**` any folders deep, a
+    wildcard never matching a name that starts with a dot), never going into a folder
+    through a symbolic link: links in a cycle would be walked round and round."""
+    parts = pattern.parts
+    fixed = next(i for i, part in enumerate(parts) if GLOB.search(part))
+    base = Path(*parts[:fixed]) if fixed else Path()
+    wild = parts[fixed:]
+    dotted = any(part.startswith(".") for part in wild)
+    try:
+        found = sorted(base.glob(str(Path(*wild))))
+    except (OSError, ValueError):  # a name the system refuses, a pattern pathlib refuses
+        return []
+    return [
+        match
+        for match in found
+        if dotted or not any(p.startswith(".") for p in match.relative_to(base).parts)
+    ]
 
 
 @cli.command()
@@ -316,7 +337,7 @@ def rewrite(doc: Document, syntax: str, path: Path) -> str:
 
 
 @cli.command()
-@click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("path", type=LinkedPath(exists=True, dir_okay=False, path_type=Path))
 @click.option("--to", "syntax", type=click.Choice(["dsl", "yaml"]), required=True)
 @click.option(
     "--output",
