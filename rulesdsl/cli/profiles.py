@@ -43,13 +43,15 @@ from rulesdsl.profile import (
     shipped_names,
 )
 from rulesdsl.schema import profile_schema
-from rulesdsl.sources import TextForm
+from rulesdsl.sources import MAX_BYTES, TextForm, sizes
 from rulesdsl.syntax.document import Document
 from rulesdsl.syntax.writer import write
 
 # A path holding one of these, and not there as written, is a pattern to match (as a shell
 # would, `**` included), for a shell that passed it on unexpanded.
 GLOB = re.compile(r"[*?[]")
+# How a text is laid down when no file says otherwise: "\n" line ends, no byte-order mark.
+PLAIN = TextForm()
 
 
 @dataclass(frozen=True)
@@ -326,14 +328,28 @@ def _same_content(a: Document, b: Document) -> bool:
     return content(a) == content(b)
 
 
-def rewrite(doc: Document, syntax: str, path: Path) -> str:
-    """The document in `syntax`, checked to say the same thing with every comment kept."""
+def rewrite(doc: Document, syntax: str, path: Path, form: TextForm = PLAIN) -> str:
+    """The document in `syntax`, checked to say the same thing with every comment kept, and
+    to fit in a profile file (as `form` lays it down)."""
     text = write(doc, syntax)
+    _check_fits(path, form.marked(form.lines(text)))
     suffix = ".rules" if syntax == "dsl" else ".yaml"
     again = read_document(path.with_suffix(suffix), text)
     if not again.ok or not _same_content(doc, again):
         raise UsageProblem(f"{path}: cannot be rewritten without changing it; please report this")
     return text
+
+
+def _check_fits(path: Path, text: str) -> None:
+    """Refuse a rewrite the readers would refuse as too large (every comment on a line of
+    its own takes the indentation of its statement, so a file of bare `#` lines grows)."""
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_BYTES:
+        shown, most = sizes(size, MAX_BYTES)
+        raise UsageProblem(
+            f"{path}: in the canonical layout it would be {shown}, and a profile is {most} "
+            "at most; it is left as it is"
+        )
 
 
 @cli.command()
@@ -352,7 +368,7 @@ def convert(path: Path, syntax: str, output: Path | None) -> None:
     read = _read(path)
     if read.problems:
         raise ProfileProblem(render(read.problems, "text"))
-    text = rewrite(read.doc, syntax, path)
+    text = rewrite(read.doc, syntax, path, read.form)
     if output is None:
         click.echo(read.form.lines(text), nl=False)
         return
@@ -390,7 +406,7 @@ def fmt(ctx: click.Context, paths: tuple[Path, ...], check: bool, diff: bool) ->
             failed = True
             continue
         try:
-            new = form.lines(rewrite(doc, doc.syntax, path))
+            new = form.lines(rewrite(doc, doc.syntax, path, form))
             if new != text and not (check or diff):
                 check_output(path)
                 write_text(path, form.marked(new))
