@@ -110,7 +110,7 @@ def _expand(paths: Iterable[Path]) -> tuple[list[Path], list[Path]]:
     named: list[Path] = []
     unmatched: list[Path] = []
     for path in paths:
-        if path.exists() or path.is_symlink() or not GLOB.search(str(path)):
+        if exists(path) or path.is_symlink() or not GLOB.search(str(path)):
             named.append(path)
             continue
         matches = _matches(path)
