@@ -13,10 +13,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from rulesdsl.analysis import stated
 from rulesdsl.cli import main
 from rulesdsl.cli.common import UsageProblem, build_rules
-from rulesdsl.diagnostics import render
+from rulesdsl.diagnostics import Located, render
+from rulesdsl.house.rule import compile_rule
+from rulesdsl.house.unit import HouseRule
 from rulesdsl.profile import load_file
+from rulesdsl.syntax.dsl import read_dsl
 from rulesdsl.units.base import MAX_VALUE
 from rulesdsl.units.match import HAND_LIMIT, MOST_POINTS
 
@@ -184,3 +188,58 @@ def test_validate_says_what_a_huge_hand_gives_in_words(tmp_path, capsys, syntax)
         "a hand holds 1 to 52 cards" in out
     )
     assert no_repr(render(load_file(Path(path)).diagnostics, "json"))
+
+
+# --- the counts a profile's own rules state (RULES.md section 5) ----------------------------
+
+HOUSE_LEAVES = st.one_of(
+    st.sampled_from(["players", "stock.size", "trick.number", "0 - 5", "999999999"]),
+    st.integers(0, 120).map(str),
+)
+HOUSE_COUNTS = st.recursive(
+    HOUSE_LEAVES,
+    lambda inner: st.one_of(
+        st.tuples(inner, st.sampled_from("+-*"), inner).map(_joined),
+        inner.map(lambda e: f"({e})"),
+        st.tuples(st.sampled_from(["min", "max"]), st.lists(inner, min_size=2, max_size=3)).map(
+            _call
+        ),
+    ),
+    max_leaves=6,
+)
+
+
+def stated_count(kind: str, count: str) -> HouseRule:
+    """The rule `rule r { <kind> <count> }` states, compiled without the profile around it."""
+    text = f'profile "x" {{\n    rule r {{\n        {kind} {count}\n    }}\n}}\n'
+    (block,) = read_dsl("x.rules", text).rules
+    rule, problems = compile_rule(block, Located("x.rules", text))
+    assert problems == [] and isinstance(rule, HouseRule)
+    return rule
+
+
+@settings(max_examples=150, deadline=None)
+@given(count=HOUSE_COUNTS, cards=st.sampled_from([52, 32, 8]))
+def test_the_values_a_stated_draw_count_takes_are_those_the_engine_draws(count, cards):
+    # The engine draws a count below 0 as 0, and at most the cards there are.
+    rule = stated_count("draw", count)
+    values = stated.draw_counts(rule, cards)
+    for taken in (values.by_trump, values.otherwise):
+        assert taken, count
+        assert all(0 <= n <= cards for n in taken)
+        assert list(taken) == list(range(taken[0], taken[-1] + 1))
+
+
+@pytest.mark.parametrize("number", [-5, 0, 1, 51, 52, 53, 100, 999_999_999])
+def test_a_stated_draw_of_a_fixed_count_takes_it_held_to_the_cards_there_are(number):
+    count = f"0 - {-number}" if number < 0 else str(number)
+    values = stated.draw_counts(stated_count("draw", count), 52)
+    assert values.all == (min(max(number, 0), 52),)
+
+
+@pytest.mark.parametrize("count", ["draw 100", "draw 0 - 5", "score 0 - 5", "score 999999999"])
+def test_validate_reads_a_stated_count_beyond_its_edges(tmp_path, count):
+    text = f'profile "x" extends "equal-hands" {{\n    rule r {{\n        {count}\n    }}\n}}\n'
+    path = tmp_path / "house.rules"
+    path.write_text(text, encoding="utf-8")
+    assert [d for d in load_file(path).diagnostics if d.is_error] == []
