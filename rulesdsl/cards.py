@@ -8,6 +8,8 @@ from collections.abc import Iterable, Sequence
 from enum import IntEnum
 from typing import NamedTuple
 
+from rulesdsl.diagnostics import safe_text, shorten
+
 
 class Suit(IntEnum):
     """Suits in tie-break order: C < D < H < S. `str()` gives the letter, as in card text."""
@@ -38,6 +40,7 @@ class Suit(IntEnum):
 
 
 RANK_NAMES = {11: "J", 12: "Q", 13: "K", 14: "A"}
+QUOTED = 24  # the most characters of a typed text quoted back
 RANKS_HIGH_TO_LOW: tuple[int, ...] = tuple(range(14, 1, -1))
 _RANK_READ = {"J": 11, "Q": 12, "K": 13, "A": 14, "T": 10, "10": 10}
 _SUIT_READ = {"C": Suit.CLUBS, "D": Suit.DIAMONDS, "H": Suit.HEARTS, "S": Suit.SPADES}
@@ -54,6 +57,11 @@ class CardError(ValueError):
         self.column = column
 
 
+def quoted(text: str) -> str:
+    """A text a person typed, quoted to print: cut to a card's worth or so, escaped."""
+    return f"'{safe_text(shorten(text, QUOTED))}'"
+
+
 def rank_text(rank: int) -> str:
     return RANK_NAMES.get(rank, str(rank))
 
@@ -64,7 +72,7 @@ def parse_rank(text: str) -> int:
         return _RANK_READ[word]
     if word.isascii() and word.isdigit() and 2 <= int(word) <= 9:
         return int(word)
-    raise CardError(f"'{text}' is not a rank; expected 2-9, 10 (or T), J, Q, K or A")
+    raise CardError(f"{quoted(text)} is not a rank; expected 2-9, 10 (or T), J, Q, K or A")
 
 
 def rank_strength(order: Sequence[int]) -> dict[int, int]:
@@ -95,18 +103,18 @@ class Card(NamedTuple):
     def parse(cls, text: str) -> Card:
         word = text.strip().upper()
         if len(word) < 2:
-            raise CardError(f"'{text}' is not a card; write rank then suit, e.g. 10H, KC, A♠")
+            raise CardError(f"{quoted(text)} is not a card; write rank then suit, e.g. 10H, KC, A♠")
         rank_part, suit_part = word[:-1], word[-1]
         if suit_part not in _SUIT_READ:
             raise CardError(
-                f"'{text}' is not a card: '{text.strip()[-1]}' is not a suit; "
+                f"{quoted(text)} is not a card: {quoted(text.strip()[-1])} is not a suit; "
                 "expected C, D, H or S (or ♣ ♦ ♥ ♠)"
             )
         try:
             rank = parse_rank(rank_part)
         except CardError:
             raise CardError(
-                f"'{text}' is not a card: '{rank_part}' is not a rank; "
+                f"{quoted(text)} is not a card: {quoted(rank_part)} is not a rank; "
                 "expected 2-9, 10 (or T), J, Q, K or A"
             ) from None
         return cls(rank, _SUIT_READ[suit_part])
