@@ -70,7 +70,7 @@ def parse_rank(text: str) -> int:
     word = text.strip().upper()
     if word in _RANK_READ:
         return _RANK_READ[word]
-    if word.isascii() and word.isdigit() and 2 <= int(word) <= 9:
+    if word.isascii() and word.isdigit() and len(word) <= 2 and 2 <= int(word) <= 9:
         return int(word)
     raise CardError(f"{quoted(text)} is not a rank; expected 2-9, 10 (or T), J, Q, K or A")
 

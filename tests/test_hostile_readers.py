@@ -248,3 +248,27 @@ def test_a_deck_file_that_is_not_one_is_refused_in_one_escaped_line(tmp_path, ca
     assert (code, out) == (2, "")
     assert len(err.splitlines()) == 1 and not raw(err) and len(err) < 600
     assert said.format(ONE_DECK.index("QC") + 2) in err
+
+
+# --- the command line's other readers --------------------------------------------------------
+
+LONG_DIGITS = "9" * 5_000  # past the digits Python reads as a number by default
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--bots", f"pimc:{LONG_DIGITS}"],
+        ["--bots", f"ismcts:{LONG_DIGITS}", "--players", "3"],
+        ["--bots", "\x1b]0;owned\x07random"],
+        ["--bots", "x" * 100_000],
+        ["--bots", "random", "--seed", LONG_DIGITS],
+        ["--bots", "random", "--set", "x" * 100_000 + "=1"],
+        ["--bots", "random", "--deck", "1" * 5_000 + "H"],
+        ["--bots", "random", "--deck", "1" * 500 + "H \u202e"],
+    ],
+)
+def test_a_hostile_command_line_value_is_refused_in_one_short_escaped_line(capsys, args):
+    code, out, err = run(capsys, "play", *args)
+    assert (code, out) == (2, "")
+    assert len(err.splitlines()) == 1 and len(err) < 600 and not raw(err)
