@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from rulesdsl.cards import Card
+from rulesdsl.diagnostics import shorten
 from rulesdsl.engine.driver import Player
 from rulesdsl.engine.hand import Hand, beats
 from rulesdsl.hints import did_you_mean
@@ -113,9 +114,10 @@ def search_size(name: str) -> tuple[str, int] | None:
     if not colon or kind not in SEARCH_BOTS:
         return None
     text = count.strip()
-    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= MAX_SEARCH:
+    digits = text.isascii() and text.isdigit() and len(text) <= len(str(MAX_SEARCH))
+    if not digits or not 1 <= int(text) <= MAX_SEARCH:
         raise UnknownBot(
-            f"bot '{name}': N in {kind}:N is how many "
+            f"bot '{shorten(name, 40)}': N in {kind}:N is how many "
             f"{'worlds' if kind == 'pimc' else 'iterations'} it searches per decision, a whole "
             f"number from 1 to {MAX_SEARCH:,}; e.g. {kind}:50"
         )

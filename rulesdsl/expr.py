@@ -142,3 +142,28 @@ def parse_expr(text: str) -> Expr:
             column,
         ) from None
     return _build(tree)
+
+
+# Past this many digits a number is said by its length: no one reads its digits.
+DIGITS_SAID = 15
+# The most characters of an expression quoted in a message about its value.
+EXPR_SAID = 60
+
+
+def amount(value: int, noun: str) -> str:
+    """A count of `noun` as people read it: `600,000,000,000 cards`, `-3 cards`; a number
+    longer than DIGITS_SAID digits by how many it has: `a 138-digit number of cards`."""
+    digits = len(str(abs(value)))
+    if digits <= DIGITS_SAID:
+        return f"{value:,} {noun}"
+    sign = "minus " if value < 0 else ""
+    return f"{sign}a {digits}-digit number of {noun}"
+
+
+def gives(name: str, expr: Expr, players: int, noun: str) -> str:
+    """What an option's expression gives at a player count, in words: `hand_size players *
+    100000 gives 600,000 cards for 6 players` (a long expression quoted cut)."""
+    text = str(expr)
+    if len(text) > EXPR_SAID:
+        text = text[: EXPR_SAID - 1] + "…"
+    return f"{name} {text} gives {amount(expr.eval(players), noun)} for {players} players"

@@ -22,11 +22,14 @@ from rulesdsl.hints import closest, mean, suggest
 from rulesdsl.house.settings import RuleSetting, resolve_rules, rule_warnings
 from rulesdsl.rules import OPTIONS, Rules
 from rulesdsl.sources import (
+    CYCLE_HINT,
     MAX_BYTES,
     SourceError,
     TextForm,
     check_size,
+    cycle_message,
     decode,
+    looping_link,
     read_bytes,
     read_text,
     short_path,
@@ -143,9 +146,10 @@ def is_file(path: Path) -> bool:
 
 
 def exists(path: Path) -> bool:
-    """Whether anything (a file, a folder, a pipe...) is at `path`."""
+    """Whether anything (a file, a folder, a pipe...) is at `path`, or a cycle of symbolic
+    links is on the way to it (which the reader then names)."""
     try:
-        return path.exists()
+        return path.exists() or looping_link(path) is not None
     except OSError:
         return False
 
@@ -465,6 +469,10 @@ def _parent_file(
         hint = f"extend a shipped profile, or a profile file (its name ends in {suffixes})"
         return None, root, ExtendsRefused("not-a-profile", "it is not named as a profile", hint)
     path = real.parent / ref
+    link = looping_link(path)
+    if link is not None:
+        refused = ExtendsRefused("link-cycle", cycle_message(link), CYCLE_HINT)
+        return None, root, refused
     target = real_path(path)
     if not (inside(target, root) or inside(target, SHIPPED.resolve())):
         hint = (

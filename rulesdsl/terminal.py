@@ -6,8 +6,8 @@ from collections.abc import Callable, Sequence
 
 import click
 
-from rulesdsl.cards import Card, CardError
-from rulesdsl.diagnostics import safe_text
+from rulesdsl.cards import QUOTED, Card, CardError
+from rulesdsl.diagnostics import safe_text, shorten
 from rulesdsl.engine.hand import Hand, Refusal
 from rulesdsl.explain import DEFAULT_LANGUAGE
 from rulesdsl.transcript import Style
@@ -55,9 +55,11 @@ class HumanPlayer:
             self.write(hint[0].upper() + hint[1:] + ".")
             return None
         if answer.isascii() and answer.isdigit():
-            if 1 <= int(answer) <= len(legal):
+            # A long run of digits is no number in the list (nor one Python would read).
+            if len(answer) <= len(str(len(legal))) and 1 <= int(answer) <= len(legal):
                 return legal[int(answer) - 1]
-            self.write(f"{answer} is not {numbers(legal, in_words=True)} nor a card; {hint}.")
+            said = shorten(answer, QUOTED)
+            self.write(f"{said} is not {numbers(legal, in_words=True)} nor a card; {hint}.")
             return None
         try:
             card = Card.parse(answer)

@@ -176,7 +176,7 @@ def test_bad_line_in_decks_file_is_named_with_its_line_number(tmp_path, capsys):
     path.write_text(f"{ORDER}\n# comment\n{ORDER.replace('QC', 'QX')}\n")
     code, _, err = run(capsys, "play", "--decks", str(path), "--bots", "lowest")
     assert code == 2
-    assert f"{path}:3: 'QX' is not a card" in err
+    assert f"--decks {path}:3:{ORDER.index('QC') + 1}: 'QX' is not a card" in err
 
 
 def test_the_installed_command_never_shows_a_traceback():

@@ -209,7 +209,10 @@ def test_identical_play_says_so(capsys):
     [
         (["nosuch", "equal-hands", "--seed", "1"], "no profile named `nosuch`"),
         (["equal-hands", "instant-elimination", "--deck", "2C 3C"], "--deck: the deck has 2"),
-        (["equal-hands", "instant-elimination", "--deck", "XX 2C"], "--deck: 'XX' is not a card"),
+        (
+            ["equal-hands", "instant-elimination", "--deck", "XX 2C"],
+            "--deck (column 1): 'XX' is not a card",
+        ),
         (["equal-hands", "bicycle", "--seed", "1", "--bots", "human"], "needs a bot at every"),
         (["equal-hands", "bicycle", "--seed", "1", "--bots", "lowst"], "did you mean 'lowest'"),
         (

@@ -60,7 +60,7 @@ def test_the_command_line_refuses_exactly_what_validate_refuses(tmp_path, values
 @pytest.mark.parametrize(
     ("setting", "named"),
     [
-        ("match=target 0", "match target 0 gives 0 for 3 players"),
+        ("match=target 0", "match target 0 gives 0 points for 3 players"),
         ("players=2..8", "8 players x 8 cards = 64 cards"),
         ("hand_size=13", "with 4 players the deal leaves no stock"),
         ("deck=A K Q", "4 players x 4 cards = 16 cards"),

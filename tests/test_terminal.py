@@ -12,6 +12,7 @@ from conftest import cards, deck_order, deck_text
 
 from rulesdsl.cards import Suit
 from rulesdsl.cli import main
+from rulesdsl.diagnostics import UNSAFE
 from rulesdsl.engine.hand import Hand, Refusal
 from rulesdsl.profile import load
 from rulesdsl.rules import Rules
@@ -176,3 +177,14 @@ def test_play_tells_a_person_why_in_the_language_asked_for(capsys, monkeypatch):
         out = play_as_a_person(capsys, monkeypatch, [*args, "--bots", "lowest,human,lowest", *more])
         own = (rule.sentence(lang) or "").removesuffix(".")
         assert f"Not allowed:  2H: {own} (trumps-broken)" in out
+
+
+@pytest.mark.parametrize(
+    "typed",
+    ["\x1b]0;owned\x07", "\u202e3C", "X" * 100_000, "1" * 5_000, "1" * 5_000 + "H", "\x1b[2J" * 99],
+)
+def test_a_hostile_answer_is_told_back_escaped_and_cut(typed):
+    card, lines = answer(typed, "1")
+    (told,) = [line for line in lines if not line.startswith(("Your card", "You may", "Not"))][-1:]
+    assert card == "3C"
+    assert len(told) < 300 and not UNSAFE.search(told)

@@ -97,13 +97,17 @@ class DrawCounts:
 
 
 def draw_counts(rule: HouseRule, most_cards: int) -> DrawCounts:
-    """The values a stated draw count can take (never below 0, never above its bound or
-    the cards there are)."""
+    """The values a stated draw count can take: its span, each end held between 0 and the
+    most there can be (its bound, the cards there are), as the engine holds the count.
+    A count always below 0 is 0; one always above the cards there are is all of them."""
+    top = max(0, min(most_cards, rule.bound if rule.bound is not None else most_cards))
+
+    def held(value: float) -> int:
+        return int(min(max(0, value), top))
 
     def values(by_trump: bool) -> tuple[int, ...]:
         low, high = span(rule.tree, by_trump) if rule.tree is not None else ANY
-        top = rule.bound if rule.bound is not None else most_cards
-        return tuple(range(int(max(0, low)), int(min(top, high, most_cards)) + 1))
+        return tuple(range(held(low), held(high) + 1))
 
     return DrawCounts(values(True), values(False))
 

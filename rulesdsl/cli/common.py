@@ -15,6 +15,7 @@ from rulesdsl.options import OptionError
 from rulesdsl.outputs import OutputError
 from rulesdsl.profile import DEFAULT_PROFILE
 from rulesdsl.rules import RulesError, parse_assignments
+from rulesdsl.sources import CYCLE_HINT, cycle_message, looping_link
 
 if TYPE_CHECKING:
     from rulesdsl.profile import Profile
@@ -43,6 +44,17 @@ def profile_option(command):
     )
 
 
+class LinkedPath(click.Path):
+    """A path that must exist, and whose cycle of symbolic links, if it runs into one, is
+    named (click would say only that the path does not exist)."""
+
+    def convert(self, value, param, ctx):  # type: ignore[no-untyped-def]
+        link = looping_link(Path(value)) if self.exists else None
+        if link is not None:
+            self.fail(f"{cycle_message(link)}; {CYCLE_HINT}", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 _ROOT = "rulesdsl.root"
 
 
@@ -55,7 +67,7 @@ def root_option(command):
     """`--root DIR`: the folder a profile's `extends` paths must stay inside."""
     return click.option(
         "--root",
-        type=click.Path(exists=True, file_okay=False, path_type=Path),
+        type=LinkedPath(exists=True, file_okay=False, path_type=Path),
         expose_value=False,
         callback=_remember_root,
         help="The collection's folder: `extends` paths must stay inside it "

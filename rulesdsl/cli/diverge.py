@@ -7,7 +7,7 @@ import json
 import click
 
 from rulesdsl import bots
-from rulesdsl.cards import Card, CardError, parse_deck
+from rulesdsl.cards import Card
 from rulesdsl.cli.common import (
     ProfileProblem,
     UsageProblem,
@@ -16,7 +16,7 @@ from rulesdsl.cli.common import (
     root_option,
     width_option,
 )
-from rulesdsl.cli.play import choose_players, default_seed, seat_players
+from rulesdsl.cli.play import choose_players, default_seed, read_deck, seat_players
 from rulesdsl.cli.rules_text import lang_option
 from rulesdsl.diagnostics import safe_json, safe_lines
 from rulesdsl.diverge import Divergence, first_divergence
@@ -46,10 +46,7 @@ def read_order(deck: str, rules_a: Rules, rules_b: Rules) -> list[Card]:
             f"--deck: A plays {len(rules_a.cards)} cards and B {len(rules_b.cards)}, "
             "so no one deck order fits both; compare them with --seed"
         )
-    try:
-        return parse_deck(deck, rules_a.cards)
-    except CardError as error:
-        raise UsageProblem(f"--deck: {error}") from None
+    return read_deck(deck, rules_a)
 
 
 def bot_names(spec: str, players: int, seed: int) -> list[str]:

@@ -12,7 +12,7 @@ import click
 from click.core import ParameterSource
 
 from rulesdsl.bots import bot_names, make_bot
-from rulesdsl.cards import Card, CardError, parse_deck
+from rulesdsl.cards import ORDER_EXPECTED, Card, CardError, parse_deck
 from rulesdsl.cli.common import (
     UsageProblem,
     build_rules,
@@ -33,24 +33,38 @@ from rulesdsl.sources import SourceError, read_text
 from rulesdsl.terminal import HumanPlayer, prompt_reader
 from rulesdsl.transcript import Style, Trace, Transcript
 
+DECK_FILE = "a deck file"
+
 
 def read_decks(path: Path, rules: Rules) -> list[list[Card]]:
-    """One deck order per line; blank lines and lines starting with # are skipped."""
+    """One deck order per line; blank lines and lines starting with # are skipped. A file
+    that is not one is refused naming the line and column, its text escaped and cut."""
     try:
-        lines = read_text(path).split("\n")
+        lines = read_text(path, what=DECK_FILE).split("\n")
     except SourceError as error:
         place = f"{path}:{error.pos.line}:{error.pos.column}" if error.line else str(path)
-        raise UsageProblem(f"--decks {place}: {error.message}") from None
+        hint = f"; {error.hint}" if error.hint else ""
+        raise UsageProblem(f"--decks {place}: {error.message}{hint}") from None
     decks = []
     for number, line in enumerate(lines, 1):
         if line.strip() and not line.lstrip().startswith("#"):
             try:
                 decks.append(parse_deck(line, rules.cards))
             except CardError as error:
-                raise UsageProblem(f"{path}:{number}: {error}") from None
+                column = f":{error.column}" if error.column else ""
+                raise UsageProblem(f"--decks {path}:{number}{column}: {error}") from None
     if not decks:
-        raise UsageProblem(f"{path} holds no deck order")
+        raise UsageProblem(f"--decks {path} holds no deck order; expected {ORDER_EXPECTED}")
     return decks
+
+
+def read_deck(text: str, rules: Rules) -> list[Card]:
+    """The deck order given with --deck."""
+    try:
+        return parse_deck(text, rules.cards)
+    except CardError as error:
+        column = f" (column {error.column})" if error.column else ""
+        raise UsageProblem(f"--deck{column}: {error}") from None
 
 
 def seat_players(
@@ -161,7 +175,7 @@ def play(
     count = choose_players(profile, rules, players)
     if deck is not None and decks is not None:
         raise UsageProblem("give --deck or --decks, not both")
-    orders = [parse_deck(deck, rules.cards)] if deck is not None else None
+    orders = [read_deck(deck, rules)] if deck is not None else None
     if decks is not None:
         orders = read_decks(decks, rules)
     if dealer is not None and not 0 <= dealer < count:

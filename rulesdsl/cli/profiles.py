@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import difflib
-import glob
 import json
 import re
 from collections import Counter
@@ -16,6 +15,7 @@ import click
 
 from rulesdsl.analysis.report import DeadRule, dead_rules, dead_stated_rules
 from rulesdsl.cli.common import (
+    LinkedPath,
     ProfileProblem,
     UsageProblem,
     cli,
@@ -34,6 +34,7 @@ from rulesdsl.profile import (
     SYNTAXES,
     Profile,
     Setting,
+    exists,
     load,
     load_file,
     outside_root,
@@ -42,13 +43,15 @@ from rulesdsl.profile import (
     shipped_names,
 )
 from rulesdsl.schema import profile_schema
-from rulesdsl.sources import TextForm
+from rulesdsl.sources import MAX_BYTES, TextForm, sizes
 from rulesdsl.syntax.document import Document
 from rulesdsl.syntax.writer import write
 
 # A path holding one of these, and not there as written, is a pattern to match (as a shell
 # would, `**` included), for a shell that passed it on unexpanded.
 GLOB = re.compile(r"[*?[]")
+# How a text is laid down when no file says otherwise: "\n" line ends, no byte-order mark.
+PLAIN = TextForm()
 
 
 @dataclass(frozen=True)
@@ -88,7 +91,7 @@ def profile_files(paths: Iterable[Path]) -> Found:
             if not found:
                 empty.append(path)
             files += found
-        elif path.exists():  # the reader names what it is, if not a file
+        elif exists(path):  # the reader names what it is, if not a file (or a link cycle)
             files.append((path, path.parent))
         else:
             raise UsageProblem(f"{path}: no such file or folder")
@@ -107,14 +110,34 @@ def _expand(paths: Iterable[Path]) -> tuple[list[Path], list[Path]]:
     named: list[Path] = []
     unmatched: list[Path] = []
     for path in paths:
-        if path.exists() or path.is_symlink() or not GLOB.search(str(path)):
+        if exists(path) or path.is_symlink() or not GLOB.search(str(path)):
             named.append(path)
             continue
-        matches = [Path(p) for p in sorted(glob.glob(str(path), recursive=True))]
+        matches = _matches(path)
         named += matches
         if not matches:
             unmatched.append(path)
     return named, unmatched
+
+
+def _matches(pattern: Path) -> list[Path]:
+    """The paths a pattern matches, as a shell matches them (`**` any folders deep, a
+    wildcard never matching a name that starts with a dot), never going into a folder
+    through a symbolic link: links in a cycle would be walked round and round."""
+    parts = pattern.parts
+    fixed = next(i for i, part in enumerate(parts) if GLOB.search(part))
+    base = Path(*parts[:fixed]) if fixed else Path()
+    wild = parts[fixed:]
+    dotted = any(part.startswith(".") for part in wild)
+    try:
+        found = sorted(base.glob(str(Path(*wild))))
+    except (OSError, ValueError):  # a name the system refuses, a pattern pathlib refuses
+        return []
+    return [
+        match
+        for match in found
+        if dotted or not any(p.startswith(".") for p in match.relative_to(base).parts)
+    ]
 
 
 @cli.command()
@@ -305,9 +328,11 @@ def _same_content(a: Document, b: Document) -> bool:
     return content(a) == content(b)
 
 
-def rewrite(doc: Document, syntax: str, path: Path) -> str:
-    """The document in `syntax`, checked to say the same thing with every comment kept."""
+def rewrite(doc: Document, syntax: str, path: Path, form: TextForm = PLAIN) -> str:
+    """The document in `syntax`, checked to say the same thing with every comment kept, and
+    to fit in a profile file (as `form` lays it down)."""
     text = write(doc, syntax)
+    _check_fits(path, form.marked(form.lines(text)))
     suffix = ".rules" if syntax == "dsl" else ".yaml"
     again = read_document(path.with_suffix(suffix), text)
     if not again.ok or not _same_content(doc, again):
@@ -315,8 +340,20 @@ def rewrite(doc: Document, syntax: str, path: Path) -> str:
     return text
 
 
+def _check_fits(path: Path, text: str) -> None:
+    """Refuse a rewrite the readers would refuse as too large (every comment on a line of
+    its own takes the indentation of its statement, so a file of bare `#` lines grows)."""
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_BYTES:
+        shown, most = sizes(size, MAX_BYTES)
+        raise UsageProblem(
+            f"{path}: in the canonical layout it would be {shown}, and a profile is {most} "
+            "at most; it is left as it is"
+        )
+
+
 @cli.command()
-@click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("path", type=LinkedPath(exists=True, dir_okay=False, path_type=Path))
 @click.option("--to", "syntax", type=click.Choice(["dsl", "yaml"]), required=True)
 @click.option(
     "--output",
@@ -331,7 +368,7 @@ def convert(path: Path, syntax: str, output: Path | None) -> None:
     read = _read(path)
     if read.problems:
         raise ProfileProblem(render(read.problems, "text"))
-    text = rewrite(read.doc, syntax, path)
+    text = rewrite(read.doc, syntax, path, read.form)
     if output is None:
         click.echo(read.form.lines(text), nl=False)
         return
@@ -369,7 +406,7 @@ def fmt(ctx: click.Context, paths: tuple[Path, ...], check: bool, diff: bool) ->
             failed = True
             continue
         try:
-            new = form.lines(rewrite(doc, doc.syntax, path))
+            new = form.lines(rewrite(doc, doc.syntax, path, form))
             if new != text and not (check or diff):
                 check_output(path)
                 write_text(path, form.marked(new))

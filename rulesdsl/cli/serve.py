@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from rulesdsl.cli.common import UsageProblem, cli
+from rulesdsl.cli.common import LinkedPath, UsageProblem, cli
 from rulesdsl.diagnostics import safe_text
 from rulesdsl.executors import ExecutorError, check_executor
 
@@ -26,7 +26,7 @@ NEEDS = ("starlette", "uvicorn")
 )
 @click.option(
     "--workspace",
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    type=LinkedPath(exists=True, file_okay=False, path_type=Path),
     default=Path("."),
     show_default=True,
     help="The folder the page loads and saves profiles in (and nowhere else).",

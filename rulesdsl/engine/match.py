@@ -14,9 +14,7 @@ from rulesdsl.rules import OPTIONS, Rules, RulesError
 from rulesdsl.seeds import derive
 from rulesdsl.stream import Stream
 from rulesdsl.units import Step
-
-# A match that has not ended after this many hands ends on the points so far.
-HAND_LIMIT = 1000
+from rulesdsl.units.match import HAND_LIMIT
 
 
 class Match:

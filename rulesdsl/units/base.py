@@ -180,6 +180,11 @@ class Unit:
             raise OptionError(
                 f"the value is {len(text):,} characters; a value is {MAX_VALUE} at most"
             )
+        return self._read(text)
+
+    def _read(self, text: str) -> Any:
+        """Read a value from text of any length (the text a value writes may be longer than
+        the text it was read from: `players*2` writes `players * 2`)."""
         if "\n" in text or "\r" in text:
             raise OptionError("a value is one line", "write it on one line")
         try:
@@ -198,7 +203,7 @@ class Unit:
         """Raise OptionError unless `value` is one the kind could have read: its text reads
         back to the very same value, of the very same types."""
         try:
-            back = self.parse(self.text(value))
+            back = self._read(self.text(value))
         except Exception:  # any object at all may arrive here; what it raises is no matter
             back = _UNREADABLE
         if not same_value(back, value):

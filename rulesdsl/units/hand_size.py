@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from rulesdsl.expr import gives
 from rulesdsl.options import IntExpr
 from rulesdsl.units.acting import Acts, Effect, any_hand
 from rulesdsl.units.base import RuleProblem, Section, Step, Unit
@@ -16,12 +17,16 @@ if TYPE_CHECKING:
 
 def _problems(rules: Rules, players: int) -> Iterator[RuleProblem]:
     size = rules.hand_size_for(players)
-    if size < 1:
+    most = len(rules.cards)
+    if not 1 <= size <= most:
+        said = gives("hand_size", rules.hand_size, players, "cards")
         yield RuleProblem(
             ("hand_size", "players"),
             "expr-range",
-            f"hand_size {rules.hand_size} gives {size} cards for {players} players",
-            "every player needs at least one card",
+            f"{said}; a hand holds 1 to {most} cards (the deck in play)",
+            "every player needs at least one card"
+            if size < 1
+            else f"lower hand_size: the deck holds {most} cards in all",
         )
         return
     turnup = turned_up(rules)

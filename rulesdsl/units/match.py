@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from rulesdsl.expr import Expr
+from rulesdsl.expr import Expr, gives
 from rulesdsl.options import MatchEnd, MatchKind
 from rulesdsl.units.acting import Acts, Effect, any_hand
 from rulesdsl.units.base import RuleProblem, Section, Step, Unit
@@ -15,14 +15,38 @@ if TYPE_CHECKING:
     from rulesdsl.rules import Rules
 
 
+# A match that has not ended after this many hands ends on the points so far: `hands N`
+# is at most this.
+HAND_LIMIT = 1000
+# The highest target: a thousand points a hand, hand after hand, until HAND_LIMIT.
+MOST_POINTS = 1_000 * HAND_LIMIT
+# What each kind of match end counts, the most it may count, and what it is called.
+COUNTS = {
+    "hands": ("hands", HAND_LIMIT, "a match is"),
+    "target": ("points", MOST_POINTS, "a target is"),
+}
+
+
 def _problems(rules: Rules, players: int) -> Iterator[RuleProblem]:
-    if rules.match_count_for(players) < 1:
+    end = rules.match
+    noun, most, called = COUNTS[end.kind]
+    count = rules.match_count_for(players)
+    if not 1 <= count <= most:
+        said = gives(f"match {end.kind}", end.count, players, noun)
         yield RuleProblem(
             ("match",),
             "expr-range",
-            f"match {rules.match} gives {rules.match_count_for(players)} for {players} players",
-            "a match needs a count of at least 1",
+            f"{said}; {called} 1 to {most:,} {noun}",
+            _range_hint(end.kind, count),
         )
+
+
+def _range_hint(kind: str, count: int) -> str:
+    if count < 1:
+        return "a match needs a count of at least 1"
+    if kind == "hands":
+        return f"the engine ends every match after {HAND_LIMIT:,} hands"
+    return f"lower the target: the engine ends every match after {HAND_LIMIT:,} hands"
 
 
 def target_reached(points: list[int], hands: int, players: int, count: Expr) -> bool:

@@ -12,17 +12,18 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import stat
 import threading
 from dataclasses import dataclass
 from pathlib import Path
 
 from rulesdsl.outputs import OutputError, write_text
 from rulesdsl.profile import SYNTAXES
+from rulesdsl.sources import SourceError, read_bytes
 from rulesdsl.web.errors import ApiError, bad, not_found
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 SUFFIXES = ", ".join(SYNTAXES)
+WORKSPACE_PROFILE = "a profile here"
 
 
 def version_of(data: bytes) -> str:
@@ -122,26 +123,13 @@ class Workspace:
         return version_of(data)
 
     def _bytes(self, path: Path, listing: bool = False) -> bytes | None:
-        """The file's bytes, opened without following a link; None where there is no file
-        (or, `listing`, anything that cannot be listed: not a regular file, too large)."""
+        """The file's bytes, read as every user file is (`rulesdsl.sources`) and without
+        following a link; None where there is no file (or, `listing`, anything that cannot
+        be listed: not a regular file, too large)."""
         try:
-            descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-        except FileNotFoundError:
-            return None
-        except OSError as error:
-            if listing:
+            return read_bytes(path, self.profile_bytes, WORKSPACE_PROFILE, follow=False)
+        except SourceError as error:
+            if listing or error.code == "missing":
                 return None
-            raise bad(f"{path.name} cannot be read: {error.strerror}") from None
-        info = os.fstat(descriptor)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > self.profile_bytes:
-            os.close(descriptor)
-            if listing:
-                return None
-            if not stat.S_ISREG(info.st_mode):
-                raise bad(f"{path.name} is not a regular file")
-            raise ApiError(413, f"{path.name} is over {self.profile_bytes:,} bytes")
-        with os.fdopen(descriptor, "rb") as file:
-            data = file.read(self.profile_bytes + 1)
-        if len(data) > self.profile_bytes:  # it grew since it was looked at
-            raise ApiError(413, f"{path.name} is over {self.profile_bytes:,} bytes")
-        return data
+            status = 413 if error.code == "too-large" else 400
+            raise ApiError(status, f"{path.name} cannot be read: {error.message}") from None
