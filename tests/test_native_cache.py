@@ -43,7 +43,9 @@ ROOT_USER = hasattr(os, "geteuid") and os.geteuid() == 0
 OTHER_USER = 65534  # nobody: a file only root can give away
 TINY = "import numba\n\n\n@numba.njit()\ndef add(x):\n    return x + {k}\n"
 REPO = Path(rulesdsl.__file__).resolve().parents[1]
-SIMULATE = ("simulate", "equal-hands", "--hands", "200", "--json", "--workers", "1")
+SIMULATE = ("simulate", "equal-hands", "--hands", "600", "--json", "--workers", "2")
+"""Three chunks of deals: three tasks for the two workers, forked once the parent made the
+kernel (so each thing refused is said once, not once a worker)."""
 _numbers = itertools.count()
 HOSTILE = settings(
     max_examples=30,
@@ -369,7 +371,7 @@ def test_a_kernel_module_is_made_once_and_seen_only_when_whole(base, monkeypatch
 
 
 def simulating(cache: Path | None, native: bool = True) -> subprocess.Popen[str]:
-    """`rulesdsl simulate` of 200 hands of equal-hands in another process."""
+    """`rulesdsl simulate` of 600 hands of equal-hands in another process."""
     env = {**os.environ, "PYTHONPATH": str(REPO), ENV: "1" if native else "0"}
     if cache is not None:
         env[CACHE_ENV] = str(cache)
@@ -414,7 +416,7 @@ def test_two_processes_compiling_one_kernel_at_once_both_print_the_pure_figures(
 def test_two_threads_asking_for_one_kernel_not_yet_compiled_both_get_the_pure_figures(
     tmp_path, monkeypatch
 ):
-    spec = sim.Spec(profiles=(("equal-hands", load("equal-hands").rules),), units=200)
+    spec = sim.Spec(profiles=(("equal-hands", load("equal-hands").rules),), units=600)
     expected = report.to_json(sim.run(spec, 1))
     monkeypatch.setenv(ENV, "1")
     monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
