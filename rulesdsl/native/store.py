@@ -254,7 +254,7 @@ def kept_source(path: Path, text: str) -> None:
     except FileNotFoundError:
         pass
     except (Refused, OSError):
-        pass  # the entry was checked: another process is changing it
+        pass  # changed since the entry was checked: written anew
     try:
         write_file(path, data)
     except OSError as error:
@@ -285,7 +285,9 @@ class EntryCache(getattr(caching, "_Cache", object)):  # type: ignore[misc]
         self._enabled = False
 
     def flush(self) -> None:
-        pass
+        """Forget the function's compiled code (numba asks before it compiles anew)."""
+        for path in self._entry.folder.glob(f"{self._py_func.__qualname__}-*.nbc"):
+            remove(path)
 
     def load_overload(self, sig: Any, target_context: Any) -> Any:
         if not self._enabled:
@@ -382,5 +384,6 @@ def own_function(value: object, name: str) -> bool:
         isinstance(value, Dispatcher)
         and value.py_func.__module__ == name
         and value.py_func.__closure__ is None
+        and value.py_func.__qualname__.isidentifier()
         and hasattr(value, "_cache")
     )
