@@ -590,6 +590,8 @@ def run(
     workers = workers or default_workers()
     tasks = [(spec, units) for units in spec.tasks(workers)]
     try:
+        if executor == LOCAL and min(workers, len(tasks)) > 1:
+            _kernels_for_workers(spec)
         with closing(results(_run_task_args, tasks, workers, executor)) as parts:
             for part in parts:
                 result.merge(part)
@@ -601,6 +603,14 @@ def run(
     except KeyboardInterrupt:
         result.interrupted = True
     return result
+
+
+def _kernels_for_workers(spec: Spec) -> None:
+    """The native kernels the tasks play on, made here before the local workers start, so
+    that they inherit them: made or read from the cache once, anything the cache refuses
+    said once."""
+    if not spec.matches and spec.good_play is None:
+        native_kernels(spec)
 
 
 def check_spec(spec: Spec) -> None:

@@ -273,12 +273,12 @@ def test_a_profile_without_a_native_form_plays_on_the_pure_python_path(monkeypat
 @pytest.mark.parametrize(
     ("text", "refused"),
     [
-        ("@numba.njit(cache=True)\ndef f(x):\n    return x + 1", None),
-        ("@numba.njit(cache=True, inline='always')\ndef f(x):\n    return x + 1", None),
-        ("@numba.njit(cache=True, inline='never')\ndef f(x):\n    return x", "decorator"),
-        ("@numba.njit(cache=False)\ndef f(x):\n    return x", "decorator"),
-        ("@numba.njit(cache=True)\ndef f(x):\n    return 'always'", "constant"),
-        ("@numba.njit(cache=True)\ndef f(x):\n    return open(x)", "unknown name"),
+        ("@numba.njit()\ndef f(x):\n    return x + 1", None),
+        ("@numba.njit(inline='always')\ndef f(x):\n    return x + 1", None),
+        ("@numba.njit(inline='never')\ndef f(x):\n    return x", "decorator"),
+        ("@numba.njit(cache=True)\ndef f(x):\n    return x", "decorator"),  # numba's own cache
+        ("@numba.njit()\ndef f(x):\n    return 'always'", "constant"),
+        ("@numba.njit()\ndef f(x):\n    return open(x)", "unknown name"),
     ],
 )
 def test_a_kernel_module_holds_only_its_decorators_names_and_literals(text, refused):

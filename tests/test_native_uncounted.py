@@ -103,7 +103,7 @@ def test_a_caller_of_an_uncounted_function_is_counted_by_its_own_body():
 def test_an_uncounted_function_called_from_counted_code_does_what_it_did(tmp_path):
     import numpy as np
 
-    from rulesdsl.native.kernel import import_module, write_module
+    from rulesdsl.native.store import loaded
 
     source = (
         "def fill(rows, k, out):\n"
@@ -123,7 +123,7 @@ def test_an_uncounted_function_called_from_counted_code_does_what_it_did(tmp_pat
     assert is_uncounted(functions[0]) and not is_uncounted(functions[1])
     header = "import numba\nimport numpy as np\nfrom rulesdsl.native.runtime import popcount\n"
     text = header + ast.unparse(ast.Module(functions, []))
-    module = import_module(write_module(text, tmp_path, "uncounted_case"), "uncounted_case")
+    module = loaded(text, "uncounted_case", tmp_path)
     rows = np.arange(12, dtype=np.int64).reshape(3, 4)
     expected = [
         sum(bin(int(v)).count("1") * (j + 1) for j, v in enumerate(rows[k % 3, 1:]))

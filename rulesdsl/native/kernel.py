@@ -1,5 +1,5 @@
-"""A profile's native kernel: its specialised hands lowered, written as a module in the cache
-folder and compiled by numba there (`cache=True` keeps the machine code beside it).
+"""A profile's native kernel: its specialised hands lowered as a module, executed from its
+text and compiled by numba, its machine code kept in the kernel cache (`store.py`).
 
 The module's name is a digest of its own text and of the engine's version (the package's
 version, the native path's sources, numba's version), so a changed profile or engine
@@ -15,11 +15,8 @@ import ast
 import contextlib
 import hashlib
 import importlib.metadata
-import importlib.util
 import inspect
 import os
-import sys
-import tempfile
 from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
@@ -37,6 +34,7 @@ from rulesdsl.native.lower import KEPT, Lowered, NativeError, literal, lower
 from rulesdsl.native.masks import MaskError, masked
 from rulesdsl.native.runtime import new_stream
 from rulesdsl.native.stacks import StackError, seat_arrays, stacked
+from rulesdsl.native.store import loaded
 from rulesdsl.rules import Rules
 
 CACHE_ENV = "RULESDSL_CACHE"
@@ -287,14 +285,15 @@ def listed_deck(function: ast.FunctionDef) -> ast.FunctionDef:
     return function
 
 
-OWN = "numba.njit(cache=True)"
-INLINE = "numba.njit(cache=True, inline='always')"
-COUNTED = "numba.njit(cache=True, _nrt=True)"
-UNCOUNTED = "numba.njit(cache=True, _nrt=False, no_cpython_wrapper=True)"
+OWN = "numba.njit()"
+INLINE = "numba.njit(inline='always')"
+COUNTED = "numba.njit(_nrt=True)"
+UNCOUNTED = "numba.njit(_nrt=False, no_cpython_wrapper=True)"
 DECORATORS = (OWN, INLINE, COUNTED, UNCOUNTED)
 """The decorators a kernel's function may carry: compiled on its own; inlined into each
 caller by numba (so no reference count is kept on the arrays it is passed); compiled on
-its own keeping reference counts whoever calls it, or keeping none (`uncounted.py`)."""
+its own keeping reference counts whoever calls it, or keeping none (`uncounted.py`).
+None asks numba to cache: the kernel cache gives each function its own (`store.py`)."""
 
 
 def jitted(function: ast.FunctionDef, inlined: bool = False) -> ast.FunctionDef:
@@ -413,30 +412,6 @@ def check_tree(module: ast.Module) -> None:
             raise NativeError(f"the kernel would hold a constant {node.value!r}")
 
 
-def write_module(text: str, folder: Path, name: str) -> Path:
-    """Write the module once (atomically, so workers may race); its path."""
-    path = folder / f"{name}.py"
-    if path.exists() and path.read_text(encoding="utf-8") == text:
-        return path
-    folder.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(dir=folder, suffix=".tmp")
-    with os.fdopen(fd, "w", encoding="utf-8") as file:
-        file.write(text)
-    os.replace(temp, path)
-    return path
-
-
-def import_module(path: Path, name: str) -> ModuleType:
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 @cache
 def kernel(rules: Rules, players: int, bots: tuple[str, ...]) -> Kernel:
     """The compiled kernel of `rules` at `players` with `bots` (NativeError if the profile
@@ -451,13 +426,18 @@ def rests_kernel(rules: Rules, players: int, bots: tuple[str, ...]) -> Kernel:
 
 
 def compiled(tree: ast.Module, rules: Rules, players: int, bots: tuple[str, ...]) -> Kernel:
-    """The kernel of the module `tree`, written to the cache folder and imported."""
+    """The kernel of the module `tree`, made once in this process and cached."""
+    name, text = named_text(tree)
+    module = loaded(text, name, cache_dir())
+    return Kernel(module, table_for(rules, players, bots).plan, players)
+
+
+def named_text(tree: ast.Module) -> tuple[str, str]:
+    """The kernel module's name (a digest of its text and the engine's version) and text."""
     body = ast.unparse(tree) + "\n"
     digest = hashlib.blake2b(f"{engine_version()}\0{body}".encode(), digest_size=10)
-    name = f"rulesdsl_kernel_{digest.hexdigest()}"
     text = f'"""A native kernel of rulesdsl, generated: do not edit."""\n\n{body}'
-    path = write_module(text, cache_dir(), name)
-    return Kernel(import_module(path, name), table_for(rules, players, bots).plan, players)
+    return f"rulesdsl_kernel_{digest.hexdigest()}", text
 
 
 @cache
