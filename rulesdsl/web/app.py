@@ -8,7 +8,8 @@ per-process state (its cache, the chain being resolved) that one request at a ti
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any, TypeVar
@@ -53,6 +54,11 @@ class Server:
         self.library = threading.Lock()
         self.tables = Tables(limits.tables)
         self.jobs = Jobs(limits.jobs, workers, executor)
+
+    def close(self) -> None:
+        """Before the server exits: cancel the comparisons and end their processes.
+        Closing again does nothing more."""
+        self.jobs.close()
 
     async def locked(self, work: Callable[..., T], *args: Any) -> T:
         """`work(*args)` in a worker thread, holding the lock on profile reading."""
@@ -284,7 +290,7 @@ class Server:
 
     async def job_cancel(self, request: Request) -> Response:
         job = self.job(request)
-        job.cancel.set()
+        job.stop()
         return JSONResponse(job.to_dict())
 
     async def job_result(self, request: Request) -> Response:
@@ -340,6 +346,12 @@ def create_app(
     """The ASGI app serving the page and the API over the profiles in `workspace`; compare
     jobs run on `executor` (local processes, `workers` of them, or a Dask scheduler)."""
     server = Server(workspace, limits or Limits(), executor, workers)
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        await run_in_threadpool(server.close)
+
     routes = [
         Route("/", server.page),
         Route("/api/meta", server.meta),
@@ -364,6 +376,7 @@ def create_app(
         routes=routes,
         middleware=[Middleware(Guard, hosts=hosts)],
         exception_handlers={Exception: _error, ApiError: _error, HTTPException: _error},
+        lifespan=lifespan,
     )
     app.state.server = server
     return app
