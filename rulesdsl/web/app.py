@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
@@ -35,6 +34,7 @@ from rulesdsl.web.bodies import bounded, field, json_body, profile_text
 from rulesdsl.web.checking import UNTITLED, check_text
 from rulesdsl.web.errors import ApiError, bad, not_found
 from rulesdsl.web.guard import HEADERS, LOCAL_HOSTS, Guard
+from rulesdsl.web.hangups import Hangups, in_thread
 from rulesdsl.web.jobs import Jobs
 from rulesdsl.web.limits import Limits
 from rulesdsl.web.refs import HUMAN, Named, check_bot, resolve, searching
@@ -56,9 +56,10 @@ class Server:
         self.jobs = Jobs(limits.jobs, workers, executor)
 
     def close(self) -> None:
-        """Before the server exits: cancel the comparisons and end their processes.
-        Closing again does nothing more."""
+        """Before the server exits: cancel the comparisons and end their processes, and let
+        a save under way finish (refusing any after). Closing again does nothing more."""
         self.jobs.close()
+        self.workspace.close()
 
     async def locked(self, work: Callable[..., T], *args: Any) -> T:
         """`work(*args)` in a worker thread, holding the lock on profile reading."""
@@ -67,7 +68,7 @@ class Server:
             with self.library:
                 return work(*args)
 
-        return await run_in_threadpool(run)
+        return await in_thread(run)
 
     async def body(self, request: Request) -> dict[str, Any]:
         return await json_body(request, self.limits.body_bytes)
@@ -167,7 +168,7 @@ class Server:
         body = await self.body(request)
         text = self.text(body)
         loaded = field(body, "version", str, None)
-        saved = await run_in_threadpool(self.workspace.save, name, text, loaded)
+        saved = await in_thread(self.workspace.save, name, text, loaded)
         return JSONResponse({"name": name, "version": saved})
 
     # -- play -------------------------------------------------------------------------------
@@ -193,7 +194,7 @@ class Server:
             rules.check_players_of(named.ref, players)
         except RulesError as error:
             raise bad(str(error)) from None
-        table = await run_in_threadpool(self.tables.open, named.ref, rules, bots, seed, is_match)
+        table = await in_thread(self.tables.open, named.ref, rules, bots, seed, is_match)
         return JSONResponse(await self.on_table(table, lambda: None, lang))
 
     def seat_bots(self, body: dict[str, Any], players: int, human: bool) -> list[str]:
@@ -212,7 +213,7 @@ class Server:
                 work()
                 return table.state(lang)
 
-        return await run_in_threadpool(run)
+        return await in_thread(run)
 
     def table(self, request: Request) -> Table:
         return self.tables.get(request.path_params["id"])
@@ -242,7 +243,7 @@ class Server:
 
     async def table_trace(self, request: Request) -> Response:
         table = self.table(request)
-        text = await run_in_threadpool(table.traced)
+        text = await in_thread(table.traced)
         disposition = f'attachment; filename="rulesdsl-trace-{table.seed}.jsonl"'
         return Response(
             text,
@@ -350,7 +351,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
-        await run_in_threadpool(server.close)
+        await in_thread(server.close)
 
     routes = [
         Route("/", server.page),
@@ -374,7 +375,7 @@ def create_app(
     ]
     app = Starlette(
         routes=routes,
-        middleware=[Middleware(Guard, hosts=hosts)],
+        middleware=[Middleware(Guard, hosts=hosts), Middleware(Hangups)],
         exception_handlers={Exception: _error, ApiError: _error, HTTPException: _error},
         lifespan=lifespan,
     )
