@@ -49,9 +49,19 @@ def until(test, what: str):
     raise AssertionError(f"after {SAFETY} s, still not: {what}")
 
 
+@pytest.fixture(autouse=True)
+def others() -> None:
+    """The processes other tests left running, which `children` leaves out."""
+    OTHERS.clear()
+    OTHERS.update(p.pid for p in multiprocessing.active_children())
+
+
+OTHERS: set[int] = set()
+
+
 def children() -> list[multiprocessing.Process]:
-    """The worker processes running (the app's jobs run theirs in this process)."""
-    return multiprocessing.active_children()
+    """The worker processes this test's apps run (their jobs run them in this process)."""
+    return [p for p in multiprocessing.active_children() if p.pid not in OTHERS]
 
 
 def no_children() -> bool:
