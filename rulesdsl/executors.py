@@ -80,11 +80,6 @@ class Workers:
                 self._pool = _context(self.threaded).Pool(self.count, initializer=_worker_signals)
             return self._pool.imap(work, tasks)
 
-    @property
-    def started(self) -> bool:
-        """Whether processes are running (idle or at work)."""
-        return self._pool is not None
-
     def stop(self) -> None:
         """End the processes now, whatever they are doing."""
         with self._lock:
