@@ -20,7 +20,7 @@ from rulesdsl.bots import make_bot
 from rulesdsl.engine.fast import REASONS, HandPlayer, compile_hand, int_deck
 from rulesdsl.engine.match import Match
 from rulesdsl.engine.result import EndReason, HandResult
-from rulesdsl.executors import LOCAL, results
+from rulesdsl.executors import LOCAL, Workers, results
 from rulesdsl.rules import Rules
 from rulesdsl.search.table import NO_RANDOM, good_hand, needs_reference, reference_hand
 from rulesdsl.seeds import derive, shuffle
@@ -581,27 +581,31 @@ def run(
     progress: Callable[[int], None] | None = None,
     executor: str = LOCAL,
     stop: Callable[[], bool] | None = None,
+    kept: Workers | None = None,
 ) -> Result:
-    """Simulate on `workers` local processes or on a Dask cluster (`dask://HOST:PORT`);
-    `progress` hears the units done after each task. Ctrl-C, or `stop` saying yes after a
-    task, stops early and returns what was gathered, marked `interrupted`; the tasks not
-    done are cancelled."""
+    """Simulate on `workers` local processes (the `kept` ones, when given), or on a Dask
+    cluster (`dask://HOST:PORT`); `progress` hears the units done after each task. Ctrl-C,
+    or `stop` saying yes, stops early and returns what was gathered, marked `interrupted`;
+    the tasks not done are cancelled. `stop` is heard within `executors.POLL` seconds where
+    the tasks run away from this thread (kept workers, a pool, Dask), else after a task."""
     result = empty_result(spec)
-    workers = workers or default_workers()
+    workers = kept.count if kept is not None else workers or default_workers()
     tasks = [(spec, units) for units in spec.tasks(workers)]
+    gathered = 0
     try:
-        if executor == LOCAL and min(workers, len(tasks)) > 1:
-            _kernels_for_workers(spec)
-        with closing(results(_run_task_args, tasks, workers, executor)) as parts:
+        if kept is None and executor == LOCAL and min(workers, len(tasks)) > 1:
+            _kernels_for_workers(spec)  # forked workers inherit them
+        with closing(results(_run_task_args, tasks, workers, executor, stop, kept)) as parts:
             for part in parts:
                 result.merge(part)
+                gathered += 1
                 if progress is not None:
                     progress(result.units.n)
                 if stop is not None and stop():
-                    result.interrupted = True
                     break
     except KeyboardInterrupt:
-        result.interrupted = True
+        pass
+    result.interrupted = gathered < len(tasks)
     return result
 
 

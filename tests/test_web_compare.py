@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,8 +23,9 @@ PAIR = ["equal-hands", "instant-elimination"]
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> TestClient:
-    return TestClient(create_app(tmp_path), base_url=BASE)
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(tmp_path), base_url=BASE) as opened:  # closed: processes end
+        yield opened
 
 
 def finished(client: TestClient, job: str) -> dict:
@@ -106,36 +108,36 @@ def test_a_cancelled_job_stops_and_has_no_result(tmp_path: Path, monkeypatch):
         gate.wait(30)
 
     monkeypatch.setattr(Job, "_progress", waiting)
-    client = TestClient(create_app(tmp_path), base_url=BASE)
-    body = {"profiles": PAIR, "hands": 1000, "bots": "random"}
-    job = client.post("/api/compare", json=body).json()["job"]
-    assert client.delete(f"/api/jobs/{job}").status_code == 200
-    gate.set()
-    state = finished(client, job)
-    assert state["state"] == "cancelled" and state["done"] < 1000
-    assert client.get(f"/api/jobs/{job}/result").status_code == 409
+    with TestClient(create_app(tmp_path), base_url=BASE) as client:
+        body = {"profiles": PAIR, "hands": 1000, "bots": "random"}
+        job = client.post("/api/compare", json=body).json()["job"]
+        assert client.delete(f"/api/jobs/{job}").status_code == 200
+        gate.set()
+        state = finished(client, job)
+        assert state["state"] == "cancelled" and state["done"] < 1000
+        assert client.get(f"/api/jobs/{job}/result").status_code == 409
 
 
 def test_running_jobs_are_bounded(tmp_path: Path, monkeypatch):
     gate = threading.Event()
     monkeypatch.setattr(Job, "_progress", lambda job, done: gate.wait(30))
-    client = TestClient(create_app(tmp_path, limits=Limits(jobs=1)), base_url=BASE)
-    body = {"profiles": PAIR, "hands": 500}
-    first = client.post("/api/compare", json=body).json()["job"]
-    second = client.post("/api/compare", json=body)
-    assert second.status_code == 400 and "running" in second.json()["error"]
-    client.delete(f"/api/jobs/{first}")
-    gate.set()
-    assert finished(client, first)["state"] == "cancelled"
+    with TestClient(create_app(tmp_path, limits=Limits(jobs=1)), base_url=BASE) as client:
+        body = {"profiles": PAIR, "hands": 500}
+        first = client.post("/api/compare", json=body).json()["job"]
+        second = client.post("/api/compare", json=body)
+        assert second.status_code == 400 and "running" in second.json()["error"]
+        client.delete(f"/api/jobs/{first}")
+        gate.set()
+        assert finished(client, first)["state"] == "cancelled"
 
 
 def test_a_job_that_cannot_reach_its_executor_fails_saying_why(tmp_path: Path, monkeypatch):
     pytest.importorskip("dask.distributed")
     monkeypatch.setattr("rulesdsl.executors.CONNECT_TIMEOUT", "1s")
-    client = TestClient(create_app(tmp_path, executor="dask://127.0.0.1:1"), base_url=BASE)
-    job = client.post("/api/compare", json={"profiles": PAIR, "hands": 10}).json()["job"]
-    state = finished(client, job)
-    assert state["state"] == "failed" and "127.0.0.1:1" in state["error"]
+    with TestClient(create_app(tmp_path, executor="dask://127.0.0.1:1"), base_url=BASE) as client:
+        job = client.post("/api/compare", json={"profiles": PAIR, "hands": 10}).json()["job"]
+        state = finished(client, job)
+        assert state["state"] == "failed" and "127.0.0.1:1" in state["error"]
 
 
 @pytest.mark.parametrize(
@@ -196,11 +198,11 @@ def test_a_job_on_local_processes_or_dask_gives_the_same_bytes(tmp_path: Path, c
     distributed = pytest.importorskip("dask.distributed")
     body = {"profiles": PAIR, "hands": 500, "seed": 9}
     printed = compare(*PAIR, "--hands", "500", "--seed", "9", "--json")
-    pool = TestClient(create_app(tmp_path, workers=2), base_url=BASE)
-    assert _job_result(pool, body) == printed
+    with TestClient(create_app(tmp_path, workers=2), base_url=BASE) as pool:
+        assert _job_result(pool, body) == printed
     with distributed.LocalCluster(
         n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
     ) as cluster:
         address = cluster.scheduler_address.replace("tcp://", "dask://")
-        on_dask = TestClient(create_app(tmp_path, executor=address), base_url=BASE)
-        assert _job_result(on_dask, body) == printed
+        with TestClient(create_app(tmp_path, executor=address), base_url=BASE) as on_dask:
+            assert _job_result(on_dask, body) == printed

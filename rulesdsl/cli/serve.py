@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import logging
+import signal
 import socket
+import sys
 import webbrowser
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from types import FrameType
+from typing import Any
 
 import click
 
@@ -13,6 +20,10 @@ from rulesdsl.diagnostics import safe_text
 from rulesdsl.executors import ExecutorError, check_executor
 
 NEEDS = ("starlette", "uvicorn")
+GRACE = 2
+"""How long (seconds) a stopping server lets requests under way finish before it cancels
+them; the comparisons are cancelled after, and a save under way finishes."""
+STOPPING = (signal.SIGINT, signal.SIGTERM)
 
 
 @cli.command()
@@ -55,7 +66,7 @@ def serve(
     except ExecutorError as error:
         raise UsageProblem(str(error)) from None
     try:
-        import uvicorn
+        import uvicorn  # noqa: F401
 
         from rulesdsl.web.app import create_app
     except ImportError as error:
@@ -66,11 +77,35 @@ def serve(
     app = create_app(workspace, executor=executor, workers=workers, hosts=_hosts(shown))
     listening = _listen(host, port)
     address = f"http://{shown}:{listening.getsockname()[1]}/"
-    click.echo(f"rulesdsl serve: {address} (workspace {safe_text(str(workspace.resolve()))})")
-    if open_page:
-        webbrowser.open(address)
-    config = uvicorn.Config(app, log_level="warning", access_log=False)
-    uvicorn.Server(config).run(sockets=[listening])
+    said = f"rulesdsl serve: {address} (workspace {safe_text(str(workspace.resolve()))})"
+    _run(app, listening, said, address if open_page else None)
+
+
+def _run(app: Any, listening: socket.socket, said: str, page: str | None) -> None:
+    """Serve `app` on the socket until SIGINT or SIGTERM, heard from before `said` is
+    printed (and the `page` opened); then close it and end as the signal would."""
+    import uvicorn
+
+    # The app is closed here, not in its lifespan: a second Ctrl-C hurries uvicorn past it.
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        access_log=False,
+        lifespan="off",
+        timeout_graceful_shutdown=GRACE,
+    )
+    logging.getLogger("uvicorn.error").addFilter(_requests_left_open)
+    server = uvicorn.Server(config)
+    heard = _Signals(server)
+    with heard.installed():
+        click.echo(said)
+        if page is not None:
+            webbrowser.open(page)
+        try:
+            server.run(sockets=[listening])
+        finally:
+            app.state.server.close()
+    heard.end()
 
 
 def _hosts(shown: str) -> tuple[str, ...]:
@@ -92,3 +127,44 @@ def _listen(host: str, port: int) -> socket.socket:
         listening.close()
         raise UsageProblem(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
     return listening
+
+
+class _Signals:
+    """SIGINT (Ctrl-C) and SIGTERM, heard for the whole life of the server: each asks it to
+    stop (uvicorn hears them while it serves, and passes them on when it has stopped). Once
+    the server has stopped and closed, `end` ends the process by the first signal heard, as
+    its default action would, whatever threads are still at a request's work."""
+
+    def __init__(self, server: Any) -> None:
+        self.server = server
+        self.heard: list[int] = []
+
+    def __call__(self, number: int, frame: FrameType | None) -> None:
+        self.heard.append(number)
+        self.server.should_exit = True
+
+    @contextmanager
+    def installed(self) -> Iterator[None]:
+        before = {number: signal.signal(number, self) for number in STOPPING}
+        try:
+            yield
+        finally:
+            for number, handler in before.items():
+                signal.signal(number, handler)
+
+    def end(self) -> None:
+        if not self.heard:
+            return
+        sys.stdout.flush()
+        sys.stderr.flush()
+        signal.signal(self.heard[0], signal.SIG_DFL)
+        signal.raise_signal(self.heard[0])
+
+
+def _requests_left_open(record: logging.LogRecord) -> bool:
+    """Uvicorn's word that it stopped with requests still open (a client stalled mid-body,
+    a table's bots still thinking) is a warning: they are answered 503, and it is not an
+    error of the server's."""
+    if record.levelno == logging.ERROR and "graceful shutdown exceeded" in record.getMessage():
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+    return True

@@ -8,13 +8,13 @@ per-process state (its cache, the chain being resolved) that one request at a ti
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any, TypeVar
 
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
@@ -34,6 +34,7 @@ from rulesdsl.web.bodies import bounded, field, json_body, profile_text
 from rulesdsl.web.checking import UNTITLED, check_text
 from rulesdsl.web.errors import ApiError, bad, not_found
 from rulesdsl.web.guard import HEADERS, LOCAL_HOSTS, Guard
+from rulesdsl.web.hangups import Hangups, in_thread
 from rulesdsl.web.jobs import Jobs
 from rulesdsl.web.limits import Limits
 from rulesdsl.web.refs import HUMAN, Named, check_bot, resolve, searching
@@ -54,6 +55,12 @@ class Server:
         self.tables = Tables(limits.tables)
         self.jobs = Jobs(limits.jobs, workers, executor)
 
+    def close(self) -> None:
+        """Before the server exits: cancel the comparisons and end their processes, and let
+        a save under way finish (refusing any after). Closing again does nothing more."""
+        self.jobs.close()
+        self.workspace.close()
+
     async def locked(self, work: Callable[..., T], *args: Any) -> T:
         """`work(*args)` in a worker thread, holding the lock on profile reading."""
 
@@ -61,7 +68,7 @@ class Server:
             with self.library:
                 return work(*args)
 
-        return await run_in_threadpool(run)
+        return await in_thread(run)
 
     async def body(self, request: Request) -> dict[str, Any]:
         return await json_body(request, self.limits.body_bytes)
@@ -161,7 +168,7 @@ class Server:
         body = await self.body(request)
         text = self.text(body)
         loaded = field(body, "version", str, None)
-        saved = await run_in_threadpool(self.workspace.save, name, text, loaded)
+        saved = await in_thread(self.workspace.save, name, text, loaded)
         return JSONResponse({"name": name, "version": saved})
 
     # -- play -------------------------------------------------------------------------------
@@ -187,7 +194,7 @@ class Server:
             rules.check_players_of(named.ref, players)
         except RulesError as error:
             raise bad(str(error)) from None
-        table = await run_in_threadpool(self.tables.open, named.ref, rules, bots, seed, is_match)
+        table = await in_thread(self.tables.open, named.ref, rules, bots, seed, is_match)
         return JSONResponse(await self.on_table(table, lambda: None, lang))
 
     def seat_bots(self, body: dict[str, Any], players: int, human: bool) -> list[str]:
@@ -206,7 +213,7 @@ class Server:
                 work()
                 return table.state(lang)
 
-        return await run_in_threadpool(run)
+        return await in_thread(run)
 
     def table(self, request: Request) -> Table:
         return self.tables.get(request.path_params["id"])
@@ -236,7 +243,7 @@ class Server:
 
     async def table_trace(self, request: Request) -> Response:
         table = self.table(request)
-        text = await run_in_threadpool(table.traced)
+        text = await in_thread(table.traced)
         disposition = f'attachment; filename="rulesdsl-trace-{table.seed}.jsonl"'
         return Response(
             text,
@@ -284,7 +291,7 @@ class Server:
 
     async def job_cancel(self, request: Request) -> Response:
         job = self.job(request)
-        job.cancel.set()
+        job.stop()
         return JSONResponse(job.to_dict())
 
     async def job_result(self, request: Request) -> Response:
@@ -340,6 +347,12 @@ def create_app(
     """The ASGI app serving the page and the API over the profiles in `workspace`; compare
     jobs run on `executor` (local processes, `workers` of them, or a Dask scheduler)."""
     server = Server(workspace, limits or Limits(), executor, workers)
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        await in_thread(server.close)
+
     routes = [
         Route("/", server.page),
         Route("/api/meta", server.meta),
@@ -362,8 +375,9 @@ def create_app(
     ]
     app = Starlette(
         routes=routes,
-        middleware=[Middleware(Guard, hosts=hosts)],
+        middleware=[Middleware(Guard, hosts=hosts), Middleware(Hangups)],
         exception_handlers={Exception: _error, ApiError: _error, HTTPException: _error},
+        lifespan=lifespan,
     )
     app.state.server = server
     return app

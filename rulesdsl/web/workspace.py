@@ -24,6 +24,8 @@ from rulesdsl.web.errors import ApiError, bad, not_found
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 SUFFIXES = ", ".join(SYNTAXES)
 WORKSPACE_PROFILE = "a profile here"
+CLOSING = 5.0
+"""How long (seconds) closing waits for a save under way (a write, then fsync, of 64 KiB)."""
 
 
 def version_of(data: bytes) -> str:
@@ -63,6 +65,15 @@ class Workspace:
         self.root = root.resolve()
         self.profile_bytes = profile_bytes
         self._saving = threading.Lock()
+        self._closed = False
+
+    def close(self, wait: float = CLOSING) -> None:
+        """Let a save under way finish (waiting up to `wait` seconds), and refuse any after:
+        what a save wrote is whole on disk before the server exits."""
+        finished = self._saving.acquire(timeout=wait)
+        self._closed = True
+        if finished:
+            self._saving.release()
 
     def path(self, name: str) -> Path:
         """The file a name stands for: checked, not a link, and inside the folder."""
@@ -108,6 +119,8 @@ class Workspace:
             raise ApiError(413, f"the profile is over {self.profile_bytes:,} bytes")
         path = self.path(name)
         with self._saving:
+            if self._closed:
+                raise ApiError(503, f"the server is stopping; {name} was not written")
             current = self.current(name)
             if current != version:
                 said = "was saved from elsewhere" if current else "was deleted"
