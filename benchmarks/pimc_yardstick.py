@@ -44,7 +44,7 @@ MIX2 = np.uint64(0x94D049BB133111EB)
 
 @njit(cache=True)
 def below(rng, n):
-    """One of 0 .. n - 1, from the SplitMix64 stream in rng[0] (as rulesdsl.stream)."""
+    """One of 0 .. n - 1, from the SplitMix64 stream in rng[0] (as rulesdsl.model.stream)."""
     z = rng[0] + GAMMA
     rng[0] = z
     z = (z ^ (z >> np.uint64(30))) * MIX1

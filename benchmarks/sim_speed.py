@@ -25,8 +25,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 import yardstick
 
-from rulesdsl.profile import clear_cache, load, shipped_names
-from rulesdsl.sim import Spec, run
+from rulesdsl.read.profile import clear_cache, load, shipped_names
+from rulesdsl.reason.sim import Spec, run
 
 REPEATS = 3
 BIN = Path(sys.executable).parent

@@ -3,31 +3,33 @@
 The public API: rules from options, a hand you can step through, matches, and bots.
 """
 
-import importlib
+from rulesdsl.model.cards import Card, Suit, parse_cards, parse_deck
+from rulesdsl.model.result import EndReason, HandResult
+from rulesdsl.model.rules import DEFAULT_RULES, OPTIONS, Rules, RulesError
+from rulesdsl.play.engine.driver import Player, play_hand, play_match
+from rulesdsl.play.engine.hand import Hand, IllegalMove, Refusal, beats
+from rulesdsl.play.engine.match import Match
+from rulesdsl.play.players.bots import BOTS, make_bot
 
-from rulesdsl import engine
-
-# Names are imported on first use (PEP 562), so `import rulesdsl.cli` stays light; the
-# engine's names are its own list (`rulesdsl.engine` loads nothing until asked).
-_WHERE = {
-    "BOTS": "bots",
-    "make_bot": "bots",
-    "Card": "cards",
-    "Suit": "cards",
-    "parse_cards": "cards",
-    "parse_deck": "cards",
-    **dict.fromkeys(engine.__all__, "engine"),
-    "DEFAULT_RULES": "rules",
-    "OPTIONS": "rules",
-    "Rules": "rules",
-    "RulesError": "rules",
-}
-
-
-def __getattr__(name: str) -> object:
-    if name not in _WHERE:
-        raise AttributeError(f"module 'rulesdsl' has no attribute {name!r}")
-    return getattr(importlib.import_module(f"rulesdsl.{_WHERE[name]}"), name)
-
-
-__all__ = sorted(_WHERE)
+__all__ = [
+    "BOTS",
+    "DEFAULT_RULES",
+    "OPTIONS",
+    "Card",
+    "EndReason",
+    "Hand",
+    "HandResult",
+    "IllegalMove",
+    "Match",
+    "Player",
+    "Refusal",
+    "Rules",
+    "RulesError",
+    "Suit",
+    "beats",
+    "make_bot",
+    "parse_cards",
+    "parse_deck",
+    "play_hand",
+    "play_match",
+]

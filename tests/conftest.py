@@ -14,12 +14,12 @@ from typing import ClassVar
 
 import yaml
 
-from rulesdsl.cards import FULL_DECK, Card, parse_cards
-from rulesdsl.engine.fast import compile_hand, int_deck, play_plain
-from rulesdsl.engine.result import HandResult
-from rulesdsl.native import ENV
-from rulesdsl.rules import Rules
-from rulesdsl.stream import Stream
+from rulesdsl.model.cards import FULL_DECK, Card, parse_cards
+from rulesdsl.model.result import HandResult
+from rulesdsl.model.rules import Rules
+from rulesdsl.model.stream import Stream
+from rulesdsl.play.engine.fast import compile_hand, int_deck, play_plain
+from rulesdsl.play.native import ENV
 
 os.environ[ENV] = "0"
 

@@ -16,21 +16,27 @@ from exhaustive import broken_bounds
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from rulesdsl.analysis import stated
-from rulesdsl.analysis import witness as w
-from rulesdsl.analysis.counts import CountModel, build
-from rulesdsl.analysis.lint import LINT_BUDGET
-from rulesdsl.analysis.report import analyse, dead_rules
-from rulesdsl.analysis.sameness import sameness, sameness_lines, samenesses
-from rulesdsl.analysis.verdicts import Proofs, Verdict, option_questions, questions_for, settle
-from rulesdsl.bots import make_bot
-from rulesdsl.check import rule_problems
-from rulesdsl.cli import cli, main
-from rulesdsl.engine.hand import TRICK_LIMIT, Hand
-from rulesdsl.house.unit import HouseRule
-from rulesdsl.house.unit import Step as RuleStep
-from rulesdsl.profile import load, load_text, shipped_files, shipped_names
-from rulesdsl.rules import OPTIONS, Rules
+from rulesdsl.model.language.rule import HouseRule
+from rulesdsl.model.language.rule import Step as RuleStep
+from rulesdsl.model.rules import OPTIONS, Rules
+from rulesdsl.play.engine.hand import TRICK_LIMIT, Hand
+from rulesdsl.play.players.bots import make_bot
+from rulesdsl.read.check import rule_problems
+from rulesdsl.read.profile import load, load_text, shipped_files, shipped_names
+from rulesdsl.reason.analysis import stated
+from rulesdsl.reason.analysis import witness as w
+from rulesdsl.reason.analysis.counts import CountModel, build
+from rulesdsl.reason.analysis.lint import LINT_BUDGET
+from rulesdsl.reason.analysis.report import analyse, dead_rules
+from rulesdsl.reason.analysis.sameness import sameness, sameness_lines, samenesses
+from rulesdsl.reason.analysis.verdicts import (
+    Proofs,
+    Verdict,
+    option_questions,
+    questions_for,
+    settle,
+)
+from rulesdsl.surfaces.cli import cli, main
 
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6])

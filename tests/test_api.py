@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulesdsl import Hand, Match, Rules, Suit, make_bot
-from rulesdsl.engine.hand import HandOutcome
-from rulesdsl.rules import RulesError
+from rulesdsl.model.result import HandResult
+from rulesdsl.model.rules import RulesError
 
 
 def test_a_suit_prints_as_its_letter():
@@ -71,16 +71,16 @@ def test_a_finished_hand_prints_who_is_out_and_the_outcome():
     ],
 )
 def test_an_outcome_prints_as_a_sentence(winner, reason, tricks, text):
-    outcome = HandOutcome(winner, reason, tricks, (), 0, None, (), 0)
+    outcome = HandResult(winner, reason, tricks, (), 0, None, (), 0)
     assert str(outcome) == text
 
 
 def test_a_match_prints_its_points_and_the_next_dealer_or_its_winners():
     match = Match(Rules().with_options({"match": "hands 2"}), 3, dealer=1)
     assert str(match) == "after 0 hands: points 0 0 0; seat 1 deals next"
-    match.record(HandOutcome(2, "last_player", 5, (), 10, None, (), 1))
+    match.record(HandResult(2, "last_player", 5, (), 10, None, (), 1))
     assert str(match) == "after 1 hand: points 0 0 1; seat 2 deals next"
-    match.record(HandOutcome(0, "last_player", 5, (), 10, None, (), 1))
+    match.record(HandResult(0, "last_player", 5, (), 10, None, (), 1))
     assert str(match) == "match over after 2 hands: seat 0, seat 2 won; points 1 0 1"
 
 

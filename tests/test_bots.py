@@ -6,8 +6,8 @@ import pytest
 from conftest import cards
 
 from rulesdsl import Hand, Rules, Suit, make_bot, play_hand
-from rulesdsl.bots import BOTS, UnknownBot
-from rulesdsl.seeds import derive
+from rulesdsl.model.seeds import derive
+from rulesdsl.play.players.bots import BOTS, UnknownBot
 
 
 def position() -> Hand:

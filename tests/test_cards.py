@@ -1,6 +1,6 @@
 import pytest
 
-from rulesdsl.cards import FULL_DECK, Card, CardError, Suit, check_permutation, parse_deck
+from rulesdsl.model.cards import FULL_DECK, Card, CardError, Suit, check_permutation, parse_deck
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ import sys
 import pytest
 from conftest import deck_order, deck_text
 
-from rulesdsl.cli import main
+from rulesdsl.surfaces.cli import main
 
 HANDS = ["2C 9C 4H 8S", "3C 10C 5H JD", "4C QC 6H 9D", "5C KC 3S 7H"]
 ORDER = deck_text(deck_order(HANDS, dealer=3))
@@ -181,7 +181,16 @@ def test_bad_line_in_decks_file_is_named_with_its_line_number(tmp_path, capsys):
 
 def test_the_installed_command_never_shows_a_traceback():
     result = subprocess.run(
-        [sys.executable, "-m", "rulesdsl.cli", "play", "--set", "draw=lots", "--bots", "lowest"],
+        [
+            sys.executable,
+            "-m",
+            "rulesdsl.surfaces.cli",
+            "play",
+            "--set",
+            "draw=lots",
+            "--bots",
+            "lowest",
+        ],
         capture_output=True,
         text=True,
     )
@@ -217,17 +226,21 @@ def test_a_person_is_refused_an_illegal_card_with_the_rule(capsys, monkeypatch):
 
 
 def test_every_command_is_listed_where_the_lazy_group_finds_it():
-    from rulesdsl.cli.common import COMMANDS, cli
+    from rulesdsl.surfaces.cli.common import COMMANDS, cli
 
     for name, module in COMMANDS.items():
         command = cli.get_command(None, name)
-        assert command is not None and command.callback.__module__ == f"rulesdsl.cli.{module}"
+        assert (
+            command is not None and command.callback.__module__ == f"rulesdsl.surfaces.cli.{module}"
+        )
     assert set(cli.commands) == set(COMMANDS)
 
 
 def test_start_up_imports_no_heavy_library():
     heavy = ("rich", "matplotlib", "dask", "lark", "yaml", "pygls", "lsprotocol")
-    code = f"import sys, rulesdsl.cli; print(sorted(m for m in {heavy} if m in sys.modules))"
+    code = (
+        f"import sys, rulesdsl.surfaces.cli; print(sorted(m for m in {heavy} if m in sys.modules))"
+    )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.stdout.strip() == "[]"
 

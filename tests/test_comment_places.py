@@ -5,8 +5,8 @@ statement, whose comment goes on its first line."""
 
 import pytest
 
-from rulesdsl.cli import main
-from rulesdsl.profile import shipped_files
+from rulesdsl.read.profile import shipped_files
+from rulesdsl.surfaces.cli import main
 
 SHIPPED = shipped_files()
 

@@ -10,14 +10,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sizing import examples
 
-from rulesdsl.bots import RandomBot, make_bot
-from rulesdsl.engine import Hand, play_hand
-from rulesdsl.engine.events import Play
-from rulesdsl.engine.fast import compile_hand, play_plain, to_int
-from rulesdsl.profile import load
-from rulesdsl.rules import OPTIONS, Rules, RulesError
-from rulesdsl.sim import Spec, _play_hands, empty_result
-from rulesdsl.stream import Stream
+from rulesdsl.model.rules import OPTIONS, Rules, RulesError
+from rulesdsl.model.stream import Stream
+from rulesdsl.play.engine.driver import play_hand
+from rulesdsl.play.engine.events import Play
+from rulesdsl.play.engine.fast import compile_hand, play_plain, to_int
+from rulesdsl.play.engine.hand import Hand
+from rulesdsl.play.players.bots import RandomBot, make_bot
+from rulesdsl.read.profile import load
+from rulesdsl.reason.sim import Spec, _play_hands, empty_result
 
 BOT_NAMES = ("random", "lowest", "highest", "heuristic")
 
@@ -101,7 +102,7 @@ def test_the_simulator_plays_the_compiled_hands_it_is_tested_on(monkeypatch):
         called.append((rules, players, bots))
         return compile_hand(rules, players, bots)
 
-    monkeypatch.setattr("rulesdsl.sim.compile_hand", spy)
+    monkeypatch.setattr("rulesdsl.reason.sim.compile_hand", spy)
     spec = Spec(profiles=(("default", Rules()),), units=3, skill=False)
     _play_hands(spec, range(3), empty_result(spec))
     assert called[0] == (Rules(), 4, ("random",) * 4)

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from rulesdsl.cli import main
+from rulesdsl.surfaces.cli import main
 
 distributed = pytest.importorskip("dask.distributed")
 
@@ -43,6 +43,6 @@ def test_matches_on_dask_equal_local(scheduler, capsys):
     ],
 )
 def test_a_bad_executor_is_a_usage_error(capsys, monkeypatch, executor, message):
-    monkeypatch.setattr("rulesdsl.executors.CONNECT_TIMEOUT", "1s")
+    monkeypatch.setattr("rulesdsl.reason.executors.CONNECT_TIMEOUT", "1s")
     assert main(["simulate", "equal-hands", "--hands", "10", "--executor", executor]) == 2
     assert message in capsys.readouterr().err

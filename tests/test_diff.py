@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 
-from rulesdsl.cli import main
-from rulesdsl.diff import diff_profiles
-from rulesdsl.explain import sentence
-from rulesdsl.profile import SHIPPED, load
-from rulesdsl.rules import OPTIONS
+from rulesdsl.model.rules import OPTIONS
+from rulesdsl.read.profile import SHIPPED, load
+from rulesdsl.surfaces.cli import main
+from rulesdsl.words.diff import diff_profiles
+from rulesdsl.words.explain import sentence
 
 SIDE_KEYS = {"value", "sentence", "origin", "assumed", "note", "note_from", "where"}
 AFTER_DRAW = sentence("elimination", "after_draw")

@@ -8,15 +8,15 @@ from collections.abc import Sequence
 import pytest
 from conftest import deck_order, deck_text
 
-from rulesdsl.bots import BOTS
-from rulesdsl.cards import Card
-from rulesdsl.cli import main
-from rulesdsl.diverge import first_divergence
-from rulesdsl.engine import Hand
-from rulesdsl.engine.events import Deal, Draw, Out, Play
-from rulesdsl.explain import phrases
-from rulesdsl.profile import load, load_file
-from rulesdsl.rules import Rules
+from rulesdsl.model.cards import Card
+from rulesdsl.model.rules import Rules
+from rulesdsl.play.engine.events import Deal, Draw, Out, Play
+from rulesdsl.play.engine.hand import Hand
+from rulesdsl.play.players.bots import BOTS
+from rulesdsl.read.profile import load, load_file
+from rulesdsl.surfaces.cli import main
+from rulesdsl.words.diverge import first_divergence
+from rulesdsl.words.explain import phrases
 
 # Three players, seat 2 deals and shows 7H: hearts are trump. With the `lowest` bots,
 # trick 1: 2C KC 5C, seat 1 wins and draws 2D; trick 2: 2D 5D 3D, seat 2 wins and draws

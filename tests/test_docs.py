@@ -3,8 +3,8 @@
 import re
 from pathlib import Path
 
-from rulesdsl.profile import load_file, shipped_names
-from rulesdsl.rules import options_table
+from rulesdsl.model.rules import options_table
+from rulesdsl.read.profile import load_file, shipped_names
 
 README = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
 

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl import highlight
-from rulesdsl.house.unit import Clause
-from rulesdsl.house.vocab import ATTRIBUTES, NAMES, Aggregate
-from rulesdsl.profile import load_file
-from rulesdsl.rules import OPTIONS
+from rulesdsl.model.language.rule import Clause
+from rulesdsl.model.language.vocab import ATTRIBUTES, NAMES, Aggregate
+from rulesdsl.model.rules import OPTIONS
+from rulesdsl.read.profile import load_file
+from rulesdsl.words import highlight
 
 ROOT = Path(__file__).resolve().parent.parent
 EDITORS = ROOT / "editors"
@@ -25,7 +25,7 @@ EDITORS = ROOT / "editors"
 @pytest.mark.parametrize("name", sorted(highlight.files()))
 def test_the_committed_editor_files_are_what_the_generator_writes(name):
     assert (EDITORS / name).read_text() == highlight.files()[name], (
-        "run: python -m rulesdsl.highlight"
+        "run: python -m rulesdsl.words.highlight"
     )
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl.cards import FULL_DECK
+from rulesdsl.model.cards import FULL_DECK
 
 ROOT = Path(__file__).parent.parent
 EXAMPLE = ROOT / "examples" / "rulesdsl-example-rule"
@@ -64,7 +64,7 @@ def python(site: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess:
 
 
 def rulesdsl(site: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess:
-    result = python(site, "-m", "rulesdsl.cli", *args, cwd=cwd)
+    result = python(site, "-m", "rulesdsl.surfaces.cli", *args, cwd=cwd)
     assert result.returncode == 0, result.stderr
     assert "refused" not in result.stderr
     return result
@@ -78,10 +78,10 @@ def profile(tmp_path) -> Path:
 
 
 def test_the_rule_comes_from_the_installed_packages(site, tmp_path):
-    # The unit's module first: it imports rulesdsl.units while the registry is not built.
+    # The unit's module first: it imports rulesdsl.model.units while the registry is not built.
     code = (
         "import rulesdsl_longest_suit, rulesdsl\n"
-        "from rulesdsl.rules import OPTIONS\n"
+        "from rulesdsl.model.rules import OPTIONS\n"
         "print(rulesdsl.__file__, OPTIONS['lead_from'] is rulesdsl_longest_suit.UNIT)"
     )
     result = python(site, "-c", code, cwd=tmp_path)
@@ -147,11 +147,12 @@ def test_play_leads_from_a_longest_suit_in_the_reference_engine(site, profile, t
 
 FAST_PATH = """
 import random
-from rulesdsl.bots import RandomBot, make_bot
-from rulesdsl.engine import Hand, play_hand
-from rulesdsl.engine.fast import compile_hand, to_int
-from rulesdsl.rules import Rules
-from rulesdsl.stream import Stream
+from rulesdsl.play.players.bots import RandomBot, make_bot
+from rulesdsl.play.engine.hand import Hand
+from rulesdsl.play.engine.driver import play_hand
+from rulesdsl.play.engine.fast import compile_hand, to_int
+from rulesdsl.model.rules import Rules
+from rulesdsl.model.stream import Stream
 
 rules = Rules().with_options({"lead_from": "longest_suit"})
 changed = 0

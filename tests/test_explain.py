@@ -7,9 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl import explain
-from rulesdsl.cli import main
-from rulesdsl.explain import (
+from rulesdsl.model.contributions import model
+from rulesdsl.model.kinds import Choice, CountOrWord, DeckRanks, IntExpr, MatchKind, PlayerRange
+from rulesdsl.model.rules import OPTIONS, SECTIONS, SUIT_WORDS, section_options
+from rulesdsl.model.units import UNITS
+from rulesdsl.model.units.base import COMPOSITION, Composition
+from rulesdsl.read.profile import Profile, load, load_file, shipped_names
+from rulesdsl.surfaces.cli import main
+from rulesdsl.words import explain
+from rulesdsl.words.explain import (
     PLURAL_RULES,
     PhraseError,
     Phrases,
@@ -19,12 +25,6 @@ from rulesdsl.explain import (
     rule_sheet,
     sentence,
 )
-from rulesdsl.model import model
-from rulesdsl.options import Choice, CountOrWord, DeckRanks, IntExpr, MatchKind, PlayerRange
-from rulesdsl.profile import Profile, load, load_file, shipped_names
-from rulesdsl.rules import OPTIONS, SECTIONS, SUIT_WORDS, section_options
-from rulesdsl.units import UNITS
-from rulesdsl.units.base import COMPOSITION, Composition
 
 LANGS = ("en", "pt", "uk")
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")

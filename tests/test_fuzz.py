@@ -29,10 +29,10 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from sizing import examples
 
-from rulesdsl.cli import main
-from rulesdsl.diagnostics import Diagnostic
-from rulesdsl.options import Choice, CountOrWord, DeckRanks, IntExpr, MatchKind, PlayerRange
-from rulesdsl.profile import (
+from rulesdsl.model.kinds import Choice, CountOrWord, DeckRanks, IntExpr, MatchKind, PlayerRange
+from rulesdsl.model.rules import MAX_VALUE, OPTIONS, Rules
+from rulesdsl.read.diagnostics import Diagnostic
+from rulesdsl.read.profile import (
     SYNTAXES,
     Profile,
     load_file,
@@ -41,10 +41,10 @@ from rulesdsl.profile import (
     shipped_files,
     shipped_names,
 )
-from rulesdsl.rules import MAX_VALUE, OPTIONS, Rules
-from rulesdsl.syntax.document import METADATA
-from rulesdsl.syntax.dsl import read_dsl
-from rulesdsl.syntax.writer import write
+from rulesdsl.read.syntax.document import METADATA
+from rulesdsl.read.syntax.dsl import read_dsl
+from rulesdsl.read.syntax.writer import write
+from rulesdsl.surfaces.cli import main
 
 # RULESDSL_FUZZ_EXAMPLES=5000 for a deeper run still.
 EXAMPLES = int(os.environ.get("RULESDSL_FUZZ_EXAMPLES", examples(150)))

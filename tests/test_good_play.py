@@ -7,13 +7,14 @@ import json
 
 import pytest
 
-from rulesdsl import report, sim
-from rulesdsl.cards import Card
-from rulesdsl.cli import main
-from rulesdsl.engine.events import Deal, Draw, Out, Play
-from rulesdsl.profile import load
-from rulesdsl.search.table import came_back
-from rulesdsl.sim import Spec, run
+from rulesdsl.model.cards import Card
+from rulesdsl.play.engine.events import Deal, Draw, Out, Play
+from rulesdsl.play.players.search.table import came_back
+from rulesdsl.read.profile import load
+from rulesdsl.reason import sim
+from rulesdsl.reason.sim import Spec, run
+from rulesdsl.surfaces.cli import main
+from rulesdsl.words import report
 
 
 def spec_of(*names: str, **options) -> Spec:

@@ -11,13 +11,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rulesdsl import diagnostics
-from rulesdsl.cards import FULL_DECK
-from rulesdsl.cli import main
-from rulesdsl.diagnostics import MAX_PROBLEMS, UNSAFE, Diagnostic, excerpt, render, safe_text
-from rulesdsl.profile import load_file, read_source
-from rulesdsl.sources import MAX_BYTES, SourceError, read_bytes
-from rulesdsl.syntax.dsl import MAX_SYNTAX_ERRORS
+from rulesdsl.model.cards import FULL_DECK
+from rulesdsl.read import diagnostics
+from rulesdsl.read.diagnostics import MAX_PROBLEMS, UNSAFE, Diagnostic, excerpt, render, safe_text
+from rulesdsl.read.profile import load_file, read_source
+from rulesdsl.read.sources import MAX_BYTES, SourceError, read_bytes
+from rulesdsl.read.syntax.dsl import MAX_SYNTAX_ERRORS
+from rulesdsl.surfaces.cli import main
 
 BAD = 'profile "x" {\n    trump hart\n}\n'
 GOOD = 'profile "x" extends "equal-hands" {\n    draw 2\n}\n'

@@ -11,10 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulesdsl.cli import main
-from rulesdsl.profile import read_document, shipped_files
-from rulesdsl.sources import MAX_BYTES
-from rulesdsl.syntax.writer import write
+from rulesdsl.read.profile import read_document, shipped_files
+from rulesdsl.read.sources import MAX_BYTES
+from rulesdsl.read.syntax.writer import write
+from rulesdsl.surfaces.cli import main
 
 SUFFIX = {"dsl": ".rules", "yaml": ".yaml"}
 INDENT = 8  # the deepest indentation the layout gives a line: a rule's clause

@@ -14,13 +14,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rulesdsl.cards import FULL_DECK, MAX_ORDER
-from rulesdsl.cli import main
-from rulesdsl.diagnostics import UNSAFE
-from rulesdsl.profile import load_file
-from rulesdsl.sources import MAX_BYTES, human_size, read_bytes
-from rulesdsl.web.errors import ApiError
-from rulesdsl.web.workspace import Workspace
+from rulesdsl.model.cards import FULL_DECK, MAX_ORDER
+from rulesdsl.read.diagnostics import UNSAFE
+from rulesdsl.read.profile import load_file
+from rulesdsl.read.sources import MAX_BYTES, human_size, read_bytes
+from rulesdsl.surfaces.cli import main
+from rulesdsl.surfaces.web.errors import ApiError
+from rulesdsl.surfaces.web.workspace import Workspace
 
 GOOD = 'profile "x" extends "equal-hands" {\n    draw 2\n}\n'
 ONE_DECK = " ".join(str(card) for card in FULL_DECK)

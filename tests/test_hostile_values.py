@@ -13,16 +13,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rulesdsl.analysis import stated
-from rulesdsl.cli import main
-from rulesdsl.cli.common import UsageProblem, build_rules
-from rulesdsl.diagnostics import Located, render
-from rulesdsl.house.rule import compile_rule
-from rulesdsl.house.unit import HouseRule
-from rulesdsl.profile import load_file
-from rulesdsl.syntax.dsl import read_dsl
-from rulesdsl.units.base import MAX_VALUE
-from rulesdsl.units.match import HAND_LIMIT, MOST_POINTS
+from rulesdsl.model.language.rule import HouseRule
+from rulesdsl.model.units.base import MAX_VALUE
+from rulesdsl.model.units.match import HAND_LIMIT, MOST_POINTS
+from rulesdsl.read.diagnostics import Located, render
+from rulesdsl.read.language.compile import compile_rule
+from rulesdsl.read.profile import load_file
+from rulesdsl.read.syntax.dsl import read_dsl
+from rulesdsl.reason.analysis import stated
+from rulesdsl.surfaces.cli import main
+from rulesdsl.surfaces.cli.common import UsageProblem, build_rules
 
 PLAYERS = range(3, 7)  # equal-hands' players, which the drawn profiles keep
 DECK = 52

@@ -13,14 +13,14 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulesdsl.cli import main
-from rulesdsl.explain import phrases
-from rulesdsl.house.checker import COMPARISONS
-from rulesdsl.house.vocab import ATTRIBUTES, CALLS, NAMES, Aggregate
-from rulesdsl.profile import clear_cache, load_file, read_document
-from rulesdsl.schema import profile_schema
-from rulesdsl.syntax.chars import refusal
-from rulesdsl.syntax.writer import write
+from rulesdsl.model.language.vocab import ATTRIBUTES, CALLS, NAMES, Aggregate
+from rulesdsl.read.language.checker import COMPARISONS
+from rulesdsl.read.profile import clear_cache, load_file, read_document
+from rulesdsl.read.schema import profile_schema
+from rulesdsl.read.syntax.chars import refusal
+from rulesdsl.read.syntax.writer import write
+from rulesdsl.surfaces.cli import main
+from rulesdsl.words.explain import phrases
 
 
 def run(capsys, *args: object) -> tuple[int, str, str]:
@@ -391,9 +391,9 @@ def test_a_clause_too_deep_or_too_long_is_one_error_not_a_crash(tmp_path, clause
     ).map("".join),
 )
 def test_any_clause_text_is_read_or_refused_with_a_position(kind, text):
-    from rulesdsl.diagnostics import Located, Pos
-    from rulesdsl.house.rule import compile_rule
-    from rulesdsl.syntax.document import Entry, RuleBlock
+    from rulesdsl.read.diagnostics import Located, Pos
+    from rulesdsl.read.language.compile import compile_rule
+    from rulesdsl.read.syntax.document import Entry, RuleBlock
 
     entries = [Entry(kind, text, Pos(2, 9), Pos(2, 10 + len(kind)))]
     if kind == "end":

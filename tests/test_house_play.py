@@ -6,17 +6,18 @@ from __future__ import annotations
 
 import re
 
-from rulesdsl.analysis import witness as w
-from rulesdsl.analysis.report import analyse
-from rulesdsl.analysis.verdicts import Verdict
-from rulesdsl.cards import Card, Suit
-from rulesdsl.cli import main
-from rulesdsl.engine import Hand, Match
-from rulesdsl.engine.events import Draw, HandEnd, Score
-from rulesdsl.engine.result import EndReason
-from rulesdsl.engine.state import State
-from rulesdsl.house import vocab
-from rulesdsl.profile import load
+from rulesdsl.model.cards import Card, Suit
+from rulesdsl.model.language import vocab
+from rulesdsl.model.result import EndReason
+from rulesdsl.model.state import State
+from rulesdsl.play.engine.events import Draw, HandEnd, Score
+from rulesdsl.play.engine.hand import Hand
+from rulesdsl.play.engine.match import Match
+from rulesdsl.read.profile import load
+from rulesdsl.reason.analysis import witness as w
+from rulesdsl.reason.analysis.report import analyse
+from rulesdsl.reason.analysis.verdicts import Verdict
+from rulesdsl.surfaces.cli import main
 
 
 def cards(text: str) -> list[Card]:

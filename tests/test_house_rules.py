@@ -11,12 +11,12 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from rulesdsl.cards import Card, Suit
-from rulesdsl.house.codegen import NO_END, NO_WINNER
-from rulesdsl.house.unit import HouseRule, Step
-from rulesdsl.options import OptionError
-from rulesdsl.profile import load
-from rulesdsl.rules import Rules
+from rulesdsl.model.cards import Card, Suit
+from rulesdsl.model.kinds import OptionError
+from rulesdsl.model.language.rule import HouseRule, Step
+from rulesdsl.model.rules import Rules
+from rulesdsl.read.language.codegen import NO_END, NO_WINNER
+from rulesdsl.read.profile import load
 
 HEARTS, CLUBS = 2, 0
 
@@ -338,9 +338,9 @@ def positions(draw) -> tuple[State, int]:
 @settings(max_examples=150, deadline=None)
 @given(BOOLS, positions())
 def test_any_play_filter_keeps_a_subset_of_the_allowed_cards(condition, position):
-    from rulesdsl.diagnostics import Located, Pos
-    from rulesdsl.house.rule import compile_rule
-    from rulesdsl.syntax.document import Entry, RuleBlock
+    from rulesdsl.read.diagnostics import Located, Pos
+    from rulesdsl.read.language.compile import compile_rule
+    from rulesdsl.read.syntax.document import Entry, RuleBlock
 
     text = f"follow if {condition}" if position[0].trick else f"card if {condition}"
     block = RuleBlock("r", Pos(1, 1), (Entry("refuse", text, Pos(2, 1), Pos(2, 8)),), 3)
@@ -357,8 +357,8 @@ def test_any_play_filter_keeps_a_subset_of_the_allowed_cards(condition, position
 def evaluate(node, env: dict):
     """The checked tree evaluated directly, node by node: a second reading of a rule, to
     hold the generated code (its loops, and what it computes outside them) to."""
-    from rulesdsl.house import ir
-    from rulesdsl.house.vocab import Aggregate
+    from rulesdsl.model.language import tree as ir
+    from rulesdsl.model.language.vocab import Aggregate
 
     if isinstance(node, ir.Number):
         return node.value
@@ -401,11 +401,11 @@ def evaluate(node, env: dict):
 @settings(max_examples=150, deadline=None)
 @given(BOOLS, positions())
 def test_a_generated_filter_refuses_exactly_the_cards_its_tree_refuses(condition, position):
-    from rulesdsl.diagnostics import Pos
-    from rulesdsl.house import codegen
-    from rulesdsl.house.checker import Checker, ClauseError
-    from rulesdsl.house.unit import compiled
-    from rulesdsl.house.vocab import Type, Where
+    from rulesdsl.model.language.rule import compiled
+    from rulesdsl.model.language.vocab import Type, Where
+    from rulesdsl.read.diagnostics import Pos
+    from rulesdsl.read.language import codegen
+    from rulesdsl.read.language.checker import Checker, ClauseError
 
     checker = Checker(Pos(1, 1), Where.FOLLOW)
     try:
@@ -421,8 +421,8 @@ def test_a_generated_filter_refuses_exactly_the_cards_its_tree_refuses(condition
 
 
 def test_the_engine_finds_the_rules_of_each_step_in_the_order_they_apply(tmp_path):
-    from rulesdsl.house.unit import at_step
-    from rulesdsl.profile import clear_cache, load_file
+    from rulesdsl.model.language.rule import at_step
+    from rulesdsl.read.profile import clear_cache, load_file
 
     path = tmp_path / "p.rules"
     path.write_text(

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl.cards import RANKS_HIGH_TO_LOW, rank_text
-from rulesdsl.explain import house_sentence, phrases, rule_sheet
-from rulesdsl.house.vocab import ATTRIBUTES, NAMES, SUITS, Aggregate
-from rulesdsl.house.words import COMPARE, FLIPPED, in_words
-from rulesdsl.lsp.describe import Part, Target, hover
-from rulesdsl.profile import load_file
+from rulesdsl.model.cards import RANKS_HIGH_TO_LOW, rank_text
+from rulesdsl.model.language.vocab import ATTRIBUTES, NAMES, SUITS, Aggregate
+from rulesdsl.read.profile import load_file
+from rulesdsl.surfaces.lsp.describe import Part, Target, hover
+from rulesdsl.words.explain import house_sentence, phrases, rule_sheet
+from rulesdsl.words.rule_words import COMPARE, FLIPPED, in_words
 
 LANGS = ("en", "pt", "uk")
 SUBJECTS = ("card", "trick.best")

@@ -8,7 +8,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulesdsl.engine.inline import specialise
+from rulesdsl.play.engine.inline import specialise
 
 NAMES = ("a", "b", "t")
 OPS = ("+", "-", "*", "^", ">>", "&")

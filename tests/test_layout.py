@@ -10,10 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulesdsl import report, sim
-from rulesdsl.cli import main
-from rulesdsl.layout import PIPED_WIDTH, Page
-from rulesdsl.profile import load
+from rulesdsl.read.profile import load
+from rulesdsl.reason import sim
+from rulesdsl.surfaces.cli import main
+from rulesdsl.words import report
+from rulesdsl.words.layout import PIPED_WIDTH, Page
 
 WIDTHS = (80, 120)
 LONG_TITLE = (
@@ -186,7 +187,7 @@ def test_show_puts_the_note_under_its_option(capsys, house):
 
 
 def test_options_prints_a_block_per_option_and_markdown_on_request(capsys):
-    from rulesdsl.rules import OPTIONS, options_table
+    from rulesdsl.model.rules import OPTIONS, options_table
 
     out = run(capsys, "options", "--width", 80)
     assert [line.split()[0] for line in out.splitlines() if not line[0].isspace()] == list(OPTIONS)

@@ -15,10 +15,10 @@ from lsprotocol import types as lsp
 from pygls.lsp.client import LanguageClient
 from pygls.uris import from_fs_path
 
-from rulesdsl.cli.profiles import rewrite
-from rulesdsl.explain import house_sentence, phrases
-from rulesdsl.house.vocab import ATTRIBUTES, NAMES, Aggregate, Type, Where
-from rulesdsl.profile import SHIPPED, load_file, read_document, short_path
+from rulesdsl.model.language.vocab import ATTRIBUTES, NAMES, Aggregate, Type, Where
+from rulesdsl.read.profile import SHIPPED, load_file, read_document, short_path
+from rulesdsl.surfaces.cli.profiles import rewrite
+from rulesdsl.words.explain import house_sentence, phrases
 
 WAIT = 20.0
 
@@ -41,7 +41,7 @@ class Session:
         return self.loop.run_until_complete(asyncio.wait_for(work, WAIT))
 
     def start(self, capabilities: lsp.ClientCapabilities | None = None) -> None:
-        self.run(self.client.start_io(sys.executable, "-m", "rulesdsl.cli", "lsp"))
+        self.run(self.client.start_io(sys.executable, "-m", "rulesdsl.surfaces.cli", "lsp"))
         capabilities = capabilities or lsp.ClientCapabilities()
         self.run(self.client.initialize_async(lsp.InitializeParams(capabilities=capabilities)))
         self.client.initialized(lsp.InitializedParams())
@@ -493,7 +493,7 @@ def test_document_symbols_list_the_profile_and_its_statements(session, folder):
 
 def test_a_message_that_is_not_json_is_one_line_on_stderr():
     result = subprocess.run(
-        [sys.executable, "-m", "rulesdsl.cli", "lsp"],
+        [sys.executable, "-m", "rulesdsl.surfaces.cli", "lsp"],
         input=b"Content-Length: 5\r\n\r\n{bad}",
         capture_output=True,
         timeout=WAIT,
@@ -556,7 +556,7 @@ def test_the_server_exits_on_exit_with_the_protocols_status(shutdown, status):
         {"method": "exit"},
     ]
     result = subprocess.run(
-        [sys.executable, "-m", "rulesdsl.cli", "lsp"],
+        [sys.executable, "-m", "rulesdsl.surfaces.cli", "lsp"],
         input=framed(*messages),
         capture_output=True,
         timeout=WAIT,
@@ -570,7 +570,7 @@ def test_the_server_exits_on_exit_with_the_protocols_status(shutdown, status):
 
 def test_lsp_without_pygls_says_how_to_install_it():
     code = (
-        "import sys; sys.modules['pygls'] = None; from rulesdsl.cli import main; "
+        "import sys; sys.modules['pygls'] = None; from rulesdsl.surfaces.cli import main; "
         "sys.exit(main(['lsp']))"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
@@ -966,9 +966,9 @@ def _spots() -> list[tuple[str, str, str]]:
 
 
 def _checks(word: str, text: str) -> bool:
-    from rulesdsl.diagnostics import Located, Pos
-    from rulesdsl.house.rule import compile_rule
-    from rulesdsl.syntax.document import Entry, RuleBlock
+    from rulesdsl.read.diagnostics import Located, Pos
+    from rulesdsl.read.language.compile import compile_rule
+    from rulesdsl.read.syntax.document import Entry, RuleBlock
 
     if word == "winner":
         entries = [Entry("end", "after trick 1", Pos(1, 1), Pos(1, 1))]
@@ -983,7 +983,7 @@ def _checks(word: str, text: str) -> bool:
 
 def _offered(word: str, before: str) -> dict[str, str]:
     """The labels offered at the end of the clause's text, with what each inserts."""
-    from rulesdsl.lsp.complete import candidates
+    from rulesdsl.surfaces.lsp.complete import candidates
 
     line = f"        {word} {before}"
     lines = ['profile "c" {', "    rule r {", line, "    }", "}"]
@@ -1036,7 +1036,7 @@ def test_completion_after_a_dot_offers_exactly_what_can_follow(word, before):
 def _restatements() -> list[tuple[str, str, str, int]]:
     """Each shipped house rule restated in a child, with one word of its clauses misspelt
     (a letter doubled): (parent, rule, child text, the misspelt line)."""
-    from rulesdsl.profile import shipped_files
+    from rulesdsl.read.profile import shipped_files
 
     found = []
     for path in shipped_files():
@@ -1065,8 +1065,8 @@ RESTATED = _restatements()
     ids=[f"{r[1]}-{i}" for i, r in enumerate(RESTATED)],
 )
 def test_hover_tells_a_restated_rule_with_a_typo_as_a_restatement(parent, name, text, line):
-    from rulesdsl.lsp import describe
-    from rulesdsl.profile import load_open, load_text
+    from rulesdsl.read.profile import load_open, load_text
+    from rulesdsl.surfaces.lsp import describe
 
     path = Path("/nonexistent/c.rules")
     profile = load_text(path, text)

@@ -26,9 +26,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pygls.uris import from_fs_path
 
-from rulesdsl.lsp.server import OneLine, ProfileServer, server
-from rulesdsl.lsp.wire import MAX_MESSAGE, find_id, frames
-from rulesdsl.sources import MAX_BYTES
+from rulesdsl.read.sources import MAX_BYTES
+from rulesdsl.surfaces.lsp.server import OneLine, ProfileServer, server
+from rulesdsl.surfaces.lsp.wire import MAX_MESSAGE, find_id, frames
 
 WAIT = 300.0
 MISSING = object()
@@ -181,7 +181,7 @@ class Script:
 
     def run(self, cwd: Path) -> Answered:
         result = subprocess.run(
-            [sys.executable, "-m", "rulesdsl.cli", "lsp"],
+            [sys.executable, "-m", "rulesdsl.surfaces.cli", "lsp"],
             input=b"".join(self.chunks),
             capture_output=True,
             timeout=WAIT,

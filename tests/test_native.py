@@ -21,19 +21,21 @@ pytest.importorskip("numba", reason="numba is not installed: pip install 'rulesd
 import numpy as np
 from test_compiled import settings_strategy
 
-from rulesdsl import seeds, sim, stream
-from rulesdsl.bots import RandomBot, make_bot
-from rulesdsl.cli import main
-from rulesdsl.engine import Hand, play_hand
-from rulesdsl.engine.fast import compile_hand, int_deck, table_for, to_int
-from rulesdsl.engine.inline import specialised_tree
-from rulesdsl.native import ENV, driver, runtime
-from rulesdsl.native.driver import ELIMINATED, TRICKS, hand_result
-from rulesdsl.native.kernel import chunks, kernel, position
-from rulesdsl.native.lower import KEPT, lower
-from rulesdsl.native.masks import hands_as_arrays, masked
-from rulesdsl.profile import load
-from rulesdsl.rules import Rules, RulesError
+from rulesdsl.model import seeds, stream
+from rulesdsl.model.rules import Rules, RulesError
+from rulesdsl.play.engine.driver import play_hand
+from rulesdsl.play.engine.fast import compile_hand, int_deck, table_for, to_int
+from rulesdsl.play.engine.hand import Hand
+from rulesdsl.play.engine.inline import specialised_tree
+from rulesdsl.play.native import ENV, driver, runtime
+from rulesdsl.play.native.driver import ELIMINATED, TRICKS, hand_result
+from rulesdsl.play.native.kernel import chunks, kernel, position
+from rulesdsl.play.native.lower import KEPT, lower
+from rulesdsl.play.native.masks import hands_as_arrays, masked
+from rulesdsl.play.players.bots import RandomBot, make_bot
+from rulesdsl.read.profile import load
+from rulesdsl.reason import sim
+from rulesdsl.surfaces.cli import main
 
 HOUSE = sorted(Path("profiles/house").glob("*.rules"))
 MIXED = ("random", "heuristic", "lowest", "highest")  # every bot, in one kernel
@@ -257,8 +259,8 @@ def test_play_on_from_a_position_plays_the_reference_engines_hand(name, first):
 
 
 def test_a_profile_without_a_native_form_plays_on_the_pure_python_path(monkeypatch, capsys):
-    from rulesdsl.native import kernel as kernels
-    from rulesdsl.native.lower import NativeError
+    from rulesdsl.play.native import kernel as kernels
+    from rulesdsl.play.native.lower import NativeError
 
     def refuse(*args):
         raise NativeError("no native form")
@@ -282,8 +284,8 @@ def test_a_profile_without_a_native_form_plays_on_the_pure_python_path(monkeypat
     ],
 )
 def test_a_kernel_module_holds_only_its_decorators_names_and_literals(text, refused):
-    from rulesdsl.native.kernel import check_tree
-    from rulesdsl.native.lower import NativeError
+    from rulesdsl.play.native.kernel import check_tree
+    from rulesdsl.play.native.lower import NativeError
 
     module = ast.parse(text)
     if refused is None:

@@ -32,12 +32,13 @@ from hypothesis import strategies as st
 pytest.importorskip("numba", reason="numba is not installed: pip install 'rulesdsl[fast]'")
 
 import rulesdsl
-from rulesdsl import report, sim
-from rulesdsl.diagnostics import UNSAFE
-from rulesdsl.native import ENV, kernel, store, trust
-from rulesdsl.native.kernel import CACHE_ENV
-from rulesdsl.native.store import KEY, KEY_SIZE, loaded, sealed
-from rulesdsl.profile import load
+from rulesdsl.play.native import ENV, kernel, store, trust
+from rulesdsl.play.native.kernel import CACHE_ENV
+from rulesdsl.play.native.store import KEY, KEY_SIZE, loaded, sealed
+from rulesdsl.read.diagnostics import UNSAFE
+from rulesdsl.read.profile import load
+from rulesdsl.reason import sim
+from rulesdsl.words import report
 
 ROOT_USER = hasattr(os, "geteuid") and os.geteuid() == 0
 OTHER_USER = 65534  # nobody: a file only root can give away
@@ -375,7 +376,7 @@ def simulating(cache: Path | None, native: bool = True) -> subprocess.Popen[str]
     env = {**os.environ, "PYTHONPATH": str(REPO), ENV: "1" if native else "0"}
     if cache is not None:
         env[CACHE_ENV] = str(cache)
-    command = [sys.executable, "-m", "rulesdsl.cli", *SIMULATE]
+    command = [sys.executable, "-m", "rulesdsl.surfaces.cli", *SIMULATE]
     return subprocess.Popen(
         command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )

@@ -1,4 +1,4 @@
-"""Liveness (`rulesdsl/native/liveness.py`): which locals some path from a statement reads
+"""Liveness (`rulesdsl/play/native/liveness.py`): which locals some path from a statement reads
 before it sets them, through branches, loops, `break`, `continue` and `return`."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 import textwrap
 
-from rulesdsl.native.liveness import live_before
+from rulesdsl.play.native.liveness import live_before
 
 
 def live_at(source: str, marker: str) -> set[str]:

@@ -1,4 +1,4 @@
-"""The compiled search kernel (`rulesdsl.native.search`) plays the hands the Python search
+"""The compiled search kernel (`rulesdsl.play.native.search`) plays the hands the Python search
 plays: every decision of every `pimc:N` seat the same card, the random bots drawing the same
 numbers, the same HandResult, so a seed gives the same games on either engine.
 
@@ -17,19 +17,21 @@ pytest.importorskip("numba", reason="numba is not installed: pip install 'rulesd
 
 import numpy as np
 
-from rulesdsl import report, sim
-from rulesdsl.bots import RandomBot, make_bot
-from rulesdsl.engine import Hand, play_hand
-from rulesdsl.engine.events import Play
-from rulesdsl.engine.fast import int_deck, to_int
-from rulesdsl.engine.tidy import drop_dead_fields
-from rulesdsl.native import ENV
-from rulesdsl.native import search as native_search
-from rulesdsl.profile import load
-from rulesdsl.search.table import came_back
-from rulesdsl.seeds import shuffle
-from rulesdsl.sim import Spec, run
-from rulesdsl.stream import Stream
+from rulesdsl.model.seeds import shuffle
+from rulesdsl.model.stream import Stream
+from rulesdsl.play.engine.driver import play_hand
+from rulesdsl.play.engine.events import Play
+from rulesdsl.play.engine.fast import int_deck, to_int
+from rulesdsl.play.engine.hand import Hand
+from rulesdsl.play.engine.tidy import drop_dead_fields
+from rulesdsl.play.native import ENV
+from rulesdsl.play.native import search as native_search
+from rulesdsl.play.players.bots import RandomBot, make_bot
+from rulesdsl.play.players.search.table import came_back
+from rulesdsl.read.profile import load
+from rulesdsl.reason import sim
+from rulesdsl.reason.sim import Spec, run
+from rulesdsl.words import report
 
 ALL_PIMC = ("pimc:6",) * 4
 MIXED = ("pimc:5", "random", "heuristic", "pimc:3")
@@ -141,7 +143,7 @@ def test_where_the_kernel_takes_leads_as_free_every_lead_allows_every_card_held(
 def test_the_legality_cache_spreads_hands_that_differ_in_their_high_cards_alone():
     """`search_loop.cache_slot` places a hand by bits that every card moves: hands alike
     below card 34 do not pile up in one run of rows (a slow probe for each question)."""
-    from rulesdsl.native import search_loop
+    from rulesdsl.play.native import search_loop
 
     cache = np.full(((1 << 14) + 1, 3), -1, np.int64)
     rng = np.random.default_rng(3)

@@ -1,4 +1,4 @@
-"""Uncounted functions (`rulesdsl/native/uncounted.py`): a kernel's function is compiled
+"""Uncounted functions (`rulesdsl/play/native/uncounted.py`): a kernel's function is compiled
 without reference counts only where it makes no array or list, calls nothing that may
 return one and returns none itself; compiled so, it does what it did."""
 
@@ -11,8 +11,8 @@ import pytest
 
 pytest.importorskip("numba", reason="numba is not installed: pip install 'rulesdsl[fast]'")
 
-from rulesdsl.native.kernel import COUNTED, INLINE, OWN, UNCOUNTED
-from rulesdsl.native.uncounted import is_uncounted, redecorated, runtime_makers
+from rulesdsl.play.native.kernel import COUNTED, INLINE, OWN, UNCOUNTED
+from rulesdsl.play.native.uncounted import is_uncounted, redecorated, runtime_makers
 
 
 def decorated(source: str) -> dict[str, str]:
@@ -103,7 +103,7 @@ def test_a_caller_of_an_uncounted_function_is_counted_by_its_own_body():
 def test_an_uncounted_function_called_from_counted_code_does_what_it_did(tmp_path):
     import numpy as np
 
-    from rulesdsl.native.store import loaded
+    from rulesdsl.play.native.store import loaded
 
     source = (
         "def fill(rows, k, out):\n"
@@ -121,7 +121,7 @@ def test_an_uncounted_function_called_from_counted_code_does_what_it_did(tmp_pat
         node.decorator_list = [ast.parse(OWN, mode="eval").body]
     redecorated(functions)
     assert is_uncounted(functions[0]) and not is_uncounted(functions[1])
-    header = "import numba\nimport numpy as np\nfrom rulesdsl.native.runtime import popcount\n"
+    header = "import numba\nimport numpy as np\nfrom rulesdsl.play.native.runtime import popcount\n"
     text = header + ast.unparse(ast.Module(functions, []))
     module = loaded(text, "uncounted_case", tmp_path)
     rows = np.arange(12, dtype=np.int64).reshape(3, 4)
@@ -133,8 +133,8 @@ def test_an_uncounted_function_called_from_counted_code_does_what_it_did(tmp_pat
 
 
 def test_the_search_kernel_samples_and_plays_out_uncounted_on_the_default_profile():
-    from rulesdsl.native.search import search_tree
-    from rulesdsl.profile import load
+    from rulesdsl.play.native.search import search_tree
+    from rulesdsl.read.profile import load
 
     tree = search_tree(load("equal-hands").rules, 4, ("pimc:50",) * 4)
     uncounted = {f.name for f in tree.body if isinstance(f, ast.FunctionDef) and is_uncounted(f)}
@@ -145,8 +145,8 @@ def test_the_search_kernel_samples_and_plays_out_uncounted_on_the_default_profil
 def test_a_kernel_numba_cannot_compile_uncounted_is_compiled_with_its_counts(monkeypatch):
     from numba.core.errors import NumbaRuntimeError
 
-    from rulesdsl.native import search
-    from rulesdsl.profile import load
+    from rulesdsl.play.native import search
+    from rulesdsl.read.profile import load
 
     asked: list[bool] = []
 

@@ -8,15 +8,15 @@ import random
 
 import pytest
 
-from rulesdsl.bots import make_bot
-from rulesdsl.cards import Card, Suit, parse_cards
-from rulesdsl.check import rule_problems
-from rulesdsl.engine.driver import play_hand
-from rulesdsl.engine.events import Draw, Reshuffle
-from rulesdsl.engine.fast import compile_hand, to_int
-from rulesdsl.engine.hand import Hand
-from rulesdsl.rules import Rules, RulesError
-from rulesdsl.stream import Stream
+from rulesdsl.model.cards import Card, Suit, parse_cards
+from rulesdsl.model.rules import Rules, RulesError
+from rulesdsl.model.stream import Stream
+from rulesdsl.play.engine.driver import play_hand
+from rulesdsl.play.engine.events import Draw, Reshuffle
+from rulesdsl.play.engine.fast import compile_hand, to_int
+from rulesdsl.play.engine.hand import Hand
+from rulesdsl.play.players.bots import make_bot
+from rulesdsl.read.check import rule_problems
 
 H = Suit.HEARTS
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl.cli import main
-from rulesdsl.profile import load_file, shipped_files
+from rulesdsl.read.profile import load_file, shipped_files
+from rulesdsl.surfaces.cli import main
 
 PARENT_NOTE = "the parent's reason"
 CHILD_NOTE = "the child's own reason"

@@ -13,17 +13,17 @@ from pathlib import Path
 import pytest
 from conftest import deck_order, deck_text
 
-from rulesdsl import explain
-from rulesdsl.cards import RANKS_HIGH_TO_LOW, Card, Suit
-from rulesdsl.cli import main
-from rulesdsl.diverge import first_divergence
-from rulesdsl.engine import Hand
-from rulesdsl.engine.result import EndReason
-from rulesdsl.explain import PLURAL_RULES, Phrases, languages, phrases
-from rulesdsl.profile import load, load_file
-from rulesdsl.rules import Rules
-from rulesdsl.units import UNITS, Trump
-from rulesdsl.units.registry import values
+from rulesdsl.model.cards import RANKS_HIGH_TO_LOW, Card, Suit
+from rulesdsl.model.result import EndReason
+from rulesdsl.model.rules import Rules
+from rulesdsl.model.units import UNITS, Trump
+from rulesdsl.model.units.registry import values
+from rulesdsl.play.engine.hand import Hand
+from rulesdsl.read.profile import load, load_file
+from rulesdsl.surfaces.cli import main
+from rulesdsl.words import explain
+from rulesdsl.words.diverge import first_divergence
+from rulesdsl.words.explain import PLURAL_RULES, Phrases, languages, phrases
 
 SOURCE = Path(__file__).parent.parent / "rulesdsl"
 LANGS = languages()

@@ -6,9 +6,16 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl.profile import SHIPPED, load, load_file, read_document, shipped_files, shipped_names
-from rulesdsl.rules import DEFAULT_RULES, Rules
-from rulesdsl.syntax.writer import write
+from rulesdsl.model.rules import DEFAULT_RULES, Rules
+from rulesdsl.read.profile import (
+    SHIPPED,
+    load,
+    load_file,
+    read_document,
+    shipped_files,
+    shipped_names,
+)
+from rulesdsl.read.syntax.writer import write
 
 SHIPPED_FILES = shipped_files()
 MANUAL_PROFILES = [

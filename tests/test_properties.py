@@ -1,6 +1,6 @@
 """Property-based tests: random profiles, deals, player counts and bots, checked after every play.
 
-Every option of the registry (`rulesdsl.rules.OPTIONS`) is drawn from its allowed values; the
+Every option of the registry (`rulesdsl.model.rules.OPTIONS`) is drawn from its allowed values; the
 hands are played by seeded bots and the invariants of RULES.md (sections 2 to 4) are checked
 after each single play, at the end of each hand and across whole matches.
 """
@@ -20,13 +20,16 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 from sizing import examples
 
-import rulesdsl.engine.hand as hand_module
-import rulesdsl.engine.match as match_module
-import rulesdsl.engine.steps as steps
-from rulesdsl.bots import BOTS, make_bot
-from rulesdsl.cards import RANKS_HIGH_TO_LOW, Card, Suit, rank_text
-from rulesdsl.engine import Hand, Match, play_hand, play_match
-from rulesdsl.engine.events import (
+import rulesdsl.play.engine.hand as hand_module
+import rulesdsl.play.engine.match as match_module
+import rulesdsl.play.engine.steps as steps
+from rulesdsl.model.cards import RANKS_HIGH_TO_LOW, Card, Suit, rank_text
+from rulesdsl.model.expr import parse_expr
+from rulesdsl.model.kinds import Choice, CountOrWord, DeckRanks, IntExpr, MatchKind, PlayerRange
+from rulesdsl.model.rules import OPTIONS, Rules
+from rulesdsl.model.seeds import derive
+from rulesdsl.play.engine.driver import play_hand, play_match
+from rulesdsl.play.engine.events import (
     Deal,
     Draw,
     Event,
@@ -40,10 +43,9 @@ from rulesdsl.engine.events import (
     TrickWon,
     Trump,
 )
-from rulesdsl.expr import parse_expr
-from rulesdsl.options import Choice, CountOrWord, DeckRanks, IntExpr, MatchKind, PlayerRange
-from rulesdsl.rules import OPTIONS, Rules
-from rulesdsl.seeds import derive
+from rulesdsl.play.engine.hand import Hand
+from rulesdsl.play.engine.match import Match
+from rulesdsl.play.players.bots import BOTS, make_bot
 
 # Sizing (a few seconds each on one core; HYPOTHESIS_PROFILE=thorough for ten times as
 # many): HAND_EXAMPLES * HANDS_PER_EXAMPLE = 1200 checked hands, plus one unchecked replay

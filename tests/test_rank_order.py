@@ -9,15 +9,15 @@ import pytest
 from conftest import cards
 from test_compiled import same_game
 
-from rulesdsl.bots import HeuristicBot, make_bot
-from rulesdsl.cards import Suit
-from rulesdsl.cli import main
-from rulesdsl.engine import Hand
-from rulesdsl.engine.fast import compile_hand, to_int
-from rulesdsl.explain import rule_sheet, sentence
-from rulesdsl.profile import load_file
-from rulesdsl.rules import Rules
-from rulesdsl.stream import Stream
+from rulesdsl.model.cards import Suit
+from rulesdsl.model.rules import Rules
+from rulesdsl.model.stream import Stream
+from rulesdsl.play.engine.fast import compile_hand, to_int
+from rulesdsl.play.engine.hand import Hand
+from rulesdsl.play.players.bots import HeuristicBot, make_bot
+from rulesdsl.read.profile import load_file
+from rulesdsl.surfaces.cli import main
+from rulesdsl.words.explain import rule_sheet, sentence
 
 ACES_LOW = "K Q J 10 9 8 7 6 5 4 3 2 A"
 TEN_HIGH = "A 10 K Q J 9 8 7"

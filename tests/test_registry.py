@@ -17,12 +17,12 @@ from typing import Any
 
 import pytest
 
-from rulesdsl.engine.result import EndReason
-from rulesdsl.engine.state import State
-from rulesdsl.units import BUILT_IN, UNITS, Step
-from rulesdsl.units.base import COMPOSITION, ENDING_STEPS, Composition
-from rulesdsl.units.follow import UNIT as FOLLOW
-from rulesdsl.units.registry import (
+from rulesdsl.model.result import EndReason
+from rulesdsl.model.state import State
+from rulesdsl.model.units import BUILT_IN, UNITS, Step
+from rulesdsl.model.units.base import COMPOSITION, ENDING_STEPS, Composition
+from rulesdsl.model.units.follow import UNIT as FOLLOW
+from rulesdsl.model.units.registry import (
     GROUP,
     Registry,
     load,
@@ -74,7 +74,7 @@ def loaded(*points: Point) -> Registry:
 
 def test_the_built_in_units_are_the_installed_entry_point_of_the_group():
     declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["entry-points"]
-    assert declared[GROUP] == {"rulesdsl": "rulesdsl.units:BUILT_IN_UNITS"}
+    assert declared[GROUP] == {"rulesdsl": "rulesdsl.model.units:BUILT_IN_UNITS"}
     (installed,) = [p for p in entry_points(group=GROUP) if p.dist.name == "rulesdsl"]
     assert installed.load() == tuple(BUILT_IN_UNITS) == UNITS[: len(BUILT_IN)]
 
@@ -128,7 +128,7 @@ def broken_import() -> Any:
 
 
 REFUSED = [
-    (Point("lead_low", lambda: "lead low"), "it is a str, not a rulesdsl.units.base.Unit"),
+    (Point("lead_low", lambda: "lead low"), "it is a str, not a rulesdsl.model.units.base.Unit"),
     (Point("lead_low", broken_import), "cannot be loaded: ImportError: No module named"),
     (Point("lead_low", lambda: unit_named("other")), "named 'lead_low' but the unit 'other'"),
     (point("title"), "'title' is a word of every profile, not a rule name"),
@@ -246,7 +246,7 @@ def test_a_refused_package_does_not_stop_the_command(tmp_path):
     (dist / "entry_points.txt").write_text(f"[{GROUP}]\nlead_low = broken_rule:UNIT\n")
     (tmp_path / "broken_rule.py").write_text("UNIT = 1 / 0\n")
     result = subprocess.run(
-        [sys.executable, "-m", "rulesdsl.cli", "validate", str(ROOT / "profiles")],
+        [sys.executable, "-m", "rulesdsl.surfaces.cli", "validate", str(ROOT / "profiles")],
         capture_output=True,
         text=True,
         env={"PYTHONPATH": str(tmp_path), "PATH": ""},
@@ -269,7 +269,7 @@ def dist_info(folder: Path, name: str, points: str) -> None:
 
 def test_the_metadata_is_read_only_when_another_package_declares_the_group(tmp_path):
     own, other, unrelated = tmp_path / "own", tmp_path / "other", tmp_path / "unrelated"
-    dist_info(own, "rulesdsl", f"[{GROUP}]\nfollow = rulesdsl.units.follow:UNIT\n")
+    dist_info(own, "rulesdsl", f"[{GROUP}]\nfollow = rulesdsl.model.units.follow:UNIT\n")
     dist_info(other, "house_rules", f"[console_scripts]\nx = a:b\n[{GROUP}]\nx = a:B\n")
     dist_info(unrelated, "click", "[console_scripts]\nclick = click:main\n")
     zipped = tmp_path / "rules.zip"

@@ -21,18 +21,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sizing import examples
 
-from rulesdsl.bots import make_bot
-from rulesdsl.cards import RANKS_HIGH_TO_LOW, rank_text
-from rulesdsl.cli import main
-from rulesdsl.cli.common import build_rules
-from rulesdsl.engine import Hand, play_hand
-from rulesdsl.engine.fast import compile_hand, to_int
-from rulesdsl.expr import Expr
-from rulesdsl.options import Choice, CountOrWord, DeckRanks, IntExpr, MatchKind, PlayerRange
-from rulesdsl.profile import Profile, load_file, read_document
-from rulesdsl.rules import OPTIONS, Rules, RulesError, parse_assignments, same_value
-from rulesdsl.stream import Stream
-from rulesdsl.syntax.writer import write
+from rulesdsl.model.cards import RANKS_HIGH_TO_LOW, rank_text
+from rulesdsl.model.expr import Expr
+from rulesdsl.model.kinds import Choice, CountOrWord, DeckRanks, IntExpr, MatchKind, PlayerRange
+from rulesdsl.model.rules import OPTIONS, Rules, RulesError, parse_assignments, same_value
+from rulesdsl.model.stream import Stream
+from rulesdsl.play.engine.driver import play_hand
+from rulesdsl.play.engine.fast import compile_hand, to_int
+from rulesdsl.play.engine.hand import Hand
+from rulesdsl.play.players.bots import make_bot
+from rulesdsl.read.profile import Profile, load_file, read_document
+from rulesdsl.read.syntax.writer import write
+from rulesdsl.surfaces.cli import main
+from rulesdsl.surfaces.cli.common import build_rules
 
 PLAYER_COUNTS = range(2, 11)
 

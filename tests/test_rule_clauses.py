@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl.cli import main
-from rulesdsl.profile import shipped_files
+from rulesdsl.read.profile import shipped_files
+from rulesdsl.surfaces.cli import main
 
 HOUSE = [p for p in shipped_files() if p.parent.name == "house"]
 

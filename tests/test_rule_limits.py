@@ -18,17 +18,17 @@ from conftest import fast_and_plain
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rulesdsl.bots import make_bot
-from rulesdsl.cli import cli
-from rulesdsl.diagnostics import Pos
-from rulesdsl.engine.hand import Hand
-from rulesdsl.house import ir
-from rulesdsl.house.bounds import NUMBER_LIMIT, WORK_LIMIT, span
-from rulesdsl.house.checker import ClauseError
-from rulesdsl.house.rule import check_expression
-from rulesdsl.house.vocab import Type, Where
-from rulesdsl.profile import load_text
-from rulesdsl.rules import Rules
+from rulesdsl.model.language import tree as ir
+from rulesdsl.model.language.bounds import NUMBER_LIMIT, WORK_LIMIT, span
+from rulesdsl.model.language.vocab import Type, Where
+from rulesdsl.model.rules import Rules
+from rulesdsl.play.engine.hand import Hand
+from rulesdsl.play.players.bots import make_bot
+from rulesdsl.read.diagnostics import Pos
+from rulesdsl.read.language.checker import ClauseError
+from rulesdsl.read.language.compile import check_expression
+from rulesdsl.read.profile import load_text
+from rulesdsl.surfaces.cli import cli
 
 EDGES = (0, 1, 2, 7, 46340, 46341, 65536, 999999999)
 """Numbers at the edges: 46340² fits within ±2,147,483,647, 46341² does not."""
@@ -264,7 +264,7 @@ def test_rules_at_the_edges_play_the_same_on_the_reference_engine_and_the_fast_p
 
 
 def test_rules_at_the_edges_give_the_same_figures_native_and_pure(edges, tmp_path, monkeypatch):
-    from rulesdsl.native.kernel import ready
+    from rulesdsl.play.native.kernel import ready
 
     ready(edges, 4, ("random",) * 4, False)  # the native path plays them: no fallback
     path = tmp_path / "edges.rules"

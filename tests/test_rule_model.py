@@ -18,20 +18,20 @@ from click.testing import CliRunner
 from conftest import fast_and_plain
 from exhaustive import broken_claims
 
-from rulesdsl.analysis.report import analyse
-from rulesdsl.analysis.sameness import sameness
-from rulesdsl.analysis.verdicts import Verdict
-from rulesdsl.bots import make_bot
-from rulesdsl.cli import cli
-from rulesdsl.engine.driver import play_hand
-from rulesdsl.engine.hand import Hand
-from rulesdsl.engine.match import Match
-from rulesdsl.engine.plan import plan_for
-from rulesdsl.house.unit import HouseRule
-from rulesdsl.model import model
-from rulesdsl.profile import load, load_text
-from rulesdsl.rules import Rules
-from rulesdsl.units import Step
+from rulesdsl.model.contributions import model
+from rulesdsl.model.language.rule import HouseRule
+from rulesdsl.model.rules import Rules
+from rulesdsl.model.units import Step
+from rulesdsl.play.engine.driver import play_hand
+from rulesdsl.play.engine.hand import Hand
+from rulesdsl.play.engine.match import Match
+from rulesdsl.play.engine.plan import plan_for
+from rulesdsl.play.players.bots import make_bot
+from rulesdsl.read.profile import load, load_text
+from rulesdsl.reason.analysis.report import analyse
+from rulesdsl.reason.analysis.sameness import sameness
+from rulesdsl.reason.analysis.verdicts import Verdict
+from rulesdsl.surfaces.cli import cli
 
 TESTS = Path(__file__).parent
 ROOT = TESTS.parent
@@ -356,11 +356,11 @@ def test_every_claim_of_analyze_holds_on_every_line_of_play_of_a_small_game(opti
 
 TOY = '''
 """Toy rules of another package: a lead filter and an end check."""
-from rulesdsl.engine.state import State
-from rulesdsl.engine.result import EndReason
-from rulesdsl.engine.steps import NO_END
-from rulesdsl.options import enum_choice
-from rulesdsl.units.base import Section, Step, Unit
+from rulesdsl.model.state import State
+from rulesdsl.model.result import EndReason
+from rulesdsl.play.engine.steps import NO_END
+from rulesdsl.model.kinds import enum_choice
+from rulesdsl.model.units.base import Section, Step, Unit
 from enum import StrEnum
 
 

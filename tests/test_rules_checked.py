@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulesdsl.engine.fast import compile_hand
-from rulesdsl.expr import Expr, number
-from rulesdsl.options import MatchEnd, OptionError
-from rulesdsl.rules import OPTIONS, Rules, RulesError
+from rulesdsl.model.expr import Expr, number
+from rulesdsl.model.kinds import MatchEnd, OptionError
+from rulesdsl.model.rules import OPTIONS, Rules, RulesError
+from rulesdsl.play.engine.fast import compile_hand
 
 INJECTION = "x); import os; os.system('true'"
 

@@ -2,10 +2,10 @@
 
 from conftest import cards, deck_order
 
-from rulesdsl.cards import Card, Suit
-from rulesdsl.engine import Hand
-from rulesdsl.engine.events import Deal, Draw, Out, TrickWon, Trump
-from rulesdsl.rules import Rules
+from rulesdsl.model.cards import Card, Suit
+from rulesdsl.model.rules import Rules
+from rulesdsl.play.engine.events import Deal, Draw, Out, TrickWon, Trump
+from rulesdsl.play.engine.hand import Hand
 
 A, B, C, D = range(4)
 

@@ -38,13 +38,13 @@ from conftest import Yaml12Loader
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rulesdsl.house.unit import Clause, Kind
-from rulesdsl.options import Choice
-from rulesdsl.profile import SHIPPED_FOLDERS, load_file
-from rulesdsl.rules import OPTIONS
-from rulesdsl.schema import profile_schema
-from rulesdsl.syntax.document import RULES_KEY
-from rulesdsl.syntax.dsl import read_dsl
+from rulesdsl.model.kinds import Choice
+from rulesdsl.model.language.rule import Clause, Kind
+from rulesdsl.model.rules import OPTIONS
+from rulesdsl.read.profile import SHIPPED_FOLDERS, load_file
+from rulesdsl.read.schema import profile_schema
+from rulesdsl.read.syntax.document import RULES_KEY
+from rulesdsl.read.syntax.dsl import read_dsl
 
 _serial = itertools.count()
 

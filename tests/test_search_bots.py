@@ -6,15 +6,16 @@ from __future__ import annotations
 import pytest
 from replays import replay
 
-from rulesdsl.bots import MAX_SEARCH, RandomBot, UnknownBot, make_bot
-from rulesdsl.cards import Card
-from rulesdsl.engine import Hand, play_hand
-from rulesdsl.engine.events import Deal
-from rulesdsl.profile import load, shipped_names
-from rulesdsl.rules import Rules
-from rulesdsl.search.infoset import observe
-from rulesdsl.seeds import derive, shuffle
-from rulesdsl.stream import Stream
+from rulesdsl.model.cards import Card
+from rulesdsl.model.rules import Rules
+from rulesdsl.model.seeds import derive, shuffle
+from rulesdsl.model.stream import Stream
+from rulesdsl.play.engine.driver import play_hand
+from rulesdsl.play.engine.events import Deal
+from rulesdsl.play.engine.hand import Hand
+from rulesdsl.play.players.bots import MAX_SEARCH, RandomBot, UnknownBot, make_bot
+from rulesdsl.play.players.search.infoset import observe
+from rulesdsl.read.profile import load, shipped_names
 
 SEARCHERS = ("pimc:3", "ismcts:12")
 POSITIONS = 12
@@ -178,7 +179,7 @@ def test_a_bot_that_reads_the_other_hands_is_caught():
 
 
 def test_a_search_bot_refuses_a_hand_without_its_deal():
-    from rulesdsl.search.infoset import SearchError
+    from rulesdsl.play.players.search.infoset import SearchError
 
     hand = Hand.from_position(
         Rules(), [[Card.parse("AS"), Card.parse("2S")], [Card.parse("KS")], [Card.parse("2C")]]
@@ -189,7 +190,7 @@ def test_a_search_bot_refuses_a_hand_without_its_deal():
 
 
 def test_play_and_diverge_take_search_bots(capsys):
-    from rulesdsl.cli import main
+    from rulesdsl.surfaces.cli import main
 
     code = main(
         [
@@ -218,8 +219,8 @@ def test_the_playout_policy_plays_alike_alone_and_among_other_bots():
     playout seats or a mix of bots (each seat's own bot)."""
     from functools import partial
 
-    from rulesdsl.engine import fast
-    from rulesdsl.seeds import shuffle
+    from rulesdsl.model.seeds import shuffle
+    from rulesdsl.play.engine import fast
 
     rules = load("equal-hands").rules
     alone = fast.table_for(rules, 4, ("playout",) * 4)

@@ -8,13 +8,14 @@ import pytest
 
 pytest.importorskip("numba", reason="numba is not installed: pip install 'rulesdsl[fast]'")
 
-from rulesdsl.bots import make_bot
-from rulesdsl.engine import Hand, play_hand
-from rulesdsl.native import ENV
-from rulesdsl.profile import load
-from rulesdsl.search import adapter, rollout
-from rulesdsl.seeds import derive
-from rulesdsl.stream import Stream
+from rulesdsl.model.seeds import derive
+from rulesdsl.model.stream import Stream
+from rulesdsl.play.engine.driver import play_hand
+from rulesdsl.play.engine.hand import Hand
+from rulesdsl.play.native import ENV
+from rulesdsl.play.players.bots import make_bot
+from rulesdsl.play.players.search import adapter, rollout
+from rulesdsl.read.profile import load
 
 PROFILES = ("equal-hands", "bicycle", "profiles/house/time-limit.rules")
 """A profile with reshuffles and eliminations, one whose lead rules read what has been

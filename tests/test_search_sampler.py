@@ -11,16 +11,16 @@ from collections import Counter
 import pytest
 from replays import replay
 
-from rulesdsl.bots import RandomBot
-from rulesdsl.cards import Card, Suit
-from rulesdsl.engine import Hand
-from rulesdsl.engine.events import Deal, Draw
-from rulesdsl.profile import load
-from rulesdsl.rules import Rules
-from rulesdsl.search.infoset import Place, observe
-from rulesdsl.search.sampler import Sampler
-from rulesdsl.seeds import derive
-from rulesdsl.stream import Stream
+from rulesdsl.model.cards import Card, Suit
+from rulesdsl.model.rules import Rules
+from rulesdsl.model.seeds import derive
+from rulesdsl.model.stream import Stream
+from rulesdsl.play.engine.events import Deal, Draw
+from rulesdsl.play.engine.hand import Hand
+from rulesdsl.play.players.bots import RandomBot
+from rulesdsl.play.players.search.infoset import Place, observe
+from rulesdsl.play.players.search.sampler import Sampler
+from rulesdsl.read.profile import load
 
 SMALL = {"deck": "A K Q", "hand_size": "2", "players": "3"}
 

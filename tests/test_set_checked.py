@@ -9,10 +9,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rulesdsl.cli import main
-from rulesdsl.cli.common import UsageProblem, build_rules
-from rulesdsl.profile import load_file
-from rulesdsl.rules import OPTIONS
+from rulesdsl.model.rules import OPTIONS
+from rulesdsl.read.profile import load_file
+from rulesdsl.surfaces.cli import main
+from rulesdsl.surfaces.cli.common import UsageProblem, build_rules
 
 # Values for each option, good and bad, alone and in combination with the others.
 VALUES = {

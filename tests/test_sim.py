@@ -12,10 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulesdsl import report, sim
-from rulesdsl.cli import main
-from rulesdsl.profile import load
-from rulesdsl.sim import Spec, run
+from rulesdsl.read.profile import load
+from rulesdsl.reason import sim
+from rulesdsl.reason.sim import Spec, run
+from rulesdsl.surfaces.cli import main
+from rulesdsl.words import report
 
 
 def run_cli(capsys, *args) -> tuple[int, str, str]:
@@ -269,7 +270,7 @@ def test_ctrl_c_reports_the_units_done_and_exits_130(capsys, monkeypatch):
     def interrupted_run(spec, workers, progress=None, executor="local"):
         return run(spec, 1, stop, executor)
 
-    monkeypatch.setattr("rulesdsl.cli.sim.run", interrupted_run)
+    monkeypatch.setattr("rulesdsl.surfaces.cli.sim.run", interrupted_run)
     code, out, err = run_cli(capsys, "simulate", "equal-hands", "--hands", "1000", "--json")
     assert code == 130
     assert json.loads(out)["interrupted"] is True

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl.profile import load_file, shipped_files
-from rulesdsl.rules import OPTIONS
+from rulesdsl.model.rules import OPTIONS
+from rulesdsl.read.profile import load_file, shipped_files
 
 ROOT = Path(__file__).parent.parent
 DOCS = ROOT / "docs"

@@ -6,7 +6,7 @@ import random
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rulesdsl.stream import UNIT, Stream, number
+from rulesdsl.model.stream import UNIT, Stream, number
 
 # SplitMix64 seeded with 0, as its reference implementation prints them.
 REFERENCE = (0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F, 0xF88BB8A8724C81EC)

@@ -10,14 +10,14 @@ from dataclasses import replace
 import pytest
 from conftest import cards, deck_order, deck_text
 
-from rulesdsl.cards import Suit
-from rulesdsl.cli import main
-from rulesdsl.diagnostics import UNSAFE
-from rulesdsl.engine.hand import Hand, Refusal
-from rulesdsl.profile import load
-from rulesdsl.rules import Rules
-from rulesdsl.terminal import HumanPlayer, why
-from rulesdsl.transcript import Style
+from rulesdsl.model.cards import Suit
+from rulesdsl.model.rules import Rules
+from rulesdsl.play.engine.hand import Hand, Refusal
+from rulesdsl.read.diagnostics import UNSAFE
+from rulesdsl.read.profile import load
+from rulesdsl.surfaces.cli import main
+from rulesdsl.words.terminal import HumanPlayer, why
+from rulesdsl.words.transcript import Style
 
 HINT = "type a number from the list or a card such as 3C (? for help)"
 

@@ -3,9 +3,9 @@ mark, for every shipped profile in every such form."""
 
 import pytest
 
-from rulesdsl.cli import main
-from rulesdsl.profile import shipped_files
-from rulesdsl.sources import BOM, TextForm
+from rulesdsl.read.profile import shipped_files
+from rulesdsl.read.sources import BOM, TextForm
+from rulesdsl.surfaces.cli import main
 
 FORMS = [TextForm(newline, bom) for newline in ("\n", "\r\n") for bom in (False, True)]
 SHIPPED = shipped_files()

@@ -21,11 +21,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sizing import examples
 
-from rulesdsl.cli import main
-from rulesdsl.profile import read_document, read_source
-from rulesdsl.syntax.chars import BIDI, CONTROL
-from rulesdsl.syntax.document import METADATA, Document
-from rulesdsl.syntax.writer import write
+from rulesdsl.read.profile import read_document, read_source
+from rulesdsl.read.syntax.chars import BIDI, CONTROL
+from rulesdsl.read.syntax.document import METADATA, Document
+from rulesdsl.read.syntax.writer import write
+from rulesdsl.surfaces.cli import main
 
 _serial = itertools.count()
 COMMON = [*"abcXYZ019 #\"':\\{}[]&*!|>%@`,-?~=.", "\t", "é", "♠", "🂡", "中", "\u00a0"]

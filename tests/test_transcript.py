@@ -8,12 +8,13 @@ import json
 
 import pytest
 
-from rulesdsl.bots import make_bot
-from rulesdsl.cli import main
-from rulesdsl.engine import Hand, play_hand
-from rulesdsl.explain import phrases, rule_text
-from rulesdsl.profile import Profile, load, load_file
-from rulesdsl.transcript import Style, Trace, Transcript
+from rulesdsl.play.engine.driver import play_hand
+from rulesdsl.play.engine.hand import Hand
+from rulesdsl.play.players.bots import make_bot
+from rulesdsl.read.profile import Profile, load, load_file
+from rulesdsl.surfaces.cli import main
+from rulesdsl.words.explain import phrases, rule_text
+from rulesdsl.words.transcript import Style, Trace, Transcript
 
 SHORT = """\
 profile "short" extends "equal-hands" {{

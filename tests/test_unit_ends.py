@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from rulesdsl.units.registry import GROUP
+from rulesdsl.model.units.registry import GROUP
 
 ROOT = Path(__file__).parent.parent
 
@@ -18,11 +18,11 @@ ROOT = Path(__file__).parent.parent
 UNIT_SOURCE = """
 from enum import StrEnum
 
-from rulesdsl.engine.result import EndReason
-from rulesdsl.engine.state import State
-from rulesdsl.engine.steps import NO_END
-from rulesdsl.options import enum_choice
-from rulesdsl.units.base import Section, Step, Unit
+from rulesdsl.model.result import EndReason
+from rulesdsl.model.state import State
+from rulesdsl.play.engine.steps import NO_END
+from rulesdsl.model.kinds import enum_choice
+from rulesdsl.model.units.base import Section, Step, Unit
 
 
 class ShortHand(StrEnum):
@@ -68,7 +68,7 @@ def registered(tmp_path: Path, ends: str) -> Path:
 
 def rulesdsl(site: Path, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "rulesdsl.cli", *args],
+        [sys.executable, "-m", "rulesdsl.surfaces.cli", *args],
         capture_output=True,
         text=True,
         cwd=site,

@@ -7,14 +7,16 @@ import dataclasses
 
 import pytest
 
-from rulesdsl.bots import make_bot
-from rulesdsl.engine import Hand, Match, play_hand
-from rulesdsl.engine.inline import inlinable, source_of
-from rulesdsl.engine.result import EndReason
-from rulesdsl.options import Choice, CountOrWord, DeckRanks, IntExpr, MatchKind, PlayerRange
-from rulesdsl.rules import OPTIONS, SECTIONS, Rules, RulesError
-from rulesdsl.units import COUNTED, UNITS, Section, Step
-from rulesdsl.units.registry import step_functions
+from rulesdsl.model.kinds import Choice, CountOrWord, DeckRanks, IntExpr, MatchKind, PlayerRange
+from rulesdsl.model.result import EndReason
+from rulesdsl.model.rules import OPTIONS, SECTIONS, Rules, RulesError
+from rulesdsl.model.units import COUNTED, UNITS, Section, Step
+from rulesdsl.model.units.registry import step_functions
+from rulesdsl.play.engine.driver import play_hand
+from rulesdsl.play.engine.hand import Hand
+from rulesdsl.play.engine.inline import inlinable, source_of
+from rulesdsl.play.engine.match import Match
+from rulesdsl.play.players.bots import make_bot
 
 # Values to try for the kinds whose values are not a short list of words.
 SAMPLES = {

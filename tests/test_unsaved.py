@@ -11,11 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulesdsl.diagnostics import Located, Pos
-from rulesdsl.house.checker import CHAINED
-from rulesdsl.house.rule import compile_rule
-from rulesdsl.house.unit import LANGUAGES, Target
-from rulesdsl.house.vocab import (
+from rulesdsl.model.kinds import Choice
+from rulesdsl.model.language.rule import LANGUAGES, Target
+from rulesdsl.model.language.vocab import (
     AGGREGATE_TYPES,
     ATTRIBUTES,
     CALLS,
@@ -26,11 +24,13 @@ from rulesdsl.house.vocab import (
     Type,
     Where,
 )
-from rulesdsl.lsp.edits import fix_edit
-from rulesdsl.options import Choice
-from rulesdsl.profile import load_file, load_text, shipped_names
-from rulesdsl.rules import OPTIONS
-from rulesdsl.syntax.document import Entry, RuleBlock
+from rulesdsl.model.rules import OPTIONS
+from rulesdsl.read.diagnostics import Located, Pos
+from rulesdsl.read.language.checker import CHAINED
+from rulesdsl.read.language.compile import compile_rule
+from rulesdsl.read.profile import load_file, load_text, shipped_names
+from rulesdsl.read.syntax.document import Entry, RuleBlock
+from rulesdsl.surfaces.lsp.edits import fix_edit
 
 
 def test_the_text_given_is_checked_not_the_file(tmp_path):

@@ -9,10 +9,17 @@ import jsonschema
 import pytest
 import yaml
 
-from rulesdsl.cli import main
-from rulesdsl.profile import SHIPPED, load, load_file, read_document, shipped_files, shipped_names
-from rulesdsl.schema import profile_schema
-from rulesdsl.syntax.writer import write
+from rulesdsl.read.profile import (
+    SHIPPED,
+    load,
+    load_file,
+    read_document,
+    shipped_files,
+    shipped_names,
+)
+from rulesdsl.read.schema import profile_schema
+from rulesdsl.read.syntax.writer import write
+from rulesdsl.surfaces.cli import main
 
 ROOT = Path(__file__).parent.parent
 

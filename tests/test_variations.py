@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import pytest
 
-from rulesdsl.bots import LowestBot
-from rulesdsl.cards import Card, Suit, parse_cards
-from rulesdsl.engine.driver import play_hand
-from rulesdsl.engine.events import Reshuffle
-from rulesdsl.engine.hand import Hand, HandOutcome, IllegalMove
-from rulesdsl.engine.match import Match
-from rulesdsl.rules import Rules, RulesError
+from rulesdsl.model.cards import Card, Suit, parse_cards
+from rulesdsl.model.result import HandResult
+from rulesdsl.model.rules import Rules, RulesError
+from rulesdsl.play.engine.driver import play_hand
+from rulesdsl.play.engine.events import Reshuffle
+from rulesdsl.play.engine.hand import Hand, IllegalMove
+from rulesdsl.play.engine.match import Match
+from rulesdsl.play.players.bots import LowestBot
 
 H = Suit.HEARTS
 
@@ -84,9 +85,9 @@ def deck_order(rules_: Rules, front: str) -> list[Card]:
     return first + [c for c in rules_.cards if c not in first]
 
 
-def outcome(winner: int | None, cards_left: int = 1) -> HandOutcome:
+def outcome(winner: int | None, cards_left: int = 1) -> HandResult:
     """A finished hand as Match.record reads it."""
-    return HandOutcome(
+    return HandResult(
         winner=winner,
         reason="last_player" if winner is not None else "all_out",
         tricks=1,

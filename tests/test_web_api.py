@@ -15,13 +15,13 @@ from hypothesis import strategies as st
 from sizing import examples
 from starlette.testclient import TestClient
 
-from rulesdsl.cli import main
-from rulesdsl.explain import languages
-from rulesdsl.highlight import Kind
-from rulesdsl.profile import shipped_names
-from rulesdsl.web.app import create_app
-from rulesdsl.web.checking import UNWRAPPED
-from rulesdsl.web.limits import Limits
+from rulesdsl.read.profile import shipped_names
+from rulesdsl.surfaces.cli import main
+from rulesdsl.surfaces.web.app import create_app
+from rulesdsl.surfaces.web.checking import UNWRAPPED
+from rulesdsl.surfaces.web.limits import Limits
+from rulesdsl.words.explain import languages
+from rulesdsl.words.highlight import Kind
 
 BASE = "http://127.0.0.1:8765"
 TYPO = (
@@ -196,7 +196,7 @@ def test_a_request_from_another_sites_page_is_refused(client: TestClient, origin
 
 
 def test_a_failure_says_what_failed_without_a_traceback(tmp_path: Path, monkeypatch):
-    from rulesdsl.web import checking
+    from rulesdsl.surfaces.web import checking
 
     def broken(*args):
         raise RuntimeError("/secret/path line 12")

@@ -20,10 +20,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
-from rulesdsl.profile import shipped_names
-from rulesdsl.web.app import create_app
-from rulesdsl.web.errors import ApiError
-from rulesdsl.web.limits import Limits
+from rulesdsl.read.profile import shipped_names
+from rulesdsl.surfaces.web.app import create_app
+from rulesdsl.surfaces.web.errors import ApiError
+from rulesdsl.surfaces.web.limits import Limits
 
 BASE = "http://127.0.0.1:8765"
 SAFETY = 20.0

@@ -13,10 +13,10 @@ import pytest
 pytest.importorskip("starlette")
 from starlette.testclient import TestClient
 
-from rulesdsl.cli import main
-from rulesdsl.web.app import create_app
-from rulesdsl.web.jobs import Job
-from rulesdsl.web.limits import Limits
+from rulesdsl.surfaces.cli import main
+from rulesdsl.surfaces.web.app import create_app
+from rulesdsl.surfaces.web.jobs import Job
+from rulesdsl.surfaces.web.limits import Limits
 
 BASE = "http://127.0.0.1:8765"
 PAIR = ["equal-hands", "instant-elimination"]
@@ -133,7 +133,7 @@ def test_running_jobs_are_bounded(tmp_path: Path, monkeypatch):
 
 def test_a_job_that_cannot_reach_its_executor_fails_saying_why(tmp_path: Path, monkeypatch):
     pytest.importorskip("dask.distributed")
-    monkeypatch.setattr("rulesdsl.executors.CONNECT_TIMEOUT", "1s")
+    monkeypatch.setattr("rulesdsl.reason.executors.CONNECT_TIMEOUT", "1s")
     with TestClient(create_app(tmp_path, executor="dask://127.0.0.1:1"), base_url=BASE) as client:
         job = client.post("/api/compare", json={"profiles": PAIR, "hands": 10}).json()["job"]
         state = finished(client, job)
@@ -168,8 +168,8 @@ def test_an_unknown_job_is_404_and_a_bad_format_400(client: TestClient):
 
 
 def test_a_run_told_to_stop_returns_what_it_gathered_marked_interrupted():
-    from rulesdsl.profile import load
-    from rulesdsl.sim import Spec, run
+    from rulesdsl.read.profile import load
+    from rulesdsl.reason.sim import Spec, run
 
     rules = load("equal-hands").rules
     spec = Spec(profiles=(("a", rules), ("b", rules)), units=1000)

@@ -10,11 +10,11 @@ import pytest
 pytest.importorskip("starlette")
 from starlette.testclient import TestClient
 
-from rulesdsl.cli import main
-from rulesdsl.explain import phrases
-from rulesdsl.profile import load
-from rulesdsl.web.app import create_app
-from rulesdsl.web.limits import Limits
+from rulesdsl.read.profile import load
+from rulesdsl.surfaces.cli import main
+from rulesdsl.surfaces.web.app import create_app
+from rulesdsl.surfaces.web.limits import Limits
+from rulesdsl.words.explain import phrases
 
 BASE = "http://127.0.0.1:8765"
 BOTS = ["human", "heuristic", "random", "lowest"]

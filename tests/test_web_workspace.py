@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from sizing import examples
 from starlette.testclient import TestClient
 
-from rulesdsl.web.app import create_app
-from rulesdsl.web.workspace import NAME, check_name
+from rulesdsl.surfaces.web.app import create_app
+from rulesdsl.surfaces.web.workspace import NAME, check_name
 
 BASE = "http://127.0.0.1:8765"
 TEXT = 'profile "house" extends "equal-hands" {\n    hand_size 5\n}\n'

@@ -16,13 +16,13 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rulesdsl.diagnostics import Diagnostic
-from rulesdsl.profile import load_file, shipped_files
-from rulesdsl.syntax import yamlform
-from rulesdsl.syntax.dsl import read_dsl
-from rulesdsl.syntax.writer import write
-from rulesdsl.syntax.yamlform import read_yaml
-from rulesdsl.syntax.yamltypes import core_loader
+from rulesdsl.read.diagnostics import Diagnostic
+from rulesdsl.read.profile import load_file, shipped_files
+from rulesdsl.read.syntax import yamlform
+from rulesdsl.read.syntax.dsl import read_dsl
+from rulesdsl.read.syntax.writer import write
+from rulesdsl.read.syntax.yamlform import read_yaml
+from rulesdsl.read.syntax.yamltypes import core_loader
 
 LOADERS = {"libyaml": getattr(yaml, "CSafeLoader", None), "pyyaml": yaml.SafeLoader}
 # Words of PyYAML's and libyaml's own messages, which a diagnostic must not repeat.

@@ -1,0 +1,93 @@
+"""The rule units, in the order of RULES.md section 3: the one registry of the options.
+
+`Rules`, `OPTIONS`, the rule sheet's sections, the checks across options and rule coverage
+are all derived from UNITS. A new rule is a module here with its UNIT, whose `place` puts it
+in the fixed order: it is found as the package is imported (BUILT_IN), and declared in the
+entry point group `rulesdsl.rules` with the others, as their family; other packages add
+theirs through the same group, one entry point per rule (see registry.py).
+"""
+
+import importlib
+import pkgutil
+from functools import cache
+from types import ModuleType
+from typing import Any
+
+from rulesdsl.model.units.all_out import AllOut
+from rulesdsl.model.units.base import RuleProblem, RuleTag, Section, Step, Unit
+from rulesdsl.model.units.draw import DrawWord
+from rulesdsl.model.units.draw_by import DrawBy
+from rulesdsl.model.units.elimination import Elimination
+from rulesdsl.model.units.exhaustion import Exhaustion
+from rulesdsl.model.units.follow import Follow
+from rulesdsl.model.units.next_dealer import NextDealer
+from rulesdsl.model.units.next_lead import NextLead
+from rulesdsl.model.units.opening_lead import OpeningLead
+from rulesdsl.model.units.registry import Registry, load, report
+from rulesdsl.model.units.scoring import Scoring
+from rulesdsl.model.units.trump import Trump
+from rulesdsl.model.units.when_void import WhenVoid
+from rulesdsl.play.engine.steps import CORE
+
+
+def built_in() -> tuple[ModuleType, ...]:
+    """The modules of this package that declare a UNIT, in the order of their places."""
+    modules = [
+        importlib.import_module(f"{__name__}.{m.name}") for m in pkgutil.iter_modules(__path__)
+    ]
+    rules = [m for m in modules if isinstance(getattr(m, "UNIT", None), Unit)]
+    return tuple(sorted(rules, key=lambda m: m.UNIT.place))
+
+
+BUILT_IN = built_in()
+"""The built-in rules' modules, found in this package, in their fixed order."""
+
+BUILT_IN_UNITS = tuple(module.UNIT for module in BUILT_IN)
+"""The built-in units: the family rulesdsl declares in the entry point group."""
+
+UNITS: tuple[Unit, ...]
+"""The built-in units in their fixed order, then other packages' units by name."""
+
+COUNTED: tuple[str, ...]
+"""The rules whose firing rule coverage counts, in registry order."""
+
+
+@cache
+def registry() -> Registry:
+    """The units, loaded on first use: a unit's module may import this package while it is
+    imported itself (it is loaded once its module is done)."""
+    found = load(BUILT_IN_UNITS)
+    report(found)
+    return found
+
+
+def __getattr__(name: str) -> Any:
+    if name == "UNITS":
+        return registry().units
+    if name == "COUNTED":
+        return tuple(unit.name for unit in registry().units if unit.counted)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = [
+    "CORE",
+    "COUNTED",
+    "UNITS",
+    "AllOut",
+    "DrawBy",
+    "DrawWord",
+    "Elimination",
+    "Exhaustion",
+    "Follow",
+    "NextDealer",
+    "NextLead",
+    "OpeningLead",
+    "RuleProblem",
+    "RuleTag",
+    "Scoring",
+    "Section",
+    "Step",
+    "Trump",
+    "Unit",
+    "WhenVoid",
+]

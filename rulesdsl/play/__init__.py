@@ -1,0 +1,3 @@
+"""Playing hands: the skeleton of a trick and the reference engine, the fast and native paths,
+and every player.
+"""

@@ -1,0 +1,5 @@
+import sys
+
+from rulesdsl.surfaces.cli import main
+
+sys.exit(main())
