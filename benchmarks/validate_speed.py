@@ -29,8 +29,10 @@ from yamllint import linter
 from yamllint.config import YamlLintConfig
 
 from rulesdsl.model.rules import OPTIONS, Option
+from rulesdsl.model.text import Pos
+from rulesdsl.model.units.base import METADATA
 from rulesdsl.read import profile as profiles
-from rulesdsl.read.syntax.document import METADATA, Comment, Document, Entry, Pos
+from rulesdsl.read.syntax.document import Comment, Document, Entry
 from rulesdsl.read.syntax.writer import write
 
 REPEATS = 3

@@ -7,7 +7,7 @@ from rulesdsl.model.cards import Card, Suit, parse_cards, parse_deck
 from rulesdsl.model.result import EndReason, HandResult
 from rulesdsl.model.rules import DEFAULT_RULES, OPTIONS, Rules, RulesError
 from rulesdsl.play.engine.driver import Player, play_hand, play_match
-from rulesdsl.play.engine.hand import Hand, IllegalMove, Refusal, beats
+from rulesdsl.play.engine.hand import Hand, IllegalMove, Refusal, card_beats
 from rulesdsl.play.engine.match import Match
 from rulesdsl.play.players.bots import BOTS, make_bot
 
@@ -26,7 +26,7 @@ __all__ = [
     "Rules",
     "RulesError",
     "Suit",
-    "beats",
+    "card_beats",
     "make_bot",
     "parse_cards",
     "parse_deck",

@@ -31,6 +31,7 @@ from sizing import examples
 
 from rulesdsl.model.kinds import Choice, CountOrWord, DeckRanks, IntExpr, MatchKind, PlayerRange
 from rulesdsl.model.rules import MAX_VALUE, OPTIONS, Rules
+from rulesdsl.model.units.base import METADATA
 from rulesdsl.read.diagnostics import Diagnostic
 from rulesdsl.read.profile import (
     SYNTAXES,
@@ -41,7 +42,6 @@ from rulesdsl.read.profile import (
     shipped_files,
     shipped_names,
 )
-from rulesdsl.read.syntax.document import METADATA
 from rulesdsl.read.syntax.dsl import read_dsl
 from rulesdsl.read.syntax.writer import write
 from rulesdsl.surfaces.cli import main

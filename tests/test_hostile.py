@@ -12,8 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rulesdsl.model.cards import FULL_DECK
+from rulesdsl.model.text import UNSAFE, safe_text
 from rulesdsl.read import diagnostics
-from rulesdsl.read.diagnostics import MAX_PROBLEMS, UNSAFE, Diagnostic, excerpt, render, safe_text
+from rulesdsl.read.diagnostics import MAX_PROBLEMS, Diagnostic, excerpt, render
 from rulesdsl.read.profile import load_file, read_source
 from rulesdsl.read.sources import MAX_BYTES, SourceError, read_bytes
 from rulesdsl.read.syntax.dsl import MAX_SYNTAX_ERRORS

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rulesdsl.model.cards import FULL_DECK, MAX_ORDER
-from rulesdsl.read.diagnostics import UNSAFE
+from rulesdsl.model.text import UNSAFE
 from rulesdsl.read.profile import load_file
 from rulesdsl.read.sources import MAX_BYTES, human_size, read_bytes
 from rulesdsl.surfaces.cli import main

@@ -391,7 +391,8 @@ def test_a_clause_too_deep_or_too_long_is_one_error_not_a_crash(tmp_path, clause
     ).map("".join),
 )
 def test_any_clause_text_is_read_or_refused_with_a_position(kind, text):
-    from rulesdsl.read.diagnostics import Located, Pos
+    from rulesdsl.model.text import Pos
+    from rulesdsl.read.diagnostics import Located
     from rulesdsl.read.language.compile import compile_rule
     from rulesdsl.read.syntax.document import Entry, RuleBlock
 

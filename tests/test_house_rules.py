@@ -338,7 +338,8 @@ def positions(draw) -> tuple[State, int]:
 @settings(max_examples=150, deadline=None)
 @given(BOOLS, positions())
 def test_any_play_filter_keeps_a_subset_of_the_allowed_cards(condition, position):
-    from rulesdsl.read.diagnostics import Located, Pos
+    from rulesdsl.model.text import Pos
+    from rulesdsl.read.diagnostics import Located
     from rulesdsl.read.language.compile import compile_rule
     from rulesdsl.read.syntax.document import Entry, RuleBlock
 
@@ -403,7 +404,7 @@ def evaluate(node, env: dict):
 def test_a_generated_filter_refuses_exactly_the_cards_its_tree_refuses(condition, position):
     from rulesdsl.model.language.rule import compiled
     from rulesdsl.model.language.vocab import Type, Where
-    from rulesdsl.read.diagnostics import Pos
+    from rulesdsl.model.text import Pos
     from rulesdsl.read.language import codegen
     from rulesdsl.read.language.checker import Checker, ClauseError
 

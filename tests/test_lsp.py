@@ -966,7 +966,8 @@ def _spots() -> list[tuple[str, str, str]]:
 
 
 def _checks(word: str, text: str) -> bool:
-    from rulesdsl.read.diagnostics import Located, Pos
+    from rulesdsl.model.text import Pos
+    from rulesdsl.read.diagnostics import Located
     from rulesdsl.read.language.compile import compile_rule
     from rulesdsl.read.syntax.document import Entry, RuleBlock
 

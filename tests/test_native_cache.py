@@ -32,10 +32,10 @@ from hypothesis import strategies as st
 pytest.importorskip("numba", reason="numba is not installed: pip install 'rulesdsl[fast]'")
 
 import rulesdsl
+from rulesdsl.model.text import UNSAFE
 from rulesdsl.play.native import ENV, kernel, store, trust
 from rulesdsl.play.native.kernel import CACHE_ENV
 from rulesdsl.play.native.store import KEY, KEY_SIZE, loaded, sealed
-from rulesdsl.read.diagnostics import UNSAFE
 from rulesdsl.read.profile import load
 from rulesdsl.reason import sim
 from rulesdsl.words import report

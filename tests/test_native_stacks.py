@@ -13,9 +13,9 @@ pytest.importorskip("numba", reason="numba is not installed: pip install 'rulesd
 
 import numpy as np
 
+from rulesdsl.model.state import ROTATIONS
 from rulesdsl.play.engine.fast import table_for
 from rulesdsl.play.engine.inline import specialised_tree
-from rulesdsl.play.engine.steps import ROTATIONS
 from rulesdsl.play.native import driver, runtime
 from rulesdsl.play.native.kernel import hand_function
 from rulesdsl.play.native.lower import KEPT, RowArrays, lower

@@ -22,9 +22,9 @@ from rulesdsl.model.language import tree as ir
 from rulesdsl.model.language.bounds import NUMBER_LIMIT, WORK_LIMIT, span
 from rulesdsl.model.language.vocab import Type, Where
 from rulesdsl.model.rules import Rules
+from rulesdsl.model.text import Pos
 from rulesdsl.play.engine.hand import Hand
 from rulesdsl.play.players.bots import make_bot
-from rulesdsl.read.diagnostics import Pos
 from rulesdsl.read.language.checker import ClauseError
 from rulesdsl.read.language.compile import check_expression
 from rulesdsl.read.profile import load_text

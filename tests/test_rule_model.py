@@ -358,7 +358,7 @@ TOY = '''
 """Toy rules of another package: a lead filter and an end check."""
 from rulesdsl.model.state import State
 from rulesdsl.model.result import EndReason
-from rulesdsl.play.engine.steps import NO_END
+from rulesdsl.model.state import NO_END
 from rulesdsl.model.kinds import enum_choice
 from rulesdsl.model.units.base import Section, Step, Unit
 from enum import StrEnum

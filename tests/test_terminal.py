@@ -12,8 +12,8 @@ from conftest import cards, deck_order, deck_text
 
 from rulesdsl.model.cards import Suit
 from rulesdsl.model.rules import Rules
+from rulesdsl.model.text import UNSAFE
 from rulesdsl.play.engine.hand import Hand, Refusal
-from rulesdsl.read.diagnostics import UNSAFE
 from rulesdsl.read.profile import load
 from rulesdsl.surfaces.cli import main
 from rulesdsl.words.terminal import HumanPlayer, why

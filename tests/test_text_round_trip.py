@@ -21,9 +21,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sizing import examples
 
+from rulesdsl.model.units.base import METADATA
 from rulesdsl.read.profile import read_document, read_source
 from rulesdsl.read.syntax.chars import BIDI, CONTROL
-from rulesdsl.read.syntax.document import METADATA, Document
+from rulesdsl.read.syntax.document import Document
 from rulesdsl.read.syntax.writer import write
 from rulesdsl.surfaces.cli import main
 

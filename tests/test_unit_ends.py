@@ -20,7 +20,7 @@ from enum import StrEnum
 
 from rulesdsl.model.result import EndReason
 from rulesdsl.model.state import State
-from rulesdsl.play.engine.steps import NO_END
+from rulesdsl.model.state import NO_END
 from rulesdsl.model.kinds import enum_choice
 from rulesdsl.model.units.base import Section, Step, Unit
 

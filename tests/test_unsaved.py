@@ -25,7 +25,8 @@ from rulesdsl.model.language.vocab import (
     Where,
 )
 from rulesdsl.model.rules import OPTIONS
-from rulesdsl.read.diagnostics import Located, Pos
+from rulesdsl.model.text import Pos
+from rulesdsl.read.diagnostics import Located
 from rulesdsl.read.language.checker import CHAINED
 from rulesdsl.read.language.compile import compile_rule
 from rulesdsl.read.profile import load_file, load_text, shipped_names

@@ -102,7 +102,10 @@ def test_the_installed_wheel_plays_a_shipped_profile(installed, tmp_path):
 
 def test_the_installed_wheel_carries_every_file_of_the_page(installed, tmp_path):
     bin_dir, env = installed
-    code = "import rulesdsl.surfaces.web, pathlib; print(pathlib.Path(rulesdsl.surfaces.web.__file__).parent)"
+    code = (
+        "import rulesdsl.surfaces.web, pathlib; "
+        "print(pathlib.Path(rulesdsl.surfaces.web.__file__).parent)"
+    )
     where = subprocess.run(
         [str(bin_dir / "python"), "-c", code],
         capture_output=True,

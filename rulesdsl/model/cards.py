@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from enum import IntEnum
 from typing import NamedTuple
 
-from rulesdsl.read.diagnostics import safe_text, shorten
+from rulesdsl.model.text import safe_text, shorten
 
 
 class Suit(IntEnum):

@@ -8,12 +8,26 @@ so `pop()` draws it. The names here are the vocabulary the rules are written aga
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
-from rulesdsl.model.stream import Stream
+from rulesdsl.model.stream import Stream, number
 
 NO_CARD = -1
 """No card: `led` and `best` before the lead, `trump` without a trump suit."""
+
+CORE = "core"
+"""The fixed order of a trick, where no rule decides."""
+
+NO_END = -2
+"""What an end check returns when the hand goes on; -1 is an end with no winner."""
+
+# The index of each EndReason (rulesdsl.model.result), as the state keeps it.
+STOCK_EXHAUSTED, LAST_PLAYER, ALL_OUT, MOST_TRICKS, TRICK_LIMIT, HOUSE_RULE = range(6)
+
+# A hand that has not ended after this many tricks stops with reason `trick_limit`.
+# Only profiles that the validator flags as possibly endless can reach it.
+TRICK_LIMIT_TRICKS = 2000
 
 
 class State:
@@ -98,3 +112,37 @@ class State:
         self.trace = trace  # record events and refusals
         self.log: list[tuple] = []  # the events, when tracing
         self.refused: list[tuple[str, list[int]]] = []  # the last move's refusals, by rule
+
+
+class Refill(NamedTuple):
+    """What an empty stock does as a card is to be drawn: `refill(s)` says whether the rule
+    acted (it fires); `reshuffles` whether it can ever put cards back in the stock."""
+
+    refill: Callable[[State], bool]
+    reshuffles: bool
+
+
+def beats(card: int, best: int, led: int, trump: int) -> bool:
+    """Step 2: whether `card` beats `best` in a trick led in `led`: a trump beats any other
+    suit and a lower trump; otherwise only a higher card of the led suit wins."""
+    return (
+        (best & 3 != trump or card > best)
+        if card & 3 == trump
+        else (card > best and card & 3 == led and best & 3 == led)
+    )
+
+
+# The seats clockwise from each leader, for every table size: ROTATIONS[players][leader].
+ROTATIONS = tuple(
+    tuple(tuple((leader + k) % n for k in range(n)) for leader in range(n)) for n in range(11)
+)
+
+
+def reshuffle_rng(s: State) -> Stream:
+    """The stream of reshuffles, made from the hand's seed on first use: seeded by the
+    first number of the hand's stream, as `Hand.deal` seeds it from a deck order."""
+    rng = s.rng
+    if rng is None:
+        rng = Stream(number(s.hand_seed, 1))
+        s.rng = rng
+    return rng

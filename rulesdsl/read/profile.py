@@ -17,8 +17,9 @@ from typing import Any
 
 from rulesdsl.model.hints import closest, mean, suggest
 from rulesdsl.model.rules import OPTIONS, Rules
+from rulesdsl.model.text import TOP
 from rulesdsl.read.check import check_entries, check_rules
-from rulesdsl.read.diagnostics import TOP, Diagnostic, Located, capped, line_index
+from rulesdsl.read.diagnostics import Diagnostic, Located, capped, line_index
 from rulesdsl.read.language.settings import RuleSetting, resolve_rules, rule_warnings
 from rulesdsl.read.sources import (
     CYCLE_HINT,

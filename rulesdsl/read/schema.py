@@ -17,16 +17,9 @@ from typing import Any
 from rulesdsl.model.kinds import Kind
 from rulesdsl.model.language.rule import LANGUAGES, MAX_RULES, Clause
 from rulesdsl.model.rules import OPTIONS
+from rulesdsl.model.units.base import HEADER, METADATA
 from rulesdsl.read.syntax.chars import NOT_IN_A_LINE
-from rulesdsl.read.syntax.document import (
-    ASSUMED,
-    ASSUMED_WORDS,
-    HEADER,
-    METADATA,
-    NAME,
-    NOT_IN_A_VALUE,
-    RULES_KEY,
-)
+from rulesdsl.read.syntax.document import ASSUMED, ASSUMED_WORDS, NAME, NOT_IN_A_VALUE, RULES_KEY
 
 META_DESCRIPTIONS = {
     "profile": "the profile's name",

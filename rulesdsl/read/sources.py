@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
-from rulesdsl.read.diagnostics import TOP, Pos
+from rulesdsl.model.text import TOP, Pos
 
 MAX_BYTES = 1_000_000
 BOM = "\ufeff"

@@ -21,7 +21,7 @@ from typing import Any
 from rulesdsl.model.language.rule import Clause, Target
 from rulesdsl.model.language.vocab import ATTRIBUTES, CALLS, NAMES, Aggregate
 from rulesdsl.model.rules import OPTIONS
-from rulesdsl.read.syntax.document import METADATA
+from rulesdsl.model.units.base import METADATA
 
 LANGUAGE = "rulesdsl"
 SCOPE = "source.rulesdsl"

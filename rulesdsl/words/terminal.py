@@ -7,8 +7,8 @@ from collections.abc import Callable, Sequence
 import click
 
 from rulesdsl.model.cards import QUOTED, Card, CardError
+from rulesdsl.model.text import safe_text, shorten
 from rulesdsl.play.engine.hand import Hand, Refusal
-from rulesdsl.read.diagnostics import safe_text, shorten
 from rulesdsl.words.explain import DEFAULT_LANGUAGE
 from rulesdsl.words.transcript import Style
 

@@ -11,8 +11,8 @@ import click
 from rulesdsl.model.cards import Card, Suit
 from rulesdsl.model.result import EndReason
 from rulesdsl.model.rules import Rules
+from rulesdsl.model.text import safe_text
 from rulesdsl.play.engine import events as ev
-from rulesdsl.read.diagnostics import safe_text
 from rulesdsl.words.explain import phrases, rule_text
 
 

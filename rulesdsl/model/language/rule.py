@@ -16,7 +16,7 @@ from typing import Any
 
 from rulesdsl.model.kinds import OptionError
 from rulesdsl.model.language.tree import Node
-from rulesdsl.read.diagnostics import Pos
+from rulesdsl.model.text import Pos
 
 LANGUAGES = ("en", "pt", "uk")
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rulesdsl.model.language.vocab import Aggregate, SetCode, Type
-from rulesdsl.read.diagnostics import Pos
+from rulesdsl.model.text import Pos
 
 CARD_VAR = 0
 

@@ -19,7 +19,7 @@ from enum import StrEnum
 
 from rulesdsl.model.cards import RANKS_HIGH_TO_LOW
 from rulesdsl.model.kinds import PlayerRange
-from rulesdsl.play.engine.steps import TRICK_LIMIT_TRICKS
+from rulesdsl.model.state import TRICK_LIMIT_TRICKS
 
 
 class Type(StrEnum):

@@ -13,6 +13,7 @@ from functools import cache
 from types import ModuleType
 from typing import Any
 
+from rulesdsl.model.state import CORE
 from rulesdsl.model.units.all_out import AllOut
 from rulesdsl.model.units.base import RuleProblem, RuleTag, Section, Step, Unit
 from rulesdsl.model.units.draw import DrawWord
@@ -27,7 +28,6 @@ from rulesdsl.model.units.registry import Registry, load, report
 from rulesdsl.model.units.scoring import Scoring
 from rulesdsl.model.units.trump import Trump
 from rulesdsl.model.units.when_void import WhenVoid
-from rulesdsl.play.engine.steps import CORE
 
 
 def built_in() -> tuple[ModuleType, ...]:

@@ -30,6 +30,14 @@ RuleTag = str
 """The name of the rule that decided an event: a unit's name, a profile's rule, or CORE."""
 
 
+HEADER = ("profile", "extends")
+"""The words that name a profile and the one it extends."""
+METADATA = ("title", "source")
+"""The words of a profile's metadata."""
+PROFILE_WORDS = (*HEADER, *METADATA)
+"""The words every profile may say besides its rules: no rule may take one as its name."""
+
+
 class Section(StrEnum):
     """The parts of a rule sheet, in reading order."""
 

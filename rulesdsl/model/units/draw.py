@@ -9,7 +9,11 @@ from rulesdsl.model.state import State
 from rulesdsl.model.units.acting import Acts, Effect, Fact
 from rulesdsl.model.units.base import Section, Step, Unit
 from rulesdsl.model.units.counting import DrawCount
-from rulesdsl.play.engine.steps import fixed_count
+
+
+def fixed_count(s: State, seat: int, count: int) -> int:
+    """Step 4: a fixed number of cards."""
+    return count
 
 
 class DrawWord(StrEnum):

@@ -4,11 +4,10 @@ from enum import StrEnum
 from typing import Any
 
 from rulesdsl.model.kinds import enum_choice
-from rulesdsl.model.state import State
+from rulesdsl.model.state import ROTATIONS, State
 from rulesdsl.model.units.acting import Acts, Effect, Fact
 from rulesdsl.model.units.base import Section, Step, Unit
 from rulesdsl.model.units.counting import Drawers
-from rulesdsl.play.engine.steps import ROTATIONS
 
 
 class DrawBy(StrEnum):

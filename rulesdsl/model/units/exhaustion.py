@@ -9,14 +9,13 @@ from typing import TYPE_CHECKING, Any
 from rulesdsl.model.kinds import enum_choice
 from rulesdsl.model.result import EndReason
 from rulesdsl.model.seeds import shuffle
-from rulesdsl.model.state import State
+from rulesdsl.model.state import NO_END, Refill, State, reshuffle_rng
 from rulesdsl.model.units.acting import Acts, Effect, Fact
 from rulesdsl.model.units.base import RuleProblem, Section, Step, Unit
 from rulesdsl.model.units.counting import EmptyStock, HandEnd
 from rulesdsl.model.units.draw import DrawWord
 from rulesdsl.model.units.draw_by import DrawBy
 from rulesdsl.model.units.trump import out_of_play
-from rulesdsl.play.engine.steps import NO_END, Refill, reshuffle_rng
 
 if TYPE_CHECKING:
     from rulesdsl.model.rules import Rules

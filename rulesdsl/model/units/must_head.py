@@ -3,10 +3,9 @@
 from typing import Any
 
 from rulesdsl.model.kinds import Choice
-from rulesdsl.model.state import State
+from rulesdsl.model.state import State, beats
 from rulesdsl.model.units.acting import Acts, Effect, no_choice
 from rulesdsl.model.units.base import Section, Step, Unit
-from rulesdsl.play.engine.steps import beats
 
 
 def head_the_trick(s: State, seat: int, allowed: list[int]) -> list[int]:

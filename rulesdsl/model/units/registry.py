@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import os
 import sys
-import types
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -27,8 +26,15 @@ from typing import Any
 
 from rulesdsl.model.kinds import Choice
 from rulesdsl.model.result import EndReason
-from rulesdsl.model.units.base import COMPOSITION, ENDING_STEPS, Composition, Step, Unit
-from rulesdsl.read.syntax.document import HEADER, METADATA
+from rulesdsl.model.units.base import (
+    COMPOSITION,
+    ENDING_STEPS,
+    PROFILE_WORDS,
+    Composition,
+    Step,
+    Unit,
+)
+from rulesdsl.model.units.shape import shape_problem
 
 GROUP = "rulesdsl.rules"
 OWN_PACKAGE = "rulesdsl"
@@ -148,7 +154,7 @@ def checked(point: Any, taken: Mapping[str, str]) -> Unit:
         raise UnitRefused(f"the entry point is named '{point.name}' but the unit '{unit.name}'")
     if not unit.name.isidentifier() or unit.name != unit.name.lower():
         raise UnitRefused(f"'{unit.name}' is not a rule name (lower case letters, digits, _)")
-    if unit.name in (*HEADER, *METADATA):
+    if unit.name in PROFILE_WORDS:
         raise UnitRefused(f"'{unit.name}' is a word of every profile, not a rule name")
     if unit.name in taken:
         raise UnitRefused(f"the rule '{unit.name}' is already registered by {taken[unit.name]}")
@@ -226,26 +232,9 @@ def step_problems(unit: Unit) -> Iterator[str]:
         if not set(given) <= unit.steps:
             yield f"plays({word!r}) gives steps it does not declare"
         for fn in step_functions(given.values()):
-            problem = function_problem(fn)
+            problem = shape_problem(fn)
             if problem:
                 yield f"the step function {getattr(fn, '__qualname__', fn)} {problem}"
-
-
-def function_problem(fn: Callable) -> str:
-    """Why the fast path cannot inline `fn` (empty if it can): the inliner's own checks."""
-    from rulesdsl.play.engine.inline import inlinable, source_of, specialise  # only when checking
-
-    if not isinstance(fn, types.FunctionType) or fn.__closure__ or fn.__name__ == "<lambda>":
-        return "is not a plain function (no lambdas, no closures: fix constants with partial)"
-    try:
-        if not inlinable(source_of(fn)):
-            return "must have one return, at its end"
-        specialise(fn, {})
-    except (OSError, TypeError, SyntaxError) as error:
-        return f"cannot be read: {error}"
-    except ValueError as error:  # InlineError: what the specialiser cannot take apart
-        return f"cannot be inlined by the fast path: {error}"
-    return ""
 
 
 def values(unit: Unit) -> list[Any]:

@@ -10,10 +10,14 @@ from rulesdsl.model.cards import Suit
 from rulesdsl.model.kinds import enum_choice
 from rulesdsl.model.units.acting import Acts, Effect
 from rulesdsl.model.units.base import Section, Step, Unit
-from rulesdsl.play.engine.steps import fixed_suit
 
 if TYPE_CHECKING:
     from rulesdsl.model.rules import Rules
+
+
+def fixed_suit(deck: list[int], dealt: int, suit: int) -> tuple[int, list[int]]:
+    """A fixed trump suit; the stock is the rest of the deck, top first."""
+    return suit, deck[dealt:]
 
 
 class Trump(StrEnum):

@@ -18,7 +18,7 @@ from rulesdsl.model.language.rule import HouseRule
 from rulesdsl.model.result import HandResult
 from rulesdsl.model.rules import OPTIONS, Rules, RulesError
 from rulesdsl.model.seeds import shuffle
-from rulesdsl.model.state import State
+from rulesdsl.model.state import TRICK_LIMIT_TRICKS, State, beats
 from rulesdsl.model.stream import Stream
 from rulesdsl.model.units import CORE, RuleTag, Trump
 from rulesdsl.model.units.trump import out_of_play, turned_up
@@ -38,7 +38,7 @@ from rulesdsl.play.engine.events import Trump as TrumpEvent
 from rulesdsl.play.engine.fast import REASONS, result
 from rulesdsl.play.engine.plan import plan_for
 
-TRICK_LIMIT = steps.TRICK_LIMIT_TRICKS
+TRICK_LIMIT = TRICK_LIMIT_TRICKS
 
 Said = tuple[tuple[str, str | Suit], ...]
 
@@ -88,7 +88,7 @@ def check_seat(seat: int, players: int, role: str) -> None:
         raise RulesError(f"{role} seat {seat} does not exist; seats are 0 to {players - 1}")
 
 
-def beats(
+def card_beats(
     card: Card, best: Card, led: Suit, trump: Suit | None, strength: Mapping[int, int]
 ) -> bool:
     """Whether `card` beats `best`, the best card so far of a trick led in `led`, where
@@ -97,7 +97,7 @@ def beats(
     def code(c: Card) -> int:
         return strength[c.rank] * 4 + int(c.suit)
 
-    return steps.beats(code(card), code(best), int(led), -1 if trump is None else int(trump))
+    return beats(code(card), code(best), int(led), -1 if trump is None else int(trump))
 
 
 class Codes:

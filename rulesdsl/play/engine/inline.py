@@ -20,14 +20,14 @@ import builtins
 import copy
 import inspect
 import itertools
-import textwrap
 import types
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from functools import cache, partial
+from functools import partial
 from typing import Any, NamedTuple
 
 from rulesdsl.model.state import State
+from rulesdsl.model.units.shape import STEP_STATEMENTS, inlinable, is_docstring, source_of
 from rulesdsl.play.engine.tidy import InlineError, fold, pure, tidy
 
 LITERALS = (int, bool, str, float, type(None))
@@ -69,22 +69,6 @@ def fixed_value(spec: Specialisation, node: ast.expr) -> tuple[bool, Any]:
     return False, None
 
 
-@cache
-def source_of(fn: Callable) -> ast.FunctionDef:
-    """The function's syntax tree, without its docstring; the specialiser builds new nodes
-    and never changes these."""
-    tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
-    node = tree.body[0]
-    if not isinstance(node, ast.FunctionDef):
-        raise InlineError(f"{fn.__qualname__} is not a plain function")
-    node.body = [s for s in node.body if not _is_docstring(s)]
-    return node
-
-
-def _is_docstring(stmt: ast.stmt) -> bool:
-    return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)
-
-
 def params(node: ast.FunctionDef) -> list[str]:
     return [a.arg for a in node.args.args + node.args.kwonlyargs]
 
@@ -99,13 +83,6 @@ def stored_names(body: list[ast.stmt]) -> set[str]:
             elif isinstance(node, ast.arg):
                 names.add(node.arg)
     return names
-
-
-def inlinable(node: ast.FunctionDef) -> bool:
-    """Whether the function's only return is its last statement."""
-    returns = [n for s in node.body for n in ast.walk(s) if isinstance(n, ast.Return)]
-    last = node.body[-1] if node.body else None
-    return all(r is last for r in returns)
 
 
 def expression_body(node: ast.FunctionDef) -> ast.expr | None:
@@ -330,8 +307,10 @@ class Scope:
 
     def stmt(self, stmt: ast.stmt) -> list[ast.stmt]:
         hoist: list[ast.stmt] = []
-        if _is_docstring(stmt):
+        if is_docstring(stmt):
             return []
+        if not isinstance(stmt, STEP_STATEMENTS):
+            raise InlineError(f"cannot specialise a {type(stmt).__name__} statement")
         if isinstance(stmt, ast.AnnAssign):
             if stmt.value is None:
                 return []

@@ -15,9 +15,10 @@ from rulesdsl.model.contributions import HOLDERS, Contribution, model
 from rulesdsl.model.language.rule import HouseRule
 from rulesdsl.model.result import EndReason
 from rulesdsl.model.rules import Rules
+from rulesdsl.model.state import CORE, Refill
 from rulesdsl.model.units import COUNTED, UNITS, Step
 from rulesdsl.play.engine import steps
-from rulesdsl.play.engine.steps import CORE, Decision, EndRule, Plan, PlayRule, Refill
+from rulesdsl.play.engine.steps import Decision, EndRule, Plan, PlayRule
 
 FIRED_BITS = {name: 1 << i for i, name in enumerate(COUNTED)}
 """Each counted rule's bit in `State.fired`."""
@@ -57,7 +58,7 @@ def bit_of(rules: Rules, rule: str) -> int:
 
 UNITS_BY_NAME = {unit.name: unit for unit in UNITS}
 REASON_CODES = {reason: code for code, reason in enumerate(EndReason)}
-"""The int of each EndReason, as the state keeps it (`steps.STOCK_EXHAUSTED`...)."""
+"""The int of each EndReason, as the state keeps it (`STOCK_EXHAUSTED`...)."""
 
 
 def reason_of(rule: str, step: Step) -> int:

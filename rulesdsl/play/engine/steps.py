@@ -13,21 +13,18 @@ from bisect import insort
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
-from rulesdsl.model.state import NO_CARD, State
-from rulesdsl.model.stream import Stream, number
-
-CORE = "core"
-"""The fixed order of a trick, where no rule decides."""
-
-NO_END = -2
-"""What an end check returns when the hand goes on; -1 is an end with no winner."""
-
-# The index of each EndReason (rulesdsl.model.result), as the state keeps it.
-STOCK_EXHAUSTED, LAST_PLAYER, ALL_OUT, MOST_TRICKS, TRICK_LIMIT, HOUSE_RULE = range(6)
-
-# A hand that has not ended after this many tricks stops with reason `trick_limit`.
-# Only profiles that the validator flags as possibly endless can reach it.
-TRICK_LIMIT_TRICKS = 2000
+from rulesdsl.model.state import (
+    ALL_OUT,
+    CORE,
+    LAST_PLAYER,
+    NO_CARD,
+    NO_END,
+    ROTATIONS,
+    TRICK_LIMIT,
+    TRICK_LIMIT_TRICKS,
+    State,
+    beats,
+)
 
 Filter = Callable[[State, int, list[int]], list[int]]
 
@@ -60,14 +57,6 @@ class Decision(NamedTuple):
     rule: str
     bit: int
     replaced: Any = None
-
-
-class Refill(NamedTuple):
-    """What an empty stock does as a card is to be drawn: `refill(s)` says whether the rule
-    acted (it fires); `reshuffles` whether it can ever put cards back in the stock."""
-
-    refill: Callable[[State], bool]
-    reshuffles: bool
 
 
 class Plan(NamedTuple):
@@ -103,16 +92,6 @@ def no_refill(s: State) -> bool:
     return False
 
 
-def fixed_count(s: State, seat: int, count: int) -> int:
-    """Step 4: a fixed number of cards."""
-    return count
-
-
-def fixed_suit(deck: list[int], dealt: int, suit: int) -> tuple[int, list[int]]:
-    """A fixed trump suit; the stock is the rest of the deck, top first."""
-    return suit, deck[dealt:]
-
-
 def no_end(s: State) -> int:
     return NO_END
 
@@ -134,22 +113,6 @@ def trick_winner_wins(s: State) -> int:
 
 
 # -- the skeleton -------------------------------------------------------------------
-
-
-def beats(card: int, best: int, led: int, trump: int) -> bool:
-    """Step 2: whether `card` beats `best` in a trick led in `led`: a trump beats any other
-    suit and a lower trump; otherwise only a higher card of the led suit wins."""
-    return (
-        (best & 3 != trump or card > best)
-        if card & 3 == trump
-        else (card > best and card & 3 == led and best & 3 == led)
-    )
-
-
-# The seats clockwise from each leader, for every table size: ROTATIONS[players][leader].
-ROTATIONS = tuple(
-    tuple(tuple((leader + k) % n for k in range(n)) for leader in range(n)) for n in range(11)
-)
 
 
 def start_trick(s: State) -> None:
@@ -393,13 +356,3 @@ def hand_points(s: State, p: Plan) -> int:
     if p.score.replaced is not None and points != p.score.replaced(s, s.hand_winner):
         s.fired |= p.score.bit
     return points
-
-
-def reshuffle_rng(s: State) -> Stream:
-    """The stream of reshuffles, made from the hand's seed on first use: seeded by the
-    first number of the hand's stream, as `Hand.deal` seeds it from a deck order."""
-    rng = s.rng
-    if rng is None:
-        rng = Stream(number(s.hand_seed, 1))
-        s.rng = rng
-    return rng

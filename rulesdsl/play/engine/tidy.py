@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from rulesdsl.model.state import State
+from rulesdsl.model.units.shape import ShapeError
 
 TEMP = re.compile(r"^_[0-9]+_")
 """The names the inliner gives its temporaries and the locals of inlined functions."""
@@ -24,7 +25,7 @@ SCOPES = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda)
 SELF_UPDATES = {"append", "extend", "insert", "clear", "reverse"}
 
 
-class InlineError(ValueError):
+class InlineError(ShapeError):
     """Code the specialiser cannot take apart (a bug in a step function's shape)."""
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulesdsl.model.state import State
+from rulesdsl.model.state import State, reshuffle_rng
 from rulesdsl.play.engine import steps
 from rulesdsl.play.engine.fast import Table, deal_hands
 from rulesdsl.play.native.driver import SEATS, record, replay_trick, restore
@@ -91,7 +91,7 @@ def deal_position(
     rest.reverse()
     s = State(hands, rest, trump, (dealer + 1) % t.players, [True] * t.players, False)
     s.hand_seed = hand_seed
-    rng = steps.reshuffle_rng(s)
+    rng = reshuffle_rng(s)
     reshuffles[0] = rng[0]
     reshuffles[1] = rng[1]
     store(s, table, stock, set_aside, heads, out_seats, counts, tricks_won, last_win, t.players)

@@ -21,7 +21,7 @@ import tempfile
 import threading
 from pathlib import Path
 
-from rulesdsl.read.diagnostics import safe_text
+from rulesdsl.model.text import safe_text
 
 OTHERS_WRITE = stat.S_IWGRP | stat.S_IWOTH
 OTHERS_ANY = stat.S_IRWXG | stat.S_IRWXO

@@ -8,9 +8,9 @@ from rulesdsl.model.cards import Card
 from rulesdsl.model.hints import did_you_mean
 from rulesdsl.model.kinds import OptionError
 from rulesdsl.model.stream import Stream
+from rulesdsl.model.text import shorten
 from rulesdsl.play.engine.driver import Player
-from rulesdsl.play.engine.hand import Hand, beats
-from rulesdsl.read.diagnostics import shorten
+from rulesdsl.play.engine.hand import Hand, card_beats
 
 
 class RandomBot:
@@ -75,7 +75,7 @@ class HeuristicBot:
         if best is None:
             return max(side, key=lambda c: strength[c.rank]) if side else max(legal, key=key)
         led = hand.led_suit
-        winners = [c for c in legal if beats(c, best[1], led, trump, strength)]
+        winners = [c for c in legal if card_beats(c, best[1], led, trump, strength)]
         side_winners = [c for c in winners if c.suit != trump]
         plays_last = len(hand.trick) == len(hand.trick_seats) - 1
         if side_winners:

@@ -32,8 +32,8 @@ from rulesdsl.model.language.vocab import (
     Type,
     Where,
 )
+from rulesdsl.model.text import Pos
 from rulesdsl.read import GRAMMAR_DIR
-from rulesdsl.read.diagnostics import Pos
 
 COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
 ORDERED = ("<", "<=", ">", ">=")

@@ -23,7 +23,8 @@ from rulesdsl.model.language import tree as ir
 from rulesdsl.model.language.bounds import FILTER_LOOPS, Loops, breach, upper
 from rulesdsl.model.language.rule import LANGUAGES, Clause, HouseRule, Kind, Removal, Step, Target
 from rulesdsl.model.language.vocab import Type, Where
-from rulesdsl.read.diagnostics import Diagnostic, Located, Pos
+from rulesdsl.model.text import Pos
+from rulesdsl.read.diagnostics import Diagnostic, Located
 from rulesdsl.read.language import codegen
 from rulesdsl.read.language.checker import (
     CHAINED,

@@ -12,15 +12,8 @@ from dataclasses import dataclass
 
 from rulesdsl.model.hints import Verdict, verified
 from rulesdsl.model.language.rule import MAX_CODE, MAX_RULES, HouseRule, Kind, Removal
-from rulesdsl.read.diagnostics import (
-    TOP,
-    Diagnostic,
-    Located,
-    Pos,
-    fix_columns,
-    line_index,
-    with_fix,
-)
+from rulesdsl.model.text import TOP, Pos
+from rulesdsl.read.diagnostics import Diagnostic, Located, fix_columns, line_index, with_fix
 from rulesdsl.read.sources import short_path
 from rulesdsl.read.syntax.document import Document
 

@@ -8,7 +8,7 @@ import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from rulesdsl.read.diagnostics import Pos
+from rulesdsl.model.text import Pos
 
 # Control characters, the line separators other than \n and \r\n (which the two syntaxes
 # would read differently) and lone surrogates (which no file can hold; YAML escapes can).

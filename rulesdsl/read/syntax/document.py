@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from rulesdsl.read.diagnostics import Diagnostic, Pos
+from rulesdsl.model.text import Pos
+from rulesdsl.model.units.base import METADATA
+from rulesdsl.read.diagnostics import Diagnostic
 
-# Keys that describe the profile rather than a rule. `profile` names it; `extends` its parent.
-METADATA = ("title", "source")
 # What a key is in either syntax (the NAME of grammar/profile.lark).
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_\-]*")
 # Characters no option's value nor rule's clause holds (the profile language ends a value
@@ -16,8 +16,6 @@ NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_\-]*")
 NOT_IN_A_VALUE = '#"{}'
 # The YAML key of the rules a profile states itself (`rule NAME { ... }` blocks).
 RULES_KEY = "rules"
-# The keys (in YAML) that name the profile and the one it extends.
-HEADER = ("profile", "extends")
 # The word that marks a value the source does not state.
 ASSUMED = "assumed"
 # Text that a YAML `assumed` reads as a yes or no (in any case) rather than as a reason.

@@ -9,10 +9,12 @@ from typing import ClassVar
 from lark import Lark, Token, Tree, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from rulesdsl.model.language.rule import clause_said
+from rulesdsl.model.text import Pos
+from rulesdsl.model.units.base import METADATA
 from rulesdsl.read import GRAMMAR_DIR
-from rulesdsl.read.diagnostics import Located, Pos, line_index
+from rulesdsl.read.diagnostics import Located, line_index
 from rulesdsl.read.syntax.chars import bidi_controls
-from rulesdsl.read.syntax.document import METADATA, Comment, Document, Entry, RuleBlock
+from rulesdsl.read.syntax.document import Comment, Document, Entry, RuleBlock
 from rulesdsl.read.syntax.sniff import first_line, looks_like_yaml
 
 TOKEN_WORDS = {

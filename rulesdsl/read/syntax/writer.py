@@ -15,7 +15,8 @@ import yaml
 
 from rulesdsl.model.language.rule import LANGUAGES, Clause
 from rulesdsl.model.rules import OPTIONS
-from rulesdsl.read.syntax.document import METADATA, RULES_KEY, Comment, Document, Entry, RuleBlock
+from rulesdsl.model.units.base import METADATA
+from rulesdsl.read.syntax.document import RULES_KEY, Comment, Document, Entry, RuleBlock
 from rulesdsl.read.syntax.yamlform import MAX_DEPTH
 from rulesdsl.read.syntax.yamltypes import YAML11_BOOLEANS, CoreLoader
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import yaml
 
-from rulesdsl.read.diagnostics import Pos
+from rulesdsl.model.text import Pos
 
 ESCAPE_BEYOND_UNICODE = (
     "this escape writes no character",

@@ -21,13 +21,13 @@ import yaml
 
 from rulesdsl.model.hints import suggest
 from rulesdsl.model.language.rule import Clause
-from rulesdsl.read.diagnostics import Located, Pos, offset_pos
+from rulesdsl.model.text import Pos
+from rulesdsl.model.units.base import HEADER, METADATA
+from rulesdsl.read.diagnostics import Located, offset_pos
 from rulesdsl.read.syntax.chars import Refusal, bidi_controls, control_refusal, refusal
 from rulesdsl.read.syntax.document import (
     ASSUMED,
     ASSUMED_WORDS,
-    HEADER,
-    METADATA,
     NAME,
     NOT_IN_A_VALUE,
     RULES_KEY,

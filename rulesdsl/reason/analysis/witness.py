@@ -23,7 +23,7 @@ from rulesdsl.model.stream import Stream
 from rulesdsl.play.engine.driver import Player
 from rulesdsl.play.engine.events import Draw, TrickWon
 from rulesdsl.play.engine.fast import HandPlayer, compile_hand, play_plain, to_int
-from rulesdsl.play.engine.hand import Hand, beats
+from rulesdsl.play.engine.hand import Hand, card_beats
 from rulesdsl.play.players.bots import make_bot
 
 # The seed `rulesdsl play --deck` plays with when none is given.
@@ -134,7 +134,7 @@ class Moment:
         """Whether `card` would beat the best card of the trick so far."""
         hand = self.hand
         best = hand.best_so_far()[1]
-        return beats(card, best, hand.led_suit, hand.trump, hand.rules.rank_strength)
+        return card_beats(card, best, hand.led_suit, hand.trump, hand.rules.rank_strength)
 
 
 @dataclass

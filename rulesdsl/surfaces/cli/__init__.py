@@ -10,7 +10,8 @@ from collections.abc import Sequence
 
 import click
 
-from rulesdsl.read.diagnostics import SAID, safe_lines
+from rulesdsl.model.text import safe_lines
+from rulesdsl.read.diagnostics import SAID
 from rulesdsl.surfaces.cli.common import USER_ERRORS, ProfileProblem, UsageProblem, cli
 
 __all__ = ["cli", "main"]

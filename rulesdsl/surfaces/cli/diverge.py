@@ -9,8 +9,8 @@ import click
 from rulesdsl.model.cards import Card
 from rulesdsl.model.result import HandResult
 from rulesdsl.model.rules import Rules
+from rulesdsl.model.text import safe_json, safe_lines
 from rulesdsl.play.players import bots
-from rulesdsl.read.diagnostics import safe_json, safe_lines
 from rulesdsl.surfaces.cli.common import (
     ProfileProblem,
     UsageProblem,

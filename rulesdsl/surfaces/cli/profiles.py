@@ -13,7 +13,8 @@ from typing import NamedTuple
 
 import click
 
-from rulesdsl.read.diagnostics import Diagnostic, render, safe_lines, safe_text
+from rulesdsl.model.text import safe_lines, safe_text
+from rulesdsl.read.diagnostics import Diagnostic, render
 from rulesdsl.read.language.settings import RuleSetting
 from rulesdsl.read.outputs import OutputError, check_output, write_text
 from rulesdsl.read.profile import (

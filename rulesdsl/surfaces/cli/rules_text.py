@@ -9,7 +9,7 @@ import click
 from click import Command
 
 from rulesdsl.model.rules import OPTIONS, option_values, options_table
-from rulesdsl.read.diagnostics import safe_json, safe_lines
+from rulesdsl.model.text import safe_json, safe_lines
 from rulesdsl.surfaces.cli.common import cli, load_profile, root_option, width_option
 from rulesdsl.words.diff import diff_profiles, diff_rules, render_json, render_text
 from rulesdsl.words.explain import DEFAULT_LANGUAGE, WIDTH, languages, rule_sheet, wrap

@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from rulesdsl.read.diagnostics import safe_text
+from rulesdsl.model.text import safe_text
 from rulesdsl.reason.executors import ExecutorError, check_executor
 from rulesdsl.surfaces.cli.common import LinkedPath, UsageProblem, cli
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import click
 
 from rulesdsl.model.rules import Rules
+from rulesdsl.model.text import safe_text
 from rulesdsl.play.players.bots import bot_names
-from rulesdsl.read.diagnostics import safe_text
 from rulesdsl.read.outputs import OutputError, check_output, replacing
 from rulesdsl.reason.analysis.sameness import Sameness, sameness_lines, samenesses
 from rulesdsl.reason.executors import ExecutorError, check_executor

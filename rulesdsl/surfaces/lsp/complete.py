@@ -23,9 +23,10 @@ from rulesdsl.model.language.vocab import (
     Where,
 )
 from rulesdsl.model.rules import OPTIONS, option_values
+from rulesdsl.model.units.base import METADATA
 from rulesdsl.read.language.checker import begins
 from rulesdsl.read.profile import shipped_names
-from rulesdsl.read.syntax.document import METADATA, RULES_KEY
+from rulesdsl.read.syntax.document import RULES_KEY
 from rulesdsl.read.syntax.yamlform import ENTRY_KEYS
 from rulesdsl.surfaces.lsp.describe import vocabulary
 from rulesdsl.surfaces.lsp.slots import Need, Slot, clause_slot

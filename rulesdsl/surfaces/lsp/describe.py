@@ -13,7 +13,7 @@ from enum import Enum
 from rulesdsl.model.language.rule import STEP_PLACES, Clause
 from rulesdsl.model.language.vocab import ATTRIBUTES, NAMES, Attribute, Name
 from rulesdsl.model.rules import OPTIONS, option_values
-from rulesdsl.read.diagnostics import Pos
+from rulesdsl.model.text import Pos
 from rulesdsl.read.language.settings import RuleSetting
 from rulesdsl.read.profile import Profile, Setting
 from rulesdsl.read.sources import short_path

@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rulesdsl.model.rules import OPTIONS
-from rulesdsl.read.diagnostics import Diagnostic, Pos, fix_columns
+from rulesdsl.model.text import Pos
+from rulesdsl.read.diagnostics import Diagnostic, fix_columns
 from rulesdsl.read.syntax.document import Document, Entry
 
 

@@ -27,7 +27,8 @@ from pygls.workspace import TextDocument
 from pygls.workspace.position_codec import ServerTextPosition, ServerTextRange
 
 from rulesdsl.model.rules import OPTIONS
-from rulesdsl.read.diagnostics import Diagnostic, Pos, safe_text
+from rulesdsl.model.text import Pos, safe_text
+from rulesdsl.read.diagnostics import Diagnostic
 from rulesdsl.read.profile import SYNTAXES, Profile, load_open, load_text, real_path
 from rulesdsl.read.syntax.document import RuleBlock
 from rulesdsl.surfaces.cli.common import UsageProblem

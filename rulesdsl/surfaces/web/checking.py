@@ -10,7 +10,8 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from rulesdsl.read.diagnostics import SAID, Diagnostic, Pos, safe_lines, shorten
+from rulesdsl.model.text import Pos, safe_lines, shorten
+from rulesdsl.read.diagnostics import SAID, Diagnostic
 from rulesdsl.read.profile import SYNTAXES, Profile, load, load_text
 from rulesdsl.reason.analysis.report import dead_rules, dead_stated_rules
 from rulesdsl.surfaces.lsp.edits import fix_edit, span

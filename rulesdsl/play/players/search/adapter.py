@@ -12,7 +12,7 @@ from typing import Any
 
 from rulesdsl.model.cards import Card
 from rulesdsl.model.rules import Rules
-from rulesdsl.model.state import State
+from rulesdsl.model.state import State, reshuffle_rng
 from rulesdsl.model.stream import Stream
 from rulesdsl.play.engine import steps
 from rulesdsl.play.engine.hand import Hand, codes_for
@@ -186,7 +186,7 @@ def rests(
     for k, hands in enumerate(held):
         for seat, cards in enumerate(hands):
             tables[k, seat, : len(cards)] = cards
-    shuffles = [steps.reshuffle_rng(s) for s in states]
+    shuffles = [reshuffle_rng(s) for s in states]
     played = [
         [*states[k].trick, *([move] if move >= 0 else [])]
         for k, row in enumerate(moves)
