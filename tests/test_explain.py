@@ -242,7 +242,7 @@ def test_an_unknown_profile_is_a_usage_error(capsys):
 
 # -- the rules a profile states, said where they act --------------------------------------
 
-HOUSE = Path(__file__).parent.parent / "rulesdsl" / "profiles" / "house"
+HOUSE = Path(__file__).parent.parent / "rulesdsl" / "read" / "profiles" / "house"
 RULE_BLOCK = re.compile(r"^    rule .*?^    \}\n", re.M | re.S)
 
 

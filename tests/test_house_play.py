@@ -18,6 +18,7 @@ from rulesdsl.reason.analysis import witness as w
 from rulesdsl.reason.analysis.report import analyse
 from rulesdsl.reason.analysis.verdicts import Verdict
 from rulesdsl.surfaces.cli import main
+from rulesdsl.words import refusals
 
 
 def cards(text: str) -> list[Card]:
@@ -42,7 +43,7 @@ def test_must_overtrump_refuses_a_trump_below_the_best_trump_and_names_itself():
     assert set(hand.legal_moves()) == set(cards("9H 7D"))
     refusal = hand.check(Card.parse("3H"))
     assert refusal is not None and refusal.rule == "must-overtrump"
-    assert refusal.message == load("must-overtrump").house[0].rule.sentence("en").rstrip(".")
+    assert refusals.said(refusal) == load("must-overtrump").house[0].rule.sentence("en").rstrip(".")
     play(hand, "9H 4S")
     assert "must-overtrump" in hand.fired
 

@@ -179,7 +179,7 @@ def test_the_hover_names_the_card_as_the_sheet_does(tmp_path):
 
 # -- every shipped rule, said from its clauses -----------------------------------------
 
-HOUSE = Path(__file__).parent.parent / "rulesdsl" / "profiles" / "house"
+HOUSE = Path(__file__).parent.parent / "rulesdsl" / "read" / "profiles" / "house"
 SAY = re.compile(r"^\s*say .*\n", re.M)
 DOTTED = re.compile(r"\b[a-z_]+\.[a-z_]+\b")
 

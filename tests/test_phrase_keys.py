@@ -21,7 +21,7 @@ from rulesdsl.model.units.registry import values
 from rulesdsl.play.engine.hand import Hand
 from rulesdsl.read.profile import load, load_file
 from rulesdsl.surfaces.cli import main
-from rulesdsl.words import explain
+from rulesdsl.words import explain, refusals
 from rulesdsl.words.diverge import first_divergence
 from rulesdsl.words.explain import PLURAL_RULES, Phrases, languages, phrases
 
@@ -212,12 +212,12 @@ def test_a_refused_card_says_why_in_each_language(lang):
     hand.play(Card.parse("2C"))
     refusal = hand.check(Card.parse("JD"))
     assert refusal is not None and refusal.rule == "follow"
-    assert refusal.said(lang) == REFUSED[lang]
+    assert refusals.said(refusal, lang) == REFUSED[lang]
     hand.play(Card.parse("3C"))
     refusal = hand.check(Card.parse("5D"))
     assert refusal is not None and refusal.rule == "when_void"
-    assert refusal.said(lang) == REFUSED_TRUMP[lang]
-    assert refusal.message == REFUSED_TRUMP["en"]
+    assert refusals.said(refusal, lang) == REFUSED_TRUMP[lang]
+    assert refusals.said(refusal) == REFUSED_TRUMP["en"]  # English, unless asked otherwise
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -229,8 +229,8 @@ def test_a_card_refused_by_a_rule_the_profile_states_says_its_own_sentence(lang)
     refusal = hand.check(Card.parse("2H"))
     assert refusal is not None and refusal.rule == "trumps-broken"
     own = rules.house_rules[0].sentence(lang)
-    assert own is not None and refusal.said(lang) == own.removesuffix(".")
-    assert refusal.message == refusal.said("en") != refusal.said("pt")
+    assert own is not None and refusals.said(refusal, lang) == own.removesuffix(".")
+    assert refusals.said(refusal) == refusals.said(refusal, "en") != refusals.said(refusal, "pt")
 
 
 MADE = {
@@ -255,7 +255,7 @@ def test_a_rule_without_a_sentence_in_the_language_says_one_made_from_its_clause
     refusal = hand.check(Card.parse("QS"))
     assert refusal is not None and refusal.rule == "no-queen-lead"
     expected = "Não se sai com a dama de espadas" if lang == "pt" else MADE[lang]
-    assert refusal.said(lang) == expected
+    assert refusals.said(refusal, lang) == expected
 
 
 def test_a_language_that_cannot_make_the_sentence_falls_back_to_english_then_the_name(

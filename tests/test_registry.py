@@ -80,7 +80,7 @@ def test_the_built_in_units_are_the_installed_entry_point_of_the_group():
 
 
 def test_every_module_of_the_units_package_that_declares_a_unit_is_built_in():
-    folder = ROOT / "rulesdsl" / "units"
+    folder = ROOT / "rulesdsl" / "model" / "units"
     declaring = {p.stem for p in folder.glob("*.py") if "\nUNIT = " in p.read_text()}
     assert {module.__name__.rsplit(".", 1)[1] for module in BUILT_IN} == declaring
     places = [unit.place for unit in BUILT_IN_UNITS]

@@ -16,6 +16,7 @@ from rulesdsl.model.text import UNSAFE
 from rulesdsl.play.engine.hand import Hand, Refusal
 from rulesdsl.read.profile import load
 from rulesdsl.surfaces.cli import main
+from rulesdsl.words import refusals
 from rulesdsl.words.terminal import HumanPlayer, why
 from rulesdsl.words.transcript import Style
 
@@ -163,7 +164,7 @@ def test_a_card_a_stated_rule_refuses_says_the_rules_own_sentence_in_the_players
 def test_a_rules_sentence_is_shown_with_its_control_characters_escaped():
     rule = replace(load("trumps-broken").house[0].rule, sentences=(("en", "Wait\x1b[31m."),))
     refusal = Refusal(cards("2H")[0], rule.name, ("refused", "house"), stated=rule)
-    assert refusal.said() == "Wait\x1b[31m"
+    assert refusals.said(refusal) == "Wait\x1b[31m"
     assert why(refusal) == "Wait\\x1b[31m (trumps-broken)"
 
 

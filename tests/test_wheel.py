@@ -116,7 +116,7 @@ def test_the_installed_wheel_carries_every_file_of_the_page(installed, tmp_path)
     )
     static = Path(where.stdout.strip()) / "static"
     assert str(bin_dir.parent) in str(static)
-    ours = ROOT / "rulesdsl" / "web" / "static"
+    ours = ROOT / "rulesdsl" / "surfaces" / "web" / "static"
     files = sorted(p.relative_to(ours) for p in ours.rglob("*") if p.is_file())
     assert {"index.html", "app.js", "style.css"} <= {str(p) for p in files}
     for name in files:

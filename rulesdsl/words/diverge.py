@@ -26,6 +26,7 @@ from rulesdsl.play.engine.driver import Player
 from rulesdsl.play.engine.hand import Hand, Refusal
 from rulesdsl.play.engine.match import Match
 from rulesdsl.play.players.bots import make_bot
+from rulesdsl.words import refusals
 from rulesdsl.words.explain import DEFAULT_LANGUAGE, Phrases, phrases
 
 
@@ -299,7 +300,8 @@ def _refused_text(one: Turn, other: Turn, words: Phrases) -> str:
     """The first card refused under one profile only, and why."""
     card = _refused_apart(one, other)[0]
     side, refusal = ("A", one.refused[card]) if card in one.refused else ("B", other.refused[card])
-    return words.diverge("refused_under", side=side, card=str(card), why=refusal.said(words.lang))
+    why = refusals.said(refusal, words.lang)
+    return words.diverge("refused_under", side=side, card=str(card), why=why)
 
 
 def _play_cause(index: int, a: Side, b: Side, words: Phrases) -> Cause:
@@ -335,7 +337,7 @@ def _since(card: Card, turn: Turn, words: Phrases) -> str:
     refusal = turn.refused.get(card)
     if refusal is None:
         return ""
-    return words.diverge("since_refused", card=str(card), why=refusal.said(words.lang))
+    return words.diverge("since_refused", card=str(card), why=refusals.said(refusal, words.lang))
 
 
 # -- the sentence ---------------------------------------------------------------------

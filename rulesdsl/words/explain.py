@@ -36,7 +36,7 @@ from rulesdsl.read.profile import Profile, Setting
 from rulesdsl.reason.analysis.report import DeadRule, dead_rules, dead_stated_rules
 from rulesdsl.words.layout import wrap
 
-PHRASE_DIR = resources.files("rulesdsl") / "phrases"
+PHRASE_DIR = resources.files("rulesdsl.words") / "phrases"
 DEFAULT_LANGUAGE = "en"
 WIDTH = 80
 

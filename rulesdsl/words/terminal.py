@@ -9,6 +9,7 @@ import click
 from rulesdsl.model.cards import QUOTED, Card, CardError
 from rulesdsl.model.text import safe_text, shorten
 from rulesdsl.play.engine.hand import Hand, Refusal
+from rulesdsl.words import refusals
 from rulesdsl.words.explain import DEFAULT_LANGUAGE
 from rulesdsl.words.transcript import Style
 
@@ -106,7 +107,7 @@ def numbers(legal: Sequence[Card], in_words: bool = False) -> str:
 def why(refusal: Refusal, lang: str = DEFAULT_LANGUAGE) -> str:
     """Why a card is refused, in `lang`, and the rule that refuses it; a sentence from a
     profile is shown with its control characters as escapes."""
-    return f"{safe_text(refusal.said(lang))} ({refusal.rule})"
+    return f"{safe_text(refusals.said(refusal, lang))} ({refusal.rule})"
 
 
 def refusal_groups(

@@ -48,7 +48,8 @@ class Refusal:
     """Why a card may not be played: the rule that forbids it, and where its sentence lies
     in the phrase files (`refusals` RULE WORD, or `refused` KEY) with what fills it; for a
     rule the profile states, that rule (`stated`), whose own sentence says why, its cards
-    named under the deck's rank order (`deck`, highest first)."""
+    named under the deck's rank order (`deck`, highest first). `rulesdsl.words.refusals`
+    says it in a player's language."""
 
     card: Card
     rule: RuleTag
@@ -57,23 +58,8 @@ class Refusal:
     stated: HouseRule | None = None
     deck: tuple[int, ...] = RANKS_HIGH_TO_LOW
 
-    def said(self, lang: str | None = None) -> str:
-        """The sentence in `lang` (by default, the phrase files' default language)."""
-        # read once a card is refused
-        from rulesdsl.words.explain import DEFAULT_LANGUAGE, phrases, stated_reason
-
-        lang = lang or DEFAULT_LANGUAGE
-        if self.stated is not None:
-            return stated_reason(self.stated, lang, self.deck)
-        return phrases(lang).refusal(self.phrase, **dict(self.params))
-
-    @property
-    def message(self) -> str:
-        """The sentence in the default language, English."""
-        return self.said()
-
     def __str__(self) -> str:
-        return f"{self.card} is not allowed: {self.message} ({self.rule})"
+        return f"{self.card} is not allowed by the rule {self.rule}"
 
 
 class IllegalMove(ValueError):

@@ -25,6 +25,7 @@ from rulesdsl.play.engine.match import Match
 from rulesdsl.play.players.bots import make_bot
 from rulesdsl.surfaces.web.errors import ApiError, bad, not_found
 from rulesdsl.surfaces.web.refs import HUMAN
+from rulesdsl.words import refusals
 from rulesdsl.words.transcript import Style, Trace, Transcript
 
 LOG_LINES = 400
@@ -130,7 +131,7 @@ class Table:
             raise bad(str(error)) from None
         refusal = hand.check(card)
         if refusal is not None:
-            sentence = refusal.said(lang)
+            sentence = refusals.said(refusal, lang)
             raise ApiError(
                 422,
                 f"{card} is not allowed: {sentence}",
@@ -170,7 +171,7 @@ class Table:
             **self._view(reveal=False),
             "legal": [str(c) for c in hand.legal_moves()] if mine else [],
             "refused": [
-                {"card": str(c), "rule": r.rule, "sentence": r.said(lang)}
+                {"card": str(c), "rule": r.rule, "sentence": refusals.said(r, lang)}
                 for c, r in refused.items()
             ],
             "log": self.log[-LOG_LINES:],
