@@ -19,13 +19,13 @@ import argparse
 import time
 from typing import Any, NamedTuple
 
-from rulesdsl import Hand, make_bot, play_hand
 from rulesdsl.model.rules import Rules
 from rulesdsl.model.seeds import derive, shuffle
 from rulesdsl.model.stream import Stream
+from rulesdsl.play import Hand, make_bot, play_hand
 from rulesdsl.play.engine.fast import int_deck, to_int
 from rulesdsl.play.native import available
-from rulesdsl.play.players.bots import is_search_bot
+from rulesdsl.play.players.registry import is_search_bot
 from rulesdsl.read.profile import load
 from rulesdsl.reason.sim import Estimate
 

@@ -12,8 +12,8 @@ import argparse
 import math
 import time
 
-from rulesdsl import Hand, make_bot, play_hand
 from rulesdsl.model.seeds import derive
+from rulesdsl.play import Hand, make_bot, play_hand
 from rulesdsl.read.profile import load
 
 PLAYERS = 4

@@ -48,7 +48,7 @@ async def measure(name: str, edits: int) -> list[float]:
             arrived[params.version] = time.perf_counter()
             waiting[params.version].set()
 
-    await client.start_io(sys.executable, "-m", "rulesdsl.surfaces.cli", "lsp")
+    await client.start_io(sys.executable, "-m", "rulesdsl.surfaces", "lsp")
     await client.initialize_async(lsp.InitializeParams(capabilities=lsp.ClientCapabilities()))
     client.initialized(lsp.InitializedParams())
     with tempfile.TemporaryDirectory() as folder:

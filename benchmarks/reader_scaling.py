@@ -19,7 +19,7 @@ from pathlib import Path
 
 from rulesdsl.read.profile import clear_cache, load_file, read_document, read_source
 from rulesdsl.read.sources import MAX_BYTES
-from rulesdsl.surfaces.cli.profiles import rewrite
+from rulesdsl.service import rewrite
 
 HEADS = {
     ".rules": ('profile "big" extends "equal-hands" {\n', "}\n"),

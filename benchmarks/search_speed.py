@@ -27,7 +27,7 @@ from rulesdsl.play.engine.fast import int_deck
 from rulesdsl.play.engine.hand import Hand
 from rulesdsl.play.native import ENV
 from rulesdsl.play.native import search as native_search
-from rulesdsl.play.players.bots import make_bot
+from rulesdsl.play.players.registry import make_bot
 from rulesdsl.play.players.search import rollout
 from rulesdsl.read.profile import load
 

@@ -1,35 +1,7 @@
 """rulesdsl: a rules-variant DSL and interpreter for the card game Linger Longer.
 
-The public API: rules from options, a hand you can step through, matches, and bots.
+The folders follow the data: `model` (the rules as values), `read` (profiles read and
+checked), `play` (the engines and players), `reason` (analysis and simulation), `words`
+(what the tool says), `service` (what a surface asks for) and `surfaces` (the command
+line, the language server, the web page). The API for playing is `rulesdsl.play`.
 """
-
-from rulesdsl.model.cards import Card, Suit, parse_cards, parse_deck
-from rulesdsl.model.result import EndReason, HandResult
-from rulesdsl.model.rules import DEFAULT_RULES, OPTIONS, Rules, RulesError
-from rulesdsl.play.engine.driver import Player, play_hand, play_match
-from rulesdsl.play.engine.hand import Hand, IllegalMove, Refusal, card_beats
-from rulesdsl.play.engine.match import Match
-from rulesdsl.play.players.bots import BOTS, make_bot
-
-__all__ = [
-    "BOTS",
-    "DEFAULT_RULES",
-    "OPTIONS",
-    "Card",
-    "EndReason",
-    "Hand",
-    "HandResult",
-    "IllegalMove",
-    "Match",
-    "Player",
-    "Refusal",
-    "Rules",
-    "RulesError",
-    "Suit",
-    "card_beats",
-    "make_bot",
-    "parse_cards",
-    "parse_deck",
-    "play_hand",
-    "play_match",
-]

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rulesdsl.surfaces.cli import main
+from rulesdsl.surfaces.main import main
 
 Card = tuple[str, str]  # rank text, suit letter: ("10", "H")
 SUITS = "CDHS"  # section 4: the suit order for ties, C < D < H < S

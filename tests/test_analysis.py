@@ -20,7 +20,7 @@ from rulesdsl.model.language.rule import HouseRule
 from rulesdsl.model.language.rule import Step as RuleStep
 from rulesdsl.model.rules import OPTIONS, Rules
 from rulesdsl.play.engine.hand import TRICK_LIMIT, Hand
-from rulesdsl.play.players.bots import make_bot
+from rulesdsl.play.players.registry import make_bot
 from rulesdsl.read.check import rule_problems
 from rulesdsl.read.profile import load, load_text, shipped_files, shipped_names
 from rulesdsl.reason.analysis import stated
@@ -36,7 +36,7 @@ from rulesdsl.reason.analysis.verdicts import (
     questions_for,
     settle,
 )
-from rulesdsl.surfaces.cli import cli, main
+from rulesdsl.surfaces.main import cli, main
 
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6])

@@ -12,9 +12,9 @@ from conftest import cards
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulesdsl import Hand, Match, Rules, Suit, make_bot
 from rulesdsl.model.result import HandResult
 from rulesdsl.model.rules import RulesError
+from rulesdsl.play import Hand, Match, Rules, Suit, make_bot
 
 
 def test_a_suit_prints_as_its_letter():

@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 from conftest import cards
 
-from rulesdsl import Hand, Rules, Suit, make_bot, play_hand
 from rulesdsl.model.seeds import derive
-from rulesdsl.play.players.bots import BOTS, UnknownBot
+from rulesdsl.play import Hand, Rules, Suit, make_bot, play_hand
+from rulesdsl.play.players.bots import BOTS
+from rulesdsl.play.players.registry import UnknownBot
 
 
 def position() -> Hand:

@@ -10,7 +10,7 @@ import sys
 import pytest
 from conftest import deck_order, deck_text
 
-from rulesdsl.surfaces.cli import main
+from rulesdsl.surfaces.main import main
 
 HANDS = ["2C 9C 4H 8S", "3C 10C 5H JD", "4C QC 6H 9D", "5C KC 3S 7H"]
 ORDER = deck_text(deck_order(HANDS, dealer=3))
@@ -184,7 +184,7 @@ def test_the_installed_command_never_shows_a_traceback():
         [
             sys.executable,
             "-m",
-            "rulesdsl.surfaces.cli",
+            "rulesdsl.surfaces",
             "play",
             "--set",
             "draw=lots",
@@ -225,21 +225,20 @@ def test_a_person_is_refused_an_illegal_card_with_the_rule(capsys, monkeypatch):
     assert "seat 0 (lowest): 2C" not in out
 
 
-def test_every_command_is_listed_where_the_lazy_group_finds_it():
-    from rulesdsl.surfaces.cli.common import COMMANDS, cli
+def test_every_command_is_found_where_the_group_lists_it():
+    from rulesdsl.surfaces.main import COMMANDS, cli
 
-    for name, module in COMMANDS.items():
+    for name, (module, _) in COMMANDS.items():
         command = cli.get_command(None, name)
-        assert (
-            command is not None and command.callback.__module__ == f"rulesdsl.surfaces.cli.{module}"
-        )
-    assert set(cli.commands) == set(COMMANDS)
+        assert command is not None and command.name == name
+        assert command.callback.__module__ == module
+    assert cli.list_commands(None) == list(COMMANDS)
 
 
 def test_start_up_imports_no_heavy_library():
     heavy = ("rich", "matplotlib", "dask", "lark", "yaml", "pygls", "lsprotocol")
     code = (
-        f"import sys, rulesdsl.surfaces.cli; print(sorted(m for m in {heavy} if m in sys.modules))"
+        f"import sys, rulesdsl.surfaces.main; print(sorted(m for m in {heavy} if m in sys.modules))"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.stdout.strip() == "[]"

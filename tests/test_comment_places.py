@@ -6,7 +6,7 @@ statement, whose comment goes on its first line."""
 import pytest
 
 from rulesdsl.read.profile import shipped_files
-from rulesdsl.surfaces.cli import main
+from rulesdsl.surfaces.main import main
 
 SHIPPED = shipped_files()
 

@@ -16,7 +16,8 @@ from rulesdsl.play.engine.driver import play_hand
 from rulesdsl.play.engine.events import Play
 from rulesdsl.play.engine.fast import compile_hand, play_plain, to_int
 from rulesdsl.play.engine.hand import Hand
-from rulesdsl.play.players.bots import RandomBot, make_bot
+from rulesdsl.play.players.bots import RandomBot
+from rulesdsl.play.players.registry import make_bot
 from rulesdsl.read.profile import load
 from rulesdsl.reason.sim import Spec, _play_hands, empty_result
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from rulesdsl.surfaces.cli import main
+from rulesdsl.surfaces.main import main
 
 distributed = pytest.importorskip("dask.distributed")
 

@@ -6,7 +6,7 @@ import json
 
 from rulesdsl.model.rules import OPTIONS
 from rulesdsl.read.profile import SHIPPED, load
-from rulesdsl.surfaces.cli import main
+from rulesdsl.surfaces.main import main
 from rulesdsl.words.diff import diff_profiles
 from rulesdsl.words.explain import sentence
 

@@ -14,7 +14,7 @@ from rulesdsl.play.engine.events import Deal, Draw, Out, Play
 from rulesdsl.play.engine.hand import Hand
 from rulesdsl.play.players.bots import BOTS
 from rulesdsl.read.profile import load, load_file
-from rulesdsl.surfaces.cli import main
+from rulesdsl.surfaces.main import main
 from rulesdsl.words.diverge import first_divergence
 from rulesdsl.words.explain import phrases
 

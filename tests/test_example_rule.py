@@ -64,7 +64,7 @@ def python(site: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess:
 
 
 def rulesdsl(site: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess:
-    result = python(site, "-m", "rulesdsl.surfaces.cli", *args, cwd=cwd)
+    result = python(site, "-m", "rulesdsl.surfaces", *args, cwd=cwd)
     assert result.returncode == 0, result.stderr
     assert "refused" not in result.stderr
     return result
@@ -147,7 +147,8 @@ def test_play_leads_from_a_longest_suit_in_the_reference_engine(site, profile, t
 
 FAST_PATH = """
 import random
-from rulesdsl.play.players.bots import RandomBot, make_bot
+from rulesdsl.play.players.bots import RandomBot
+from rulesdsl.play.players.registry import make_bot
 from rulesdsl.play.engine.hand import Hand
 from rulesdsl.play.engine.driver import play_hand
 from rulesdsl.play.engine.fast import compile_hand, to_int

@@ -13,7 +13,7 @@ from rulesdsl.model.rules import OPTIONS, SECTIONS, SUIT_WORDS, section_options
 from rulesdsl.model.units import UNITS
 from rulesdsl.model.units.base import COMPOSITION, Composition
 from rulesdsl.read.profile import Profile, load, load_file, shipped_names
-from rulesdsl.surfaces.cli import main
+from rulesdsl.surfaces.main import main
 from rulesdsl.words import explain
 from rulesdsl.words.explain import (
     PLURAL_RULES,

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from rulesdsl.surfaces.cli import main
+from rulesdsl.surfaces.main import main
 
 README = Path(__file__).parent.parent / "README.md"
 UNFORMATTED = "profile x {\n  draw 1   # one\n}"

@@ -44,7 +44,7 @@ from rulesdsl.read.profile import (
 )
 from rulesdsl.read.syntax.dsl import read_dsl
 from rulesdsl.read.syntax.writer import write
-from rulesdsl.surfaces.cli import main
+from rulesdsl.surfaces.main import main
 
 # RULESDSL_FUZZ_EXAMPLES=5000 for a deeper run still.
 EXAMPLES = int(os.environ.get("RULESDSL_FUZZ_EXAMPLES", examples(150)))

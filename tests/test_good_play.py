@@ -13,7 +13,7 @@ from rulesdsl.play.players.search.table import came_back
 from rulesdsl.read.profile import load
 from rulesdsl.reason import sim
 from rulesdsl.reason.sim import Spec, run
-from rulesdsl.surfaces.cli import main
+from rulesdsl.surfaces.main import main
 from rulesdsl.words import report
 
 

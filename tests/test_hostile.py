@@ -18,7 +18,7 @@ from rulesdsl.read.diagnostics import MAX_PROBLEMS, Diagnostic, excerpt, render
 from rulesdsl.read.profile import load_file, read_source
 from rulesdsl.read.sources import MAX_BYTES, SourceError, read_bytes
 from rulesdsl.read.syntax.dsl import MAX_SYNTAX_ERRORS
-from rulesdsl.surfaces.cli import main
+from rulesdsl.surfaces.main import main
 
 BAD = 'profile "x" {\n    trump hart\n}\n'
 GOOD = 'profile "x" extends "equal-hands" {\n    draw 2\n}\n'

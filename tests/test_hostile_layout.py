@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from rulesdsl.read.profile import read_document, shipped_files
 from rulesdsl.read.sources import MAX_BYTES
 from rulesdsl.read.syntax.writer import write
-from rulesdsl.surfaces.cli import main
+from rulesdsl.surfaces.main import main
 
 SUFFIX = {"dsl": ".rules", "yaml": ".yaml"}
 INDENT = 8  # the deepest indentation the layout gives a line: a rule's clause

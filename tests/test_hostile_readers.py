@@ -18,7 +18,7 @@ from rulesdsl.model.cards import FULL_DECK, MAX_ORDER
 from rulesdsl.model.text import UNSAFE
 from rulesdsl.read.profile import load_file
 from rulesdsl.read.sources import MAX_BYTES, human_size, read_bytes
-from rulesdsl.surfaces.cli import main
+from rulesdsl.surfaces.main import main
 from rulesdsl.surfaces.web.errors import ApiError
 from rulesdsl.surfaces.web.workspace import Workspace
 

@@ -17,7 +17,7 @@ from rulesdsl.read.profile import load_file, shipped_files
 from rulesdsl.read.syntax.dsl import read_dsl
 from rulesdsl.read.syntax.writer import write
 from rulesdsl.read.syntax.yamlform import read_yaml
-from rulesdsl.surfaces.cli import main
+from rulesdsl.surfaces.main import main
 
 _serial = itertools.count()
 BIDI = ["\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069"]

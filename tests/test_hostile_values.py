@@ -21,8 +21,9 @@ from rulesdsl.read.language.compile import compile_rule
 from rulesdsl.read.profile import load_file
 from rulesdsl.read.syntax.dsl import read_dsl
 from rulesdsl.reason.analysis import stated
-from rulesdsl.surfaces.cli import main
-from rulesdsl.surfaces.cli.common import UsageProblem, build_rules
+from rulesdsl.service import UsageProblem
+from rulesdsl.surfaces.cli.common import build_rules
+from rulesdsl.surfaces.main import main
 
 PLAYERS = range(3, 7)  # equal-hands' players, which the drawn profiles keep
 DECK = 52

@@ -19,7 +19,7 @@ from rulesdsl.read.profile import clear_cache, load_file, read_document
 from rulesdsl.read.schema import profile_schema
 from rulesdsl.read.syntax.chars import refusal
 from rulesdsl.read.syntax.writer import write
-from rulesdsl.surfaces.cli import main
+from rulesdsl.surfaces.main import main
 from rulesdsl.words.explain import phrases
 
 

@@ -17,7 +17,7 @@ from rulesdsl.read.profile import load
 from rulesdsl.reason.analysis import witness as w
 from rulesdsl.reason.analysis.report import analyse
 from rulesdsl.reason.analysis.verdicts import Verdict
-from rulesdsl.surfaces.cli import main
+from rulesdsl.surfaces.main import main
 from rulesdsl.words import refusals
 
 

@@ -255,7 +255,7 @@ def test_rules_refuse_anything_but_profile_rules_as_house_rules():
 
 
 def test_the_engine_deals_and_plays_rules_a_profile_states():
-    from rulesdsl import Hand
+    from rulesdsl.play import Hand
 
     hand = Hand.deal(load("trumps-broken").rules, players=4, dealer=0, seed=1)
     while not hand.is_over:

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from rulesdsl.read.profile import load
 from rulesdsl.reason import sim
-from rulesdsl.surfaces.cli import main
+from rulesdsl.surfaces.main import main
 from rulesdsl.words import report
 from rulesdsl.words.layout import PIPED_WIDTH, Page
 

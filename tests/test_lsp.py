@@ -17,7 +17,7 @@ from pygls.uris import from_fs_path
 
 from rulesdsl.model.language.vocab import ATTRIBUTES, NAMES, Aggregate, Type, Where
 from rulesdsl.read.profile import SHIPPED, load_file, read_document, short_path
-from rulesdsl.surfaces.cli.profiles import rewrite
+from rulesdsl.service import rewrite
 from rulesdsl.words.explain import house_sentence, phrases
 
 WAIT = 20.0
@@ -41,7 +41,7 @@ class Session:
         return self.loop.run_until_complete(asyncio.wait_for(work, WAIT))
 
     def start(self, capabilities: lsp.ClientCapabilities | None = None) -> None:
-        self.run(self.client.start_io(sys.executable, "-m", "rulesdsl.surfaces.cli", "lsp"))
+        self.run(self.client.start_io(sys.executable, "-m", "rulesdsl.surfaces", "lsp"))
         capabilities = capabilities or lsp.ClientCapabilities()
         self.run(self.client.initialize_async(lsp.InitializeParams(capabilities=capabilities)))
         self.client.initialized(lsp.InitializedParams())
@@ -493,7 +493,7 @@ def test_document_symbols_list_the_profile_and_its_statements(session, folder):
 
 def test_a_message_that_is_not_json_is_one_line_on_stderr():
     result = subprocess.run(
-        [sys.executable, "-m", "rulesdsl.surfaces.cli", "lsp"],
+        [sys.executable, "-m", "rulesdsl.surfaces", "lsp"],
         input=b"Content-Length: 5\r\n\r\n{bad}",
         capture_output=True,
         timeout=WAIT,
@@ -556,7 +556,7 @@ def test_the_server_exits_on_exit_with_the_protocols_status(shutdown, status):
         {"method": "exit"},
     ]
     result = subprocess.run(
-        [sys.executable, "-m", "rulesdsl.surfaces.cli", "lsp"],
+        [sys.executable, "-m", "rulesdsl.surfaces", "lsp"],
         input=framed(*messages),
         capture_output=True,
         timeout=WAIT,
@@ -570,7 +570,7 @@ def test_the_server_exits_on_exit_with_the_protocols_status(shutdown, status):
 
 def test_lsp_without_pygls_says_how_to_install_it():
     code = (
-        "import sys; sys.modules['pygls'] = None; from rulesdsl.surfaces.cli import main; "
+        "import sys; sys.modules['pygls'] = None; from rulesdsl.surfaces.main import main; "
         "sys.exit(main(['lsp']))"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

@@ -181,7 +181,7 @@ class Script:
 
     def run(self, cwd: Path) -> Answered:
         result = subprocess.run(
-            [sys.executable, "-m", "rulesdsl.surfaces.cli", "lsp"],
+            [sys.executable, "-m", "rulesdsl.surfaces", "lsp"],
             input=b"".join(self.chunks),
             capture_output=True,
             timeout=WAIT,

@@ -32,10 +32,11 @@ from rulesdsl.play.native.driver import ELIMINATED, TRICKS, hand_result
 from rulesdsl.play.native.kernel import chunks, kernel, position
 from rulesdsl.play.native.lower import KEPT, lower
 from rulesdsl.play.native.masks import hands_as_arrays, masked
-from rulesdsl.play.players.bots import RandomBot, make_bot
+from rulesdsl.play.players.bots import RandomBot
+from rulesdsl.play.players.registry import make_bot
 from rulesdsl.read.profile import load
 from rulesdsl.reason import sim
-from rulesdsl.surfaces.cli import main
+from rulesdsl.surfaces.main import main
 
 HOUSE = sorted(Path("profiles/house").glob("*.rules"))
 MIXED = ("random", "heuristic", "lowest", "highest")  # every bot, in one kernel

@@ -376,7 +376,7 @@ def simulating(cache: Path | None, native: bool = True) -> subprocess.Popen[str]
     env = {**os.environ, "PYTHONPATH": str(REPO), ENV: "1" if native else "0"}
     if cache is not None:
         env[CACHE_ENV] = str(cache)
-    command = [sys.executable, "-m", "rulesdsl.surfaces.cli", *SIMULATE]
+    command = [sys.executable, "-m", "rulesdsl.surfaces", *SIMULATE]
     return subprocess.Popen(
         command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )

@@ -26,7 +26,8 @@ from rulesdsl.play.engine.hand import Hand
 from rulesdsl.play.engine.tidy import drop_dead_fields
 from rulesdsl.play.native import ENV
 from rulesdsl.play.native import search as native_search
-from rulesdsl.play.players.bots import RandomBot, make_bot
+from rulesdsl.play.players.bots import RandomBot
+from rulesdsl.play.players.registry import make_bot
 from rulesdsl.play.players.search.table import came_back
 from rulesdsl.read.profile import load
 from rulesdsl.reason import sim

@@ -15,7 +15,7 @@ from rulesdsl.play.engine.driver import play_hand
 from rulesdsl.play.engine.events import Draw, Reshuffle
 from rulesdsl.play.engine.fast import compile_hand, to_int
 from rulesdsl.play.engine.hand import Hand
-from rulesdsl.play.players.bots import make_bot
+from rulesdsl.play.players.registry import make_bot
 from rulesdsl.read.check import rule_problems
 
 H = Suit.HEARTS

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from rulesdsl.read.profile import load_file, shipped_files
-from rulesdsl.surfaces.cli import main
+from rulesdsl.surfaces.main import main
 
 PARENT_NOTE = "the parent's reason"
 CHILD_NOTE = "the child's own reason"

@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 import rulesdsl.surfaces.cli.sim as sim_cli
 from rulesdsl.read import outputs, sources
 from rulesdsl.read.outputs import OutputError, Stream, check_output, replacing, write_text
-from rulesdsl.surfaces.cli import cli, main
 from rulesdsl.surfaces.cli.common import COMMANDS
+from rulesdsl.surfaces.main import cli, main
 
 ORDER = deck_text(deck_order(["2C 9C 4H 8S", "3C 10C 5H JD", "4C QC 6H 9D", "5C KC 3S 7H"]))
 FULL = Path("/dev/full")
@@ -450,7 +450,7 @@ def test_fmt_keeps_the_mode_of_the_file_it_rewrites(tmp_path, capsys):
 def test_standard_output_on_a_full_disk_is_one_line(args):
     with FULL.open("w") as full:
         result = subprocess.run(
-            [sys.executable, "-m", "rulesdsl.surfaces.cli", *args],
+            [sys.executable, "-m", "rulesdsl.surfaces", *args],
             stdout=full,
             stderr=subprocess.PIPE,
         )
@@ -463,7 +463,7 @@ def test_standard_output_on_a_full_disk_is_one_line(args):
 def test_a_closed_pipe_ends_the_command_quietly():
     # A match long enough that its output (240 KB) overfills the pipe.
     match = ["play", "--bots", "lowest", "--json", "--set", "match=target 300"]
-    command = [sys.executable, "-m", "rulesdsl.surfaces.cli", *match]
+    command = [sys.executable, "-m", "rulesdsl.surfaces", *match]
     with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
         assert process.stdout is not None and process.stderr is not None
         process.stdout.readline()

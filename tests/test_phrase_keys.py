@@ -20,7 +20,7 @@ from rulesdsl.model.units import UNITS, Trump
 from rulesdsl.model.units.registry import values
 from rulesdsl.play.engine.hand import Hand
 from rulesdsl.read.profile import load, load_file
-from rulesdsl.surfaces.cli import main
+from rulesdsl.surfaces.main import main
 from rulesdsl.words import explain, refusals
 from rulesdsl.words.diverge import first_divergence
 from rulesdsl.words.explain import PLURAL_RULES, Phrases, languages, phrases

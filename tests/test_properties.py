@@ -45,7 +45,8 @@ from rulesdsl.play.engine.events import (
 )
 from rulesdsl.play.engine.hand import Hand
 from rulesdsl.play.engine.match import Match
-from rulesdsl.play.players.bots import BOTS, make_bot
+from rulesdsl.play.players.bots import BOTS
+from rulesdsl.play.players.registry import make_bot
 
 # Sizing (a few seconds each on one core; HYPOTHESIS_PROFILE=thorough for ten times as
 # many): HAND_EXAMPLES * HANDS_PER_EXAMPLE = 1200 checked hands, plus one unchecked replay

@@ -14,9 +14,10 @@ from rulesdsl.model.rules import Rules
 from rulesdsl.model.stream import Stream
 from rulesdsl.play.engine.fast import compile_hand, to_int
 from rulesdsl.play.engine.hand import Hand
-from rulesdsl.play.players.bots import HeuristicBot, make_bot
+from rulesdsl.play.players.bots import HeuristicBot
+from rulesdsl.play.players.registry import make_bot
 from rulesdsl.read.profile import load_file
-from rulesdsl.surfaces.cli import main
+from rulesdsl.surfaces.main import main
 from rulesdsl.words.explain import rule_sheet, sentence
 
 ACES_LOW = "K Q J 10 9 8 7 6 5 4 3 2 A"

@@ -246,7 +246,7 @@ def test_a_refused_package_does_not_stop_the_command(tmp_path):
     (dist / "entry_points.txt").write_text(f"[{GROUP}]\nlead_low = broken_rule:UNIT\n")
     (tmp_path / "broken_rule.py").write_text("UNIT = 1 / 0\n")
     result = subprocess.run(
-        [sys.executable, "-m", "rulesdsl.surfaces.cli", "validate", str(ROOT / "profiles")],
+        [sys.executable, "-m", "rulesdsl.surfaces", "validate", str(ROOT / "profiles")],
         capture_output=True,
         text=True,
         env={"PYTHONPATH": str(tmp_path), "PATH": ""},

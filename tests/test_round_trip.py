@@ -29,11 +29,11 @@ from rulesdsl.model.stream import Stream
 from rulesdsl.play.engine.driver import play_hand
 from rulesdsl.play.engine.fast import compile_hand, to_int
 from rulesdsl.play.engine.hand import Hand
-from rulesdsl.play.players.bots import make_bot
+from rulesdsl.play.players.registry import make_bot
 from rulesdsl.read.profile import Profile, load_file, read_document
 from rulesdsl.read.syntax.writer import write
-from rulesdsl.surfaces.cli import main
 from rulesdsl.surfaces.cli.common import build_rules
+from rulesdsl.surfaces.main import main
 
 PLAYER_COUNTS = range(2, 11)
 

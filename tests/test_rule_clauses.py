@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from rulesdsl.read.profile import shipped_files
-from rulesdsl.surfaces.cli import main
+from rulesdsl.surfaces.main import main
 
 HOUSE = [p for p in shipped_files() if p.parent.name == "house"]
 

@@ -24,11 +24,11 @@ from rulesdsl.model.language.vocab import Type, Where
 from rulesdsl.model.rules import Rules
 from rulesdsl.model.text import Pos
 from rulesdsl.play.engine.hand import Hand
-from rulesdsl.play.players.bots import make_bot
+from rulesdsl.play.players.registry import make_bot
 from rulesdsl.read.language.checker import ClauseError
 from rulesdsl.read.language.compile import check_expression
 from rulesdsl.read.profile import load_text
-from rulesdsl.surfaces.cli import cli
+from rulesdsl.surfaces.main import cli
 
 EDGES = (0, 1, 2, 7, 46340, 46341, 65536, 999999999)
 """Numbers at the edges: 46340² fits within ±2,147,483,647, 46341² does not."""

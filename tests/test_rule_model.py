@@ -26,12 +26,12 @@ from rulesdsl.play.engine.driver import play_hand
 from rulesdsl.play.engine.hand import Hand
 from rulesdsl.play.engine.match import Match
 from rulesdsl.play.engine.plan import plan_for
-from rulesdsl.play.players.bots import make_bot
+from rulesdsl.play.players.registry import make_bot
 from rulesdsl.read.profile import load, load_text
 from rulesdsl.reason.analysis.report import analyse
 from rulesdsl.reason.analysis.sameness import sameness
 from rulesdsl.reason.analysis.verdicts import Verdict
-from rulesdsl.surfaces.cli import cli
+from rulesdsl.surfaces.main import cli
 
 TESTS = Path(__file__).parent
 ROOT = TESTS.parent

@@ -13,7 +13,8 @@ from rulesdsl.model.stream import Stream
 from rulesdsl.play.engine.driver import play_hand
 from rulesdsl.play.engine.events import Deal
 from rulesdsl.play.engine.hand import Hand
-from rulesdsl.play.players.bots import MAX_SEARCH, RandomBot, UnknownBot, make_bot
+from rulesdsl.play.players.bots import RandomBot
+from rulesdsl.play.players.registry import MAX_SEARCH, UnknownBot, make_bot
 from rulesdsl.play.players.search.infoset import observe
 from rulesdsl.read.profile import load, shipped_names
 
@@ -190,7 +191,7 @@ def test_a_search_bot_refuses_a_hand_without_its_deal():
 
 
 def test_play_and_diverge_take_search_bots(capsys):
-    from rulesdsl.surfaces.cli import main
+    from rulesdsl.surfaces.main import main
 
     code = main(
         [

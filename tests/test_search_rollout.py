@@ -13,7 +13,7 @@ from rulesdsl.model.stream import Stream
 from rulesdsl.play.engine.driver import play_hand
 from rulesdsl.play.engine.hand import Hand
 from rulesdsl.play.native import ENV
-from rulesdsl.play.players.bots import make_bot
+from rulesdsl.play.players.registry import make_bot
 from rulesdsl.play.players.search import adapter, rollout
 from rulesdsl.read.profile import load
 

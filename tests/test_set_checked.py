@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 
 from rulesdsl.model.rules import OPTIONS
 from rulesdsl.read.profile import load_file
-from rulesdsl.surfaces.cli import main
-from rulesdsl.surfaces.cli.common import UsageProblem, build_rules
+from rulesdsl.service import UsageProblem
+from rulesdsl.surfaces.cli.common import build_rules
+from rulesdsl.surfaces.main import main
 
 # Values for each option, good and bad, alone and in combination with the others.
 VALUES = {

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from rulesdsl.read.profile import load
 from rulesdsl.reason import sim
 from rulesdsl.reason.sim import Spec, run
-from rulesdsl.surfaces.cli import main
+from rulesdsl.surfaces.main import main
 from rulesdsl.words import report
 
 

@@ -15,7 +15,7 @@ from rulesdsl.model.rules import Rules
 from rulesdsl.model.text import UNSAFE
 from rulesdsl.play.engine.hand import Hand, Refusal
 from rulesdsl.read.profile import load
-from rulesdsl.surfaces.cli import main
+from rulesdsl.surfaces.main import main
 from rulesdsl.words import refusals
 from rulesdsl.words.terminal import HumanPlayer, why
 from rulesdsl.words.transcript import Style

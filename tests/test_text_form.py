@@ -5,7 +5,7 @@ import pytest
 
 from rulesdsl.read.profile import shipped_files
 from rulesdsl.read.sources import BOM, TextForm
-from rulesdsl.surfaces.cli import main
+from rulesdsl.surfaces.main import main
 
 FORMS = [TextForm(newline, bom) for newline in ("\n", "\r\n") for bom in (False, True)]
 SHIPPED = shipped_files()

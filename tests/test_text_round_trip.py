@@ -26,7 +26,7 @@ from rulesdsl.read.profile import read_document, read_source
 from rulesdsl.read.syntax.chars import BIDI, CONTROL
 from rulesdsl.read.syntax.document import Document
 from rulesdsl.read.syntax.writer import write
-from rulesdsl.surfaces.cli import main
+from rulesdsl.surfaces.main import main
 
 _serial = itertools.count()
 COMMON = [*"abcXYZ019 #\"':\\{}[]&*!|>%@`,-?~=.", "\t", "é", "♠", "🂡", "中", "\u00a0"]

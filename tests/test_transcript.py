@@ -10,9 +10,9 @@ import pytest
 
 from rulesdsl.play.engine.driver import play_hand
 from rulesdsl.play.engine.hand import Hand
-from rulesdsl.play.players.bots import make_bot
+from rulesdsl.play.players.registry import make_bot
 from rulesdsl.read.profile import Profile, load, load_file
-from rulesdsl.surfaces.cli import main
+from rulesdsl.surfaces.main import main
 from rulesdsl.words.explain import phrases, rule_text
 from rulesdsl.words.transcript import Style, Trace, Transcript
 

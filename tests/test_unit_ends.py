@@ -68,7 +68,7 @@ def registered(tmp_path: Path, ends: str) -> Path:
 
 def rulesdsl(site: Path, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "rulesdsl.surfaces.cli", *args],
+        [sys.executable, "-m", "rulesdsl.surfaces", *args],
         capture_output=True,
         text=True,
         cwd=site,

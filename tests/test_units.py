@@ -16,7 +16,7 @@ from rulesdsl.play.engine.driver import play_hand
 from rulesdsl.play.engine.hand import Hand
 from rulesdsl.play.engine.inline import inlinable, source_of
 from rulesdsl.play.engine.match import Match
-from rulesdsl.play.players.bots import make_bot
+from rulesdsl.play.players.registry import make_bot
 
 # Values to try for the kinds whose values are not a short list of words.
 SAMPLES = {

@@ -27,11 +27,11 @@ from rulesdsl.model.language.vocab import (
 from rulesdsl.model.rules import OPTIONS
 from rulesdsl.model.text import Pos
 from rulesdsl.read.diagnostics import Located
+from rulesdsl.read.edits import fix_edit
 from rulesdsl.read.language.checker import CHAINED
 from rulesdsl.read.language.compile import compile_rule
 from rulesdsl.read.profile import load_file, load_text, shipped_names
 from rulesdsl.read.syntax.document import Entry, RuleBlock
-from rulesdsl.surfaces.lsp.edits import fix_edit
 
 
 def test_the_text_given_is_checked_not_the_file(tmp_path):

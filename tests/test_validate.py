@@ -19,7 +19,7 @@ from rulesdsl.read.profile import (
 )
 from rulesdsl.read.schema import profile_schema
 from rulesdsl.read.syntax.writer import write
-from rulesdsl.surfaces.cli import main
+from rulesdsl.surfaces.main import main
 
 ROOT = Path(__file__).parent.parent
 

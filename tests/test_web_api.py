@@ -16,7 +16,7 @@ from sizing import examples
 from starlette.testclient import TestClient
 
 from rulesdsl.read.profile import shipped_names
-from rulesdsl.surfaces.cli import main
+from rulesdsl.surfaces.main import main
 from rulesdsl.surfaces.web.app import create_app
 from rulesdsl.surfaces.web.checking import UNWRAPPED
 from rulesdsl.surfaces.web.limits import Limits

@@ -13,7 +13,7 @@ import pytest
 pytest.importorskip("starlette")
 from starlette.testclient import TestClient
 
-from rulesdsl.surfaces.cli import main
+from rulesdsl.surfaces.main import main
 from rulesdsl.surfaces.web.app import create_app
 from rulesdsl.surfaces.web.jobs import Job
 from rulesdsl.surfaces.web.limits import Limits

@@ -11,7 +11,7 @@ pytest.importorskip("starlette")
 from starlette.testclient import TestClient
 
 from rulesdsl.read.profile import load
-from rulesdsl.surfaces.cli import main
+from rulesdsl.surfaces.main import main
 from rulesdsl.surfaces.web.app import create_app
 from rulesdsl.surfaces.web.limits import Limits
 from rulesdsl.words.explain import phrases

@@ -20,7 +20,7 @@ ADDRESS = re.compile(r"rulesdsl serve: (http://127\.0\.0\.1:(\d+)/) \(workspace 
 
 
 def test_serve_on_a_free_port_answers_then_stops(tmp_path: Path):
-    command = [sys.executable, "-m", "rulesdsl.surfaces.cli", "serve", "--port", "0"]
+    command = [sys.executable, "-m", "rulesdsl.surfaces", "serve", "--port", "0"]
     process = subprocess.Popen(
         [*command, "--workspace", str(tmp_path)], stdout=subprocess.PIPE, text=True
     )
@@ -58,7 +58,7 @@ def test_serve_refuses_a_port_in_use(tmp_path: Path):
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        command = [sys.executable, "-m", "rulesdsl.surfaces.cli", "serve", "--port", str(port)]
+        command = [sys.executable, "-m", "rulesdsl.surfaces", "serve", "--port", str(port)]
         done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 2 and f"cannot listen on 127.0.0.1:{port}" in done.stderr
 
@@ -66,7 +66,7 @@ def test_serve_refuses_a_port_in_use(tmp_path: Path):
 def test_serve_without_the_web_extra_says_what_to_install(tmp_path: Path):
     code = (
         "import sys; sys.modules['uvicorn'] = None\n"
-        "from rulesdsl.surfaces.cli import main; sys.exit(main(['serve', '--port', '0']))"
+        "from rulesdsl.surfaces.main import main; sys.exit(main(['serve', '--port', '0']))"
     )
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False

@@ -66,7 +66,7 @@ def serving(tmp_path: Path, *args: str) -> Iterator[Served]:
     workspace = tmp_path / "workspace"
     workspace.mkdir(exist_ok=True)
     log = tmp_path / "server.log"
-    command = [sys.executable, "-m", "rulesdsl.surfaces.cli", "serve", "--port", "0"]
+    command = [sys.executable, "-m", "rulesdsl.surfaces", "serve", "--port", "0"]
     with log.open("w") as stderr:
         process = subprocess.Popen(
             [*command, "--workspace", str(workspace), *args],

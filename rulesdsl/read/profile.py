@@ -18,7 +18,7 @@ from typing import Any
 from rulesdsl.model.hints import closest, mean, suggest
 from rulesdsl.model.rules import OPTIONS, Rules
 from rulesdsl.model.text import TOP
-from rulesdsl.read.check import check_entries, check_rules
+from rulesdsl.read.check import Parsed, check_entries, check_rules
 from rulesdsl.read.diagnostics import Diagnostic, Located, capped, line_index
 from rulesdsl.read.language.settings import RuleSetting, resolve_rules, rule_warnings
 from rulesdsl.read.sources import (
@@ -36,7 +36,6 @@ from rulesdsl.read.sources import (
 )
 from rulesdsl.read.syntax.chars import CONTROL, control_refusal
 from rulesdsl.read.syntax.document import Document
-from rulesdsl.reason.analysis.lint import dead_rule_warnings
 
 SHIPPED = Path(__file__).parent / "profiles"
 # The folders of shipped profiles, each found by its bare name: the versions of the rules,
@@ -97,6 +96,10 @@ class Profile:
     files: tuple[Path, ...] = ()
     # The rules the profile states itself (RULES.md section 5), inherited ones included.
     house: tuple[RuleSetting, ...] = ()
+    # What the file itself chooses, and the values it would otherwise have (its parent's,
+    # or the defaults): what the lint of `rulesdsl.reason.analysis.lint` reads.
+    chosen: Mapping[str, Parsed] = field(default_factory=dict)
+    inherited: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def title(self) -> str | None:
@@ -420,14 +423,11 @@ def _resolve(real: Path, root: Path) -> Loaded:
     stamps = (stamp, *parent.stamps)
     files = tuple(s.path for s in reversed(stamps))
     chain = (*parent.chain, name)
-    profile = Profile(name, shown, doc, settings, chain, problems, files, house)
+    profile = Profile(name, shown, doc, settings, chain, problems, files, house, parsed, before)
     if doc.ok:
         profile.diagnostics += check_rules(profile.rules, doc)
         reshuffle = profile.rules.exhaustion == "reshuffle"
         profile.diagnostics += rule_warnings(house, reshuffle, doc)
-    if profile.ok:
-        said = profile.diagnostics
-        profile.diagnostics += dead_rule_warnings(profile.rules, doc, parsed, before, said)
     profile.diagnostics.sort(key=lambda d: (d.line, d.column))
     profile.diagnostics[:] = capped(profile.diagnostics)
     return Loaded(profile, stamps)

@@ -222,6 +222,10 @@ class TextForm(NamedTuple):
         return BOM + text if self.bom else text
 
 
+PLAIN = TextForm()
+"""The layout of a file with no mark of its own: UTF-8 text with plain line ends."""
+
+
 def short_path(path: str | None) -> str:
     """The path relative to the working folder when it lies inside it."""
     if path is None:

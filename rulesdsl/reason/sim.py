@@ -23,7 +23,7 @@ from rulesdsl.model.units import COUNTED
 from rulesdsl.play import native
 from rulesdsl.play.engine.fast import REASONS, HandPlayer, compile_hand, int_deck
 from rulesdsl.play.engine.match import Match
-from rulesdsl.play.players.bots import make_bot
+from rulesdsl.play.players.registry import make_bot
 from rulesdsl.play.players.search.table import NO_RANDOM, good_hand, needs_reference, reference_hand
 from rulesdsl.reason.executors import LOCAL, Workers, results
 

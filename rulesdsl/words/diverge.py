@@ -25,7 +25,7 @@ from rulesdsl.play.engine import events as ev
 from rulesdsl.play.engine.driver import Player
 from rulesdsl.play.engine.hand import Hand, Refusal
 from rulesdsl.play.engine.match import Match
-from rulesdsl.play.players.bots import make_bot
+from rulesdsl.play.players.registry import make_bot
 from rulesdsl.words import refusals
 from rulesdsl.words.explain import DEFAULT_LANGUAGE, Phrases, phrases
 

@@ -13,18 +13,19 @@ import dataclasses
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rulesdsl.model.kinds import Kind, OptionError
 from rulesdsl.model.result import EndReason
 from rulesdsl.model.units.acting import Acts
 
-if TYPE_CHECKING:
-    from rulesdsl.model.rules import Rules
-
 # A longer value is refused unread: no rule needs one, and reading a number that long or
 # an expression nested that deep would hit Python's limits.
 MAX_VALUE = 200
+
+RulesView = Any
+"""The frozen Rules (`rulesdsl.model.rules.Rules`), as a unit's checks read it: made from the
+units, so a unit cannot name its type."""
 
 RuleTag = str
 """The name of the rule that decided an event: a unit's name, a profile's rule, or CORE."""
@@ -105,8 +106,8 @@ class RuleProblem:
         return self.severity == "error"
 
 
-Problems = Callable[["Rules", int], Iterator[RuleProblem]]
-Warnings = Callable[["Rules"], Iterator[RuleProblem]]
+Problems = Callable[[RulesView, int], Iterator[RuleProblem]]
+Warnings = Callable[[RulesView], Iterator[RuleProblem]]
 Plays = Callable[[Any], Mapping[Step, Any]]
 
 

@@ -3,18 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from rulesdsl.model.cards import is_usual_order, rank_text
 from rulesdsl.model.kinds import DeckRanks
 from rulesdsl.model.units.acting import Acts, Effect, any_hand
-from rulesdsl.model.units.base import RuleProblem, Section, Step, Unit
-
-if TYPE_CHECKING:
-    from rulesdsl.model.rules import Rules
+from rulesdsl.model.units.base import RuleProblem, RulesView, Section, Step, Unit
 
 
-def _warnings(rules: Rules) -> Iterator[RuleProblem]:
+def _warnings(rules: RulesView) -> Iterator[RuleProblem]:
     if len(rules.deck) > 2 and is_usual_order(rules.deck[::-1]):
         low, high = rank_text(rules.deck[-1]), rank_text(rules.deck[0])
         yield RuleProblem(

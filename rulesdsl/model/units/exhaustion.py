@@ -4,21 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rulesdsl.model.kinds import enum_choice
 from rulesdsl.model.result import EndReason
 from rulesdsl.model.seeds import shuffle
 from rulesdsl.model.state import NO_END, Refill, State, reshuffle_rng
 from rulesdsl.model.units.acting import Acts, Effect, Fact
-from rulesdsl.model.units.base import RuleProblem, Section, Step, Unit
+from rulesdsl.model.units.base import RuleProblem, RulesView, Section, Step, Unit
 from rulesdsl.model.units.counting import EmptyStock, HandEnd
 from rulesdsl.model.units.draw import DrawWord
 from rulesdsl.model.units.draw_by import DrawBy
 from rulesdsl.model.units.trump import out_of_play
-
-if TYPE_CHECKING:
-    from rulesdsl.model.rules import Rules
 
 
 class Exhaustion(StrEnum):
@@ -28,7 +25,7 @@ class Exhaustion(StrEnum):
     MOST_TRICKS = "most_tricks"
 
 
-def _problems(rules: Rules, players: int) -> Iterator[RuleProblem]:
+def _problems(rules: RulesView, players: int) -> Iterator[RuleProblem]:
     stock = len(rules.cards) - players * rules.hand_size_for(players) - out_of_play(rules)
     if stock == 0 and rules.exhaustion is Exhaustion.LAST_DRAW_WINS and rules.draw != 0:
         yield RuleProblem(
@@ -40,7 +37,7 @@ def _problems(rules: Rules, players: int) -> Iterator[RuleProblem]:
         )
 
 
-def _warnings(rules: Rules) -> Iterator[RuleProblem]:
+def _warnings(rules: RulesView) -> Iterator[RuleProblem]:
     if rules.exhaustion is not Exhaustion.RESHUFFLE or rules.draw == 0:
         return
     if rules.draw_by is DrawBy.EVERYONE:

@@ -3,19 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from rulesdsl.model.expr import gives
 from rulesdsl.model.kinds import IntExpr
 from rulesdsl.model.units.acting import Acts, Effect, any_hand
-from rulesdsl.model.units.base import RuleProblem, Section, Step, Unit
+from rulesdsl.model.units.base import RuleProblem, RulesView, Section, Step, Unit
 from rulesdsl.model.units.trump import turned_up
 
-if TYPE_CHECKING:
-    from rulesdsl.model.rules import Rules
 
-
-def _problems(rules: Rules, players: int) -> Iterator[RuleProblem]:
+def _problems(rules: RulesView, players: int) -> Iterator[RuleProblem]:
     size = rules.hand_size_for(players)
     most = len(rules.cards)
     if not 1 <= size <= most:
@@ -41,7 +37,7 @@ def _problems(rules: Rules, players: int) -> Iterator[RuleProblem]:
         )
 
 
-def _most_players(rules: Rules) -> int:
+def _most_players(rules: RulesView) -> int:
     fits = [
         n
         for n in range(2, rules.players[1] + 1)

@@ -4,16 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rulesdsl.model.expr import Expr, gives
 from rulesdsl.model.kinds import MatchEnd, MatchKind
 from rulesdsl.model.units.acting import Acts, Effect, any_hand
-from rulesdsl.model.units.base import RuleProblem, Section, Step, Unit
-
-if TYPE_CHECKING:
-    from rulesdsl.model.rules import Rules
-
+from rulesdsl.model.units.base import RuleProblem, RulesView, Section, Step, Unit
 
 # A match that has not ended after this many hands ends on the points so far: `hands N`
 # is at most this.
@@ -27,7 +23,7 @@ COUNTS = {
 }
 
 
-def _problems(rules: Rules, players: int) -> Iterator[RuleProblem]:
+def _problems(rules: RulesView, players: int) -> Iterator[RuleProblem]:
     end = rules.match
     noun, most, called = COUNTS[end.kind]
     count = rules.match_count_for(players)

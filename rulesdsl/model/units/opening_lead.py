@@ -4,16 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rulesdsl.model.kinds import enum_choice
 from rulesdsl.model.state import State
 from rulesdsl.model.units.acting import Acts, Effect
-from rulesdsl.model.units.base import RuleProblem, Section, Step, Unit
+from rulesdsl.model.units.base import RuleProblem, RulesView, Section, Step, Unit
 from rulesdsl.model.units.trump import Trump, no_trump_suit
-
-if TYPE_CHECKING:
-    from rulesdsl.model.rules import Rules
 
 
 class OpeningLead(StrEnum):
@@ -21,7 +18,7 @@ class OpeningLead(StrEnum):
     TRUMP_IF_ABLE = "trump_if_able"
 
 
-def never_applies(name: str, rules: Rules) -> Iterator[RuleProblem]:
+def never_applies(name: str, rules: RulesView) -> Iterator[RuleProblem]:
     """A rule asking for a trump under a profile without one."""
     if rules.trump is Trump.NONE and getattr(rules, name) == "trump_if_able":
         yield RuleProblem(

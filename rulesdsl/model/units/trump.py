@@ -4,15 +4,12 @@ from __future__ import annotations
 
 from enum import StrEnum
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rulesdsl.model.cards import Suit
 from rulesdsl.model.kinds import enum_choice
 from rulesdsl.model.units.acting import Acts, Effect
-from rulesdsl.model.units.base import Section, Step, Unit
-
-if TYPE_CHECKING:
-    from rulesdsl.model.rules import Rules
+from rulesdsl.model.units.base import RulesView, Section, Step, Unit
 
 
 def fixed_suit(deck: list[int], dealt: int, suit: int) -> tuple[int, list[int]]:
@@ -42,12 +39,12 @@ SUIT_WORDS = tuple(s.word for s in Suit)
 TURNED_UP = frozenset({Trump.STOCK_TURNUP, Trump.STOCK_BOTTOM})
 
 
-def turned_up(rules: Rules) -> int:
+def turned_up(rules: RulesView) -> int:
     """Cards the trump rule turns up from the stock at the deal (they must be there)."""
     return int(rules.trump in TURNED_UP)
 
 
-def out_of_play(rules: Rules) -> int:
+def out_of_play(rules: RulesView) -> int:
     """Cards the trump rule takes out of play at the deal."""
     return int(rules.trump is Trump.STOCK_TURNUP)
 

@@ -48,7 +48,7 @@ from rulesdsl.play.native.lower import KEPT, Lowered, NativeError, lower
 from rulesdsl.play.native.masks import Kinds, MaskError, Rewrite, masked
 from rulesdsl.play.native.scratch import scratch_rows, scratched
 from rulesdsl.play.native.uncounted import redecorated
-from rulesdsl.play.players.bots import search_size
+from rulesdsl.play.players.registry import search_size
 from rulesdsl.play.players.search.infoset import layout
 from rulesdsl.play.players.search.rollout import POLICY
 from rulesdsl.play.players.search.sampler import MAX_PROPOSALS, SamplerError

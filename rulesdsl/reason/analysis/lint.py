@@ -10,11 +10,13 @@ warned about; `show`, `explain` and `analyze` still mark it.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from rulesdsl.model.rules import OPTIONS, Rules
-from rulesdsl.read.diagnostics import Diagnostic, Located
+from rulesdsl.read.diagnostics import Diagnostic, Located, capped
+from rulesdsl.read.profile import Profile
 from rulesdsl.read.syntax.document import Document, Entry
 from rulesdsl.reason.analysis.report import dead_rules, dead_stated_rules
 
@@ -28,6 +30,20 @@ class Chosen(Protocol):
 
     value: Any
     entry: Entry
+
+
+def linted(profile: Profile) -> Profile:
+    """The profile with its dead-rule warnings, in place among its diagnostics (a profile
+    with errors gets none). The profile read is left as it is: the reader keeps it."""
+    doc = profile.document
+    if not profile.ok or doc is None:
+        return profile
+    said = profile.diagnostics
+    found = dead_rule_warnings(profile.rules, doc, profile.chosen, profile.inherited, said)
+    if not found:
+        return profile
+    shown = sorted([*said, *found], key=lambda d: (d.line, d.column))
+    return dataclasses.replace(profile, diagnostics=capped(shown))
 
 
 def dead_rule_warnings(

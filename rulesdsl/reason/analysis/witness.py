@@ -24,7 +24,7 @@ from rulesdsl.play.engine.driver import Player
 from rulesdsl.play.engine.events import Draw, TrickWon
 from rulesdsl.play.engine.fast import HandPlayer, compile_hand, play_plain, to_int
 from rulesdsl.play.engine.hand import Hand, card_beats
-from rulesdsl.play.players.bots import make_bot
+from rulesdsl.play.players.registry import make_bot
 
 # The seed `rulesdsl play --deck` plays with when none is given.
 REPLAY_SEED = 0

@@ -6,12 +6,13 @@ import json
 
 import click
 
-from rulesdsl.reason.analysis.report import analyse, text
-from rulesdsl.surfaces.cli.common import cli, load_profile, root_option, width_option
+from rulesdsl.reason.analysis.report import analyse
+from rulesdsl.surfaces.cli.common import load_profile, root_option, width_option
+from rulesdsl.words.analysis import text
 from rulesdsl.words.layout import Page
 
 
-@cli.command()
+@click.command()
 @click.argument("profiles", nargs=-1, required=True)
 @click.option("--players", "-n", type=int, help="Analyse this player count only.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per profile on stdout.")

@@ -2,34 +2,21 @@
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
-from rulesdsl.model.cards import CardError
 from rulesdsl.model.kinds import OptionError
-from rulesdsl.model.rules import RulesError, parse_assignments
+from rulesdsl.model.rules import parse_assignments
 from rulesdsl.read.outputs import OutputError
 from rulesdsl.read.profile import DEFAULT_PROFILE
-from rulesdsl.read.sources import CYCLE_HINT, cycle_message, looping_link
-from rulesdsl.reason.executors import ExecutorError
+from rulesdsl.service import LinkedPath, ProfileProblem, UsageProblem
 
 if TYPE_CHECKING:
     from rulesdsl.model.rules import Rules
     from rulesdsl.read.profile import Profile
-
-USER_ERRORS = (OptionError, CardError, RulesError, ExecutorError, OutputError)
-
-
-class UsageProblem(Exception):
-    """A problem with what the user asked for: reported in one line, exit status 2."""
-
-
-class ProfileProblem(Exception):
-    """A profile that cannot be used: its diagnostics are shown, exit status 2."""
 
 
 def profile_option(command):
@@ -42,17 +29,6 @@ def profile_option(command):
             help="A shipped profile's name or a profile file.",
         )(command)
     )
-
-
-class LinkedPath(click.Path):
-    """A path that must exist, and whose cycle of symbolic links, if it runs into one, is
-    named (click would say only that the path does not exist)."""
-
-    def convert(self, value, param, ctx):  # type: ignore[no-untyped-def]
-        link = looping_link(Path(value)) if self.exists else None
-        if link is not None:
-            self.fail(f"{cycle_message(link)}; {CYCLE_HINT}", param, ctx)
-        return super().convert(value, param, ctx)
 
 
 _ROOT = "rulesdsl.root"
@@ -79,46 +55,6 @@ def current_root() -> Path | None:
     """The `--root` of the command running, if it was given."""
     ctx = click.get_current_context(silent=True)
     return ctx.meta.get(_ROOT) if ctx is not None else None
-
-
-# Each command and the module that defines it: a module is imported only when its command
-# runs, so the command starts quickly. tests/test_cli.py checks this against the commands.
-COMMANDS = {
-    "play": "play",
-    "options": "rules_text",
-    "validate": "profiles",
-    "show": "profiles",
-    "list": "profiles",
-    "convert": "profiles",
-    "fmt": "profiles",
-    "schema": "profiles",
-    "explain": "rules_text",
-    "diff": "rules_text",
-    "diverge": "diverge",
-    "simulate": "sim",
-    "compare": "sim",
-    "lsp": "editor",
-    "analyze": "analyze",
-    "serve": "serve",
-}
-
-
-class LazyGroup(click.Group):
-    """A group whose commands are imported when they are asked for."""
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return list(COMMANDS)
-
-    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
-        if name in COMMANDS and name not in self.commands:
-            importlib.import_module(f"rulesdsl.surfaces.cli.{COMMANDS[name]}")
-        return super().get_command(ctx, name)
-
-
-@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="rulesdsl")
-def cli() -> None:
-    """Write, check and play the rules of Linger Longer."""
 
 
 def load_profile(ref: str) -> Profile:

@@ -10,15 +10,9 @@ from rulesdsl.model.cards import Card
 from rulesdsl.model.result import HandResult
 from rulesdsl.model.rules import Rules
 from rulesdsl.model.text import safe_json, safe_lines
-from rulesdsl.play.players import bots
-from rulesdsl.surfaces.cli.common import (
-    ProfileProblem,
-    UsageProblem,
-    cli,
-    playable_rules,
-    root_option,
-    width_option,
-)
+from rulesdsl.play.players import registry
+from rulesdsl.service import ProfileProblem, UsageProblem
+from rulesdsl.surfaces.cli.common import playable_rules, root_option, width_option
 from rulesdsl.surfaces.cli.play import choose_players, default_seed, read_deck, seat_players
 from rulesdsl.surfaces.cli.rules_text import lang_option
 from rulesdsl.words.diverge import Divergence, first_divergence
@@ -78,7 +72,7 @@ def report_lines(
     return lines
 
 
-@cli.command("diverge")
+@click.command("diverge")
 @root_option
 @click.argument("profile_a", metavar="A")
 @click.argument("profile_b", metavar="B")
@@ -88,7 +82,7 @@ def report_lines(
     "--bots",
     default="random",
     show_default=True,
-    help=f"Bot for every seat, or one per seat: {', '.join(bots.bot_names())}.",
+    help=f"Bot for every seat, or one per seat: {', '.join(registry.bot_names())}.",
 )
 @click.option("--players", "-n", type=int, help="Number of players (default 4).")
 @click.option("--dealer", type=int, help="The dealer's seat (default: 0 with --deck, else seeded).")

@@ -18,13 +18,12 @@ from rulesdsl.play.engine.driver import Listener, Player, play_hand
 from rulesdsl.play.engine.events import Event
 from rulesdsl.play.engine.hand import Hand
 from rulesdsl.play.engine.match import Match
-from rulesdsl.play.players.bots import bot_names, make_bot
+from rulesdsl.play.players.registry import bot_names, make_bot
 from rulesdsl.read.outputs import OutputError, Stream, check_output
 from rulesdsl.read.sources import SourceError, read_text
+from rulesdsl.service import UsageProblem
 from rulesdsl.surfaces.cli.common import (
-    UsageProblem,
     build_rules,
-    cli,
     profile_inputs,
     profile_option,
     write_failed,
@@ -132,7 +131,7 @@ def choose_players(profile: str, rules: Rules, players: int | None) -> int:
     return count
 
 
-@cli.command()
+@click.command()
 @profile_option
 @click.option("--players", "-n", type=int, help="Number of players (default 4).")
 @click.option(

@@ -5,7 +5,6 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,22 +22,17 @@ from rulesdsl.read.profile import (
     Setting,
     exists,
     load,
-    load_file,
     outside_root,
     read_document,
     read_laid_source,
     shipped_names,
 )
 from rulesdsl.read.schema import profile_schema
-from rulesdsl.read.sources import MAX_BYTES, TextForm, sizes
+from rulesdsl.read.sources import TextForm
 from rulesdsl.read.syntax.document import Document
-from rulesdsl.read.syntax.writer import write
 from rulesdsl.reason.analysis.report import DeadRule, dead_rules, dead_stated_rules
+from rulesdsl.service import LinkedPath, ProfileProblem, UsageProblem, checked_file, rewrite
 from rulesdsl.surfaces.cli.common import (
-    LinkedPath,
-    ProfileProblem,
-    UsageProblem,
-    cli,
     current_root,
     load_profile,
     root_option,
@@ -52,7 +46,6 @@ from rulesdsl.words.layout import Page
 # would, `**` included), for a shell that passed it on unexpanded.
 GLOB = re.compile(r"[*?[]")
 # How a text is laid down when no file says otherwise: "\n" line ends, no byte-order mark.
-PLAIN = TextForm()
 
 
 @dataclass(frozen=True)
@@ -141,7 +134,7 @@ def _matches(pattern: Path) -> list[Path]:
     ]
 
 
-@cli.command()
+@click.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option(
     "--format",
@@ -160,7 +153,7 @@ def validate(ctx: click.Context, paths: tuple[Path, ...], form: str, strict: boo
     files = found.files
     problems: list[Diagnostic] = []
     for path, root in files:
-        problems += load_file(path, current_root() or root).diagnostics
+        problems += checked_file(path, current_root() or root).diagnostics
     errors = sum(d.is_error for d in problems)
     warnings = len(problems) - errors
     if problems or form == "json":
@@ -171,7 +164,7 @@ def validate(ctx: click.Context, paths: tuple[Path, ...], form: str, strict: boo
     ctx.exit(1 if errors or (strict and (warnings or found.nothing_found)) else 0)
 
 
-@cli.command()
+@click.command()
 @click.argument("profile")
 @root_option
 @click.option("--json", "as_json", is_flag=True, help="Print the settings as JSON.")
@@ -284,7 +277,7 @@ def _note_lines(s: Setting, indent: str, width: int) -> list[str]:
     return wrap(mark, width, indent, indent + "      ") if mark else []
 
 
-@cli.command(name="list")
+@click.command(name="list")
 @width_option
 def list_profiles(width: int | None) -> None:
     """List the shipped profiles with their titles."""
@@ -315,45 +308,7 @@ def _read(path: Path) -> Read:
     return Read(text, form, doc, [] if doc.ok else doc.diagnostics)
 
 
-def _same_content(a: Document, b: Document) -> bool:
-    """The same profile and the same comments: what converting and formatting must keep."""
-
-    def content(doc: Document):
-        entries = Counter((e.key, e.value, e.assumed, e.note) for e in doc.entries)
-        rules = [
-            (r.name, Counter((e.key, e.value, e.assumed, e.note) for e in r.entries))
-            for r in doc.rules
-        ]
-        return doc.name, doc.extends, entries, rules, Counter(c.text for c in doc.comments)
-
-    return content(a) == content(b)
-
-
-def rewrite(doc: Document, syntax: str, path: Path, form: TextForm = PLAIN) -> str:
-    """The document in `syntax`, checked to say the same thing with every comment kept, and
-    to fit in a profile file (as `form` lays it down)."""
-    text = write(doc, syntax)
-    _check_fits(path, form.marked(form.lines(text)))
-    suffix = ".rules" if syntax == "dsl" else ".yaml"
-    again = read_document(path.with_suffix(suffix), text)
-    if not again.ok or not _same_content(doc, again):
-        raise UsageProblem(f"{path}: cannot be rewritten without changing it; please report this")
-    return text
-
-
-def _check_fits(path: Path, text: str) -> None:
-    """Refuse a rewrite the readers would refuse as too large (every comment on a line of
-    its own takes the indentation of its statement, so a file of bare `#` lines grows)."""
-    size = len(text.encode("utf-8", "surrogatepass"))
-    if size > MAX_BYTES:
-        shown, most = sizes(size, MAX_BYTES)
-        raise UsageProblem(
-            f"{path}: in the canonical layout it would be {shown}, and a profile is {most} "
-            "at most; it is left as it is"
-        )
-
-
-@cli.command()
+@click.command()
 @click.argument("path", type=LinkedPath(exists=True, dir_okay=False, path_type=Path))
 @click.option("--to", "syntax", type=click.Choice(["dsl", "yaml"]), required=True)
 @click.option(
@@ -379,7 +334,7 @@ def convert(path: Path, syntax: str, output: Path | None) -> None:
         write_failed(error)
 
 
-@cli.command()
+@click.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @root_option
 @click.option(
@@ -437,7 +392,7 @@ def unified_diff(path: Path, old: str, new: str) -> str:
     )
 
 
-@cli.command()
+@click.command()
 def schema() -> None:
     """Print the JSON Schema (draft-07) of YAML profiles."""
     click.echo(json.dumps(profile_schema(), indent=2))

@@ -10,7 +10,7 @@ from click import Command
 
 from rulesdsl.model.rules import OPTIONS, option_values, options_table
 from rulesdsl.model.text import safe_json, safe_lines
-from rulesdsl.surfaces.cli.common import cli, load_profile, root_option, width_option
+from rulesdsl.surfaces.cli.common import load_profile, root_option, width_option
 from rulesdsl.words.diff import diff_profiles, diff_rules, render_json, render_text
 from rulesdsl.words.explain import DEFAULT_LANGUAGE, WIDTH, languages, rule_sheet, wrap
 from rulesdsl.words.layout import Page
@@ -27,7 +27,7 @@ def lang_option(help_text: str) -> Callable[[Command], Command]:
     )
 
 
-@cli.command()
+@click.command()
 @click.argument("profile")
 @root_option
 @lang_option("The language of the sheet.")
@@ -38,7 +38,7 @@ def explain(profile: str, lang: str, width: int | None) -> None:
     click.echo(safe_lines(text), nl=False)
 
 
-@cli.command(name="diff")
+@click.command(name="diff")
 @click.argument("a")
 @click.argument("b")
 @root_option
@@ -67,7 +67,7 @@ def diff_command(ctx: click.Context, a: str, b: str, form: str, width: int | Non
     ctx.exit(1 if differences or rules else 0)
 
 
-@cli.command()
+@click.command()
 @click.option("--markdown", is_flag=True, help="As one Markdown table.")
 @width_option
 def options(markdown: bool, width: int | None) -> None:

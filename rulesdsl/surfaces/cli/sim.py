@@ -9,18 +9,14 @@ from pathlib import Path
 
 import click
 
-from rulesdsl.model.rules import Rules
-from rulesdsl.model.text import safe_text
-from rulesdsl.play.players.bots import bot_names
+from rulesdsl.play.players.registry import bot_names
 from rulesdsl.read.outputs import OutputError, check_output, replacing
 from rulesdsl.reason.analysis.sameness import Sameness, sameness_lines, samenesses
 from rulesdsl.reason.executors import ExecutorError, check_executor
-from rulesdsl.reason.sim import Result, Spec, check_spec, default_workers, run
+from rulesdsl.reason.sim import Result, Spec, default_workers, run
+from rulesdsl.service import UsageProblem, checked_spec, labels, printed
 from rulesdsl.surfaces.cli.common import (
-    USER_ERRORS,
-    UsageProblem,
     build_rules,
-    cli,
     profile_inputs,
     root_option,
     width_option,
@@ -89,7 +85,7 @@ def sim_options(command):
     return root_option(command)
 
 
-@cli.command()
+@click.command()
 @click.argument("profile")
 @sim_options
 def simulate(profile: str, **options) -> None:
@@ -97,7 +93,7 @@ def simulate(profile: str, **options) -> None:
     simulate_profiles([profile], **options)
 
 
-@cli.command()
+@click.command()
 @click.argument("profiles", nargs=-1, required=True)
 @sim_options
 def compare(profiles: tuple[str, ...], **options) -> None:
@@ -152,35 +148,6 @@ def simulate_profiles(
         click.get_current_context().exit(130)
 
 
-def checked_spec(
-    profiles: Sequence[tuple[str, Rules]],
-    players: int,
-    units: int,
-    matches: bool,
-    bots: str,
-    seed: int,
-    skill: bool = True,
-    good_play: str | None = None,
-) -> Spec:
-    """What to simulate, checked as `simulate` and `compare` check it: a UsageProblem says
-    what is wrong (a player count a profile refuses, a bot unknown or missing)."""
-    spec = Spec(
-        profiles=tuple(profiles),
-        players=players,
-        units=units,
-        matches=matches,
-        bots=tuple(b.strip() for b in bots.split(",")),
-        seed=seed,
-        skill=skill,
-        good_play=good_play,
-    )
-    try:
-        check_spec(spec)
-    except (ValueError, *USER_ERRORS) as error:
-        raise UsageProblem(str(error)) from None
-    return spec
-
-
 def _check_plot(plot: Path, refs: list[str]) -> None:
     """Refuse, before the simulation, a plot that could not be written."""
     if plot.suffix.lower() not in (".png", ".svg"):
@@ -188,15 +155,6 @@ def _check_plot(plot: Path, refs: list[str]) -> None:
     if importlib.util.find_spec("matplotlib") is None:
         raise UsageProblem("--plot needs matplotlib: pip install 'rulesdsl[plot]'")
     check_output(plot, profile_inputs(refs), "--plot")
-
-
-def labels(refs: Sequence[str]) -> list[str]:
-    """Short names for the profiles: the name, or the file name for a path; escaped, as
-    anything a report prints from a file or a command line is."""
-    labels = [Path(ref).stem if ("/" in ref or "." in ref) else ref for ref in refs]
-    if len(set(labels)) != len(labels):
-        labels = list(refs)
-    return [safe_text(label) for label in labels]
 
 
 def _run_with_progress(spec: Spec, workers: int, executor: str) -> Result:
@@ -208,13 +166,6 @@ def _run_with_progress(spec: Spec, workers: int, executor: str) -> Result:
         task = bar.add_task("simulating", total=spec.units)
         update: Callable[[int], None] = lambda done: bar.update(task, completed=done)  # noqa: E731
         return run(spec, workers, update, executor)
-
-
-def printed(result: Result, same: Sequence[Sameness], as_csv: bool) -> str:
-    """What `--json` (or `--csv`) prints for the result, to the last byte."""
-    from rulesdsl.words import report
-
-    return report.to_csv(result, same) if as_csv else report.to_json(result, same) + "\n"
 
 
 def _stderr_console():

@@ -29,12 +29,11 @@ from pygls.workspace.position_codec import ServerTextPosition, ServerTextRange
 from rulesdsl.model.rules import OPTIONS
 from rulesdsl.model.text import Pos, safe_text
 from rulesdsl.read.diagnostics import Diagnostic
-from rulesdsl.read.profile import SYNTAXES, Profile, load_open, load_text, real_path
+from rulesdsl.read.edits import Edit, Spot, assumed_edit, can_mark_assumed, fix_edit, span
+from rulesdsl.read.profile import SYNTAXES, Profile, load_open, real_path
 from rulesdsl.read.syntax.document import RuleBlock
-from rulesdsl.surfaces.cli.common import UsageProblem
-from rulesdsl.surfaces.cli.profiles import rewrite
+from rulesdsl.service import UsageProblem, checked_text, rewrite
 from rulesdsl.surfaces.lsp import complete, describe, documents
-from rulesdsl.surfaces.lsp.edits import Edit, Spot, assumed_edit, can_mark_assumed, fix_edit, span
 from rulesdsl.surfaces.lsp.guard import GuardedProtocol, one_line, strict_converter
 from rulesdsl.surfaces.lsp.wire import frames
 
@@ -106,7 +105,7 @@ class ProfileServer(LanguageServer):
     def check(self, uri: str) -> None:
         """Check the document and publish its diagnostics."""
         doc = self.document(uri)
-        profile = load_text(Path(doc.path), doc.source, self.buffers())
+        profile = checked_text(Path(doc.path), doc.source, self.buffers())
         self.checked[uri] = profile
         found = [to_diagnostic(doc, d) for d in profile.diagnostics if d.path == profile.path]
         self.text_document_publish_diagnostics(

@@ -24,11 +24,10 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from rulesdsl.model.rules import RulesError
-from rulesdsl.play.players.bots import bot_names
+from rulesdsl.play.players.registry import bot_names
 from rulesdsl.read.profile import find, shipped_names
 from rulesdsl.read.sources import SourceError, read_text
-from rulesdsl.surfaces.cli.common import UsageProblem
-from rulesdsl.surfaces.cli.sim import checked_spec, labels
+from rulesdsl.service import UsageProblem, checked_spec, labels
 from rulesdsl.surfaces.web.bodies import bounded, field, json_body, profile_text
 from rulesdsl.surfaces.web.checking import UNTITLED, check_text
 from rulesdsl.surfaces.web.errors import ApiError, bad, not_found

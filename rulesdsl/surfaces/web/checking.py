@@ -12,9 +12,10 @@ from typing import Any
 
 from rulesdsl.model.text import Pos, safe_lines, shorten
 from rulesdsl.read.diagnostics import SAID, Diagnostic
-from rulesdsl.read.profile import SYNTAXES, Profile, load, load_text
+from rulesdsl.read.edits import fix_edit, span
+from rulesdsl.read.profile import SYNTAXES, Profile, load
 from rulesdsl.reason.analysis.report import dead_rules, dead_stated_rules
-from rulesdsl.surfaces.lsp.edits import fix_edit, span
+from rulesdsl.service import checked_text
 from rulesdsl.words.diff import diff_profiles, diff_rules, render_json
 from rulesdsl.words.explain import rule_sheet
 from rulesdsl.words.highlight import tokens
@@ -27,7 +28,7 @@ UNTITLED = {syntax: f"untitled{suffix}" for suffix, syntax in reversed(SYNTAXES.
 
 def check_text(text: str, path: Path, root: Path, lang: str) -> dict[str, Any]:
     """The editor's answer for `text` as if saved at `path` (in the workspace `root`)."""
-    profile = load_text(path, text)
+    profile = checked_text(path, text)
     lines = text.splitlines()
     own = [d for d in profile.diagnostics if d.path == profile.path]
     syntax = SYNTAXES[path.suffix]

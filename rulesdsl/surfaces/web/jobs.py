@@ -16,7 +16,7 @@ from typing import Any
 from rulesdsl.reason.analysis.sameness import samenesses
 from rulesdsl.reason.executors import LOCAL, ExecutorError, Workers, WorkersClosed
 from rulesdsl.reason.sim import Spec, run
-from rulesdsl.surfaces.cli.sim import printed as cli_printed
+from rulesdsl.service import printed as cli_printed
 from rulesdsl.surfaces.web.errors import ApiError, bad, not_found
 
 KEPT = 16

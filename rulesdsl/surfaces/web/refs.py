@@ -8,7 +8,7 @@ from typing import Any
 
 from rulesdsl.model.hints import did_you_mean
 from rulesdsl.model.kinds import OptionError
-from rulesdsl.play.players.bots import is_search_bot, make_bot, search_size
+from rulesdsl.play.players.registry import is_search_bot, make_bot, search_size
 from rulesdsl.read.profile import Profile, load, load_file, load_text, shipped_names
 from rulesdsl.surfaces.web.bodies import profile_text
 from rulesdsl.surfaces.web.checking import UNTITLED, diagnostic

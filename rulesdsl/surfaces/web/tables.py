@@ -22,7 +22,7 @@ from rulesdsl.model.seeds import derive
 from rulesdsl.play.engine import events as ev
 from rulesdsl.play.engine.driver import Player
 from rulesdsl.play.engine.match import Match
-from rulesdsl.play.players.bots import make_bot
+from rulesdsl.play.players.registry import make_bot
 from rulesdsl.surfaces.web.errors import ApiError, bad, not_found
 from rulesdsl.surfaces.web.refs import HUMAN
 from rulesdsl.words import refusals

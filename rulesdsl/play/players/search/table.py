@@ -16,7 +16,8 @@ from rulesdsl.play.engine import fast
 from rulesdsl.play.engine.driver import Player, play_hand
 from rulesdsl.play.engine.events import Deal, Draw, Event, Out, Play
 from rulesdsl.play.engine.hand import Hand
-from rulesdsl.play.players.bots import RandomBot, is_search_bot, make_bot
+from rulesdsl.play.players.bots import RandomBot
+from rulesdsl.play.players.registry import is_search_bot, make_bot
 
 
 def needs_reference(bots: tuple[str, ...]) -> bool:

@@ -17,7 +17,7 @@ import click
 
 from rulesdsl.model.text import safe_text
 from rulesdsl.reason.executors import ExecutorError, check_executor
-from rulesdsl.surfaces.cli.common import LinkedPath, UsageProblem, cli
+from rulesdsl.service import LinkedPath, UsageProblem
 
 NEEDS = ("starlette", "uvicorn")
 GRACE = 2
@@ -26,7 +26,7 @@ them; the comparisons are cancelled after, and a save under way finishes."""
 STOPPING = (signal.SIGINT, signal.SIGTERM)
 
 
-@cli.command()
+@click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
 @click.option(
     "--port",

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import click
 
-from rulesdsl.surfaces.cli.common import UsageProblem, cli
+from rulesdsl.service import UsageProblem
 
 NEEDS = ("pygls", "lsprotocol")
 
 
-@cli.command()
+@click.command()
 @click.option(
     "--stdio", is_flag=True, help="Talk over stdin and stdout (the only way; the default)."
 )

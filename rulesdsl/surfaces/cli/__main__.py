@@ -1,5 +1,0 @@
-import sys
-
-from rulesdsl.surfaces.cli import main
-
-sys.exit(main())
