@@ -14,7 +14,7 @@ import pytest
 from rulesdsl.model.cards import RANKS_HIGH_TO_LOW, rank_text
 from rulesdsl.model.language.vocab import ATTRIBUTES, NAMES, SUITS, Aggregate
 from rulesdsl.read.profile import load_file
-from rulesdsl.surfaces.lsp.describe import Part, Target, hover
+from rulesdsl.surfaces.lsp.describe import HoverTarget, Part, hover
 from rulesdsl.words.explain import house_sentence, phrases, rule_sheet
 from rulesdsl.words.rule_words import COMPARE, FLIPPED, in_words
 
@@ -170,7 +170,7 @@ def test_the_hover_names_the_card_as_the_sheet_does(tmp_path):
     for deck, card in (("A K Q J 10 9 8 7 6 5 4 3 2", QUEEN), ("K Q J 10 9 8 7 6 5 4 3 2 A", JACK)):
         profile = stated(tmp_path, deck)
         assert profile.document is not None
-        said = hover(Target(Part.RULE, rule=profile.document.rules[0]), [profile])
+        said = hover(HoverTarget(Part.RULE, rule=profile.document.rules[0]), [profile])
         assert said is not None
         first = said.splitlines()[0]
         assert card["en"] in first and "10" not in first

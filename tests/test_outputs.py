@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 import rulesdsl.surfaces.cli.sim as sim_cli
 from rulesdsl.read import outputs, sources
-from rulesdsl.read.outputs import OutputError, Stream, check_output, replacing, write_text
+from rulesdsl.read.outputs import OutputError, OutputStream, check_output, replacing, write_text
 from rulesdsl.surfaces.cli.common import COMMANDS
 from rulesdsl.surfaces.main import cli, main
 
@@ -220,7 +220,7 @@ def test_a_full_device_is_one_message():
 
 @needs_dev_full
 def test_a_stream_keeps_its_failure_until_it_is_closed():
-    stream = Stream(FULL)
+    stream = OutputStream(FULL)
     for _ in range(10_000):
         stream.write("a line of the trace\n")
     with pytest.raises(OutputError, match="No space left on device"):

@@ -35,13 +35,13 @@ from rulesdsl.play.engine.events import (
     Event,
     HandEnd,
     Lead,
-    MatchEnd,
+    MatchOver,
     Out,
     Play,
     Reshuffle,
     Score,
     TrickWon,
-    Trump,
+    TrumpShown,
 )
 from rulesdsl.play.engine.hand import Hand
 from rulesdsl.play.engine.match import Match
@@ -280,7 +280,7 @@ def check_deal(hand: Hand, rules: Rules, players: int, dealer: int, order) -> No
     size = rules.hand_size_for(players)
     dealt = players * size
     deal, trump_event = hand.events[0], hand.events[1]
-    assert isinstance(deal, Deal) and isinstance(trump_event, Trump)
+    assert isinstance(deal, Deal) and isinstance(trump_event, TrumpShown)
     assert deal.dealer == dealer == hand.dealer
     assert all(len(cards) == size for cards in deal.hands)
     assert [sorted(cards) for cards in deal.hands] == [sorted(h) for h in hand.hands]
@@ -476,7 +476,7 @@ def check_end(watch: Watch) -> None:
         elif isinstance(event, Out):
             assert event.seat not in out
             out.add(event.seat)
-        elif isinstance(event, Trump):
+        elif isinstance(event, TrumpShown):
             assert event is events[1]
 
     winner, reason, last = outcome.winner, outcome.reason, wins[-1]
@@ -644,7 +644,7 @@ def check_match(table: Table) -> None:
     top = max(points)
     winners = tuple(s for s in range(players) if points[s] == top)
     assert match.winners == winners
-    assert events[-1] == MatchEnd(winners, tuple(points), match.hands_played)
+    assert events[-1] == MatchOver(winners, tuple(points), match.hands_played)
 
     # The same seed gives the same match.
     again: list[Event] = []

@@ -4,7 +4,7 @@ from conftest import cards, deck_order
 
 from rulesdsl.model.cards import Card, Suit
 from rulesdsl.model.rules import Rules
-from rulesdsl.play.engine.events import Deal, Draw, Out, TrickWon, Trump
+from rulesdsl.play.engine.events import Deal, Draw, Out, TrickWon, TrumpShown
 from rulesdsl.play.engine.hand import Hand
 
 A, B, C, D = range(4)
@@ -89,7 +89,7 @@ def test_four_player_deal_four_each_36_in_stock_trump_card_in_dealers_hand():
     assert Card.parse("5S") in hand.hands[3]
     assert order[15] == Card.parse("5S")
     assert hand.turnup is None
-    assert Trump(Suit.SPADES, Card.parse("5S"), "dealer_last_card") in hand.events
+    assert TrumpShown(Suit.SPADES, Card.parse("5S"), "dealer_last_card") in hand.events
     assert hand.events[0] == Deal(
         3,
         tuple(

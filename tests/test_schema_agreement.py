@@ -39,7 +39,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rulesdsl.model.kinds import Choice
-from rulesdsl.model.language.rule import Clause, Kind
+from rulesdsl.model.language.rule import Clause, RuleKind
 from rulesdsl.model.rules import OPTIONS
 from rulesdsl.read.profile import SHIPPED_FOLDERS, load_file
 from rulesdsl.read.schema import profile_schema
@@ -233,7 +233,7 @@ def misshapen(body: dict) -> st.SearchStrategy:
 
 def rule_body(name: str) -> st.SearchStrategy:
     body = RULES[name]
-    counts = [k for k in (Kind.DRAW, Kind.SCORE) if k in body]
+    counts = [k for k in (RuleKind.DRAW, RuleKind.SCORE) if k in body]
     good = st.sampled_from([body, *({k: 2} for k in counts)])
     return mostly(good, st.one_of(misshapen(body), st.sampled_from([None, ["draw"], 3, "x"])))
 
@@ -246,7 +246,7 @@ def rules_value(draw):
     names = draw(st.lists(st.sampled_from(sorted(RULES)), unique=True, min_size=1, max_size=3))
     value = {name: draw(rule_body(name)) for name in names}
     if draw(st.integers(0, 10)) == 0:
-        value["2r"] = {Kind.DRAW: 1}
+        value["2r"] = {RuleKind.DRAW: 1}
     return value
 
 

@@ -21,7 +21,7 @@ from rulesdsl.surfaces.web.app import create_app
 from rulesdsl.surfaces.web.checking import UNWRAPPED
 from rulesdsl.surfaces.web.limits import Limits
 from rulesdsl.words.explain import languages
-from rulesdsl.words.highlight import Kind
+from rulesdsl.words.highlight import WordKind
 
 BASE = "http://127.0.0.1:8765"
 TYPO = (
@@ -112,7 +112,7 @@ def test_a_fixed_text_gets_the_sheet_the_diff_and_the_tokens(
     assert answer["diff"] == json.loads(differ)
     assert [d["option"] for d in answer["diff"]] == ["hand_size", "elimination"]
     first = answer["tokens"][0]
-    assert first == {"line": 1, "column": 1, "length": 7, "kind": Kind.KEYWORD}
+    assert first == {"line": 1, "column": 1, "length": 7, "kind": WordKind.KEYWORD}
 
 
 def test_a_rule_that_can_never_act_is_listed_dead(client: TestClient):

@@ -56,7 +56,7 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
     return f"; {hint}" if hint else ""
 
 
-class Verdict(Enum):
+class Fit(Enum):
     """What writing a choice in place of a misspelt word does to the text."""
 
     CHECKS = "checks"  # no problem is left that the text did not have
@@ -64,7 +64,7 @@ class Verdict(Enum):
     FAILS = "fails"
 
 
-def verified(word: str, choices: Iterable[str], verdict: Callable[[str], Verdict]) -> Suggestion:
+def verified(word: str, choices: Iterable[str], verdict: Callable[[str], Fit]) -> Suggestion:
     """`did you mean 'x'?` for the closest choice with which the text checks, else for the
     closest that leaves only problems after it that have did-you-means of their own; an
     empty string when no close choice does either. Every did-you-mean of a rule a profile
@@ -72,8 +72,8 @@ def verified(word: str, choices: Iterable[str], verdict: Callable[[str], Verdict
     fixable = ""
     for choice in ranked(word, choices):
         said = verdict(choice)
-        if said is Verdict.CHECKS:
+        if said is Fit.CHECKS:
             return mean(choice)
-        if said is Verdict.FIXABLE and not fixable:
+        if said is Fit.FIXABLE and not fixable:
             fixable = choice
     return mean(fixable)

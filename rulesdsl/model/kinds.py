@@ -64,7 +64,7 @@ class OptionError(ValueError):
         return value[:start] + self.replacement + value[start + self.length :]
 
 
-class Kind(Protocol):
+class OptionKind(Protocol):
     """How the values of one option are read and written."""
 
     expected: str

@@ -138,7 +138,7 @@ def _sync(temp: Path) -> None:
         os.close(descriptor)
 
 
-class Stream:
+class OutputStream:
     """An output written while the work goes on (a trace). A failed write does not stop the
     work: it is kept, and `close` raises it once the results have been shown."""
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulesdsl.model.kinds import Kind
+from rulesdsl.model.kinds import OptionKind
 from rulesdsl.model.language.rule import LANGUAGES, MAX_RULES, Clause
 from rulesdsl.model.rules import OPTIONS
 from rulesdsl.model.units.base import HEADER, METADATA
@@ -74,7 +74,7 @@ def _has_list(schema: Any) -> bool:
     return False
 
 
-def takes_list(kind: Kind) -> bool:
+def takes_list(kind: OptionKind) -> bool:
     """Whether a YAML list may stand for a value of this kind (its items joined by spaces)."""
     return _has_list(kind.schema())
 

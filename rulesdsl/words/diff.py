@@ -15,7 +15,7 @@ from rulesdsl.words.explain import WIDTH, house_sentence, note_mark, phrases, se
 
 
 @dataclass(frozen=True)
-class Side:
+class DiffSide:
     """One profile's value of an option: its text, its sentence and where it came from."""
 
     value: str
@@ -27,7 +27,7 @@ class Side:
     where: str
 
     @classmethod
-    def of(cls, setting: Setting) -> Side:
+    def of(cls, setting: Setting) -> DiffSide:
         return cls(
             setting.text,
             sentence(setting.name, setting.value),
@@ -56,8 +56,8 @@ class Difference:
     """An option the two profiles set to different values."""
 
     option: str
-    a: Side
-    b: Side
+    a: DiffSide
+    b: DiffSide
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -70,7 +70,7 @@ class Difference:
 def diff_profiles(a: Profile, b: Profile) -> list[Difference]:
     """The options whose values differ, in registry order."""
     return [
-        Difference(name, Side.of(a.settings[name]), Side.of(b.settings[name]))
+        Difference(name, DiffSide.of(a.settings[name]), DiffSide.of(b.settings[name]))
         for name in OPTIONS
         if a.settings[name].value != b.settings[name].value
     ]
@@ -94,7 +94,7 @@ class RuleSide:
         return cls(dict(rule.clauses), sentence, setting.origin, setting.where())
 
 
-class Change(StrEnum):
+class OptionChange(StrEnum):
     """How a rule of B differs from A's."""
 
     ADDED = "added"
@@ -112,10 +112,10 @@ class RuleDifference:
     b: RuleSide | None
 
     @property
-    def change(self) -> Change:
+    def change(self) -> OptionChange:
         if self.a is None:
-            return Change.ADDED
-        return Change.REMOVED if self.b is None else Change.CHANGED
+            return OptionChange.ADDED
+        return OptionChange.REMOVED if self.b is None else OptionChange.CHANGED
 
     def to_dict(self) -> dict[str, Any]:
         side = lambda s: None if s is None else dataclasses.asdict(s)  # noqa: E731
@@ -171,7 +171,7 @@ def _rule_side(label: str, side: RuleSide | None, width: int) -> list[str]:
     return lines + wrap(side.sentence, width, "    ", "    ")
 
 
-def _side(label: str, side: Side, width: int) -> list[str]:
+def _side(label: str, side: DiffSide, width: int) -> list[str]:
     lines = wrap(f"{label}: {side.value} ({side.provenance})", width, "  ", "    ")
     lines += wrap(side.sentence, width, "    ", "    ")
     if side.note:

@@ -66,7 +66,7 @@ class Turn:
     card: Card
 
 
-class Side:
+class DivergeSide:
     """One of the two hands, played by its own bots, remembering every decision."""
 
     def __init__(self, hand: Hand, bots: Sequence[Player]) -> None:
@@ -120,14 +120,14 @@ def first_divergence(
     the seed picks one. The sentence is in `lang`.
     """
     sides = [
-        Side(Match(rules, players, seed, dealer).deal(order), seat_bots(bots, players, seed))
+        DivergeSide(Match(rules, players, seed, dealer).deal(order), seat_bots(bots, players, seed))
         for rules in (rules_a, rules_b)
     ]
     index = _first_difference(*sides)
     return None if index is None else _explain(index, *sides, phrases(lang))
 
 
-def _first_difference(a: Side, b: Side) -> int | None:
+def _first_difference(a: DivergeSide, b: DivergeSide) -> int | None:
     """The index of the first event that differs; a trick resolved with the same events
     in another order (an empty hand out before the draw, not after it) is no difference."""
     index = 0
@@ -144,7 +144,7 @@ def _first_difference(a: Side, b: Side) -> int | None:
         index += len(rests[0])
 
 
-def _resolution(side: Side, index: int) -> list[ev.Event]:
+def _resolution(side: DivergeSide, index: int) -> list[ev.Event]:
     """The events from `index` up to the next card played: the rest of a trick's outcome."""
     events: list[ev.Event] = []
     while (event := side.event(index + len(events))) is not None and event.kind != "play":
@@ -159,7 +159,7 @@ def _same(event_a: ev.Event | None, event_b: ev.Event | None) -> bool:
     return event_a == event_b
 
 
-def _explain(index: int, a: Side, b: Side, words: Phrases) -> Divergence:
+def _explain(index: int, a: DivergeSide, b: DivergeSide, words: Phrases) -> Divergence:
     event_a, event_b = a.event(index), b.event(index)
     outcomes = a.finish(), b.finish()
     both_play = isinstance(event_a, ev.Play) and isinstance(event_b, ev.Play)
@@ -180,7 +180,7 @@ def _explain(index: int, a: Side, b: Side, words: Phrases) -> Divergence:
     return Divergence(trick, index, event_a, event_b, cause.options, sentence, *outcomes)
 
 
-def _values(cause: Cause, a: Side, b: Side, words: Phrases) -> str:
+def _values(cause: Cause, a: DivergeSide, b: DivergeSide, words: Phrases) -> str:
     """` (option: A's value vs B's value; ...)`"""
     rules_a, rules_b = a.hand.rules, b.hand.rules
     pairs = [
@@ -215,7 +215,7 @@ class Cause:
     tail: str = ""  # added after B's side
 
 
-def _differing(a: Side, b: Side) -> list[str]:
+def _differing(a: DivergeSide, b: DivergeSide) -> list[str]:
     rules_a, rules_b = a.hand.rules, b.hand.rules
     options = [name for name in OPTIONS if getattr(rules_a, name) != getattr(rules_b, name)]
     stated_a, stated_b = _stated(rules_a), _stated(rules_b)
@@ -223,7 +223,7 @@ def _differing(a: Side, b: Side) -> list[str]:
     return options + rules
 
 
-def _between_hands(name: str, a: Side, b: Side) -> bool:
+def _between_hands(name: str, a: DivergeSide, b: DivergeSide) -> bool:
     """Whether the option or stated rule `name` acts only between hands."""
     if name in OPTIONS:
         return OPTIONS[name].between_hands
@@ -231,7 +231,7 @@ def _between_hands(name: str, a: Side, b: Side) -> bool:
     return set(rule.step_names) <= {RuleStep.SCORE}
 
 
-def _keep(candidates: Sequence[str], a: Side, b: Side) -> tuple[str, ...]:
+def _keep(candidates: Sequence[str], a: DivergeSide, b: DivergeSide) -> tuple[str, ...]:
     """The candidates whose values differ between A and B; failing that, every difference
     that can matter within a hand."""
     differing = _differing(a, b)
@@ -245,7 +245,7 @@ def _acting_at(*steps: Step) -> list[str]:
     return [unit.name for unit in UNITS if unit.steps & set(steps)]
 
 
-def _step_cause(index: int, a: Side, b: Side) -> Cause:
+def _step_cause(index: int, a: DivergeSide, b: DivergeSide) -> Cause:
     """The options of the step that made the differing events."""
     event_a, event_b = a.event(index), b.event(index)
     if isinstance(event_a, ev.Deal) and isinstance(event_b, ev.Deal):
@@ -285,7 +285,7 @@ def _refused_apart(one: Turn, other: Turn) -> list[Card]:
     return sorted(one.refused.keys() ^ other.refused.keys())
 
 
-def _refusal_options(one: Turn, other: Turn, a: Side, b: Side) -> tuple[str, ...]:
+def _refusal_options(one: Turn, other: Turn, a: DivergeSide, b: DivergeSide) -> tuple[str, ...]:
     named = [
         refusal.rule
         for card in _refused_apart(one, other)
@@ -304,7 +304,7 @@ def _refused_text(one: Turn, other: Turn, words: Phrases) -> str:
     return words.diverge("refused_under", side=side, card=str(card), why=why)
 
 
-def _play_cause(index: int, a: Side, b: Side, words: Phrases) -> Cause:
+def _play_cause(index: int, a: DivergeSide, b: DivergeSide, words: Phrases) -> Cause:
     turn_a, turn_b = a.turns[index], b.turns[index]
     if turn_a.refused.keys() != turn_b.refused.keys():
         return _legal_sets_cause(turn_a, turn_b, a, b, words)
@@ -323,7 +323,9 @@ def _play_cause(index: int, a: Side, b: Side, words: Phrases) -> Cause:
     return Cause(_refusal_options(then_a, then_b, a, b), tail=tail)
 
 
-def _legal_sets_cause(turn_a: Turn, turn_b: Turn, a: Side, b: Side, words: Phrases) -> Cause:
+def _legal_sets_cause(
+    turn_a: Turn, turn_b: Turn, a: DivergeSide, b: DivergeSide, words: Phrases
+) -> Cause:
     options = _refusal_options(turn_a, turn_b, a, b)
     note_a = _since(turn_b.card, turn_a, words)
     note_b = _since(turn_a.card, turn_b, words)
@@ -352,7 +354,7 @@ def _trick(event: ev.Event | None) -> int | None:
     return getattr(event, "trick", None)
 
 
-def _trick_at(index: int, a: Side, b: Side) -> int:
+def _trick_at(index: int, a: DivergeSide, b: DivergeSide) -> int:
     """The trick the divergence belongs to; 0 for the deal."""
     tricks = [_trick(side.hand.events[index]) for side in (a, b) if index < len(side.hand.events)]
     return min((t for t in tricks if t is not None), default=0)
@@ -386,7 +388,7 @@ def _context(
     told: Told,
     event_a: ev.Event | None,
     event_b: ev.Event | None,
-    a: Side,
+    a: DivergeSide,
     index: int,
 ) -> str:
     """What led up to the divergence: the seat to move, or who won the trick just played."""
@@ -427,7 +429,9 @@ class Told:
             return text + say("emptied_many", seats=seats, last=emptied[-1])
         return text
 
-    def event(self, event: ev.Event | None, other: ev.Event | None, side: Side, index: int) -> str:
+    def event(
+        self, event: ev.Event | None, other: ev.Event | None, side: DivergeSide, index: int
+    ) -> str:
         """What the event says."""
         say = self.words.diverge
         match event:

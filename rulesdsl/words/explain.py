@@ -29,7 +29,7 @@ from rulesdsl.model.kinds import (
     MatchKind,
     PlayerRange,
 )
-from rulesdsl.model.language.rule import Clause, HouseRule, Kind
+from rulesdsl.model.language.rule import Clause, HouseRule, RuleKind
 from rulesdsl.model.rules import OPTIONS, SECTIONS, SUIT_WORDS, section_options
 from rulesdsl.read.language.settings import RuleSetting
 from rulesdsl.read.profile import Profile, Setting
@@ -355,17 +355,17 @@ def rule_text(rule: HouseRule, words: Phrases, deck: Sequence[int]) -> str:
     def said(text: str | None) -> str:
         return clause_words(text or "", words, deck)
 
-    if rule.kind == Kind.REFUSE:
+    if rule.kind == RuleKind.REFUSE:
         target, condition = refused_when(rule)
-        return words.house((Kind.REFUSE, target), condition=said(condition))
-    if rule.kind == Kind.END:
-        ends = rule.clause(Kind.END) or ""
+        return words.house((RuleKind.REFUSE, target), condition=said(condition))
+    if rule.kind == RuleKind.END:
+        ends = rule.clause(RuleKind.END) or ""
         winner = said(rule.clause(Clause.WINNER))
         if ends.startswith(AFTER):
             number = ends.removeprefix(AFTER)
-            return words.house((Kind.END, "after"), number=number, winner=winner)
+            return words.house((RuleKind.END, "after"), number=number, winner=winner)
         condition = said(ends.removeprefix("when "))
-        return words.house((Kind.END, "when"), condition=condition, winner=winner)
+        return words.house((RuleKind.END, "when"), condition=condition, winner=winner)
     return words.house((rule.kind,), count=said(rule.clause(rule.kind)))
 
 
@@ -378,7 +378,7 @@ def clause_words(text: str, words: Phrases, deck: Sequence[int]) -> str:
 
 def refused_when(rule: HouseRule) -> tuple[str, str]:
     """A play filter's target (`lead`, `follow`, `card`) and the condition that refuses."""
-    target, _, condition = (rule.clause(Kind.REFUSE) or "").partition(" if ")
+    target, _, condition = (rule.clause(RuleKind.REFUSE) or "").partition(" if ")
     return target, condition
 
 
@@ -403,7 +403,7 @@ def stated_reason(rule: HouseRule, lang: str, deck: Sequence[int]) -> str:
 def _made_reason(rule: HouseRule, words: Phrases, deck: tuple[int, ...]) -> str | None:
     """Why a play filter refused a card, made from its clauses; None where this language's
     phrases cannot say it."""
-    if rule.kind != Kind.REFUSE:
+    if rule.kind != RuleKind.REFUSE:
         return None
     target, condition = refused_when(rule)
     try:

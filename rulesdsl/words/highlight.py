@@ -139,7 +139,7 @@ def textmate() -> dict[str, Any]:
     }
 
 
-class Kind(StrEnum):
+class WordKind(StrEnum):
     """What a highlighted piece of a profile is, named for the TextMate scope it has."""
 
     COMMENT = "comment"
@@ -154,14 +154,14 @@ class Kind(StrEnum):
 
 # Each TextMate scope of textmate() (less the language's suffix) and its kind.
 SCOPE_KINDS = {
-    "comment.line.number-sign": Kind.COMMENT,
-    "string.quoted.double": Kind.STRING,
-    "keyword.other": Kind.KEYWORD,
-    "variable.other.property": Kind.OPTION,
-    "keyword.control": Kind.CLAUSE,
-    "constant.language": Kind.VALUE,
-    "variable.language": Kind.RULE_WORD,
-    "constant.numeric": Kind.NUMBER,
+    "comment.line.number-sign": WordKind.COMMENT,
+    "string.quoted.double": WordKind.STRING,
+    "keyword.other": WordKind.KEYWORD,
+    "variable.other.property": WordKind.OPTION,
+    "keyword.control": WordKind.CLAUSE,
+    "constant.language": WordKind.VALUE,
+    "variable.language": WordKind.RULE_WORD,
+    "constant.numeric": WordKind.NUMBER,
 }
 
 
@@ -172,15 +172,15 @@ class Token:
     line: int
     column: int
     length: int
-    kind: Kind
+    kind: WordKind
 
 
-def _kind(scope: str) -> Kind:
+def _kind(scope: str) -> WordKind:
     return SCOPE_KINDS[scope.removesuffix(f".{LANGUAGE}")]
 
 
 @cache
-def _rules(syntax: str) -> tuple[tuple[re.Pattern[str], dict[int, Kind]], ...]:
+def _rules(syntax: str) -> tuple[tuple[re.Pattern[str], dict[int, WordKind]], ...]:
     """The grammar's patterns in order, each with the kind of each group it colours (0 for
     the whole match). YAML states options as keys, `hand_size: ...`: its statement rule
     is the option and metadata names before a colon."""

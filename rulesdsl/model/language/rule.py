@@ -41,7 +41,7 @@ STEP_PLACES = {
 }
 
 
-class Kind(StrEnum):
+class RuleKind(StrEnum):
     """The clause that says what a rule is."""
 
     REFUSE = "refuse"
@@ -54,10 +54,10 @@ class Clause(StrEnum):
     """Every clause word a rule block may hold, in the canonical order `fmt` writes: the
     kind, its winner, `removed`, then the sentences."""
 
-    REFUSE = Kind.REFUSE.value
-    DRAW = Kind.DRAW.value
-    SCORE = Kind.SCORE.value
-    END = Kind.END.value
+    REFUSE = RuleKind.REFUSE.value
+    DRAW = RuleKind.DRAW.value
+    SCORE = RuleKind.SCORE.value
+    END = RuleKind.END.value
     WINNER = "winner"
     REMOVED = "removed"
     SAY = "say"
@@ -89,7 +89,7 @@ class HouseRule:
     from `source` on first use."""
 
     name: str
-    kind: Kind
+    kind: RuleKind
     clauses: tuple[tuple[str, str], ...]  # (clause word, canonical text), in written order
     sentences: tuple[tuple[str, str], ...]  # (language, sentence) as given
     source: str

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any
 
-from rulesdsl.model.kinds import Kind, OptionError
+from rulesdsl.model.kinds import OptionError, OptionKind
 from rulesdsl.model.result import EndReason
 from rulesdsl.model.units.acting import Acts
 
@@ -146,7 +146,7 @@ class Unit:
     """
 
     name: str
-    kind: Kind
+    kind: OptionKind
     default_text: str
     description: str
     section: Section

@@ -39,7 +39,7 @@ class EmptyStock(StrEnum):
     RESHUFFLE = "reshuffle"  # the set-aside trick cards become the stock
 
 
-class HandEnd(StrEnum):
+class HandEnding(StrEnum):
     """How a rule ends a hand, at step 5 or at an end check."""
 
     LAST_DRAW = "last_draw"  # step 5: a draw took the last stock card; the drawer wins

@@ -12,7 +12,7 @@ from rulesdsl.model.seeds import shuffle
 from rulesdsl.model.state import NO_END, Refill, State, reshuffle_rng
 from rulesdsl.model.units.acting import Acts, Effect, Fact
 from rulesdsl.model.units.base import RuleProblem, RulesView, Section, Step, Unit
-from rulesdsl.model.units.counting import EmptyStock, HandEnd
+from rulesdsl.model.units.counting import EmptyStock, HandEnding
 from rulesdsl.model.units.draw import DrawWord
 from rulesdsl.model.units.draw_by import DrawBy
 from rulesdsl.model.units.trump import out_of_play
@@ -110,9 +110,9 @@ def _counts(value: Exhaustion) -> dict[Step, Any]:
     refill = EmptyStock.RESHUFFLE if value is Exhaustion.RESHUFFLE else EmptyStock.STAYS_EMPTY
     counts: dict[Step, Any] = {Step.REFILL: refill}
     if value is Exhaustion.LAST_DRAW_WINS:
-        counts[Step.DRAW_END] = HandEnd.LAST_DRAW
+        counts[Step.DRAW_END] = HandEnding.LAST_DRAW
     if value is Exhaustion.MOST_TRICKS:
-        counts[Step.END_CHECK] = HandEnd.STOCK_EMPTY
+        counts[Step.END_CHECK] = HandEnding.STOCK_EMPTY
     return counts
 
 

@@ -45,7 +45,7 @@ class UnitRefused(ValueError):
 
 
 @dataclass(frozen=True)
-class Refusal:
+class UnitRefusal:
     """A unit left out: which package and entry point offered it, and why."""
 
     package: str
@@ -64,7 +64,7 @@ class Registry:
     """The units to use, in order, and the units refused."""
 
     units: tuple[Unit, ...]
-    refused: tuple[Refusal, ...]
+    refused: tuple[UnitRefusal, ...]
 
 
 def load(built_in: Sequence[Unit], points: Iterable[Any] | None = None) -> Registry:
@@ -85,7 +85,9 @@ def load(built_in: Sequence[Unit], points: Iterable[Any] | None = None) -> Regis
             units.append(unit)
             taken[point.name] = _package(point)
         except UnitRefused as error:
-            refused.append(Refusal(_package(point), f"{point.name} = {point.value}", str(error)))
+            refused.append(
+                UnitRefusal(_package(point), f"{point.name} = {point.value}", str(error))
+            )
     return Registry(tuple(units), tuple(refused))
 
 

@@ -47,7 +47,7 @@ class Deal(Event):
 
 
 @dataclass(frozen=True)
-class Trump(Event):
+class TrumpShown(Event):
     """The trump suit of the hand; `card` is the card that named it, if any."""
 
     kind: ClassVar[str] = "trump"
@@ -134,7 +134,7 @@ class Score(Event):
 
 
 @dataclass(frozen=True)
-class MatchEnd(Event):
+class MatchOver(Event):
     kind: ClassVar[str] = "match_end"
     winners: tuple[int, ...]
     points: tuple[int, ...]

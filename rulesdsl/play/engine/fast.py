@@ -146,7 +146,7 @@ def heuristic(allowed: list[int], trump: int, led: int, best: int, plays_last: b
 # -- the driver ----------------------------------------------------------------------
 
 
-class Table(NamedTuple):
+class HandTable(NamedTuple):
     """What the driver needs besides the deal: the profile's plan and set-up, the table
     size and the bots."""
 
@@ -159,7 +159,7 @@ class Table(NamedTuple):
     pick: Pick
 
 
-def table_for(rules: Rules, players: int, bots: tuple[str, ...]) -> Table:
+def table_for(rules: Rules, players: int, bots: tuple[str, ...]) -> HandTable:
     rules.check_players(players)
     kinds = tuple(BOTS.index(name) for name in bots)
     if len(set(kinds)) == 1:
@@ -167,7 +167,7 @@ def table_for(rules: Rules, players: int, bots: tuple[str, ...]) -> Table:
     else:
         pick = partial(pick_by_seat, kinds=kinds)
     plan = plan_for(rules)
-    return Table(
+    return HandTable(
         plan=plan,
         players=players,
         dealt=players * rules.hand_size_for(players),
@@ -225,7 +225,7 @@ def play_tricks(s: State, p: Plan, pick: Pick, uniform: Callable[[], float]) -> 
     return None
 
 
-def play(t: Table, deck: list[int], hand_seed: int, rng: Stream, dealer: int) -> HandResult:
+def play(t: HandTable, deck: list[int], hand_seed: int, rng: Stream, dealer: int) -> HandResult:
     """Deal and play one hand: the driver `inline.py` specialises."""
     if t.own_order:
         deck = [t.recode[c] for c in deck]

@@ -92,7 +92,7 @@ def expression_body(node: ast.FunctionDef) -> ast.expr | None:
     return None
 
 
-class Scope:
+class InlineScope:
     """One function body being rewritten: its module, its locals' new names, and what its
     parameters stand for."""
 
@@ -246,7 +246,7 @@ class Scope:
         given.update({name: self.spec.ref(value) for name, value in bound.items()})
         if set(given) != set(names):
             raise InlineError(f"{target.__qualname__}: arguments {sorted(given)} for {names}")
-        scope = Scope(self.spec, target.__globals__, {})
+        scope = InlineScope(self.spec, target.__globals__, {})
         stores = stored_names(node.body)
         single = expression_body(node)
         rebound: dict[str, str] = {}
@@ -386,7 +386,7 @@ class Scope:
         args = [self.expr(a, hoist) for a in stmt.value.args]
         init = source_of(State.__init__)
         names = params(init)
-        scope = Scope(self.spec, vars(inspect.getmodule(State)), {})
+        scope = InlineScope(self.spec, vars(inspect.getmodule(State)), {})
         scope.subst[names[0]] = ast.Name(var, ast.Load())
         for name, arg in zip(names[1:], args, strict=True):
             if _simple(arg):
@@ -430,7 +430,7 @@ def specialised_tree(
     called, not inlined."""
     spec = Specialisation(fixed={"trace": False} if fixed is None else fixed, kept=kept)
     node = source_of(fn)
-    scope = Scope(spec, fn.__globals__, {name: spec.ref(v) for name, v in bound.items()})
+    scope = InlineScope(spec, fn.__globals__, {name: spec.ref(v) for name, v in bound.items()})
     own = (set(params(node)) | stored_names(node.body)) - set(bound)
     scope.rename = {name: name for name in own}
     body = scope.block(node.body)

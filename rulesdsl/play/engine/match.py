@@ -12,7 +12,7 @@ from rulesdsl.model.seeds import derive
 from rulesdsl.model.stream import Stream
 from rulesdsl.model.units import Step
 from rulesdsl.model.units.match import HAND_LIMIT
-from rulesdsl.play.engine.events import Event, MatchEnd, Score
+from rulesdsl.play.engine.events import Event, MatchOver, Score
 from rulesdsl.play.engine.hand import Hand, check_seat
 from rulesdsl.play.engine.plan import plan_for
 
@@ -70,7 +70,7 @@ class Match:
         if ended or self.hands_played >= HAND_LIMIT:
             top = max(self.points)
             self.winners = tuple(s for s in range(self.players) if self.points[s] == top)
-            events.append(MatchEnd(self.winners, tuple(self.points), self.hands_played))
+            events.append(MatchOver(self.winners, tuple(self.points), self.hands_played))
         return events
 
 

@@ -18,7 +18,7 @@ from rulesdsl.model.result import HandResult
 from rulesdsl.model.state import State
 from rulesdsl.model.stream import Stream
 from rulesdsl.play.engine import steps
-from rulesdsl.play.engine.fast import REASONS, SUITS, Table, deal_hands, play_tricks
+from rulesdsl.play.engine.fast import REASONS, SUITS, HandTable, deal_hands, play_tricks
 from rulesdsl.play.engine.steps import Plan
 
 FIELDS = (
@@ -91,7 +91,7 @@ def record(
 
 
 def play_native(
-    t: Table,
+    t: HandTable,
     details: bool,
     deck: list[int],
     hand_seed: int,
@@ -116,7 +116,7 @@ def play_native(
 
 
 def play_on(
-    t: Table,
+    t: HandTable,
     details: bool,
     table: Any,
     stock: Any,
@@ -151,7 +151,7 @@ def play_on(
     return None
 
 
-def replay_trick(t: Table, s: State, played: Any) -> int:
+def replay_trick(t: HandTable, s: State, played: Any) -> int:
     """Begin the trick and play to it the cards `played` (from the leader on, -1 for
     none), each checked by the play rules as it is played: how many were."""
     steps.start_trick(s)
@@ -167,7 +167,7 @@ def replay_trick(t: Table, s: State, played: Any) -> int:
     return len(cards)
 
 
-def play_trick_on(t: Table, s: State, played: Any, rng: Any) -> None:
+def play_trick_on(t: HandTable, s: State, played: Any, rng: Any) -> None:
     """Begin a trick, play to it the cards `played` from the leader on (-1 for none) and,
     if any were, finish it with the bots."""
     done = replay_trick(t, s, played)
@@ -211,7 +211,7 @@ def restore(
 
 
 def play_rest(
-    t: Table,
+    t: HandTable,
     details: bool,
     table: Any,
     stock: Any,

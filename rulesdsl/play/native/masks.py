@@ -24,7 +24,7 @@ class MaskError(ValueError):
     """A hand whose card sets the pass cannot tell apart from other lists."""
 
 
-class Kind(Enum):
+class MaskKind(Enum):
     SET = "set"  # a card set
     SETS = "sets"  # a list of card sets (the hands)
     EMPTY = "empty"  # an empty list: either
@@ -49,7 +49,7 @@ class Kinds:
     """The kind of each local, found by assignment until nothing changes."""
 
     def __init__(self, function: ast.FunctionDef) -> None:
-        self.names: dict[str, Kind] = {}
+        self.names: dict[str, MaskKind] = {}
         self.function = function
         for _ in range(50):
             before = dict(self.names)
@@ -58,38 +58,38 @@ class Kinds:
                 return
         raise MaskError("the kinds of the locals do not settle")
 
-    def of(self, node: ast.expr) -> Kind:
+    def of(self, node: ast.expr) -> MaskKind:
         if isinstance(node, ast.Name):
-            return self.names.get(node.id, Kind.OTHER)
+            return self.names.get(node.id, MaskKind.OTHER)
         if _is_empty(node):
-            return Kind.EMPTY
+            return MaskKind.EMPTY
         if _called(node, "sorted"):
-            return Kind.SET
+            return MaskKind.SET
         if isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Slice):
-            return Kind.SET if self.of(node.value) is Kind.SETS else Kind.OTHER
+            return MaskKind.SET if self.of(node.value) is MaskKind.SETS else MaskKind.OTHER
         if isinstance(node, ast.IfExp):
             return self.join(self.of(node.body), self.of(node.orelse))
         if isinstance(node, ast.ListComp) and len(node.generators) == 1:
             gen = node.generators[0]
-            if self.of(gen.iter) is Kind.SET:
+            if self.of(gen.iter) is MaskKind.SET:
                 if isinstance(node.elt, ast.Name) and _target(gen) == node.elt.id:
-                    return Kind.SET
+                    return MaskKind.SET
                 raise MaskError("a comprehension over a card set that makes something else")
-            if self.of(node.elt) is Kind.SET:
-                return Kind.SETS
-        return Kind.OTHER
+            if self.of(node.elt) is MaskKind.SET:
+                return MaskKind.SETS
+        return MaskKind.OTHER
 
     @staticmethod
-    def join(a: Kind, b: Kind) -> Kind:
-        if a is Kind.EMPTY:
+    def join(a: MaskKind, b: MaskKind) -> MaskKind:
+        if a is MaskKind.EMPTY:
             return b
-        if b is Kind.EMPTY or a is b:
+        if b is MaskKind.EMPTY or a is b:
             return a
-        if Kind.SET in (a, b) or Kind.SETS in (a, b):
+        if MaskKind.SET in (a, b) or MaskKind.SETS in (a, b):
             raise MaskError("a value that is a card set on one path and not on another")
-        return Kind.OTHER
+        return MaskKind.OTHER
 
-    def _set(self, name: str, kind: Kind) -> None:
+    def _set(self, name: str, kind: MaskKind) -> None:
         old = self.names.get(name)
         self.names[name] = kind if old is None else self.join(old, kind)
 
@@ -102,16 +102,16 @@ class Kinds:
                     else:
                         for name in ast.walk(target):
                             if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):
-                                self._set(name.id, Kind.OTHER)
+                                self._set(name.id, MaskKind.OTHER)
             elif isinstance(node, (ast.For, ast.comprehension)) and isinstance(
                 node.target, ast.Name
             ):
-                kind = Kind.CARD if self.of(node.iter) is Kind.SET else Kind.OTHER
+                kind = MaskKind.CARD if self.of(node.iter) is MaskKind.SET else MaskKind.OTHER
                 self._set(node.target.id, kind)
             elif isinstance(node, ast.Call) and _method(node, "append"):
                 owner = node.func.value  # type: ignore[attr-defined]
-                if isinstance(owner, ast.Name) and self.of(node.args[0]) is Kind.CARD:
-                    self._set(owner.id, Kind.SET)
+                if isinstance(owner, ast.Name) and self.of(node.args[0]) is MaskKind.CARD:
+                    self._set(owner.id, MaskKind.SET)
 
 
 def _target(gen: ast.comprehension) -> str | None:
@@ -167,7 +167,7 @@ def _store(node: ast.expr) -> ast.expr:
     return stored
 
 
-class Rewrite(ast.NodeTransformer):
+class MaskRewrite(ast.NodeTransformer):
     """Card sets as masks, statement by statement; comprehensions over a card set become
     loops in front of the statement that holds them."""
 
@@ -177,7 +177,7 @@ class Rewrite(ast.NodeTransformer):
         self.hoisted: list[ast.stmt] = []
 
     def is_set(self, node: ast.expr) -> bool:
-        return self.kinds.of(node) is Kind.SET
+        return self.kinds.of(node) is MaskKind.SET
 
     def block(self, body: list[ast.stmt]) -> list[ast.stmt]:
         out: list[ast.stmt] = []
@@ -468,11 +468,11 @@ def masked(function: ast.FunctionDef) -> ast.FunctionDef:
     """A copy of the lowered hand with its card sets as masks (MaskError where it cannot)."""
     function = copy.deepcopy(function)
     kinds = Kinds(function)
-    if not any(kind is Kind.SETS for kind in kinds.names.values()):
+    if not any(kind is MaskKind.SETS for kind in kinds.names.values()):
         raise MaskError("no hands found")
-    rewrite = Rewrite(kinds)
+    rewrite = MaskRewrite(kinds)
     function.body = rewrite.block(function.body)
-    hands_as_arrays(function, {n for n, kind in kinds.names.items() if kind is Kind.SETS})
+    hands_as_arrays(function, {n for n, kind in kinds.names.items() if kind is MaskKind.SETS})
     ast.fix_missing_locations(function)
     return function
 

@@ -45,7 +45,7 @@ from rulesdsl.play.native.kernel import (
     jitted,
 )
 from rulesdsl.play.native.lower import KEPT, Lowered, NativeError, lower
-from rulesdsl.play.native.masks import Kinds, MaskError, Rewrite, masked
+from rulesdsl.play.native.masks import Kinds, MaskError, MaskRewrite, masked
 from rulesdsl.play.native.scratch import scratch_rows, scratched
 from rulesdsl.play.native.uncounted import redecorated
 from rulesdsl.play.players.registry import search_size
@@ -156,7 +156,7 @@ def set_heuristic() -> ast.FunctionDef:
     given = node.args.args[0].arg
     node.args.args[0].arg = "given"
     node.body = [ast.parse(f"{given} = sorted(given)").body[0], *node.body[1:]]
-    rewrite = Rewrite(Kinds(node))
+    rewrite = MaskRewrite(Kinds(node))
     node.body = rewrite.block(node.body)[1:]  # the set is given as a mask
     node.args.args[0].arg = given
     ast.fix_missing_locations(node)

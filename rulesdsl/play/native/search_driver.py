@@ -17,7 +17,7 @@ from typing import Any
 
 from rulesdsl.model.state import State, reshuffle_rng
 from rulesdsl.play.engine import steps
-from rulesdsl.play.engine.fast import Table, deal_hands
+from rulesdsl.play.engine.fast import HandTable, deal_hands
 from rulesdsl.play.native.driver import SEATS, record, replay_trick, restore
 
 COUNTS = ("trick_number", "trumps_broken", "first_leader", "plays", "saves", "fired", "opening")
@@ -64,7 +64,7 @@ def store(
 
 
 def deal_position(
-    t: Table,
+    t: HandTable,
     deck: Any,
     hand_seed: int,
     dealer: int,
@@ -99,7 +99,7 @@ def deal_position(
 
 
 def legal_at(
-    t: Table,
+    t: HandTable,
     table: Any,
     stock: Any,
     set_aside: Any,
@@ -144,7 +144,7 @@ def legal_at(
 
 
 def finish_at(
-    t: Table,
+    t: HandTable,
     table: Any,
     stock: Any,
     set_aside: Any,

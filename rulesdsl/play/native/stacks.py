@@ -263,14 +263,14 @@ class Pass:
         return kept
 
     def rewrite(self) -> None:
-        Rewrite(self).visit(self.function)
+        StackRewrite(self).visit(self.function)
 
 
 def _call(name: str, *args: ast.expr) -> ast.Call:
     return ast.Call(ast.Name(name, ast.Load()), list(args), [])
 
 
-class Rewrite(ast.NodeTransformer):
+class StackRewrite(ast.NodeTransformer):
     """The uses of the card lists as calls of the runtime's `stack_*` helpers."""
 
     def __init__(self, found: Pass) -> None:

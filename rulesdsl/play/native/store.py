@@ -45,7 +45,7 @@ from numba.core.serialize import dumps
 from rulesdsl.play.native.trust import (
     TEMP_PREFIX,
     TEMP_SUFFIX,
-    Refused,
+    Distrusted,
     check_above,
     check_file,
     check_folder,
@@ -79,7 +79,7 @@ class Cache:
 
 
 @dataclass(frozen=True)
-class Entry:
+class CacheEntry:
     """A kernel's folder in the cache, and the key its files are sealed with."""
 
     folder: Path
@@ -93,7 +93,7 @@ class Entry:
             data = read_file(path)
         except FileNotFoundError:
             return None
-        except Refused as refusal:
+        except Distrusted as refusal:
             self.thrown(name, refusal.reason)
             return None
         except OSError as error:
@@ -149,7 +149,7 @@ def opened_cache(given: Path) -> Cache | None:
         check_folder(root, os.lstat(root))
         check_above(root)
         return Cache(root, cache_key(root))
-    except Refused as refusal:
+    except Distrusted as refusal:
         say(f"{refusal}: {NOT_USED}")
     except OSError as error:
         say(f"kernel cache {shown(error.filename or given)} ({problem(error)}): {NOT_USED}")
@@ -158,13 +158,13 @@ def opened_cache(given: Path) -> Cache | None:
 
 def cache_key(root: Path) -> bytes:
     """The cache's key, made on first use; a key others could read or write, or of the
-    wrong size, is replaced (Refused for anything else than a regular file of ours)."""
+    wrong size, is replaced (Distrusted for anything else than a regular file of ours)."""
     path = root / KEY
     try:
         key = read_file(path, private=True)
     except FileNotFoundError:
         return new_key(path)
-    except Refused as refusal:
+    except Distrusted as refusal:
         if not removable(path):
             raise
         say(f"{refusal}: replaced by a new key")
@@ -195,21 +195,21 @@ def new_key(path: Path, replace: bool = False) -> bytes:
     return key
 
 
-def opened_entry(cache: Cache, name: str, text: str) -> Entry | None:
+def opened_entry(cache: Cache, name: str, text: str) -> CacheEntry | None:
     """The kernel `name`'s entry, made if missing, with its module's text kept there; None
     (said) if the entry holds what the cache does not use or cannot be made."""
     folder = cache.root / name
     try:
         entry_folder(folder)
         checked_contents(folder, name)
-    except Refused as refusal:
+    except Distrusted as refusal:
         say(f"{refusal}: {IN_MEMORY}")
         return None
     except OSError as error:
         say(f"kernel cache entry {shown(folder)} ({problem(error)}): {IN_MEMORY}")
         return None
     kept_source(folder / f"{name}.py", text)
-    return Entry(folder, cache.key)
+    return CacheEntry(folder, cache.key)
 
 
 def entry_folder(folder: Path) -> None:
@@ -222,13 +222,13 @@ def entry_folder(folder: Path) -> None:
 
 
 def checked_contents(folder: Path, name: str) -> None:
-    """Refused unless every file in the entry is a regular file of ours; each file of ours
+    """Distrusted unless every file in the entry is a regular file of ours; each file of ours
     that the cache does not write, or that others could write, is removed (said)."""
     for item in list(os.scandir(folder)):
         path = Path(item.path)
         try:
             check_file(path, item.stat(follow_symlinks=False))
-        except Refused as refusal:
+        except Distrusted as refusal:
             if not removable(path):
                 raise
             say(f"{refusal}: removed")
@@ -253,7 +253,7 @@ def kept_source(path: Path, text: str) -> None:
         say(f"{shown(path)} differs from its kernel's text: written again")
     except FileNotFoundError:
         pass
-    except (Refused, OSError):
+    except (Distrusted, OSError):
         pass  # changed since the entry was checked: written anew
     try:
         write_file(path, data)
@@ -269,7 +269,7 @@ class EntryCache(getattr(caching, "_Cache", object)):  # type: ignore[misc]
     """numba's cache of one function of a kernel: its compiled code for each signature in
     a file of the kernel's entry, read back only when sealed with the cache's key."""
 
-    def __init__(self, entry: Entry, py_func: Any) -> None:
+    def __init__(self, entry: CacheEntry, py_func: Any) -> None:
         self._entry = entry
         self._py_func = py_func
         self._enabled = True
@@ -363,7 +363,7 @@ def loaded(text: str, name: str, cache: Path) -> ModuleType:
         return module
 
 
-def executed(text: str, name: str, entry: Entry | None) -> ModuleType:
+def executed(text: str, name: str, entry: CacheEntry | None) -> ModuleType:
     """The module of `text`, executed; with an entry, each of its functions compiled by
     numba keeps its code there."""
     filename = str(entry.folder / f"{name}.py") if entry else f"<rulesdsl kernel {name}>"

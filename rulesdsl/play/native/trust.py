@@ -46,7 +46,7 @@ KINDS = (
 )
 
 
-class Refused(Exception):
+class Distrusted(Exception):
     """A path the cache does not use, and why (`reason`, a phrase after the path)."""
 
     def __init__(self, path: Path, reason: str) -> None:
@@ -96,49 +96,49 @@ def me() -> int | None:
 
 
 def check_owned(path: Path, st: os.stat_result, private: bool = False) -> None:
-    """Refused unless this user owns `path` and nobody else can write it (nor, when
+    """Distrusted unless this user owns `path` and nobody else can write it (nor, when
     `private`, read it)."""
     if me() is None:  # no owners, no mode bits to read: the system's own rules hold
         return
     if st.st_uid != me():
-        raise Refused(path, "belongs to another user")
+        raise Distrusted(path, "belongs to another user")
     if st.st_mode & (OTHERS_ANY if private else OTHERS_WRITE):
-        raise Refused(path, "can be " + ("read or " if private else "") + "written by others")
+        raise Distrusted(path, "can be " + ("read or " if private else "") + "written by others")
 
 
 def check_file(path: Path, st: os.stat_result, private: bool = False) -> None:
-    """Refused unless `path` is a regular file of this user's that nobody else can write."""
+    """Distrusted unless `path` is a regular file of this user's that nobody else can write."""
     if not stat.S_ISREG(st.st_mode):
-        raise Refused(path, f"is {kind(st.st_mode)}, not a regular file")
+        raise Distrusted(path, f"is {kind(st.st_mode)}, not a regular file")
     check_owned(path, st, private)
 
 
 def check_folder(path: Path, st: os.stat_result) -> None:
-    """Refused unless `path` is a folder of this user's that nobody else can write."""
+    """Distrusted unless `path` is a folder of this user's that nobody else can write."""
     if not stat.S_ISDIR(st.st_mode):
-        raise Refused(path, f"is {kind(st.st_mode)}, not a folder")
+        raise Distrusted(path, f"is {kind(st.st_mode)}, not a folder")
     check_owned(path, st)
 
 
 def check_above(path: Path) -> None:
-    """Refused if a folder above `path` (a resolved path) is this user's and others may
+    """Distrusted if a folder above `path` (a resolved path) is this user's and others may
     write it: they could put another folder in its place. A folder with the sticky bit
     (as /tmp) lets nobody rename or remove what is not theirs."""
     for parent in path.parents if me() is not None else ():
         st = os.stat(parent)
         if st.st_uid == me() and st.st_mode & OTHERS_WRITE and not st.st_mode & stat.S_ISVTX:
-            raise Refused(parent, "can be written by others")
+            raise Distrusted(parent, "can be written by others")
 
 
 def read_file(path: Path, private: bool = False) -> bytes:
     """The bytes of `path`, a regular file of this user's that nobody else can write
-    (Refused otherwise, without opening it); FileNotFoundError when there is none."""
+    (Distrusted otherwise, without opening it); FileNotFoundError when there is none."""
     before = os.lstat(path)
     check_file(path, before, private)
     with os.fdopen(os.open(path, OPEN_FLAGS), "rb") as file:
         after = os.fstat(file.fileno())
         if (after.st_dev, after.st_ino) != (before.st_dev, before.st_ino):
-            raise Refused(path, "was replaced while it was opened")
+            raise Distrusted(path, "was replaced while it was opened")
         check_file(path, after, private)
         return file.read()
 

@@ -16,7 +16,7 @@ from functools import cache
 
 from lark import Lark, Token, Tree, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from rulesdsl.model.hints import Suggestion, Verdict, mean, verified
+from rulesdsl.model.hints import Fit, Suggestion, mean, verified
 from rulesdsl.model.language import tree as ir
 from rulesdsl.model.language.vocab import (
     AGGREGATE_TYPES,
@@ -88,7 +88,7 @@ def canonical(text: str) -> str:
 
 
 @dataclass
-class Scope:
+class BoundNames:
     """The bound variables in scope, by name, with their index and type."""
 
     names: dict[str, tuple[int, Type]] = field(default_factory=dict)
@@ -104,7 +104,7 @@ class Checker:
     ) -> None:
         self.base = base
         self.where = where
-        self.scope = Scope()
+        self.scope = BoundNames()
         self.override: Pos | None = None  # inside a `means`: the use-site's position
         self.recheck = recheck
         self.chained = chained
@@ -138,14 +138,14 @@ class Checker:
         start, end = first.start_pos, last.end_pos
         recheck, chained = self.recheck, self.chained - 1
 
-        def verdict(choice: str) -> Verdict:
+        def verdict(choice: str) -> Fit:
             problem = recheck(text[:start] + choice + text[end:], chained)
             if problem is None:
-                return Verdict.CHECKS
+                return Fit.CHECKS
             after = (self.base.line, self.base.column + start + len(choice))
             past = (problem.pos.line, problem.pos.column) >= after
             fixed = isinstance(problem.hint, Suggestion) and bool(problem.hint.fix)
-            return Verdict.FIXABLE if past and fixed else Verdict.FAILS
+            return Fit.FIXABLE if past and fixed else Fit.FAILS
 
         return verified(word, choices, verdict)
 
@@ -297,7 +297,7 @@ class Checker:
 
     def _means(self, text: str, span: Pos) -> ir.Node:
         outer, self.override = self.override, span
-        saved, self.scope = self.scope, Scope(count=self.scope.count)
+        saved, self.scope = self.scope, BoundNames(count=self.scope.count)
         try:
             return self.node(self.parse(text, "expr"))
         finally:

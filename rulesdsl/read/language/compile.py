@@ -18,10 +18,18 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
-from rulesdsl.model.hints import Verdict, verified
+from rulesdsl.model.hints import Fit, verified
 from rulesdsl.model.language import tree as ir
 from rulesdsl.model.language.bounds import FILTER_LOOPS, Loops, breach, upper
-from rulesdsl.model.language.rule import LANGUAGES, Clause, HouseRule, Kind, Removal, Step, Target
+from rulesdsl.model.language.rule import (
+    LANGUAGES,
+    Clause,
+    HouseRule,
+    Removal,
+    RuleKind,
+    Step,
+    Target,
+)
 from rulesdsl.model.language.vocab import Type, Where
 from rulesdsl.model.text import Pos
 from rulesdsl.read.diagnostics import Diagnostic, Located
@@ -44,14 +52,14 @@ TARGET_STEPS = {
 TARGET_WHERE = {Target.LEAD: Where.LEAD, Target.FOLLOW: Where.FOLLOW, Target.CARD: Where.PLAY}
 # Where a count is evaluated, and the name of the step function's parameter.
 COUNTS = {
-    Kind.DRAW: (Where.DRAW, "seat", Step.DRAW_COUNT),
-    Kind.SCORE: (Where.SCORE, "winner", Step.SCORE),
+    RuleKind.DRAW: (Where.DRAW, "seat", Step.DRAW_COUNT),
+    RuleKind.SCORE: (Where.SCORE, "winner", Step.SCORE),
 }
 
 
 # What writing a fix in place of the text at a position does to the profile's rules, given
 # the code of the problem it mends (`settings.Refit`).
-Refit = Callable[[Pos, str, str], Verdict]
+Refit = Callable[[Pos, str, str], Fit]
 
 
 def function_name(name: str) -> str:
@@ -62,7 +70,7 @@ def function_name(name: str) -> str:
 class Built(NamedTuple):
     """What a rule's kind clause compiles to."""
 
-    kind: Kind
+    kind: RuleKind
     clauses: tuple[tuple[str, str], ...]
     source: str
     steps: tuple[Step, ...]
@@ -107,7 +115,7 @@ class _Compiler:
                 return None
             return None if self.problems else Removal(self.block.name, self.block.name_pos)
         sentences = self._sentences(entries)
-        kinds = [e for e in entries if e.key in set(Kind)]
+        kinds = [e for e in entries if e.key in set(RuleKind)]
         if not kinds and self.problems:
             return None
         if not kinds:
@@ -176,13 +184,13 @@ class _Compiler:
 
     def _kind(self, head: Entry, entries: list[Entry]) -> Built | None:
         winner = next((e for e in entries if e.key == Clause.WINNER), None)
-        kind = Kind(head.key)
-        if winner is not None and kind != Kind.END:
+        kind = RuleKind(head.key)
+        if winner is not None and kind != RuleKind.END:
             self.error(winner.key_pos, "rule-clause", "`winner` belongs to an end rule")
         name = function_name(self.block.name)
         try:
             text = self._value(head)
-            if kind == Kind.REFUSE:
+            if kind == RuleKind.REFUSE:
                 return self._refuse(head, text, name)
             if kind in COUNTS:
                 where, parameter, step = COUNTS[kind]
@@ -210,8 +218,8 @@ class _Compiler:
     def _refuse(self, head: Entry, text: str, name: str) -> Built:
         target, condition = check_refuse(text, head.value_pos)
         source = codegen.filter_source(name, condition)
-        clauses = ((Kind.REFUSE.value, canonical(text)),)
-        return Built(Kind.REFUSE, clauses, source, TARGET_STEPS[target], tree=condition)
+        clauses = ((RuleKind.REFUSE.value, canonical(text)),)
+        return Built(RuleKind.REFUSE, clauses, source, TARGET_STEPS[target], tree=condition)
 
     def _end(self, head: Entry, text: str, winner: Entry | None, name: str) -> Built:
         if winner is None:
@@ -227,8 +235,11 @@ class _Compiler:
         who_text = self._value(winner)
         who = check_expression(who_text, winner.value_pos, Where.END, Type.MAYBE_SEAT)
         source = codegen.end_source(name, condition, who)
-        clauses = ((Kind.END.value, canonical(text)), (Clause.WINNER.value, canonical(who_text)))
-        return Built(Kind.END, clauses, source, (Step.END_CHECK,), tree=condition)
+        clauses = (
+            (RuleKind.END.value, canonical(text)),
+            (Clause.WINNER.value, canonical(who_text)),
+        )
+        return Built(RuleKind.END, clauses, source, (Step.END_CHECK,), tree=condition)
 
 
 # Each kind of clause checked from its text at its position in the file; each checks its

@@ -10,8 +10,8 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from rulesdsl.model.hints import Verdict, verified
-from rulesdsl.model.language.rule import MAX_CODE, MAX_RULES, HouseRule, Kind, Removal
+from rulesdsl.model.hints import Fit, verified
+from rulesdsl.model.language.rule import MAX_CODE, MAX_RULES, HouseRule, Removal, RuleKind
 from rulesdsl.model.text import TOP, Pos
 from rulesdsl.read.diagnostics import Diagnostic, Located, fix_columns, line_index, with_fix
 from rulesdsl.read.sources import short_path
@@ -62,25 +62,25 @@ class Refit:
         _, problems = resolve_rules(doc, self.profile, self.path, self.parent, refit=False)
         return [d for d in (*doc.diagnostics, *problems) if d.is_error]
 
-    def __call__(self, pos: Pos, fix: str, code: str) -> Verdict:
+    def __call__(self, pos: Pos, fix: str, code: str) -> Fit:
         """CHECKS when the fix leaves no error the text did not have and mends the one of
         `code` on its line; FIXABLE when the new errors lie after it on its line, each with
         a did-you-mean of its own; else FAILS."""
         text = with_fix(self.doc.source, pos, fix)
         if text is None:
-            return Verdict.FAILS
+            return Fit.FAILS
         after = self.errors(_read(self.doc, text))
         if any(d.line == pos.line and d.code == code for d in after):
-            return Verdict.FAILS
+            return Fit.FAILS
         if self.before is None:
             self.before = {(d.line, d.code) for d in self.errors(self.doc)}
         new = [d for d in after if (d.line, d.code) not in self.before]
         if not new:
-            return Verdict.CHECKS
+            return Fit.CHECKS
         start, _ = fix_columns(pos, line_index(self.doc.source).line(pos.line))
         past = start + len(fix) + 1
         later = all(d.line == pos.line and d.column >= past and d.replacement for d in new)
-        return Verdict.FIXABLE if later else Verdict.FAILS
+        return Fit.FIXABLE if later else Fit.FAILS
 
 
 def _read(doc: Document, text: str) -> Document:
@@ -189,7 +189,11 @@ def rule_warnings(
     found = []
     for setting in rules:
         rule = setting.rule
-        if not reshuffle or rule.kind != Kind.DRAW or (rule.bound is not None and rule.bound < 2):
+        if (
+            not reshuffle
+            or rule.kind != RuleKind.DRAW
+            or (rule.bound is not None and rule.bound < 2)
+        ):
             continue
         pos = Pos(setting.line, setting.column) if setting.origin == "set" else TOP
         most = "no known bound" if rule.bound is None else f"up to {rule.bound}"
@@ -206,13 +210,13 @@ def rule_warnings(
     return found
 
 
-COUNTED = {Kind.DRAW: "the cards a player draws", Kind.SCORE: "the points a hand scores"}
+COUNTED = {RuleKind.DRAW: "the cards a player draws", RuleKind.SCORE: "the points a hand scores"}
 
 
 def _one_count_each(rules: tuple[RuleSetting, ...], where: Located) -> list[Diagnostic]:
     """A draw or score count replaces the option's: a profile may have one of each."""
     found = []
-    for kind in (Kind.DRAW, Kind.SCORE):
+    for kind in (RuleKind.DRAW, RuleKind.SCORE):
         counting = [s for s in rules if s.rule.kind == kind]
         for extra in counting[1:]:
             pos = Pos(extra.line, extra.column) if extra.origin == "set" else TOP

@@ -23,7 +23,7 @@ NOT_IN_A_LINE = f"[\n\r{CONTROL_CHARS}{BIDI_CHARS}]"
 
 
 @dataclass(frozen=True)
-class Refusal:
+class CharRefusal:
     """Why a character is refused: the diagnostic's code, message and hint."""
 
     code: str
@@ -31,9 +31,9 @@ class Refusal:
     hint: str
 
 
-def bidi_refusal(char: str) -> Refusal:
+def bidi_refusal(char: str) -> CharRefusal:
     name = unicodedata.name(char, "a bidirectional control")
-    return Refusal(
+    return CharRefusal(
         "bidi-control",
         f"the character U+{ord(char):04X} ({name}) is a bidirectional control: "
         "it makes the text show in another order than it reads",
@@ -41,15 +41,15 @@ def bidi_refusal(char: str) -> Refusal:
     )
 
 
-def control_refusal(char: str) -> Refusal:
-    return Refusal(
+def control_refusal(char: str) -> CharRefusal:
+    return CharRefusal(
         "control-character",
         f"the character U+{ord(char):04X} is not allowed in a profile",
         "delete it; a profile is plain text (tabs and line ends only)",
     )
 
 
-def refusal(char: str) -> Refusal | None:
+def refusal(char: str) -> CharRefusal | None:
     """Why `char` may not appear in a profile, or None when it may."""
     if BIDI.fullmatch(char):
         return bidi_refusal(char)
@@ -58,7 +58,7 @@ def refusal(char: str) -> Refusal | None:
     return None
 
 
-def bidi_controls(text: str) -> Iterator[tuple[Pos, Refusal]]:
+def bidi_controls(text: str) -> Iterator[tuple[Pos, CharRefusal]]:
     """The first bidirectional control on each line of `text`, with its position."""
     for number, line in enumerate(text.split("\n"), 1):
         found = BIDI.search(line)

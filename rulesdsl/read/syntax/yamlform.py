@@ -24,7 +24,7 @@ from rulesdsl.model.language.rule import Clause
 from rulesdsl.model.text import Pos
 from rulesdsl.model.units.base import HEADER, METADATA
 from rulesdsl.read.diagnostics import Located, offset_pos
-from rulesdsl.read.syntax.chars import Refusal, bidi_controls, control_refusal, refusal
+from rulesdsl.read.syntax.chars import CharRefusal, bidi_controls, control_refusal, refusal
 from rulesdsl.read.syntax.document import (
     ASSUMED,
     ASSUMED_WORDS,
@@ -115,7 +115,7 @@ class _Reader:
         diagnostic = self.where.at(pos, code, message, hint, severity)
         self.doc.diagnostics.append(diagnostic)
 
-    def refuse(self, pos: Pos, refused: Refusal) -> None:
+    def refuse(self, pos: Pos, refused: CharRefusal) -> None:
         self.error(pos, refused.code, refused.message, refused.hint)
 
     def read(self) -> Document:
@@ -617,7 +617,7 @@ def _holds_a_rule(node: yaml.Node) -> bool:
     return kind_of(node) == YamlType.MAP and any(_text_of(k) in set(Clause) for k, _ in node.value)
 
 
-def _escapes(raw: str) -> Iterator[tuple[int, int, Refusal]]:
+def _escapes(raw: str) -> Iterator[tuple[int, int, CharRefusal]]:
     """In the source of a double-quoted scalar: each escape that writes a character a
     profile may not hold, as (offset, length, why)."""
     codes = yaml.scanner.Scanner.ESCAPE_CODES

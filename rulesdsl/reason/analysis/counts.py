@@ -36,7 +36,7 @@ from rulesdsl.model.units.counting import (
     DrawCount,
     Drawers,
     EmptyStock,
-    HandEnd,
+    HandEnding,
     Points,
 )
 from rulesdsl.model.units.trump import out_of_play
@@ -147,7 +147,7 @@ def _end_effects(rules: Rules) -> list[Any]:
     conditions); one that states nothing may end any trick."""
     found = [c for c in model(rules).at(Step.END_CHECK) if not c.stated]
     return [
-        OPTIONS[c.rule].counts(getattr(rules, c.rule)).get(Step.END_CHECK, HandEnd.ANY)
+        OPTIONS[c.rule].counts(getattr(rules, c.rule)).get(Step.END_CHECK, HandEnding.ANY)
         for c in found
     ]
 
@@ -163,10 +163,10 @@ def effects(rules: Rules) -> Effects:
         drawers=_effect(rules, Step.DRAWERS, unknown),
         draw=draw,
         empty_stock=_effect(rules, Step.REFILL, unknown),
-        last_draw_ends=_effect(rules, Step.DRAW_END, unknown) is HandEnd.LAST_DRAW,
+        last_draw_ends=_effect(rules, Step.DRAW_END, unknown) is HandEnding.LAST_DRAW,
         all_out=_effect(rules, Step.ALL_OUT, unknown),
-        stock_empty_ends=HandEnd.STOCK_EMPTY in ends,
-        any_end=HandEnd.ANY in ends,
+        stock_empty_ends=HandEnding.STOCK_EMPTY in ends,
+        any_end=HandEnding.ANY in ends,
         unknown=tuple(unknown),
     )
 

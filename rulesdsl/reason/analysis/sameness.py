@@ -1,7 +1,7 @@
 """Which rules that differ between two profiles can never act, and whether the two
 therefore play identical hands, or identical games (for `compare`).
 
-Profiles A and B differ in some options and in some rules they state. Change A into B one
+Profiles A and B differ in some options and in some rules they state. RuleChange A into B one
 rule at a time: take away A's own rules that B lacks, set each differing option, then add
 B's own rules that A lacks. Where each rule changed is proved never to act in the profile
 it is changed in (the one it is taken from, or the one it is added to), each step plays
@@ -28,7 +28,7 @@ from rulesdsl.reason.analysis.report import DeadRule, dead_rules, dead_stated_ru
 NOT_PLAYED = ("players",)
 
 
-class Kind(StrEnum):
+class ChangeKind(StrEnum):
     """How a rule changes on the way from A to B."""
 
     TAKEN_AWAY = "taken_away"  # a rule of A's own that B lacks
@@ -37,11 +37,11 @@ class Kind(StrEnum):
 
 
 @dataclass(frozen=True)
-class Change:
+class RuleChange:
     """One rule changed on the way from A to B, and the profiles before and after it."""
 
     name: str
-    kind: Kind
+    kind: ChangeKind
     between_hands: bool
     before: Rules
     after: Rules
@@ -117,51 +117,51 @@ def _kept(rules: Rules, other: Rules) -> list[HouseRule]:
 
 
 @dataclass(frozen=True)
-class Edit:
+class RuleEdit:
     """A change to make: a rule of A's own to take away, an option to set, a rule of B's own
     to add."""
 
     name: str
-    kind: Kind
+    kind: ChangeKind
     between_hands: bool
     rule: HouseRule | None = None
 
 
-def _steps(rules: Rules, other: Rules) -> list[Edit]:
+def _steps(rules: Rules, other: Rules) -> list[RuleEdit]:
     kept = _kept(rules, other)
     added = [r for r in other.house_rules if r not in kept]
     renamed = {r.name for r in added}  # taken away before a rule of its name is added
     found = [
-        Edit(r.name, Kind.TAKEN_AWAY, _between_hands(r) and r.name not in renamed, r)
+        RuleEdit(r.name, ChangeKind.TAKEN_AWAY, _between_hands(r) and r.name not in renamed, r)
         for r in rules.house_rules
         if r not in kept
     ]
     found += [
-        Edit(name, Kind.SET, unit.between_hands)
+        RuleEdit(name, ChangeKind.SET, unit.between_hands)
         for name, unit in OPTIONS.items()
         if name not in NOT_PLAYED and getattr(rules, name) != getattr(other, name)
     ]
-    found += [Edit(r.name, Kind.ADDED, _between_hands(r), r) for r in added]
+    found += [RuleEdit(r.name, ChangeKind.ADDED, _between_hands(r), r) for r in added]
     return sorted(found, key=lambda step: step.between_hands)
 
 
-def _apply(rules: Rules, step: Edit, other: Rules) -> Rules:
-    if step.kind is Kind.SET:
+def _apply(rules: Rules, step: RuleEdit, other: Rules) -> Rules:
+    if step.kind is ChangeKind.SET:
         return dataclasses.replace(rules, **{step.name: getattr(other, step.name)})
-    if step.kind is Kind.TAKEN_AWAY:
+    if step.kind is ChangeKind.TAKEN_AWAY:
         return _with_house(rules, [r for r in rules.house_rules if r != step.rule])
     placed = [r for r in other.house_rules if r in rules.house_rules or r == step.rule]
     return _with_house(rules, placed + [r for r in rules.house_rules if r not in placed])
 
 
-def changes(rules: Rules, other: Rules) -> list[Change]:
+def changes(rules: Rules, other: Rules) -> list[RuleChange]:
     """The changes that take `rules` to `other`: rules of A's own taken away, options set,
     rules of B's own added (each in its place among B's); those that act only between
     hands after all the others."""
     found, current = [], rules
     for step in _steps(rules, other):
         after = _apply(current, step, other)
-        found.append(Change(step.name, step.kind, step.between_hands, current, after))
+        found.append(RuleChange(step.name, step.kind, step.between_hands, current, after))
         current = after
     return found
 
@@ -172,10 +172,12 @@ def sameness(first: tuple[str, Rules], second: tuple[str, Rules], players: int) 
     dead = {}
     path = changes(rules, other)
     for change in path:
-        proof = _dead(change.after if change.kind is Kind.ADDED else change.before, change, players)
+        proof = _dead(
+            change.after if change.kind is ChangeKind.ADDED else change.before, change, players
+        )
         if proof is None:
             unproved[change.between_hands].append(change.name)
-        elif change.kind is not Kind.SET or _dead(change.after, change, players) is not None:
+        elif change.kind is not ChangeKind.SET or _dead(change.after, change, players) is not None:
             dead[change.name] = proof
     same_hands = not unproved[False]
     identical = same_hands and not unproved[True]
@@ -184,10 +186,10 @@ def sameness(first: tuple[str, Rules], second: tuple[str, Rules], players: int) 
     return Sameness(a, b, players, differing, dead, same_hands, identical, match_rules)
 
 
-def _dead(rules: Rules, change: Change, players: int) -> DeadRule | None:
+def _dead(rules: Rules, change: RuleChange, players: int) -> DeadRule | None:
     """The proof that the changed rule never acts in `rules` at `players`, if the analysis
     has one."""
-    if change.kind is Kind.SET:
+    if change.kind is ChangeKind.SET:
         return dead_rules(rules, [players]).get(change.name)
     return dead_stated_rules(rules, [players]).get(change.name)
 

@@ -300,7 +300,7 @@ WATCHED_TRICKS = 100
 
 
 @dataclass
-class Found:
+class SearchFound:
     """What a search found: a witness per detector that fired, the longest hand seen, and
     for each detector with an aim the deal that came nearest (to climb from)."""
 
@@ -317,13 +317,13 @@ def search(
     longest_wanted: int | None = None,
     endless: str = "endless",
     longest_tries: int = LONGEST_TRIES,
-) -> Found:
+) -> SearchFound:
     """Witnesses for as many detectors as `tries` deals find, and the longest hand seen
     (the search stops early once every detector has fired, or those left have an aim,
     and a hand of `longest_wanted` tricks is seen, or `longest_tries` deals are played).
     `endless` names the detector of a hand that does not end: until it fires, every hand
     is played to its end."""
-    got = Found()
+    got = SearchFound()
     for number, candidate in enumerate(candidates(rules, players, tries)):
         wanted = {n: d for n, d in detectors.items() if n not in got.witnesses}
         cap = None if endless in wanted else WATCHED_TRICKS

@@ -19,7 +19,7 @@ from rulesdsl.play.engine.events import Event
 from rulesdsl.play.engine.hand import Hand
 from rulesdsl.play.engine.match import Match
 from rulesdsl.play.players.registry import bot_names, make_bot
-from rulesdsl.read.outputs import OutputError, Stream, check_output
+from rulesdsl.read.outputs import OutputError, OutputStream, check_output
 from rulesdsl.read.sources import SourceError, read_text
 from rulesdsl.service import UsageProblem
 from rulesdsl.surfaces.cli.common import (
@@ -196,7 +196,7 @@ def play(
         check_output(trace, [*profile_inputs([profile]), *([decks] if decks else [])], "--trace")
     if not as_json:
         click.echo(f"Seed {seed}; to replay: {replay_command(seed)}")
-    stream = Stream(trace) if trace is not None else None
+    stream = OutputStream(trace) if trace is not None else None
     listener = event_listener(style, humans, count, as_json, stream, rules)
     if orders is not None:
         play_decks(rules, count, orders, dealer or 0, seed, seats, listener, as_json)
@@ -214,7 +214,7 @@ def event_listener(
     humans: list[int],
     count: int,
     as_json: bool,
-    trace: Stream | None,
+    trace: OutputStream | None,
     rules: Rules | None = None,
 ) -> Listener:
     """The readers of the event stream: the transcript (unless --json) and the trace.

@@ -49,7 +49,7 @@ GLOB = re.compile(r"[*?[]")
 
 
 @dataclass(frozen=True)
-class Found:
+class ProfileFiles:
     """The profile files named or found in the folders named, each with its collection's
     root (the folder named, or the folder of a file named on its own); the folders without
     any, and the patterns that match nothing."""
@@ -67,7 +67,7 @@ class Found:
         return bool(self.empty or self.unmatched)
 
 
-def profile_files(paths: Iterable[Path]) -> Found:
+def profile_files(paths: Iterable[Path]) -> ProfileFiles:
     """The profile files named, and those found (recursively) in the folders named; each
     folder without any, and each pattern that matches nothing, is said on stderr."""
     named, unmatched = _expand(paths)
@@ -95,7 +95,7 @@ def profile_files(paths: Iterable[Path]) -> Found:
         click.echo(safe_text(warning), err=True)
     for pattern in unmatched:
         click.echo(safe_text(f"rulesdsl: warning: {pattern}: matches no file"), err=True)
-    return Found(files, empty, unmatched)
+    return ProfileFiles(files, empty, unmatched)
 
 
 def _expand(paths: Iterable[Path]) -> tuple[list[Path], list[Path]]:

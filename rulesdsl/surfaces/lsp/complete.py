@@ -29,7 +29,7 @@ from rulesdsl.read.profile import shipped_names
 from rulesdsl.read.syntax.document import RULES_KEY
 from rulesdsl.read.syntax.yamlform import ENTRY_KEYS
 from rulesdsl.surfaces.lsp.describe import vocabulary
-from rulesdsl.surfaces.lsp.slots import Need, Slot, clause_slot
+from rulesdsl.surfaces.lsp.slots import ClauseSlot, Need, clause_slot
 
 NAME = r"[A-Za-z_][A-Za-z0-9_\-]*"
 QUOTES = "\"'"
@@ -38,7 +38,7 @@ ASSUMED = "assumed"
 YAML_CLAUSE_INDENT = 4
 
 
-class Kind(Enum):
+class CandidateKind(Enum):
     """What a candidate is; the server maps each to the protocol's completion kinds."""
 
     OPTION = "option"
@@ -54,7 +54,7 @@ class Candidate:
     of the rule language is replaced whole: editors end a word at the dot)."""
 
     label: str
-    kind: Kind
+    kind: CandidateKind
     detail: str
     insert: str
     replaces: int = 0
@@ -106,7 +106,9 @@ def _in_rule(before: str, separator: str) -> list[Candidate]:
     rest = before[said.end() : len(before) - len(word)].lstrip().lstrip(QUOTES)
     if said.group(1) == Clause.REFUSE and not rest.strip():
         return [
-            Candidate(str(t), Kind.KEYWORD, "the plays the rule decides on", f"{t} ", len(word))
+            Candidate(
+                str(t), CandidateKind.KEYWORD, "the plays the rule decides on", f"{t} ", len(word)
+            )
             for t in Target
         ]
     slot = clause_slot(said.group(1), rest)
@@ -119,18 +121,19 @@ def _clauses(separator: str) -> list[Candidate]:
     """The clause words; in YAML, `removed` is not a clause but a rule's whole value."""
     words = [c for c in Clause if not (separator and c == Clause.REMOVED)]
     return [
-        Candidate(str(c), Kind.KEYWORD, "a clause of a rule", f"{c}{separator} ") for c in words
+        Candidate(str(c), CandidateKind.KEYWORD, "a clause of a rule", f"{c}{separator} ")
+        for c in words
     ]
 
 
-def _offered(slot: Slot, word: str) -> list[Candidate]:
+def _offered(slot: ClauseSlot, word: str) -> list[Candidate]:
     if slot.need in (Need.VALUE, Need.SET):
         head, dot, _ = word.rpartition(".")
         return _following(slot, head) if dot else _fitting(slot)
-    return [Candidate(w.strip(), Kind.KEYWORD, detail, w) for w, detail in _words(slot)]
+    return [Candidate(w.strip(), CandidateKind.KEYWORD, detail, w) for w, detail in _words(slot)]
 
 
-def _words(slot: Slot) -> list[tuple[str, str]]:
+def _words(slot: ClauseSlot) -> list[tuple[str, str]]:
     """The words that may follow, with what each does."""
     if slot.need is Need.IN:
         return [("in ", "the set the letter ranges over follows")]
@@ -146,7 +149,7 @@ def _words(slot: Slot) -> list[tuple[str, str]]:
     return []
 
 
-def _fits(slot: Slot, kind: Type) -> bool:
+def _fits(slot: ClauseSlot, kind: Type) -> bool:
     """Whether a value of the type can begin what is needed: a set where a set is, else
     a value that can begin the type needed (any value but a set, when that is not known)."""
     if slot.need is Need.SET:
@@ -156,32 +159,32 @@ def _fits(slot: Slot, kind: Type) -> bool:
     return begins(kind, slot.wanted, slot.where)
 
 
-def _fitting(slot: Slot) -> list[Candidate]:
+def _fitting(slot: ClauseSlot) -> list[Candidate]:
     """The names with a value at the place that fit, the letters bound there, and the
     aggregates and functions whose result fits."""
     found = [
-        Candidate(n, Kind.VALUE, name.description, n)
+        Candidate(n, CandidateKind.VALUE, name.description, n)
         for n, name in NAMES.items()
         if slot.where in name.where and _fits(slot, name.type)
     ]
     found += [
-        Candidate(letter, Kind.VALUE, f"{kind}, bound by the aggregate around it", letter)
+        Candidate(letter, CandidateKind.VALUE, f"{kind}, bound by the aggregate around it", letter)
         for letter, kind in slot.bound.items()
         if _fits(slot, kind)
     ]
     if slot.need is Need.SET:
         return found
     found += [
-        Candidate(str(a), Kind.KEYWORD, "an aggregate", f"{a}(")
+        Candidate(str(a), CandidateKind.KEYWORD, "an aggregate", f"{a}(")
         for a in Aggregate
         if _fits(slot, AGGREGATE_TYPES[a][1])
     ]
     if slot.wanted == Type.BOOL:
-        found.append(Candidate("not", Kind.KEYWORD, "it does not hold", "not "))
+        found.append(Candidate("not", CandidateKind.KEYWORD, "it does not hold", "not "))
     return found
 
 
-def _following(slot: Slot, head: str) -> list[Candidate]:
+def _following(slot: ClauseSlot, head: str) -> list[Candidate]:
     """After `head.`: the dotted names that begin so, and the attributes of the value head
     has here (a name's, or a letter's that an aggregate around binds), that have a value
     at the place and fit."""
@@ -197,7 +200,8 @@ def _following(slot: Slot, head: str) -> list[Candidate]:
         if a.owner == owner and slot.where in a.where and _fits(slot, a.type)
     ]
     return [
-        Candidate(path, Kind.VALUE, description, path) for path, description in names + attributes
+        Candidate(path, CandidateKind.VALUE, description, path)
+        for path, description in names + attributes
     ]
 
 
@@ -216,7 +220,9 @@ def _dsl(before: str) -> list[Candidate]:
         names = _names(" ")
         if not re.match(rf"^\s*{ASSUMED}\s", before):
             names.append(
-                Candidate(ASSUMED, Kind.KEYWORD, "the source does not state it", ASSUMED + " ")
+                Candidate(
+                    ASSUMED, CandidateKind.KEYWORD, "the source does not state it", ASSUMED + " "
+                )
             )
         return names
     stated = re.match(rf'^\s*(?:{ASSUMED}\s+)?({NAME})\s+[^"#]*$', before)
@@ -233,7 +239,8 @@ def _yaml(before: str, above: list[str]) -> list[Candidate]:
         return _values(stated.group(1))
     if re.match(rf"^\s+({NAME})?$", before):
         return [
-            Candidate(k, Kind.KEYWORD, "part of an option's value", f"{k}: ") for k in ENTRY_KEYS
+            Candidate(k, CandidateKind.KEYWORD, "part of an option's value", f"{k}: ")
+            for k in ENTRY_KEYS
         ]
     if re.match(r"^\s+value:\s+[^#]*$", before):
         keys = [m.group(1) for m in (re.match(rf"^({NAME}):", t) for t in above) if m]
@@ -244,11 +251,12 @@ def _yaml(before: str, above: list[str]) -> list[Candidate]:
 def _names(separator: str) -> list[Candidate]:
     """Each option and metadata key, inserted with the separator before its value."""
     found = [
-        Candidate(name, Kind.OPTION, opt.description, name + separator)
+        Candidate(name, CandidateKind.OPTION, opt.description, name + separator)
         for name, opt in OPTIONS.items()
     ]
     found += [
-        Candidate(key, Kind.METADATA, "about the profile", key + separator) for key in METADATA
+        Candidate(key, CandidateKind.METADATA, "about the profile", key + separator)
+        for key in METADATA
     ]
     return found
 
@@ -258,11 +266,13 @@ def _values(name: str) -> list[Candidate]:
     if option is None:
         return []
     detail = option_values(option)
-    return [Candidate(word, Kind.VALUE, detail, word) for word in option.kind.words()]
+    return [Candidate(word, CandidateKind.VALUE, detail, word) for word in option.kind.words()]
 
 
 def _profiles(add_quotes: bool) -> list[Candidate]:
     return [
-        Candidate(name, Kind.PROFILE, "a shipped profile", f'"{name}"' if add_quotes else name)
+        Candidate(
+            name, CandidateKind.PROFILE, "a shipped profile", f'"{name}"' if add_quotes else name
+        )
         for name in shipped_names()
     ]

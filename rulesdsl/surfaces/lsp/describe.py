@@ -35,7 +35,7 @@ class Part(Enum):
 
 
 @dataclass(frozen=True)
-class Target:
+class HoverTarget:
     """The statement (or the `extends` clause, or the rule block) under the cursor; in a
     rule's clause, the name of the rule language under it (`trick.number`, up to the part
     the cursor is on)."""
@@ -47,7 +47,7 @@ class Target:
 
 
 @dataclass(frozen=True)
-class Place:
+class HoverPlace:
     """A line and column (1-based) of a file."""
 
     path: str
@@ -64,19 +64,19 @@ def _covers(pos: Pos | None, line: int, column: int) -> bool:
     )
 
 
-def target_at(doc: Document, line: int, column: int) -> Target | None:
+def target_at(doc: Document, line: int, column: int) -> HoverTarget | None:
     if _covers(doc.extends_pos, line, column):
-        return Target(Part.EXTENDS)
+        return HoverTarget(Part.EXTENDS)
     for entry in doc.entries:
         if _covers(entry.key_pos, line, column):
-            return Target(Part.KEY, entry)
+            return HoverTarget(Part.KEY, entry)
         if _covers(entry.value_pos, line, column):
-            return Target(Part.VALUE, entry)
+            return HoverTarget(Part.VALUE, entry)
     for block in doc.rules:
         if _covers(block.name_pos, line, column):
-            return Target(Part.RULE, rule=block)
+            return HoverTarget(Part.RULE, rule=block)
         if block.name_pos.line - 1 <= line < _last_line(block):
-            return Target(Part.CLAUSE, rule=block, word=_word_at(doc, block, line, column))
+            return HoverTarget(Part.CLAUSE, rule=block, word=_word_at(doc, block, line, column))
     return None
 
 
@@ -122,26 +122,26 @@ def stated(name: str, chain: list[Profile]) -> list[Setting]:
     return [s for s in found if s is not None and s.origin == "set"]
 
 
-def definition(target: Target, chain: list[Profile]) -> Place | None:
+def definition(target: HoverTarget, chain: list[Profile]) -> HoverPlace | None:
     """The parent's file for `extends`; for an option, where the chain above this profile
     sets the value (the one this statement overrides, or inherits); for a rule's name,
     where the rule it restates, overrides or removes is stated up the chain (else its own
     block); for an option's name in a rule's clause, where the profile's value is set."""
     if target.part is Part.EXTENDS:
         parent = chain[1] if len(chain) > 1 else None
-        return Place(parent.path, 1) if parent is not None else None
+        return HoverPlace(parent.path, 1) if parent is not None else None
     if target.part is Part.RULE:
         assert target.rule is not None
         above = inherited_rule(target.rule.name, chain)
         if above is not None:
-            return Place(above.path, above.line, above.column)
-        return Place(chain[0].path, target.rule.name_pos.line, target.rule.name_pos.column)
+            return HoverPlace(above.path, above.line, above.column)
+        return HoverPlace(chain[0].path, target.rule.name_pos.line, target.rule.name_pos.column)
     if target.part is Part.CLAUSE:
         places = stated(target.word, chain) if target.word in OPTIONS else []
-        return Place(places[0].path, places[0].line) if places and places[0].path else None
+        return HoverPlace(places[0].path, places[0].line) if places and places[0].path else None
     assert target.entry is not None
     above = stated(target.entry.key, chain[1:])
-    return Place(above[0].path, above[0].line) if above and above[0].path else None
+    return HoverPlace(above[0].path, above[0].line) if above and above[0].path else None
 
 
 def inherited_rule(name: str, chain: list[Profile]) -> RuleSetting | None:
@@ -150,7 +150,7 @@ def inherited_rule(name: str, chain: list[Profile]) -> RuleSetting | None:
     return next((s for s in parent if s.name == name), None)
 
 
-def hover(target: Target, chain: list[Profile]) -> str | None:
+def hover(target: HoverTarget, chain: list[Profile]) -> str | None:
     """Markdown: the option's meaning, values and default, and where its value comes from
     through the `extends` chain; for `extends`, the parent and its chain; for a rule the
     profile states, its sentence, its step and what reach analysis says of it."""
@@ -192,7 +192,7 @@ def _reach(name: str, profile: Profile, stated: bool = False) -> str:
     )
 
 
-def _rule(target: Target, chain: list[Profile]) -> str:
+def _rule(target: HoverTarget, chain: list[Profile]) -> str:
     """A stated rule: the name under the cursor, the rule's sentence (its own in English,
     else one made from its clauses), where it acts, the inherited rule it restates or takes
     away (a restatement is told as one even while its clauses have errors), the problems

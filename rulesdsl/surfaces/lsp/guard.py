@@ -61,7 +61,7 @@ MAYBE_TEXT_OR_FLAG = Optional[Union[str, bool]]  # noqa: UP007, UP045
 ALWAYS = (lsp.EXIT,)
 
 
-class Refused(Exception):
+class RequestRefused(Exception):
     """A message the server does not act on: why, and whether to answer (a request)."""
 
     def __init__(
@@ -87,8 +87,8 @@ class Envelope:
     def request(self) -> bool:
         return self.method is not None and self.ident is not None
 
-    def refused(self, code: int, message: str) -> Refused:
-        return Refused(code, message, self.ident, self.request)
+    def refused(self, code: int, message: str) -> RequestRefused:
+        return RequestRefused(code, message, self.ident, self.request)
 
 
 class Wrong(TypeError):
@@ -133,23 +133,27 @@ def _number(value: object, _: object) -> float:
 
 
 def read_envelope(data: object) -> Envelope:
-    """The message's kind, method and id; Refused when it is no JSON-RPC 2.0 message."""
+    """The message's kind, method and id; RequestRefused when it is no JSON-RPC 2.0 message."""
     if not isinstance(data, dict):
-        raise Refused(Code.InvalidRequest, "the message is no JSON object")
+        raise RequestRefused(Code.InvalidRequest, "the message is no JSON object")
     ident = data.get("id")
     if "id" in data and (isinstance(ident, bool) or not isinstance(ident, int | str)):
-        raise Refused(Code.InvalidRequest, "the message's id is neither an integer nor a string")
+        raise RequestRefused(
+            Code.InvalidRequest, "the message's id is neither an integer nor a string"
+        )
     method = data.get("method")
     envelope = Envelope(data, method if isinstance(method, str) else None, ident)
     request = "method" in data and ident is not None
     if data.get("jsonrpc") != "2.0":
-        raise Refused(
+        raise RequestRefused(
             Code.InvalidRequest, 'the message does not say "jsonrpc": "2.0"', ident, request
         )
     if "method" in data and envelope.method is None:
-        raise Refused(Code.InvalidRequest, "the message's method is no string", ident, request)
+        raise RequestRefused(
+            Code.InvalidRequest, "the message's method is no string", ident, request
+        )
     if envelope.method is None and ident is None:
-        raise Refused(Code.InvalidRequest, "the message has neither a method nor an id")
+        raise RequestRefused(Code.InvalidRequest, "the message has neither a method nor an id")
     return envelope
 
 
@@ -226,7 +230,7 @@ class GuardedProtocol(LanguageServerProtocol):
         """Act on one message as the wire gave it; whatever it holds, answer a request."""
         try:
             self._act(read_envelope(self._json(frame)))
-        except Refused as refused:
+        except RequestRefused as refused:
             self.refuse(refused)
 
     def _act(self, envelope: Envelope) -> None:
@@ -239,7 +243,7 @@ class GuardedProtocol(LanguageServerProtocol):
             if envelope.method is not None:
                 self._check(envelope, message.params)
             self.handle_message(message)
-        except (Refused, BrokenPipeError):
+        except (RequestRefused, BrokenPipeError):
             raise
         except Exception as error:
             logger.error("%s failed: %s", envelope.method or "a response", error)
@@ -251,10 +255,11 @@ class GuardedProtocol(LanguageServerProtocol):
             self.initialized = self.initialized or envelope.method == lsp.INITIALIZE
 
     def _json(self, frame: Frame) -> object:
-        """The message's JSON; Refused (with the id, when it can be found) when it has none."""
+        """The message's JSON; RequestRefused (with the id, when it can be found) when it has
+        none."""
         if not frame.whole:
             said = f"the message is {frame.length:,} bytes; it may be {MAX_MESSAGE:,} at most"
-            raise Refused(Code.InvalidRequest, said, find_id(frame.body), request=True)
+            raise RequestRefused(Code.InvalidRequest, said, find_id(frame.body), request=True)
         try:
             return json.loads(frame.body)
         except RecursionError:
@@ -265,7 +270,7 @@ class GuardedProtocol(LanguageServerProtocol):
             said = "the message is not text in UTF-8"
         except ValueError:  # a number of more digits than Python reads
             said = "the message holds a number too long to read"
-        raise Refused(Code.ParseError, said, find_id(frame.body), request=True)
+        raise RequestRefused(Code.ParseError, said, find_id(frame.body), request=True)
 
     def _admitted(self, envelope: Envelope) -> bool:
         """Whether the server acts on the message in its state: an unknown method, or any
@@ -296,7 +301,7 @@ class GuardedProtocol(LanguageServerProtocol):
         return method == lsp.CANCEL_REQUEST or any(method in found for found in features)
 
     def _structure(self, envelope: Envelope) -> Any:
-        """The message as the protocol's types; Refused when a field is missing or wrong."""
+        """The message as the protocol's types; RequestRefused when a field is missing or wrong."""
         data, method = envelope.data, envelope.method
         if method == lsp.EXIT:
             data = {"jsonrpc": "2.0", "method": method}
@@ -322,13 +327,13 @@ class GuardedProtocol(LanguageServerProtocol):
         return JsonRPCRequestMessage if envelope.request else JsonRPCNotification
 
     def _check(self, envelope: Envelope, message_params: object) -> None:
-        """Refused when the params name what the server does not have (see `params`)."""
+        """RequestRefused when the params name what the server does not have (see `params`)."""
         workspace = self._workspace if self.initialized else None
         found = params.problem(workspace, envelope.method or "", message_params)
         if found is not None:
             raise envelope.refused(Code.InvalidParams, f"{envelope.method}: {found}")
 
-    def refuse(self, refused: Refused) -> None:
+    def refuse(self, refused: RequestRefused) -> None:
         """Answer a refused request with its error; log any other refused message."""
         if refused.request:
             error = lsp.ResponseError(code=refused.code, message=refused.message)

@@ -29,7 +29,7 @@ from pygls.workspace.position_codec import ServerTextPosition, ServerTextRange
 from rulesdsl.model.rules import OPTIONS
 from rulesdsl.model.text import Pos, safe_text
 from rulesdsl.read.diagnostics import Diagnostic
-from rulesdsl.read.edits import Edit, Spot, assumed_edit, can_mark_assumed, fix_edit, span
+from rulesdsl.read.edits import Spot, TextEdit, assumed_edit, can_mark_assumed, fix_edit, span
 from rulesdsl.read.profile import SYNTAXES, Profile, load_open, real_path
 from rulesdsl.read.syntax.document import RuleBlock
 from rulesdsl.service import UsageProblem, checked_text, rewrite
@@ -46,11 +46,11 @@ NOTEBOOK = (
     lsp.NOTEBOOK_DOCUMENT_DID_CLOSE,
 )
 COMPLETION_KIND = {
-    complete.Kind.OPTION: lsp.CompletionItemKind.Property,
-    complete.Kind.METADATA: lsp.CompletionItemKind.Field,
-    complete.Kind.KEYWORD: lsp.CompletionItemKind.Keyword,
-    complete.Kind.VALUE: lsp.CompletionItemKind.EnumMember,
-    complete.Kind.PROFILE: lsp.CompletionItemKind.Module,
+    complete.CandidateKind.OPTION: lsp.CompletionItemKind.Property,
+    complete.CandidateKind.METADATA: lsp.CompletionItemKind.Field,
+    complete.CandidateKind.KEYWORD: lsp.CompletionItemKind.Keyword,
+    complete.CandidateKind.VALUE: lsp.CompletionItemKind.EnumMember,
+    complete.CandidateKind.PROFILE: lsp.CompletionItemKind.Module,
 }
 
 
@@ -162,7 +162,7 @@ def to_diagnostic(doc: TextDocument, d: Diagnostic) -> lsp.Diagnostic:
     )
 
 
-def to_edit(doc: TextDocument, edit: Edit) -> lsp.TextEdit:
+def to_edit(doc: TextDocument, edit: TextEdit) -> lsp.TextEdit:
     return lsp.TextEdit(range=to_range(doc, edit.start, edit.end), new_text=edit.text)
 
 
@@ -242,7 +242,7 @@ def completion(ls: ProfileServer, params: lsp.CompletionParams) -> lsp.Completio
             detail=c.detail,
             insert_text=None if c.replaces else c.insert,
             text_edit=(
-                to_edit(doc, Edit(Spot(at.line, at.character - c.replaces), cursor, c.insert))
+                to_edit(doc, TextEdit(Spot(at.line, at.character - c.replaces), cursor, c.insert))
                 if c.replaces
                 else None
             ),

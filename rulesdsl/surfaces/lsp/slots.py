@@ -35,7 +35,7 @@ ORDERED = ("<", "<=", ">", ">=")
 class Need(Enum):
     """What the expression needs at the cursor, besides a value of a type."""
 
-    VALUE = "value"  # a value (of `Slot.wanted`, when known)
+    VALUE = "value"  # a value (of `ClauseSlot.wanted`, when known)
     SET = "set"  # the set an aggregate ranges over
     LETTER = "letter"  # a new letter for an aggregate to bind: nothing to offer
     IN = "in"  # `in`, after an aggregate's letter
@@ -47,7 +47,7 @@ class Need(Enum):
 
 
 @dataclass(frozen=True)
-class Slot:
+class ClauseSlot:
     """At the cursor: the place, what is needed, and the letters bound there by the
     aggregates around it (with the type of each)."""
 
@@ -71,7 +71,7 @@ class _Frame:
     ifs: int = 0
 
 
-def clause_slot(clause: str, rest: str) -> Slot | None:
+def clause_slot(clause: str, rest: str) -> ClauseSlot | None:
     """What may stand at the end of `rest`, the text after a clause word (the word being
     typed left out); None where the clause takes no expression."""
     if clause in COUNTS_WHERE:
@@ -81,19 +81,19 @@ def clause_slot(clause: str, rest: str) -> Slot | None:
     if clause == Clause.END:
         head = re.match(r"\s*(\w+)", rest)
         if head is None:
-            return Slot(Where.END, Need.END)
+            return ClauseSlot(Where.END, Need.END)
         if head.group(1) == "when":
             return expression_slot(Where.END, Type.BOOL, rest[head.end() :])
         if head.group(1) == "after" and not re.match(r"\s*after\s+trick\b", rest):
-            return Slot(Where.END, Need.TRICK)
-        return Slot(Where.END, Need.NOTHING)
+            return ClauseSlot(Where.END, Need.TRICK)
+        return ClauseSlot(Where.END, Need.NOTHING)
     if clause == Clause.REFUSE:
         said = re.match(r"\s*(\w+)(\s+if\b)?", rest)
         if said is None or said.group(1) not in set(Target):
             return None
         where = TARGET_WHERE[Target(said.group(1))]
         if said.group(2) is None:
-            return Slot(where, Need.IF)
+            return ClauseSlot(where, Need.IF)
         return expression_slot(where, Type.BOOL, rest[said.end() :])
     return None
 
@@ -102,7 +102,7 @@ def clause_slot(clause: str, rest: str) -> Slot | None:
 COUNTS_WHERE = {str(kind): where for kind, (where, _, _) in COUNTS.items()}
 
 
-def expression_slot(where: Where, wanted: Type, text: str) -> Slot:
+def expression_slot(where: Where, wanted: Type, text: str) -> ClauseSlot:
     """What may stand after `text`, the start of an expression of the wanted type."""
     frames = [_Frame(wanted)]
     need, now = Need.VALUE, wanted
@@ -124,7 +124,7 @@ def expression_slot(where: Where, wanted: Type, text: str) -> Slot:
     frame = frames[-1]
     seats_only = frame.aggregate in SEAT_ONLY
     bound = _bound(frames)
-    return Slot(where, need, now, seats_only, bound, open_if=frame.ifs > 0)
+    return ClauseSlot(where, need, now, seats_only, bound, open_if=frame.ifs > 0)
 
 
 def _opened(before: str, now: Type | None) -> _Frame:

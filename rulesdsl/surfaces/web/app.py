@@ -36,7 +36,7 @@ from rulesdsl.surfaces.web.hangups import Hangups, in_thread
 from rulesdsl.surfaces.web.jobs import Jobs
 from rulesdsl.surfaces.web.limits import Limits
 from rulesdsl.surfaces.web.refs import HUMAN, Named, check_bot, resolve, searching
-from rulesdsl.surfaces.web.tables import Table, Tables
+from rulesdsl.surfaces.web.tables import PlayTable, Tables
 from rulesdsl.surfaces.web.workspace import SYNTAXES, Workspace, check_name, syntax_of
 from rulesdsl.words.explain import DEFAULT_LANGUAGE, languages
 
@@ -204,7 +204,7 @@ class Server:
             raise bad(f"`bots` names one bot for every seat, or one per seat ({players})")
         return [check_bot(name, self.limits, human) for name in names * (players // len(names))]
 
-    async def on_table(self, table: Table, work: Callable[[], None], lang: str) -> dict:
+    async def on_table(self, table: PlayTable, work: Callable[[], None], lang: str) -> dict:
         """Do `work` at the table (holding it), then its state in `lang`."""
 
         def run() -> dict:
@@ -214,7 +214,7 @@ class Server:
 
         return await in_thread(run)
 
-    def table(self, request: Request) -> Table:
+    def table(self, request: Request) -> PlayTable:
         return self.tables.get(request.path_params["id"])
 
     async def table_state(self, request: Request) -> Response:

@@ -25,7 +25,7 @@ CLOSING = 5.0
 """How long (seconds) closing waits for the jobs' threads to end their work."""
 
 
-class State(StrEnum):
+class JobState(StrEnum):
     RUNNING = "running"
     DONE = "done"
     CANCELLED = "cancelled"
@@ -40,7 +40,7 @@ class Job:
 
     id: str
     spec: Spec
-    state: State = State.RUNNING
+    state: JobState = JobState.RUNNING
     done: int = 0
     error: str | None = None
     printed: dict[bool, str] = field(default_factory=dict)
@@ -64,40 +64,40 @@ class Job:
             same = samenesses(self.spec.profiles, self.spec.players)
             result = run(self.spec, workers, self._progress, executor, self.cancel.is_set, kept)
             if result.interrupted:
-                self._end(State.CANCELLED)
+                self._end(JobState.CANCELLED)
                 return
             printed = {as_csv: cli_printed(result, same, as_csv) for as_csv in (False, True)}
-            self._end(State.DONE, printed=printed)
+            self._end(JobState.DONE, printed=printed)
         except ExecutorError as error:
-            self._end(State.FAILED, error=str(error))
+            self._end(JobState.FAILED, error=str(error))
         except WorkersClosed:
-            self._end(State.CANCELLED)
+            self._end(JobState.CANCELLED)
         except Exception as error:  # the job's thread must say what failed, whatever it was
-            self._end(State.FAILED, error=f"the comparison failed ({type(error).__name__})")
+            self._end(JobState.FAILED, error=f"the comparison failed ({type(error).__name__})")
 
     def stop(self) -> None:
         """Cancel the comparison: it is cancelled now, and its work ends within a moment."""
-        self._end(State.CANCELLED)
+        self._end(JobState.CANCELLED)
         self.cancel.set()
 
     def _progress(self, done: int) -> None:
         with self._lock:
-            if self.state is State.RUNNING:
+            if self.state is JobState.RUNNING:
                 self.done = done
 
-    def _end(self, state: State, error: str | None = None, printed: dict | None = None) -> None:
+    def _end(self, state: JobState, error: str | None = None, printed: dict | None = None) -> None:
         """Leave RUNNING for `state`; nothing, once the job has left it."""
         with self._lock:
-            if self.state is not State.RUNNING:
+            if self.state is not JobState.RUNNING:
                 return
             self.error = error
             self.printed = printed or {}
             self.state = state
 
     def result(self, as_csv: bool) -> str:
-        if self.state is State.RUNNING:
+        if self.state is JobState.RUNNING:
             raise ApiError(409, "the comparison is still running")
-        if self.state is not State.DONE:
+        if self.state is not JobState.DONE:
             raise ApiError(409, f"the comparison {self.state}: it has no result")
         return self.printed[as_csv]
 
@@ -122,7 +122,7 @@ class Jobs:
         with self._lock:
             if self._closed:
                 raise ApiError(503, "the server is stopping; it starts no comparison")
-            running = sum(job.state is State.RUNNING for job in self._jobs.values())
+            running = sum(job.state is JobState.RUNNING for job in self._jobs.values())
             if running >= self.most:
                 raise bad(f"{running} comparisons are running; wait for one or cancel it")
             job = Job(secrets.token_hex(8), spec)
@@ -162,7 +162,7 @@ class Jobs:
         kept.close()
 
     def _forget(self) -> None:
-        finished = [key for key, job in self._jobs.items() if job.state is not State.RUNNING]
+        finished = [key for key, job in self._jobs.items() if job.state is not JobState.RUNNING]
         for key in finished[: max(0, len(self._jobs) - KEPT)]:
             del self._jobs[key]
 
@@ -177,7 +177,7 @@ class Jobs:
         every worker process; no job starts after."""
         with self._lock:
             self._closed = True
-            jobs = [job for job in self._jobs.values() if job.state is State.RUNNING]
+            jobs = [job for job in self._jobs.values() if job.state is JobState.RUNNING]
             threads = list(self._threads.values())
             every = [*self._idle, *self._busy]
             self._idle.clear()

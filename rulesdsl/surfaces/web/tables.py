@@ -35,7 +35,7 @@ CARD_TEXT = 8
 
 
 @dataclass
-class Table:
+class PlayTable:
     """One game at the server: its rules, seats and the hand in play."""
 
     id: str
@@ -244,16 +244,16 @@ class Tables:
 
     def __init__(self, most: int) -> None:
         self.most = most
-        self._open: OrderedDict[str, Table] = OrderedDict()
+        self._open: OrderedDict[str, PlayTable] = OrderedDict()
         self._lock = threading.Lock()
 
     def open(
         self, profile: str, rules: Rules, bots: list[str], seed: int | None, is_match: bool
-    ) -> Table:
+    ) -> PlayTable:
         chosen = random.SystemRandom().randrange(2**32) if seed is None else seed
         with self._lock:
             self._make_room()
-        table = Table(secrets.token_hex(8), profile, rules, bots, chosen, is_match)
+        table = PlayTable(secrets.token_hex(8), profile, rules, bots, chosen, is_match)
         with self._lock:
             self._make_room()
             self._open[table.id] = table
@@ -268,7 +268,7 @@ class Tables:
             raise bad(f"{self.most} tables are being played; finish one first")
         del self._open[done]
 
-    def get(self, key: str) -> Table:
+    def get(self, key: str) -> PlayTable:
         table = self._open.get(key)
         if table is None:
             raise not_found("no such table (it may have been closed); start a new game")

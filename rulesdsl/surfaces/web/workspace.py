@@ -49,7 +49,7 @@ def syntax_of(name: str) -> str:
 
 
 @dataclass(frozen=True)
-class Entry:
+class WorkspaceFile:
     """A profile file of the workspace."""
 
     name: str
@@ -84,7 +84,7 @@ class Workspace:
             raise bad(f"{name} is not in the workspace folder")
         return path
 
-    def files(self) -> list[Entry]:
+    def files(self) -> list[WorkspaceFile]:
         """Every profile file in the folder (links and other kinds of file left out)."""
         found = []
         for path in sorted(self.root.iterdir()):
@@ -93,7 +93,7 @@ class Workspace:
                 continue
             data = self._bytes(path, listing=True)
             if data is not None:
-                found.append(Entry(name, syntax_of(name), len(data), version_of(data)))
+                found.append(WorkspaceFile(name, syntax_of(name), len(data), version_of(data)))
         return found
 
     def read(self, name: str) -> tuple[str, str]:

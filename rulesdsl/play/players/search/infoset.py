@@ -23,7 +23,7 @@ from typing import NamedTuple
 from rulesdsl.model.cards import Card, Suit
 from rulesdsl.model.rules import Rules, RulesError
 from rulesdsl.play.engine.events import Deal, Draw, Event, Play, Reshuffle, TrickWon
-from rulesdsl.play.engine.events import Trump as TrumpEvent
+from rulesdsl.play.engine.events import TrumpShown as TrumpEvent
 from rulesdsl.play.engine.hand import Hand
 
 STOCK = -1
@@ -66,7 +66,7 @@ def layout(rules: Rules, players: int, dealer: int) -> Layout:
     )
 
 
-class Slot(NamedTuple):
+class WorldSlot(NamedTuple):
     """A place a card can be: `epoch` 0 is the deck order, k the k-th reshuffled stock;
     `index` the position in it; `owner` the seat that took the card (STOCK while it is in
     the stock); `time` the number of cards played before the owner took it."""
@@ -79,7 +79,7 @@ class Slot(NamedTuple):
 
 class SeenPlay(NamedTuple):
     """A card played: by whom, to which trick (1 first), and which stock it came from
-    (`epoch`, as in Slot)."""
+    (`epoch`, as in WorldSlot)."""
 
     seat: int
     card: Card
@@ -120,7 +120,7 @@ class InfoSet:
     hand: tuple[Card, ...]  # the seat's cards now
     held: tuple[int, ...]  # how many cards each seat holds now
     stock: int  # cards in the stock now
-    slots: tuple[Slot, ...]
+    slots: tuple[WorldSlot, ...]
     fixed: dict[tuple[int, int], Card]  # the cards the seat knows in their slots
 
     @property
@@ -131,7 +131,7 @@ class InfoSet:
             counts[draw.seat] += draw.count
         return tuple(counts)
 
-    def hidden(self) -> list[Slot]:
+    def hidden(self) -> list[WorldSlot]:
         """The slots whose card the seat does not know."""
         return [s for s in self.slots if (s.epoch, s.index) not in self.fixed]
 
@@ -161,13 +161,13 @@ def observe(hand: Hand, seat: int) -> InfoSet:
         fixed[(0, k)] = card
     if lay.shown is not None:
         fixed[(0, lay.shown)] = shown.card
-    slots = [Slot(0, k, owner, 0) for owner, ks in enumerate(lay.deal) for k in ks]
+    slots = [WorldSlot(0, k, owner, 0) for owner, ks in enumerate(lay.deal) for k in ks]
     if _place(lay) is Place.OUT_OF_PLAY:
-        slots.append(Slot(0, lay.shown, OUT, 0))
+        slots.append(WorldSlot(0, lay.shown, OUT, 0))
     walk = _History(seat, [(0, k) for k in lay.stock], slots, fixed)
     for event in hand.events:
         walk.read(event)
-    slots += [Slot(e, k, STOCK, len(walk.plays)) for e, k in walk.stock]
+    slots += [WorldSlot(e, k, STOCK, len(walk.plays)) for e, k in walk.stock]
     return InfoSet(
         rules=rules,
         players=n,
@@ -195,7 +195,7 @@ class _History:
 
     seat: int
     stock: list[tuple[int, int]]  # the slots still in the stock, top first
-    slots: list[Slot]
+    slots: list[WorldSlot]
     fixed: dict[tuple[int, int], Card]
     plays: list[SeenPlay] = field(default_factory=list)
     draws: list[SeenDraw] = field(default_factory=list)
@@ -226,7 +226,7 @@ class _History:
         count = len(event.cards)
         taken, self.stock = self.stock[:count], self.stock[count:]
         time = len(self.plays)
-        self.slots += [Slot(e, k, event.seat, time) for e, k in taken]
+        self.slots += [WorldSlot(e, k, event.seat, time) for e, k in taken]
         own = event.seat == self.seat
         if own:
             self.fixed.update(zip(taken, event.cards, strict=True))

@@ -25,7 +25,7 @@ EXPLORE = 0.7
 where `available` counts the iterations in which its card was legal."""
 
 
-class Node:
+class SearchNode:
     """A card played from the parent's position: visits, wins of the seat that played it,
     and how often it was available."""
 
@@ -36,7 +36,7 @@ class Node:
         self.visits = 0
         self.wins = 0
         self.available = 0
-        self.children: dict[int, Node] = {}
+        self.children: dict[int, SearchNode] = {}
 
     def score(self) -> float:
         return self.wins / self.visits + EXPLORE * math.sqrt(math.log(self.available) / self.visits)
@@ -52,7 +52,7 @@ class IsmctsBot(SearchBot):
     def search(self, hand: Hand, legal: Sequence[Card], seat: int, sampler: Sampler) -> Card:
         rules, stream = hand.rules, self.stream
         plan, code = plan_for(rules), codes_for(rules).of
-        root = Node(seat)
+        root = SearchNode(seat)
         for _ in range(self.budget):
             s = sampler.state(sampler.sample(stream), stream.split())
             path = self._descend(root, s, plan, stream)
@@ -64,7 +64,7 @@ class IsmctsBot(SearchBot):
         return max(legal, key=visits.__getitem__)
 
     @staticmethod
-    def _descend(node: Node, s: State, plan: Plan, stream: Stream) -> list[Node]:
+    def _descend(node: SearchNode, s: State, plan: Plan, stream: Stream) -> list[SearchNode]:
         """Walk from `node` while every legal card has a child, by UCB; add one child."""
         path = []
         while not s.over:
@@ -76,7 +76,7 @@ class IsmctsBot(SearchBot):
                     node.children[c].available += 1
             if fresh:
                 card = fresh[stream.below(len(fresh))]
-                child = node.children[card] = Node(seat)
+                child = node.children[card] = SearchNode(seat)
                 child.available += 1
                 adapter.advance(s, plan, card)
                 path.append(child)
