@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from rulesdsl.model.language.rule import HouseRule
-from rulesdsl.model.language.rule import Step as RuleStep
 from rulesdsl.model.rules import OPTIONS, Rules
+from rulesdsl.model.units.base import Step
 from rulesdsl.play.engine.hand import TRICK_LIMIT, Hand
 from rulesdsl.play.players.registry import make_bot
 from rulesdsl.read.check import rule_problems
@@ -264,7 +264,7 @@ def with_stated(rules: Rules, picks: list[int]) -> Rules:
     """`rules` with the picked rules of the pool, at most one draw and one score rule."""
     chosen, steps = [], set()
     for rule in (stated_pool()[i] for i in picks):
-        single = {RuleStep.DRAW_COUNT, RuleStep.SCORE} & set(rule.step_names)
+        single = {Step.DRAW_COUNT, Step.SCORE} & set(rule.step_names)
         if not single & steps:
             chosen.append(rule)
             steps |= single

@@ -30,8 +30,8 @@ from hypothesis import strategies as st
 from sizing import examples
 
 from rulesdsl.model.kinds import Choice, CountOrWord, DeckRanks, IntExpr, MatchKind, PlayerRange
-from rulesdsl.model.rules import MAX_VALUE, OPTIONS, Rules
-from rulesdsl.model.units.base import METADATA
+from rulesdsl.model.rules import OPTIONS, Rules
+from rulesdsl.model.units.base import MAX_VALUE, METADATA
 from rulesdsl.read.diagnostics import Diagnostic
 from rulesdsl.read.profile import (
     SYNTAXES,

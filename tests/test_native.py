@@ -28,10 +28,10 @@ from rulesdsl.play.engine.fast import compile_hand, int_deck, table_for, to_int
 from rulesdsl.play.engine.hand import Hand
 from rulesdsl.play.engine.inline import specialised_tree
 from rulesdsl.play.native import ENV, driver, runtime
+from rulesdsl.play.native.card_masks import hands_as_arrays, masked
 from rulesdsl.play.native.driver import ELIMINATED, TRICKS, hand_result
 from rulesdsl.play.native.kernel import chunks, kernel, position
 from rulesdsl.play.native.lower import KEPT, lower
-from rulesdsl.play.native.masks import hands_as_arrays, masked
 from rulesdsl.play.players.bots import RandomBot
 from rulesdsl.play.players.registry import make_bot
 from rulesdsl.read.profile import load
@@ -186,7 +186,7 @@ def test_the_native_path_is_taken_unless_turned_off(monkeypatch):
 
 @pytest.mark.parametrize("name", ["equal-hands", "denexa", "bicycle", "kids-games"])
 def test_every_hand_and_set_of_cards_made_from_one_is_a_mask(name):
-    """The card-set pass takes the shipped profiles whole (else they play on lists)."""
+    """The card-mask pass takes the shipped profiles whole (else they play on lists)."""
     rules = load(name).rules
     lowered = ast.unparse(ast.fix_missing_locations(masked_hand(rules)))
     assert "hands = np.zeros(4, np.int64)" in lowered  # the hands are an array of masks

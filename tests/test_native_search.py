@@ -23,7 +23,7 @@ from rulesdsl.play.engine.driver import play_hand
 from rulesdsl.play.engine.events import Play
 from rulesdsl.play.engine.fast import int_deck, to_int
 from rulesdsl.play.engine.hand import Hand
-from rulesdsl.play.engine.tidy import drop_dead_fields
+from rulesdsl.play.engine.state_in_locals import drop_dead_fields
 from rulesdsl.play.native import ENV
 from rulesdsl.play.native import search as native_search
 from rulesdsl.play.players.bots import RandomBot

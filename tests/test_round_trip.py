@@ -24,8 +24,9 @@ from sizing import examples
 from rulesdsl.model.cards import RANKS_HIGH_TO_LOW, rank_text
 from rulesdsl.model.expr import Expr
 from rulesdsl.model.kinds import Choice, CountOrWord, DeckRanks, IntExpr, MatchKind, PlayerRange
-from rulesdsl.model.rules import OPTIONS, Rules, RulesError, parse_assignments, same_value
+from rulesdsl.model.rules import OPTIONS, Rules, RulesError, parse_assignments
 from rulesdsl.model.stream import Stream
+from rulesdsl.model.units.base import same_value
 from rulesdsl.play.engine.driver import play_hand
 from rulesdsl.play.engine.fast import compile_hand, to_int
 from rulesdsl.play.engine.hand import Hand

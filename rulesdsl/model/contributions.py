@@ -45,10 +45,6 @@ HOLDERS: dict[Step, Unit] = {
 second)."""
 
 
-def stated_steps(rule: HouseRule) -> tuple[Step, ...]:
-    return tuple(Step(step.value) for step in rule.step_names)
-
-
 @dataclass(frozen=True)
 class Model:
     """A profile's rules as contributions, step by step."""
@@ -73,7 +69,7 @@ class Model:
     def qualifies(self, rule: HouseRule) -> tuple[str, ...]:
         """The options that act at the steps where a filter or end rule of the profile
         also acts: the rule adds to what they say."""
-        steps = set(stated_steps(rule))
+        steps = set(rule.step_names)
         return tuple(
             unit.name
             for unit in UNITS
@@ -82,14 +78,13 @@ class Model:
 
 
 def _contributions(rules: Rules) -> Iterator[Contribution]:
-    stated_at = {step: rule for rule in reversed(rules.house_rules) for step in stated_steps(rule)}
+    stated_at = {step: rule for rule in reversed(rules.house_rules) for step in rule.step_names}
     for unit in UNITS:
         for step, fn in unit.plays(getattr(rules, unit.name)).items():
             taker = stated_at.get(step) if COMPOSITION[step] is Composition.EXCLUSIVE else None
             yield Contribution(unit.name, step, fn, replaced_by=taker and taker.name)
     for rule in rules.house_rules:
         for step, fn in rule.steps.items():
-            step = Step(step.value)
             holder = HOLDERS.get(step)
             exclusive = COMPOSITION[step] is Composition.EXCLUSIVE
             replaces = holder.name if exclusive and holder is not None else None

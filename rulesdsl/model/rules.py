@@ -18,13 +18,8 @@ from rulesdsl.model.hints import suggest
 from rulesdsl.model.kinds import Choice, OptionError
 from rulesdsl.model.language.rule import HouseRule, check_house_rules
 from rulesdsl.model.units import UNITS, Section, Trump
-from rulesdsl.model.units.base import MAX_VALUE, Unit, same_value
-from rulesdsl.model.units.trump import SUIT_WORDS, turned_up
-
-Option = Unit
-"""An option is the face a unit shows to readers and writers of profiles."""
-
-__all__ = ["MAX_VALUE", "SUIT_WORDS", "same_value"]
+from rulesdsl.model.units.base import Unit
+from rulesdsl.model.units.trump import turned_up
 
 
 class RulesError(ValueError):
@@ -146,25 +141,25 @@ Rules = make_dataclass(
 Rules.__module__ = __name__
 Rules.__doc__ = _RulesMethods.__doc__
 
-OPTIONS: dict[str, Option] = {unit.name: unit for unit in UNITS}
+OPTIONS: dict[str, Unit] = {unit.name: unit for unit in UNITS}
 
 SECTIONS: tuple[Section, ...] = tuple(dict.fromkeys(unit.section for unit in UNITS))
 """The rule-sheet sections, in the order their first option is declared."""
 
 
-def section_options(section: str) -> list[Option]:
+def section_options(section: str) -> list[Unit]:
     """The options of one rule-sheet section, in declaration order."""
     return [opt for opt in OPTIONS.values() if opt.section == section]
 
 
-def lookup(name: str) -> Option:
+def lookup(name: str) -> Unit:
     """The option called `name`, or OptionError with a 'did you mean'."""
     if name in OPTIONS:
         return OPTIONS[name]
     raise OptionError(f"unknown option '{name}'", suggest(name, OPTIONS))
 
 
-def option_values(opt: Option, code: Callable[[str], str] = str) -> str:
+def option_values(opt: Unit, code: Callable[[str], str] = str) -> str:
     """The values an option takes, in words; `code` marks each word of a choice."""
     kind = opt.kind
     return ", ".join(code(w) for w in kind.words()) if isinstance(kind, Choice) else kind.expected

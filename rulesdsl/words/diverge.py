@@ -16,7 +16,6 @@ from typing import Any
 
 from rulesdsl.model.cards import Card
 from rulesdsl.model.language.rule import HouseRule
-from rulesdsl.model.language.rule import Step as RuleStep
 from rulesdsl.model.result import EndReason, HandResult
 from rulesdsl.model.rules import OPTIONS, Rules
 from rulesdsl.model.seeds import derive
@@ -228,7 +227,7 @@ def _between_hands(name: str, a: DivergeSide, b: DivergeSide) -> bool:
     if name in OPTIONS:
         return OPTIONS[name].between_hands
     rule = {**_stated(a.hand.rules), **_stated(b.hand.rules)}[name]
-    return set(rule.step_names) <= {RuleStep.SCORE}
+    return set(rule.step_names) <= {Step.SCORE}
 
 
 def _keep(candidates: Sequence[str], a: DivergeSide, b: DivergeSide) -> tuple[str, ...]:

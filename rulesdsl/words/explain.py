@@ -3,7 +3,7 @@
 A phrase file (`phrases/<lang>.yaml`) holds, for every option, a sentence per value word;
 numbers, expressions, rank lists and suits fill the placeholders of templates (`{count}`,
 `{expr}`, `{low}`, `{high}`, `{ranks}`, `{suit}`). The sections of a sheet and their order
-come from the option registry (`Option.section`).
+come from the option registry (`Unit.section`).
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ from rulesdsl.model.kinds import (
     PlayerRange,
 )
 from rulesdsl.model.language.rule import Clause, HouseRule, RuleKind
-from rulesdsl.model.rules import OPTIONS, SECTIONS, SUIT_WORDS, section_options
+from rulesdsl.model.rules import OPTIONS, SECTIONS, section_options
+from rulesdsl.model.units.trump import SUIT_WORDS
 from rulesdsl.read.language.settings import RuleSetting
 from rulesdsl.read.profile import Profile, Setting
 from rulesdsl.reason.analysis.report import DeadRule, dead_rules, dead_stated_rules

@@ -17,18 +17,9 @@ from typing import Any
 from rulesdsl.model.kinds import OptionError
 from rulesdsl.model.language.tree import Node
 from rulesdsl.model.text import Pos
+from rulesdsl.model.units.base import Step
 
 LANGUAGES = ("en", "pt", "uk")
-
-
-class Step(StrEnum):
-    """The steps of RULES.md section 2 a profile rule acts at (values as the units' Step)."""
-
-    LEAD_FILTER = "lead_filter"
-    FOLLOW_FILTER = "follow_filter"
-    DRAW_COUNT = "draw_count"
-    END_CHECK = "end_check"
-    SCORE = "score"
 
 
 # Where each step lies in RULES.md section 2, and what a rule decides there.

@@ -4,8 +4,8 @@
 call of a step function is inlined (its locals renamed apart), attributes and module
 constants of fixed objects are folded in, loops over a fixed tuple are unrolled, branches
 on constants are dropped (tracing, the rules a profile does not have), and the State built
-inside the driver is held in locals (`s.hands` becomes `s_hands`, by `tidy.py`, which then
-drops what the profile never reads): it never escapes. The result is compiled from the
+inside the driver is held in locals (`s.hands` becomes `s_hands`, by `state_in_locals.py`,
+which then drops what the profile never reads): it never escapes. The result is compiled from the
 AST; no code is written as text.
 
 A function can be inlined when its only `return` is its last statement. One whose body is
@@ -28,7 +28,7 @@ from typing import Any, NamedTuple
 
 from rulesdsl.model.state import State
 from rulesdsl.model.units.shape import STEP_STATEMENTS, inlinable, is_docstring, source_of
-from rulesdsl.play.engine.tidy import InlineError, fold, pure, tidy
+from rulesdsl.play.engine.state_in_locals import InlineError, fold, hold_state_in_locals, pure
 
 LITERALS = (int, bool, str, float, type(None))
 
@@ -443,7 +443,7 @@ def specialised_tree(
         returns=None,
         type_params=[],
     )
-    tidy(result, spec.state_vars)
+    hold_state_in_locals(result, spec.state_vars)
     module = ast.Module([result], type_ignores=[])
     ast.fix_missing_locations(module)
     return Specialised(module, spec.objects)

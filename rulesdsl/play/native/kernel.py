@@ -31,10 +31,10 @@ from rulesdsl.play.engine.fast import int_deck, recode, table_for
 from rulesdsl.play.engine.inline import specialised_tree
 from rulesdsl.play.engine.steps import Plan
 from rulesdsl.play.native import chunk, driver, runtime
+from rulesdsl.play.native.card_arrays import StackError, seat_arrays, stacked
+from rulesdsl.play.native.card_masks import MaskError, masked
 from rulesdsl.play.native.lower import KEPT, Lowered, NativeError, literal, lower
-from rulesdsl.play.native.masks import MaskError, masked
 from rulesdsl.play.native.runtime import new_stream
-from rulesdsl.play.native.stacks import StackError, seat_arrays, stacked
 from rulesdsl.play.native.store import loaded
 
 CACHE_ENV = "RULESDSL_CACHE"
@@ -238,9 +238,11 @@ def engine_version() -> str:
     """The package's version, the native path's sources and numba's version, as one text."""
     import numba
 
-    from rulesdsl.play.engine import fast, inline, steps, tidy
+    from rulesdsl.play.engine import fast, inline, state_in_locals, steps
 
-    parts = [inspect.getsource(m) for m in (chunk, driver, runtime, fast, inline, steps, tidy)]
+    parts = [
+        inspect.getsource(m) for m in (chunk, driver, runtime, fast, inline, steps, state_in_locals)
+    ]
     version = importlib.metadata.version("rulesdsl")
     return hashlib.blake2b("\0".join([version, numba.__version__, *parts]).encode()).hexdigest()
 
@@ -269,7 +271,7 @@ def hand_function(
 
 def arrayed(function: ast.FunctionDef, capacity: int) -> ast.FunctionDef:
     """The lowered function with its lists of one item per seat and its lists of cards
-    (of up to `capacity`) as arrays where the passes of `stacks.py` can take them."""
+    (of up to `capacity`) as arrays where the passes of `card_arrays.py` can take them."""
     seat_arrays(function)
     try:
         return stacked(function, capacity)
@@ -292,7 +294,7 @@ UNCOUNTED = "numba.njit(_nrt=False, no_cpython_wrapper=True)"
 DECORATORS = (OWN, INLINE, COUNTED, UNCOUNTED)
 """The decorators a kernel's function may carry: compiled on its own; inlined into each
 caller by numba (so no reference count is kept on the arrays it is passed); compiled on
-its own keeping reference counts whoever calls it, or keeping none (`uncounted.py`).
+its own keeping reference counts whoever calls it, or keeping none (`no_refcounts.py`).
 None asks numba to cache: the kernel cache gives each function its own (`store.py`)."""
 
 

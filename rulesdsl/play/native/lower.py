@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 from rulesdsl.model import seeds, stream
 from rulesdsl.play.engine import fast
-from rulesdsl.play.engine.tidy import TEMP
+from rulesdsl.play.engine.state_in_locals import TEMP
 
 LITERALS = (int, bool, type(None))
 

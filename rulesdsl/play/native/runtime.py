@@ -90,7 +90,7 @@ def _truth(value):
     return lambda value: bool(value)
 
 
-# -- card sets as 64-bit masks (`masks.py`): bit `card` is set for each card held ----------
+# -- card sets as 64-bit masks (`card_masks.py`): bit `card` is set for each card held ----------
 
 
 @numba.njit(cache=True)
@@ -189,7 +189,7 @@ def cards_of(mask: int) -> list[int]:
     return cards
 
 
-# -- lists of cards as arrays (`stacks.py`): the items, then the length in the last item -----
+# -- lists of cards as arrays (`card_arrays.py`): the items, then the length in the last item -----
 
 
 @numba.njit(cache=True)
@@ -331,7 +331,7 @@ def stack_join(first: np.ndarray, second: np.ndarray) -> np.ndarray:
     return first
 
 
-# -- lists of one item per seat as arrays (`stacks.seat_arrays`) ---------------------------
+# -- lists of one item per seat as arrays (`card_arrays.seat_arrays`) ---------------------------
 
 
 @numba.njit(cache=True)

@@ -35,6 +35,7 @@ from rulesdsl.play.engine.fast import BOTS, HandPlayer, int_deck, recode, table_
 from rulesdsl.play.engine.inline import specialised_tree
 from rulesdsl.play.engine.plan import plan_for
 from rulesdsl.play.native import driver, search_driver, search_loop
+from rulesdsl.play.native.card_masks import Kinds, MaskError, MaskRewrite, masked
 from rulesdsl.play.native.kernel import (
     MAX_MASK_CARD,
     Kernel,
@@ -44,10 +45,9 @@ from rulesdsl.play.native.kernel import (
     hand_function,
     jitted,
 )
+from rulesdsl.play.native.lent_rows import scratch_rows, scratched
 from rulesdsl.play.native.lower import KEPT, Lowered, NativeError, lower
-from rulesdsl.play.native.masks import Kinds, MaskError, MaskRewrite, masked
-from rulesdsl.play.native.scratch import scratch_rows, scratched
-from rulesdsl.play.native.uncounted import redecorated
+from rulesdsl.play.native.no_refcounts import redecorated
 from rulesdsl.play.players.registry import search_size
 from rulesdsl.play.players.search.infoset import layout
 from rulesdsl.play.players.search.rollout import POLICY
@@ -116,7 +116,7 @@ def supported(rules: Rules, bots: tuple[str, ...]) -> bool:
 
 def step_function(rules: Rules, players: int, bots: tuple[str, ...], fn: Any) -> Lowered:
     """A step of `search_driver.py` specialised for the profile and lowered, its card sets
-    as masks where the card-set pass can tell them."""
+    as masks where the card-mask pass can tell them."""
     fixed = {"trace": False, "players": players}
     tree = specialised_tree(fn, {"t": table_for(rules, players, bots)}, fixed, KEPT)
     (function,) = tree.module.body
@@ -147,7 +147,7 @@ def plain(bots: tuple[str, ...]) -> tuple[str, ...]:
 
 def set_heuristic() -> ast.FunctionDef:
     """`fast.heuristic` on a card set held as a mask (`heuristic_set`), made from its
-    source by the card-set pass."""
+    source by the card-mask pass."""
     (node,) = ast.parse(inspect.getsource(fast.heuristic)).body
     assert isinstance(node, ast.FunctionDef)
     node.name, node.returns = "heuristic_set", None
@@ -187,7 +187,7 @@ def search_tree(
 ) -> ast.Module:
     """The search kernel's module: the steps with the seats' bots, the playout hand (its
     heuristic on masks), the loops; with `uncounted`, each function that can be compiled
-    without reference counts (`uncounted.py`)."""
+    without reference counts (`no_refcounts.py`)."""
     steps = [step_function(rules, players, plain(bots), fn) for fn in STEPS]
     playout = (POLICY,) * players
     rest = hand_function(rules, players, playout, "rest_out", driver.play_rest, details=False)

@@ -12,7 +12,7 @@ the position before the play (the cards at every other seat are never read there
 `pimc_card` is `PimcBot.search`. Card sets are 64-bit masks (bit `card`).
 
 `pimc_card` makes a decision's arrays; `sample_worlds` and `play_worlds`, which do the
-work, make none, so they are compiled without reference counts (`uncounted.py`): arrays
+work, make none, so they are compiled without reference counts (`no_refcounts.py`): arrays
 are set item by item there, not as a cut from another array (numba copies that first).
 A count that starts at a constant is passed to a function compiled on its own as
 `int(count)`: numba would first compile the function for the constant's literal type,

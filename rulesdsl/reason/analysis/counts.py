@@ -27,7 +27,6 @@ from typing import Any
 
 from rulesdsl.model.contributions import model
 from rulesdsl.model.language.rule import HouseRule
-from rulesdsl.model.language.rule import Step as RuleStep
 from rulesdsl.model.rules import OPTIONS, Rules
 from rulesdsl.model.units import Step
 from rulesdsl.model.units.acting import Fact
@@ -195,7 +194,7 @@ def replaced_points(rules: Rules) -> int | None:
 
 def score_points(rules: Rules) -> tuple[float, float]:
     """The least and most points a hand winner can score (infinite where unknown)."""
-    own = stated(rules, RuleStep.SCORE)
+    own = stated(rules, Step.SCORE)
     if own:
         return said.span(own[0].tree, False) if own[0].tree is not None else said.ANY
     points = _option_effect(rules, Step.SCORE)
@@ -208,7 +207,7 @@ def can_score(rules: Rules, winner_cards: frozenset[int]) -> bool:
     """Whether a hand winner holding one of `winner_cards` cards can score a point."""
     if not winner_cards:
         return False
-    if stated(rules, RuleStep.SCORE):
+    if stated(rules, Step.SCORE):
         return score_points(rules)[1] > 0
     points = _option_effect(rules, Step.SCORE)
     if isinstance(points, Points) and points.per_card:
@@ -226,7 +225,7 @@ def everyone_draws(rules: Rules) -> bool:
     return effects(rules).drawers is Drawers.EVERYONE
 
 
-def stated(rules: Rules, step: RuleStep) -> tuple[HouseRule, ...]:
+def stated(rules: Rules, step: Step) -> tuple[HouseRule, ...]:
     """The rules the profile states that act at `step`."""
     return tuple(r for r in rules.house_rules if step in r.step_names)
 
@@ -234,7 +233,7 @@ def stated(rules: Rules, step: RuleStep) -> tuple[HouseRule, ...]:
 @lru_cache(maxsize=64)
 def stated_counts(rules: Rules) -> said.DrawCounts | None:
     """The counts the profile's own draw rule can take, if it states one."""
-    own = stated(rules, RuleStep.DRAW_COUNT)
+    own = stated(rules, Step.DRAW_COUNT)
     return said.draw_counts(own[0], len(rules.cards)) if own else None
 
 
@@ -417,7 +416,7 @@ def tricks_from(rules: Rules, setup_: Setup, state: State) -> Iterator[Trick]:
     same trick ending the hand after step 9, with a winner or without."""
     sizes, stock, won = state
     seen: set[int] = set()
-    stated_ends = bool(stated(rules, RuleStep.END_CHECK))
+    stated_ends = bool(stated(rules, Step.END_CHECK))
     any_end = effects(rules).any_end
     for index, size in enumerate(sizes):
         if size not in seen:
@@ -460,7 +459,7 @@ def stated_end_truths(rules: Rules, trick: Trick, setup_: Setup) -> frozenset[bo
     can let it go on (False), as their conditions read at the counts the trick leaves: it
     ends where one of them surely holds."""
     counts = counts_at(next_state(trick), setup_.players)
-    found = [said.truths(r.tree, counts) for r in stated(rules, RuleStep.END_CHECK)]
+    found = [said.truths(r.tree, counts) for r in stated(rules, Step.END_CHECK)]
     can_end = any(True in truths for truths in found)
     must_end = any(truths == {True} for truths in found)
     return frozenset({*((True,) if can_end else ()), *(() if must_end else (False,))})
@@ -525,7 +524,7 @@ def build(rules: Rules, players: int, budget: int = TRICK_BUDGET) -> CountModel:
         walked += len(out)
     longest, shortest, cycles = _lengths(edges, start) if complete else ({}, {}, True)
     latest = None
-    if not cycles and stated(rules, RuleStep.END_CHECK):
+    if not cycles and stated(rules, Step.END_CHECK):
         depth = _depths(edges, start)
         asked = ((s, t) for s, out in edges.items() for t, n in out if n or t.stated_end)
         latest = max((depth[s] + 1 for s, _ in asked), default=0)
@@ -563,12 +562,12 @@ def forget() -> None:
 
 def first_stated_end(rules: Rules) -> int:
     """The first trick at whose end a rule the profile states may end the hand."""
-    return min((said.first_trick(r) for r in stated(rules, RuleStep.END_CHECK)), default=1)
+    return min((said.first_trick(r) for r in stated(rules, Step.END_CHECK)), default=1)
 
 
 def sure_stated_end(rules: Rules) -> int | None:
     """The trick from which a rule the profile states surely ends the hand, if one does."""
-    sure = [said.sure_trick(r) for r in stated(rules, RuleStep.END_CHECK)]
+    sure = [said.sure_trick(r) for r in stated(rules, Step.END_CHECK)]
     return min((n for n in sure if n is not None), default=None)
 
 

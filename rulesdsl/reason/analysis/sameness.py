@@ -20,8 +20,8 @@ from enum import StrEnum
 from typing import Any
 
 from rulesdsl.model.language.rule import HouseRule
-from rulesdsl.model.language.rule import Step as RuleStep
 from rulesdsl.model.rules import OPTIONS, Rules
+from rulesdsl.model.units.base import Step
 from rulesdsl.reason.analysis.report import DeadRule, dead_rules, dead_stated_rules
 
 # The player counts a profile allows decide where it can be played, not how.
@@ -106,7 +106,7 @@ def _with_house(rules: Rules, house: Sequence[HouseRule]) -> Rules:
 
 
 def _between_hands(rule: HouseRule) -> bool:
-    return set(rule.step_names) <= {RuleStep.SCORE}
+    return set(rule.step_names) <= {Step.SCORE}
 
 
 def _kept(rules: Rules, other: Rules) -> list[HouseRule]:

@@ -23,10 +23,9 @@ from typing import Any
 
 from rulesdsl.model.contributions import model
 from rulesdsl.model.language.rule import HouseRule
-from rulesdsl.model.language.rule import Step as RuleStep
 from rulesdsl.model.rules import OPTIONS, Rules
 from rulesdsl.model.units.acting import Acts, Effect, Fact, no_choice, no_proof
-from rulesdsl.model.units.base import PLAY_FILTERS, Unit
+from rulesdsl.model.units.base import PLAY_FILTERS, Step, Unit
 from rulesdsl.play.engine.hand import TRICK_LIMIT, Hand
 from rulesdsl.play.engine.match import HAND_LIMIT, points_of
 from rulesdsl.play.engine.plan import plan_for
@@ -229,16 +228,16 @@ def _refuses(rule: HouseRule, proofs: Proofs) -> str | None:
 
 StatedNever = Callable[[HouseRule, Proofs], str | None]
 
-STATED: dict[RuleStep, tuple[str, StatedNever, tuple[Effect, ...]]] = {
-    RuleStep.LEAD_FILTER: ("it refuses a card to lead", _refuses, (Effect.PLAY,)),
-    RuleStep.FOLLOW_FILTER: ("it refuses a card to follow", _refuses, (Effect.PLAY,)),
-    RuleStep.DRAW_COUNT: (
+STATED: dict[Step, tuple[str, StatedNever, tuple[Effect, ...]]] = {
+    Step.LEAD_FILTER: ("it refuses a card to lead", _refuses, (Effect.PLAY,)),
+    Step.FOLLOW_FILTER: ("it refuses a card to follow", _refuses, (Effect.PLAY,)),
+    Step.DRAW_COUNT: (
         "a drawer takes other cards than the option it replaces would give",
         _other_count,
         (Effect.PLAY, Effect.HAND_END),
     ),
-    RuleStep.END_CHECK: ("it ends the hand", _in_time, (Effect.HAND_END, Effect.HAND_WINNER)),
-    RuleStep.SCORE: (
+    Step.END_CHECK: ("it ends the hand", _in_time, (Effect.HAND_END, Effect.HAND_WINNER)),
+    Step.SCORE: (
         "it scores a hand winner other points than the option it replaces would",
         _other_points,
         (Effect.MATCH,),

@@ -1,4 +1,4 @@
-"""Uncounted functions (`rulesdsl/play/native/uncounted.py`): a kernel's function is compiled
+"""Uncounted functions (`rulesdsl.play.native.no_refcounts.py`): a kernel's function is compiled
 without reference counts only where it makes no array or list, calls nothing that may
 return one and returns none itself; compiled so, it does what it did."""
 
@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("numba", reason="numba is not installed: pip install 'rulesdsl[fast]'")
 
 from rulesdsl.play.native.kernel import COUNTED, INLINE, OWN, UNCOUNTED
-from rulesdsl.play.native.uncounted import is_uncounted, redecorated, runtime_makers
+from rulesdsl.play.native.no_refcounts import is_uncounted, redecorated, runtime_makers
 
 
 def decorated(source: str) -> dict[str, str]:

@@ -1,5 +1,5 @@
-"""Tidy a specialised function (`inline.py`): its state held in locals, and what the
-profile never reads dropped.
+"""A specialised function (`inline.py`) with its state held in locals, and what the profile
+never reads dropped.
 
 Each pass works on the syntax tree of the one function and keeps its meaning exactly: it
 removes only what has no effect (a store nobody reads, an update of a field nobody
@@ -29,7 +29,7 @@ class InlineError(ShapeError):
     """Code the specialiser cannot take apart (a bug in a step function's shape)."""
 
 
-def tidy(node: ast.FunctionDef, state_vars: set[str]) -> None:
+def hold_state_in_locals(node: ast.FunctionDef, state_vars: set[str]) -> None:
     """Every pass, in order, on the specialised function."""
     localise(node, state_vars)
     drop_dead_fields(node, {f"{var}_{attr}" for var in state_vars for attr in State.__slots__})

@@ -1,5 +1,6 @@
-"""The scratch pass (`rulesdsl/play/native/scratch.py`): an array made afresh on every call is lent
-by the caller only where it never leaves the call, and the function does what it did."""
+"""The lent-rows pass (`rulesdsl/play/native/lent_rows.py`): an array made afresh on every call
+is lent by the caller only where it never leaves the call, and the function does what it
+did."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ pytest.importorskip("numba", reason="numba is not installed: pip install 'rulesd
 import numpy as np
 
 from rulesdsl.play.native import runtime
-from rulesdsl.play.native.scratch import ROWS, scratch_rows, scratched
+from rulesdsl.play.native.lent_rows import ROWS, scratch_rows, scratched
 
 CAPACITY = 8
 WIDTH = CAPACITY + 1  # a row holds a list of CAPACITY cards and its count

@@ -1,6 +1,6 @@
-"""The card-list pass: in a lowered hand, the lists of cards cut from the deal become arrays.
+"""The card-array pass: in a lowered hand, the lists of cards cut from the deal become arrays.
 
-After the card-set pass, a hand still keeps as lists the stock, the cards set aside and the
+After the card-mask pass, a hand still keeps as lists the stock, the cards set aside and the
 cards of the trick: lists cut from the deck by slices (`deck[dealt:]`), joined with `+`,
 set empty, passed from one local to another, extended from each other. Numba's lists
 are slow; the pass holds each such list as an int array of the deck's size plus one, its
@@ -27,7 +27,7 @@ import ast
 import copy
 from collections.abc import Iterator
 
-from rulesdsl.play.native.masks import _called, _is_empty
+from rulesdsl.play.native.card_masks import _called, _is_empty
 
 METHODS = {"pop": 0, "append": 1, "extend": 1, "reverse": 0}
 """The list methods a card list may be called with (each changes it), by their number of
@@ -493,7 +493,7 @@ class SeatArrays(ast.NodeTransformer):
 
     def filled(self, name: str, made: ast.ListComp) -> list[ast.stmt]:
         """`name = [test for seat in range(N)]` as an array of N flags (1 or 0, as an int
-        array, which a caller can lend: `scratch.py`) filled by a loop (its index a name of
+        array, which a caller can lend: `lent_rows.py`) filled by a loop (its index a name of
         its own: the comprehension's is not seen after it)."""
         (loop,) = made.generators
         assert isinstance(loop.target, ast.Name) and isinstance(loop.iter, ast.Call)

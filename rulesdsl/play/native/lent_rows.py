@@ -1,4 +1,4 @@
-"""The scratch pass: the arrays a lowered function makes afresh on every call, lent instead
+"""The lent-rows pass: the arrays a lowered function makes afresh on every call, lent instead
 by its caller as rows of one int array, `scratch`, made once.
 
 Numba makes each array on the heap: a function called thousands of times a hand (the
@@ -25,9 +25,9 @@ import ast
 
 import numpy as np
 
+from rulesdsl.play.native.card_arrays import Groups, _assignments, _cut
 from rulesdsl.play.native.kernel import ALIASING, RUNTIME
 from rulesdsl.play.native.liveness import live_before
-from rulesdsl.play.native.stacks import Groups, _assignments, _cut
 
 ROWS = 8
 """The rows of a scratch array: the arrays lent to one call, at most."""

@@ -1,4 +1,4 @@
-"""The native path's lists of cards as arrays (`rulesdsl/play/native/stacks.py`) and its card
+"""The native path's lists of cards as arrays (`rulesdsl.play.native.card_arrays.py`) and its card
 filters as one AND (`masks.card_filter`): each means what the Python it stands for means."""
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from rulesdsl.model.state import ROTATIONS
 from rulesdsl.play.engine.fast import table_for
 from rulesdsl.play.engine.inline import specialised_tree
 from rulesdsl.play.native import driver, runtime
+from rulesdsl.play.native.card_arrays import StackError, seat_arrays, stacked
+from rulesdsl.play.native.card_masks import card_filter, masked
 from rulesdsl.play.native.kernel import hand_function
 from rulesdsl.play.native.lower import KEPT, RowArrays, lower
-from rulesdsl.play.native.masks import card_filter, masked
-from rulesdsl.play.native.stacks import StackError, seat_arrays, stacked
 from rulesdsl.read.profile import load, shipped_names
 
 CAPACITY = 12

@@ -1,4 +1,4 @@
-"""The card-set pass: in a lowered hand, every sorted list of cards becomes a 64-bit mask.
+"""The card-mask pass: in a lowered hand, every sorted list of cards becomes a 64-bit mask.
 
 The step functions hold a hand, and every set of cards made from one (the allowed cards,
 the led suit held), as a sorted list of distinct card ints. Such a list means exactly the
