@@ -363,7 +363,7 @@ class Loaded:
 # holds the text it held.
 _CACHE: dict[tuple[Path, Path], Loaded] = {}
 # The files being resolved, outermost first: an `extends` naming one of them is a cycle.
-_RESOLVING: list[str] = []
+_RESOLVING: ContextVar[tuple[str, ...]] = ContextVar("resolving", default=())
 
 
 def clear_cache() -> None:
@@ -377,11 +377,11 @@ def _loaded(real: Path, root: Path) -> Loaded:
     hit = None if buffers else _CACHE.get((real, root))
     if hit is not None and all(stamp.current() for stamp in hit.stamps):
         return hit
-    _RESOLVING.append(str(real))
+    token = _RESOLVING.set((*_RESOLVING.get(), str(real)))
     try:
         loaded = _resolve(real, root)
     finally:
-        _RESOLVING.pop()
+        _RESOLVING.reset(token)
     if not buffers:
         _CACHE[(real, root)] = loaded
     return loaded
@@ -506,9 +506,10 @@ def _inherit(doc: Document, real: Path, root: Path) -> Inherited:
         )
         return Inherited(problems=[problem])
     parent_real = real_path(parent_path)
-    if str(parent_real) in _RESOLVING:
-        start = _RESOLVING.index(str(parent_real))
-        loop = " -> ".join(Path(p).name for p in (*_RESOLVING[start:], str(parent_real)))
+    resolving = _RESOLVING.get()
+    if str(parent_real) in resolving:
+        start = resolving.index(str(parent_real))
+        loop = " -> ".join(Path(p).name for p in (*resolving[start:], str(parent_real)))
         problem = where.at(
             pos,
             "extends-cycle",

@@ -20,7 +20,7 @@ from rulesdsl.model.rules import OPTIONS, Rules, RulesError
 from rulesdsl.model.seeds import shuffle
 from rulesdsl.model.state import TRICK_LIMIT_TRICKS, State, beats
 from rulesdsl.model.stream import Stream
-from rulesdsl.model.units import CORE, RuleTag, TrumpShown
+from rulesdsl.model.units import CORE, RuleTag, Trump
 from rulesdsl.model.units.trump import out_of_play, turned_up
 from rulesdsl.play.engine import steps
 from rulesdsl.play.engine.events import (
@@ -34,7 +34,7 @@ from rulesdsl.play.engine.events import (
     Reshuffle,
     TrickWon,
 )
-from rulesdsl.play.engine.events import TrumpShown as TrumpEvent
+from rulesdsl.play.engine.events import TrumpShown
 from rulesdsl.play.engine.fast import REASONS, result
 from rulesdsl.play.engine.plan import plan_for
 
@@ -180,7 +180,7 @@ class Hand:
         rest = codes.cards(stock)
         trump = None if suit < 0 else Suit(suit)
         turnup = order[dealt] if out_of_play(rules) else None
-        shown = order[dealt - 1] if rules.trump is TrumpShown.DEALER_LAST_CARD else None
+        shown = order[dealt - 1] if rules.trump is Trump.DEALER_LAST_CARD else None
         shown = order[dealt] if turned_up(rules) else shown
         hand = cls(
             rules,
@@ -193,7 +193,7 @@ class Hand:
             seed=stream.split(),
         )
         hand.events.append(Deal(dealer, tuple(tuple(h) for h in hands), len(rest)))
-        hand.events.append(TrumpEvent(trump, shown, rules.trump, rule=trump_of.rule))
+        hand.events.append(TrumpShown(trump, shown, rules.trump, rule=trump_of.rule))
         hand.events.append(hand.first_lead())
         return hand
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
+from contextvars import ContextVar
 from functools import cache
-from typing import ClassVar
 
 from lark import Lark, Token, Tree, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
@@ -37,6 +37,16 @@ _COMMENT = re.compile(r"#[^\n]*")
 MAX_SYNTAX_ERRORS = 200
 
 
+_PASSED: ContextVar[list[Token]] = ContextVar("passed")
+"""The line ends and comments the lexer passes over in the parse under way (one list per
+parse, so that profiles are read at once in as many threads as ask)."""
+
+
+def _seen(token: Token) -> Token:
+    _PASSED.get().append(token)
+    return token
+
+
 @cache
 def _parser() -> Lark:
     return Lark.open(
@@ -44,19 +54,8 @@ def _parser() -> Lark:
         parser="lalr",
         propagate_positions=True,
         maybe_placeholders=True,
-        lexer_callbacks={"_NL": _Collector.seen, "COMMENT": _Collector.seen},
+        lexer_callbacks={"_NL": _seen, "COMMENT": _seen},
     )
-
-
-class _Collector:
-    """Gathers the comments the lexer passes over during one parse."""
-
-    current: ClassVar[list[Token]] = []
-
-    @classmethod
-    def seen(cls, token: Token) -> Token:
-        cls.current.append(token)
-        return token
 
 
 def _expected(names: set[str]) -> str:
@@ -157,12 +156,15 @@ class _Reader:
     def read(self) -> Document:
         for pos, refused in bidi_controls(self.text):
             self._report(pos, refused.code, refused.message, refused.hint)
-        _Collector.current = []
+        passed: list[Token] = []
+        token = _PASSED.set(passed)
         try:
             tree = _parser().parse(self.text, on_error=self.syntax_error)
         except UnexpectedInput:
             tree = None
-        self._comments(_Collector.current)
+        finally:
+            _PASSED.reset(token)
+        self._comments(passed)
         if tree is not None:
             self._profile(next(tree.find_data("profile")))
         return self.doc

@@ -1,18 +1,17 @@
 """The web app: routes of the page and of the JSON API, on Starlette.
 
 Every answer is JSON (`{"error": message}` for a refusal) except the page, its files and a
-trace download. Library calls that read profiles share one lock: the profile loader keeps
-per-process state (its cache, the chain being resolved) that one request at a time may use.
+trace download. Library calls run in worker threads, as many at once as ask: the readers
+keep no state one read could see of another's.
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from importlib.metadata import version
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -41,16 +40,12 @@ from rulesdsl.surfaces.web.workspace import SYNTAXES, Workspace, check_name, syn
 from rulesdsl.words.explain import DEFAULT_LANGUAGE, languages
 
 STATIC = Path(__file__).parent / "static"
-T = TypeVar("T")
-
-
 class Server:
-    """What the routes share: the workspace, the limits, and the lock on profile reading."""
+    """What the routes share: the workspace, the limits, the tables and the comparisons."""
 
     def __init__(self, workspace: Path, limits: Limits, executor: str, workers: int) -> None:
         self.workspace = Workspace(workspace, limits.profile_bytes)
         self.limits = limits
-        self.library = threading.Lock()
         self.tables = Tables(limits.tables)
         self.jobs = Jobs(limits.jobs, workers, executor)
 
@@ -59,15 +54,6 @@ class Server:
         a save under way finish (refusing any after). Closing again does nothing more."""
         self.jobs.close()
         self.workspace.close()
-
-    async def locked(self, work: Callable[..., T], *args: Any) -> T:
-        """`work(*args)` in a worker thread, holding the lock on profile reading."""
-
-        def run() -> T:
-            with self.library:
-                return work(*args)
-
-        return await in_thread(run)
 
     async def body(self, request: Request) -> dict[str, Any]:
         return await json_body(request, self.limits.body_bytes)
@@ -145,7 +131,7 @@ class Server:
         else:
             name = UNTITLED[syntax]
         root = self.workspace.root
-        answer = await self.locked(check_text, text, root / name, root, lang)
+        answer = await in_thread(check_text, text, root / name, root, lang)
         return JSONResponse(answer)
 
     async def workspace_list(self, request: Request) -> Response:
@@ -187,7 +173,7 @@ class Server:
             raise bad("at most one seat is `human`")
         seed = self.seed(body, None)
         is_match = field(body, "match", bool, False)
-        named = await self.locked(resolve, body.get("profile"), self.workspace, self.limits)
+        named = await in_thread(resolve, body.get("profile"), self.workspace, self.limits)
         rules = named.profile.rules
         try:
             rules.check_players_of(named.ref, players)
@@ -269,7 +255,7 @@ class Server:
         seed = self.seed(body, 0)
         skill = field(body, "skill", bool, True)
         named: list[Named] = [
-            await self.locked(resolve, ref, self.workspace, self.limits) for ref in refs
+            await in_thread(resolve, ref, self.workspace, self.limits) for ref in refs
         ]
         shown = labels([n.ref for n in named])
         profiles = [(label, n.profile.rules) for label, n in zip(shown, named, strict=True)]
