@@ -105,9 +105,9 @@ def place(tmp_path: Path) -> Place:
         "/dev/zero": (Path("/dev/zero"), away, "character device"),
         "a link to /dev/zero": (root / "zero.rules", away, "character device"),
         "a folder": (root / "folder.rules", "folder", "folder"),
-        "a huge file": (huge, "3,221,225,472 bytes", "3,221,225,472 bytes"),
+        "a huge file": (huge, "the file is 3.2 GB", "the file is 3.2 GB"),
         "a binary file": (root / "binary.rules", "NUL", "NUL"),
-        "a missing file": (root / "missing.rules", "cannot read", "cannot read"),
+        "a missing file": (root / "missing.rules", "no such file", "no such file"),
         "a file outside": (outside, away, None),
         "a link to a file outside": (root / "away.rules", away, None),
     }

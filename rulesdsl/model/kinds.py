@@ -135,14 +135,16 @@ class IntExpr:
 
 @dataclass(frozen=True)
 class CountOrWord:
-    """A whole number of at least `minimum`, or one of a few words (StrEnum members)."""
+    """A whole number from `minimum` to `maximum`, or one of a few words (StrEnum members)."""
 
     word_values: tuple[StrEnum, ...]
     minimum: int = 0
+    maximum: int = 999  # all nines: the schema's pattern allows as many digits
 
     @property
     def expected(self) -> str:
-        return f"an integer >= {self.minimum} or " + " or ".join(self.word_values)
+        numbers = f"an integer from {self.minimum} to {self.maximum}"
+        return f"{numbers} or " + " or ".join(self.word_values)
 
     def parse(self, text: str) -> int | StrEnum:
         word = str(text).strip()
@@ -150,6 +152,9 @@ class CountOrWord:
             if member.value == word:
                 return member
         if re.fullmatch(r"-?[0-9]+", word):
+            if len(word) > len(str(self.maximum)) + 1 or int(word) > self.maximum:
+                shown = word if len(word) <= 12 else f"a number of {len(word)} digits"
+                raise OptionError(f"{shown} is too large; expected {self.expected}")
             if int(word) < self.minimum:
                 raise OptionError(f"{word} is too small; expected {self.expected}")
             return int(word)
@@ -164,8 +169,8 @@ class CountOrWord:
     def schema(self) -> dict[str, Any]:
         return {
             "anyOf": [
-                {"type": "integer", "minimum": self.minimum},
-                {"type": "string", "pattern": r"^\s*[0-9]+\s*$"},
+                {"type": "integer", "minimum": self.minimum, "maximum": self.maximum},
+                {"type": "string", "pattern": rf"^\s*[0-9]{{1,{len(str(self.maximum))}}}\s*$"},
                 {"enum": list(self.words())},
             ]
         }
