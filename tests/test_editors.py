@@ -83,9 +83,9 @@ NVIM = shutil.which("nvim")
 NEOVIM_HEADING = "**Neovim** (0.7 or later), in `init.lua`:"
 
 
-def readme_init_lua() -> str:
-    """The Neovim configuration the README gives, pointed at this checkout's editors/vim."""
-    lines = (ROOT / "README.md").read_text().splitlines()
+def docs_init_lua() -> str:
+    """The Neovim configuration docs/editors.md gives, pointed at this checkout's editors/vim."""
+    lines = (ROOT / "docs" / "editors.md").read_text().splitlines()
     start = lines.index(NEOVIM_HEADING) + 2
     end = next(i for i in range(start, len(lines)) if lines[i] and not lines[i].startswith(" "))
     code = "\n".join(line.removeprefix("    ") for line in lines[start:end])
@@ -104,10 +104,10 @@ def test_neovim_shows_the_diagnostics_and_applies_the_servers_fix(tmp_path):
     profile.write_text(BROKEN)
     report = tmp_path / "report.json"
     init = tmp_path / "init.lua"
-    init.write_text(readme_init_lua())
+    init.write_text(docs_init_lua())
     env = {
         **os.environ,
-        # The README's `rulesdsl lsp`: this environment's.
+        # The `rulesdsl lsp` of docs/editors.md: this environment's.
         "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
         "RULESDSL_PROFILE": str(profile),
         "RULESDSL_REPORT": str(report),

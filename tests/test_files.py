@@ -1,4 +1,4 @@
-"""`validate` and `fmt` over files and folders, and the README's profile examples."""
+"""`validate` and `fmt` over files and folders, and the profile examples of the README and docs/."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import yaml
 from rulesdsl.surfaces.main import main
 
 README = Path(__file__).parent.parent / "README.md"
+PAGES = [README, *sorted((README.parent / "docs").glob("*.md"))]
 UNFORMATTED = "profile x {\n  draw 1   # one\n}"
 FORMATTED = 'profile "x" {\n    draw 1  # one\n}\n'
 
@@ -111,19 +112,20 @@ def test_fmt_says_a_folder_holds_no_profiles(tmp_path, capsys):
     assert "no profile files here" in err
 
 
-def readme_profiles() -> list[tuple[str, str]]:
-    """Every profile example in README.md: indented or fenced code blocks that read as a
-    profile in the DSL or in YAML, each with a file name for it."""
-    text = README.read_text(encoding="utf-8")
-    blocks = re.findall(r"(?:^|\n\n)((?:(?: {4}.*)?\n)+)", text)
-    blocks = [textwrap.dedent(b).strip("\n") + "\n" for b in blocks]
-    blocks += re.findall(r"```(?:rules|yaml)\n(.*?)```", text, re.S)
+def documented_profiles() -> list[tuple[str, str]]:
+    """Every profile example in README.md and docs/*.md: indented or fenced code blocks that
+    read as a profile in the DSL or in YAML, each with a file name for it."""
     examples = []
-    for number, block in enumerate(blocks):
-        if re.match(r"(?:#.*\n)*profile\s", block):
-            examples.append((f"example{number}.rules", block))
-        elif _is_yaml_profile(block):
-            examples.append((f"example{number}.yaml", block))
+    for page in PAGES:
+        text = page.read_text(encoding="utf-8")
+        blocks = re.findall(r"(?:^|\n\n)((?:(?: {4}.*)?\n)+)", text)
+        blocks = [textwrap.dedent(b).strip("\n") + "\n" for b in blocks]
+        blocks += re.findall(r"```(?:rules|yaml)\n(.*?)```", text, re.S)
+        for number, block in enumerate(blocks):
+            if re.match(r"(?:#.*\n)*profile\s", block):
+                examples.append((f"{page.stem}{number}.rules", block))
+            elif _is_yaml_profile(block):
+                examples.append((f"{page.stem}{number}.yaml", block))
     return examples
 
 
@@ -135,13 +137,13 @@ def _is_yaml_profile(block: str) -> bool:
     return isinstance(data, dict) and "profile" in data
 
 
-def test_the_readme_shows_a_profile_in_each_syntax():
-    suffixes = sorted(Path(name).suffix for name, _ in readme_profiles())
+def test_the_docs_show_a_profile_in_each_syntax():
+    suffixes = sorted(Path(name).suffix for name, _ in documented_profiles())
     assert set(suffixes) == {".rules", ".yaml"}
 
 
-@pytest.mark.parametrize(("name", "text"), readme_profiles())
-def test_readme_profile_examples_validate_and_are_formatted(tmp_path, capsys, name, text):
+@pytest.mark.parametrize(("name", "text"), documented_profiles())
+def test_the_documented_profile_examples_validate_and_are_formatted(tmp_path, capsys, name, text):
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
     assert run(capsys, "validate", "--strict", path)[0] == 0

@@ -347,31 +347,33 @@ def test_a_draw_rule_that_can_draw_a_trick_back_with_reshuffle_is_flagged(tmp_pa
     )
 
 
-README = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+HOUSE_RULES = (Path(__file__).parent.parent / "docs" / "house-rules.md").read_text(encoding="utf-8")
 
 
-def readme_block(start: str) -> str:
-    """The indented block of README.md that starts with `start` (blank lines included)."""
-    begin = README.index(start)
-    end = re.compile(r"\n\n(?! {4})").search(README, begin).start()
-    block = README[begin:end]
+def docs_block(start: str) -> str:
+    """The indented block of docs/house-rules.md that starts with `start` (blank lines
+    included)."""
+    begin = HOUSE_RULES.index(start)
+    end = re.compile(r"\n\n(?! {4})").search(HOUSE_RULES, begin).start()
+    block = HOUSE_RULES[begin:end]
     return "\n".join(line.removeprefix("    ") for line in block.split("\n")) + "\n"
 
 
-def test_the_readme_examples_of_rules_read_the_same_in_both_syntaxes(tmp_path):
+def test_the_docs_examples_of_rules_read_the_same_in_both_syntaxes(tmp_path):
     dsl = tmp_path / "kitchen.rules"
-    dsl.write_text(readme_block('    profile "kitchen"'))
+    dsl.write_text(docs_block('    profile "kitchen"'))
     yml = tmp_path / "kitchen.yaml"
-    yml.write_text("profile: kitchen\nextends: equal-hands\n" + readme_block("    rules:\n"))
+    yml.write_text("profile: kitchen\nextends: equal-hands\n" + docs_block("    rules:\n"))
     clear_cache()
     a, b = load_file(dsl), load_file(yml)
     assert a.ok and b.ok, [d.text() for d in (*a.diagnostics, *b.diagnostics)]
     assert [s.rule for s in a.house] == [s.rule for s in b.house]
 
 
-def test_the_readme_names_every_name_and_attribute_of_the_rule_language():
+def test_the_docs_name_every_name_and_attribute_of_the_rule_language():
+    text = HOUSE_RULES
     for name in [*NAMES, *(attribute for _, attribute in ATTRIBUTES), *Aggregate]:
-        assert f"`{name}`" in README or f".{name}`" in README or f"`{name} " in README, name
+        assert f"`{name}`" in text or f".{name}`" in text or f"`{name} " in text, name
 
 
 @pytest.mark.parametrize(

@@ -280,10 +280,10 @@ def test_a_route_asked_with_the_wrong_method_is_a_json_405(client: TestClient):
     assert response.status_code == 405 and "method" in response.json()["error"]
 
 
-def test_the_readme_states_the_servers_bounds():
-    readme = (Path(__file__).parent.parent / "README.md").read_text()
-    start = readme.index("- Bounds:")
-    said = " ".join(readme[start : readme.index("\n- ", start + 1)].split())
+def test_the_docs_state_the_servers_bounds():
+    page = (Path(__file__).parent.parent / "docs" / "web.md").read_text()
+    start = page.index("- Bounds:")
+    said = " ".join(page[start : page.index("\n- ", start + 1)].split())
     limits = Limits()
     for figure in (
         f"{limits.body_bytes // 1024} KiB",
