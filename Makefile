@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format clean neovim chromium
+.PHONY: run test lint format generate clean neovim chromium
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -32,6 +32,11 @@ test: $(STAMP) neovim chromium
 	$(BIN)/python -m pytest
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+
+# Every file the repository keeps that is made from the code: the JSON Schema, the editors'
+# grammars, the options table of docs/profiles.md (a test fails while one is stale).
+generate: $(STAMP)
+	$(BIN)/python -m rulesdsl.words.generate
 
 format: $(STAMP)
 	$(BIN)/ruff check --fix .

@@ -25,7 +25,7 @@ EDITORS = ROOT / "editors"
 @pytest.mark.parametrize("name", sorted(highlight.files()))
 def test_the_committed_editor_files_are_what_the_generator_writes(name):
     assert (EDITORS / name).read_text() == highlight.files()[name], (
-        "run: python -m rulesdsl.words.highlight"
+        "run: make generate"
     )
 
 

@@ -143,7 +143,7 @@ REFUSED = [
     ),
     (
         point("x", plays=lambda v: {Step.FOLLOW_FILTER: tries}),
-        "tries cannot be inlined by the fast path: cannot specialise a Try statement",
+        "tries cannot be inlined by the fast path: it uses a Try statement",
     ),
     (
         point("x", plays=lambda v: {Step.FOLLOW_FILTER: lambda s, seat, allowed: allowed}),

@@ -45,25 +45,34 @@ REASON = {
 }
 
 
-def _option(value: dict[str, Any], description: str) -> dict[str, Any]:
+def _ref(*path: str) -> dict[str, str]:
+    return {"$ref": "#/definitions/" + "/".join(path)}
+
+
+# The shapes every option's value shares, stated once under `definitions`.
+SHARED = {
+    ASSUMED: {
+        "anyOf": [
+            {"type": "boolean"},
+            _text("the source does not state this value (a string says why)"),
+        ]
+    },
+    "note": _text("a remark on this value"),
+    "reason": REASON,
+}
+
+
+def _option(name: str, description: str) -> dict[str, Any]:
+    """An option's value: the value itself, or a mapping of it with `assumed` and a `note`."""
     detailed = {
         "type": "object",
-        "properties": {
-            "value": value,
-            ASSUMED: {
-                "anyOf": [
-                    {"type": "boolean"},
-                    _text("the source does not state this value (a string says why)"),
-                ]
-            },
-            "note": _text("a remark on this value"),
-        },
+        "properties": {"value": _ref("values", name), ASSUMED: _ref(ASSUMED), "note": _ref("note")},
         "required": ["value"],
         "additionalProperties": False,
         # A reason in `assumed` is the note: the two together would lose one.
-        "not": {"required": [ASSUMED, "note"], "properties": {ASSUMED: REASON}},
+        "not": {"required": [ASSUMED, "note"], "properties": {ASSUMED: _ref("reason")}},
     }
-    return {"description": description, "anyOf": [value, detailed]}
+    return {"description": description, "anyOf": [_ref("values", name), detailed]}
 
 
 def _has_list(schema: Any) -> bool:
@@ -84,8 +93,9 @@ def profile_schema() -> dict[str, Any]:
         key: _text(META_DESCRIPTIONS[key]) for key in (*HEADER, *METADATA)
     }
     for name, option in OPTIONS.items():
-        properties[name] = _option(option.kind.schema(), option.description)
+        properties[name] = _option(name, option.description)
     properties[RULES_KEY] = rules_schema()
+    values = {name: option.kind.schema() for name, option in OPTIONS.items()}
     return {
         "$schema": "http://json-schema.org/draft-07/schema#",
         "title": "rulesdsl profile",
@@ -94,6 +104,7 @@ def profile_schema() -> dict[str, Any]:
         "properties": properties,
         "required": ["profile"],
         "additionalProperties": False,
+        "definitions": {**SHARED, "values": values},
     }
 
 

@@ -153,7 +153,7 @@ def _resolution(side: DivergeSide, index: int) -> list[ev.Event]:
 
 def _same(event_a: ev.Event | None, event_b: ev.Event | None) -> bool:
     """Equal events; trump is the same trump whichever rule named it."""
-    if isinstance(event_a, ev.Trump) and isinstance(event_b, ev.Trump):
+    if isinstance(event_a, ev.TrumpShown) and isinstance(event_b, ev.TrumpShown):
         return event_a.suit == event_b.suit
     return event_a == event_b
 
@@ -436,7 +436,7 @@ class Told:
         match event:
             case ev.Deal():
                 return self.deal(event, other)
-            case ev.Trump():
+            case ev.TrumpShown():
                 return self.trump(event)
             case ev.Play(seat=seat, card=card):
                 lead = side.turns[index].lead
@@ -469,7 +469,7 @@ class Told:
             return text + say("deal_gets", seat=seat, cards=held)
         return text
 
-    def trump(self, trump: ev.Trump) -> str:
+    def trump(self, trump: ev.TrumpShown) -> str:
         """The trump suit, and the card that named it under the trump rule that showed it."""
         say = self.words.diverge
         if trump.suit is None:

@@ -83,7 +83,7 @@ class Transcript:
             if seat not in self.hidden:
                 self.write(f"  {s.seat(seat)}: {s.cards(cards)}")
 
-    def _trump(self, e: ev.Trump) -> None:
+    def _trump(self, e: ev.TrumpShown) -> None:
         s = self.style
         how = {
             "dealer_last_card": "shown by the dealer and kept",
@@ -146,7 +146,7 @@ class Transcript:
     def _score(self, e: ev.Score) -> None:
         self.write(f"Points: {' '.join(str(p) for p in e.points)}")
 
-    def _match_end(self, e: ev.MatchEnd) -> None:
+    def _match_end(self, e: ev.MatchOver) -> None:
         who = ", ".join(self.style.seat(s) for s in e.winners)
         self.write(self.style.strong(f"Match over after {e.hands} hands: {who} wins") + "\n")
 

@@ -9,9 +9,7 @@ theirs through the same group, one entry point per rule (see registry.py).
 
 import importlib
 import pkgutil
-from functools import cache
 from types import ModuleType
-from typing import Any
 
 from rulesdsl.model.state import CORE
 from rulesdsl.model.units.all_out import AllOut
@@ -24,7 +22,7 @@ from rulesdsl.model.units.follow import Follow
 from rulesdsl.model.units.next_dealer import NextDealer
 from rulesdsl.model.units.next_lead import NextLead
 from rulesdsl.model.units.opening_lead import OpeningLead
-from rulesdsl.model.units.registry import Registry, load, report
+from rulesdsl.model.units.registry import load, report
 from rulesdsl.model.units.scoring import Scoring
 from rulesdsl.model.units.trump import Trump
 from rulesdsl.model.units.when_void import WhenVoid
@@ -45,28 +43,17 @@ BUILT_IN = built_in()
 BUILT_IN_UNITS = tuple(module.UNIT for module in BUILT_IN)
 """The built-in units: the family rulesdsl declares in the entry point group."""
 
-UNITS: tuple[Unit, ...]
+REGISTRY = load(BUILT_IN_UNITS)
+"""The units to use, and the units of other packages refused (each said once on stderr).
+A unit's module imports `rulesdsl.model.units.base` and the like, never this package: it
+may be loaded while this package is."""
+report(REGISTRY)
+
+UNITS: tuple[Unit, ...] = REGISTRY.units
 """The built-in units in their fixed order, then other packages' units by name."""
 
-COUNTED: tuple[str, ...]
+COUNTED: tuple[str, ...] = tuple(unit.name for unit in UNITS if unit.counted)
 """The rules whose firing rule coverage counts, in registry order."""
-
-
-@cache
-def registry() -> Registry:
-    """The units, loaded on first use: a unit's module may import this package while it is
-    imported itself (it is loaded once its module is done)."""
-    found = load(BUILT_IN_UNITS)
-    report(found)
-    return found
-
-
-def __getattr__(name: str) -> Any:
-    if name == "UNITS":
-        return registry().units
-    if name == "COUNTED":
-        return tuple(unit.name for unit in registry().units if unit.counted)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = [

@@ -33,8 +33,8 @@ from rulesdsl.play.engine.events import (
     Play,
     Reshuffle,
     TrickWon,
+    TrumpShown,
 )
-from rulesdsl.play.engine.events import TrumpShown
 from rulesdsl.play.engine.fast import REASONS, result
 from rulesdsl.play.engine.plan import plan_for
 

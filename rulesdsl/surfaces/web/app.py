@@ -40,6 +40,8 @@ from rulesdsl.surfaces.web.workspace import SYNTAXES, Workspace, check_name, syn
 from rulesdsl.words.explain import DEFAULT_LANGUAGE, languages
 
 STATIC = Path(__file__).parent / "static"
+
+
 class Server:
     """What the routes share: the workspace, the limits, the tables and the comparisons."""
 

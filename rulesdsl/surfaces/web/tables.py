@@ -183,7 +183,7 @@ class PlayTable:
 
     def _view(self, reveal: bool) -> dict[str, Any]:
         hand = self.hand
-        trump = next((e for e in hand.events if isinstance(e, ev.Trump)), None)
+        trump = next((e for e in hand.events if isinstance(e, ev.TrumpShown)), None)
         match = None
         if self.is_match:
             winners = list(self.match.winners) if self.match.winners else None
