@@ -24,9 +24,7 @@ EDITORS = ROOT / "editors"
 
 @pytest.mark.parametrize("name", sorted(highlight.files()))
 def test_the_committed_editor_files_are_what_the_generator_writes(name):
-    assert (EDITORS / name).read_text() == highlight.files()[name], (
-        "run: make generate"
-    )
+    assert (EDITORS / name).read_text() == highlight.files()[name], "run: make generate"
 
 
 def test_the_grammars_name_every_option_keyword_and_value():
