@@ -36,6 +36,7 @@ from rulesdsl.reason.analysis.verdicts import (
     questions_for,
     settle,
 )
+from rulesdsl.service import checked_file, checked_text
 from rulesdsl.surfaces.main import cli, main
 
 
@@ -321,7 +322,7 @@ def test_no_simulated_hand_of_a_random_profile_contradicts_a_never(values, picks
 def warnings_of(tmp_path, body: str) -> list[tuple[int, int, str, str]]:
     path = tmp_path / "house.rules"
     path.write_text(f'profile "house" extends "equal-hands" {{\n{body}\n}}\n')
-    return [(d.line, d.column, d.code, d.message) for d in load(str(path)).diagnostics]
+    return [(d.line, d.column, d.code, d.message) for d in checked_file(path).diagnostics]
 
 
 def test_a_chosen_value_that_never_acts_is_a_dead_rule_warning_at_its_value(tmp_path):
@@ -575,7 +576,7 @@ def test_a_stated_rule_that_never_acts_is_a_dead_rule_warning_at_its_name(tmp_pa
     assert warnings_of(tmp_path, f"    players 3..5\n{end_rule}") == []
     # the editor checks the text it holds the same way
     text = f'profile "house" extends "equal-hands" {{\n    players 3..4\n{end_rule}\n}}\n'
-    edited = load_text(tmp_path / "unsaved.rules", text).diagnostics
+    edited = checked_text(tmp_path / "unsaved.rules", text).diagnostics
     assert [(d.line, d.column, d.code) for d in edited] == [(3, 10, "dead-rule")]
 
 

@@ -17,7 +17,7 @@ from pygls.uris import from_fs_path
 
 from rulesdsl.model.language.vocab import ATTRIBUTES, NAMES, Aggregate, Type, Where
 from rulesdsl.read.profile import SHIPPED, load_file, read_document, short_path
-from rulesdsl.service import rewrite
+from rulesdsl.service import checked_file, rewrite
 from rulesdsl.words.explain import house_sentence, phrases
 
 WAIT = 20.0
@@ -142,7 +142,7 @@ def expected(path: Path) -> list[tuple]:
             d.line - 1,
             d.column - 1 + d.length,
         )
-        for d in load_file(path).diagnostics
+        for d in checked_file(path).diagnostics
     ]
 
 

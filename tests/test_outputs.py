@@ -20,8 +20,7 @@ from hypothesis import strategies as st
 import rulesdsl.surfaces.cli.sim as sim_cli
 from rulesdsl.read import outputs, sources
 from rulesdsl.read.outputs import OutputError, OutputStream, check_output, replacing, write_text
-from rulesdsl.surfaces.cli.common import COMMANDS
-from rulesdsl.surfaces.main import cli, main
+from rulesdsl.surfaces.main import COMMANDS, cli, main
 
 ORDER = deck_text(deck_order(["2C 9C 4H 8S", "3C 10C 5H JD", "4C QC 6H 9D", "5C KC 3S 7H"]))
 FULL = Path("/dev/full")

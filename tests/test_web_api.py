@@ -201,7 +201,7 @@ def test_a_failure_says_what_failed_without_a_traceback(tmp_path: Path, monkeypa
     def broken(*args):
         raise RuntimeError("/secret/path line 12")
 
-    monkeypatch.setattr(checking, "load_text", broken)
+    monkeypatch.setattr(checking, "checked_text", broken)
     client = TestClient(create_app(tmp_path), base_url=BASE, raise_server_exceptions=False)
     response = client.post("/api/check", json={"text": TYPO})
     assert response.status_code == 500
