@@ -9,8 +9,7 @@ import pytest
 
 from rulesdsl.model.contributions import model
 from rulesdsl.model.kinds import Choice, CountOrWord, DeckRanks, IntExpr, MatchKind, PlayerRange
-from rulesdsl.model.rules import OPTIONS, SECTIONS, section_options
-from rulesdsl.model.units import UNITS
+from rulesdsl.model.rules import OPTIONS, SECTIONS, UNITS, section_options
 from rulesdsl.model.units.base import COMPOSITION, Composition
 from rulesdsl.model.units.trump import SUIT_WORDS
 from rulesdsl.read.profile import Profile, load, load_file, shipped_names

@@ -15,8 +15,8 @@ from conftest import deck_order, deck_text
 
 from rulesdsl.model.cards import RANKS_HIGH_TO_LOW, Card, Suit
 from rulesdsl.model.result import EndReason
-from rulesdsl.model.rules import Rules
-from rulesdsl.model.units import UNITS, Trump
+from rulesdsl.model.rules import UNITS, Rules
+from rulesdsl.model.units import Trump
 from rulesdsl.model.units.registry import values
 from rulesdsl.play.engine.hand import Hand
 from rulesdsl.read.profile import load, load_file

@@ -18,8 +18,9 @@ from typing import Any
 import pytest
 
 from rulesdsl.model.result import EndReason
+from rulesdsl.model.rules import UNITS
 from rulesdsl.model.state import State
-from rulesdsl.model.units import BUILT_IN, UNITS, Step
+from rulesdsl.model.units import BUILT_IN, Step
 from rulesdsl.model.units.base import COMPOSITION, ENDING_STEPS, Composition
 from rulesdsl.model.units.follow import UNIT as FOLLOW
 from rulesdsl.model.units.registry import (

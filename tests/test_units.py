@@ -9,8 +9,8 @@ import pytest
 
 from rulesdsl.model.kinds import Choice, CountOrWord, DeckRanks, IntExpr, MatchKind, PlayerRange
 from rulesdsl.model.result import EndReason
-from rulesdsl.model.rules import OPTIONS, SECTIONS, Rules, RulesError
-from rulesdsl.model.units import COUNTED, UNITS, Section, Step
+from rulesdsl.model.rules import COUNTED, OPTIONS, SECTIONS, UNITS, Rules, RulesError
+from rulesdsl.model.units import Section, Step
 from rulesdsl.model.units.registry import step_functions
 from rulesdsl.play.engine.driver import play_hand
 from rulesdsl.play.engine.hand import Hand

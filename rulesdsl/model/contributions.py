@@ -16,8 +16,7 @@ from functools import cache
 from typing import Any
 
 from rulesdsl.model.language.rule import HouseRule
-from rulesdsl.model.rules import Rules
-from rulesdsl.model.units import UNITS
+from rulesdsl.model.rules import UNITS, Rules
 from rulesdsl.model.units.base import COMPOSITION, Composition, Step, Unit
 
 

@@ -17,9 +17,23 @@ from rulesdsl.model.cards import Card, Suit, is_usual_order, make_deck, rank_str
 from rulesdsl.model.hints import suggest
 from rulesdsl.model.kinds import Choice, OptionError
 from rulesdsl.model.language.rule import HouseRule, check_house_rules
-from rulesdsl.model.units import UNITS, Section, Trump
+from rulesdsl.model.units import BUILT_IN_UNITS, Section, Trump
 from rulesdsl.model.units.base import Unit
+from rulesdsl.model.units.registry import load, report
 from rulesdsl.model.units.trump import turned_up
+
+REGISTRY = load(BUILT_IN_UNITS)
+"""The units to use, and the units of other packages refused (each said once on stderr),
+loaded as this module is first imported. A unit's module imports `rulesdsl.model.units.base`
+and the like, never this module: it may be imported first (before rulesdsl is), and it is
+whole when its entry point is loaded here."""
+report(REGISTRY)
+
+UNITS: tuple[Unit, ...] = REGISTRY.units
+"""The built-in units in their fixed order, then other packages' units by name."""
+
+COUNTED: tuple[str, ...] = tuple(unit.name for unit in UNITS if unit.counted)
+"""The rules whose firing rule coverage counts, in registry order."""
 
 
 class RulesError(ValueError):

@@ -9,9 +9,9 @@ from typing import Any
 
 from rulesdsl.model.hints import closest, mean
 from rulesdsl.model.kinds import OptionError
-from rulesdsl.model.rules import OPTIONS, Rules
+from rulesdsl.model.rules import OPTIONS, UNITS, Rules
 from rulesdsl.model.text import TOP, Pos
-from rulesdsl.model.units import UNITS, RuleProblem
+from rulesdsl.model.units import RuleProblem
 from rulesdsl.model.units.base import HEADER, METADATA
 from rulesdsl.read.diagnostics import Diagnostic, Located
 from rulesdsl.read.schema import takes_list

@@ -16,10 +16,9 @@ from functools import cache
 from typing import Any
 
 from rulesdsl.model.result import EndReason, HandResult
-from rulesdsl.model.rules import Rules
+from rulesdsl.model.rules import COUNTED, Rules
 from rulesdsl.model.seeds import derive, shuffle
 from rulesdsl.model.stream import Stream
-from rulesdsl.model.units import COUNTED
 from rulesdsl.play import native
 from rulesdsl.play.engine.fast import REASONS, HandPlayer, compile_hand, int_deck
 from rulesdsl.play.engine.match import Match

@@ -17,9 +17,9 @@ from typing import Any
 from rulesdsl.model.cards import Card
 from rulesdsl.model.language.rule import HouseRule
 from rulesdsl.model.result import EndReason, HandResult
-from rulesdsl.model.rules import OPTIONS, Rules
+from rulesdsl.model.rules import OPTIONS, UNITS, Rules
 from rulesdsl.model.seeds import derive
-from rulesdsl.model.units import UNITS, Elimination, Step
+from rulesdsl.model.units import Elimination, Step
 from rulesdsl.play.engine import events as ev
 from rulesdsl.play.engine.driver import Player
 from rulesdsl.play.engine.hand import Hand, Refusal

@@ -4,7 +4,10 @@
 are all derived from UNITS. A new rule is a module here with its UNIT, whose `place` puts it
 in the fixed order: it is found as the package is imported (BUILT_IN), and declared in the
 entry point group `rulesdsl.rules` with the others, as their family; other packages add
-theirs through the same group, one entry point per rule (see registry.py).
+theirs through the same group, one entry point per rule (see registry.py). The registry
+itself, UNITS, is loaded where the Rules are derived from it (`rulesdsl.model.rules`): a
+unit's module imports this package (for `base`), so it may be imported before the registry
+is loaded, and is whole when it is.
 """
 
 import importlib
@@ -22,7 +25,6 @@ from rulesdsl.model.units.follow import Follow
 from rulesdsl.model.units.next_dealer import NextDealer
 from rulesdsl.model.units.next_lead import NextLead
 from rulesdsl.model.units.opening_lead import OpeningLead
-from rulesdsl.model.units.registry import load, report
 from rulesdsl.model.units.scoring import Scoring
 from rulesdsl.model.units.trump import Trump
 from rulesdsl.model.units.when_void import WhenVoid
@@ -43,23 +45,9 @@ BUILT_IN = built_in()
 BUILT_IN_UNITS = tuple(module.UNIT for module in BUILT_IN)
 """The built-in units: the family rulesdsl declares in the entry point group."""
 
-REGISTRY = load(BUILT_IN_UNITS)
-"""The units to use, and the units of other packages refused (each said once on stderr).
-A unit's module imports `rulesdsl.model.units.base` and the like, never this package: it
-may be loaded while this package is."""
-report(REGISTRY)
-
-UNITS: tuple[Unit, ...] = REGISTRY.units
-"""The built-in units in their fixed order, then other packages' units by name."""
-
-COUNTED: tuple[str, ...] = tuple(unit.name for unit in UNITS if unit.counted)
-"""The rules whose firing rule coverage counts, in registry order."""
-
 
 __all__ = [
     "CORE",
-    "COUNTED",
-    "UNITS",
     "AllOut",
     "DrawBy",
     "DrawWord",

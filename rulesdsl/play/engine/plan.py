@@ -14,9 +14,9 @@ from typing import Any
 from rulesdsl.model.contributions import HOLDERS, Contribution, model
 from rulesdsl.model.language.rule import HouseRule
 from rulesdsl.model.result import EndReason
-from rulesdsl.model.rules import Rules
+from rulesdsl.model.rules import COUNTED, UNITS, Rules
 from rulesdsl.model.state import CORE, Refill
-from rulesdsl.model.units import COUNTED, UNITS, Step
+from rulesdsl.model.units import Step
 from rulesdsl.play.engine import steps
 from rulesdsl.play.engine.steps import Decision, EndRule, Plan, PlayRule
 
