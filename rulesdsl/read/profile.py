@@ -353,10 +353,13 @@ class Stamp:
 
 @dataclass(frozen=True)
 class Loaded:
-    """A resolved profile and every file of its chain as it was read, the file first."""
+    """A resolved profile and every file of its chain as it was read, the file first; and
+    whether its chain runs into a cycle (then it reads as the files being resolved around
+    it say, and is not kept)."""
 
     profile: Profile
     stamps: tuple[Stamp, ...]
+    cyclic: bool = False
 
 
 # Resolved profiles by file and root: a hit counts only while every file of its chain
@@ -382,7 +385,7 @@ def _loaded(real: Path, root: Path) -> Loaded:
         loaded = _resolve(real, root)
     finally:
         _RESOLVING.reset(token)
-    if not buffers:
+    if not buffers and not loaded.cyclic:
         _CACHE[(real, root)] = loaded
     return loaded
 
@@ -430,7 +433,7 @@ def _resolve(real: Path, root: Path) -> Loaded:
         profile.diagnostics += rule_warnings(house, reshuffle, doc)
     profile.diagnostics.sort(key=lambda d: (d.line, d.column))
     profile.diagnostics[:] = capped(profile.diagnostics)
-    return Loaded(profile, stamps)
+    return Loaded(profile, stamps, parent.cyclic)
 
 
 @dataclass
@@ -443,6 +446,7 @@ class Inherited:
     chain: tuple[str, ...] = ()
     stamps: tuple[Stamp, ...] = ()
     house: tuple[RuleSetting, ...] = ()
+    cyclic: bool = False
 
 
 def inside(path: Path, folder: Path) -> bool:
@@ -516,7 +520,7 @@ def _inherit(doc: Document, real: Path, root: Path) -> Inherited:
             f"profiles extend each other in a cycle: {loop}",
             "one profile in the chain must extend another, or none",
         )
-        return Inherited(problems=[problem])
+        return Inherited(problems=[problem], cyclic=True)
     loaded = _loaded(parent_real, parent_root)
     parent = _shown_as(loaded.profile, str(parent_path))
     problems = []
@@ -533,7 +537,7 @@ def _inherit(doc: Document, real: Path, root: Path) -> Inherited:
         key: s if s.origin == "default" else dataclasses.replace(s, origin="inherited")
         for key, s in parent.settings.items()
     }
-    return Inherited(inherited, problems, parent.chain, loaded.stamps, parent.house)
+    return Inherited(inherited, problems, parent.chain, loaded.stamps, parent.house, loaded.cyclic)
 
 
 def _parent_problem(ref: str, parent: Profile, errors: list[Diagnostic]) -> tuple[str, str]:
