@@ -1,15 +1,16 @@
 """`rulesdsl play --decks FILE --bots lowest|highest --json --set ...` agrees with RULES.md:
-an independent player of sections 2 to 4 (tests/independent_rules.py, which imports nothing
-of the engine or the rule units) plays the same deals, and every outcome and every card
-played must match, over the new options of section 3 in combination with the old ones.
-The whole product of the options is benchmarks/rules_agreement.py."""
+the oracle's player (tests/oracle.py, which imports nothing of the engine or the rule units)
+plays the same deals, and every outcome and every card played must match, over the new
+options of section 3 in combination with the old ones. The whole product of the options is
+benchmarks/rules_agreement.py."""
 
 from __future__ import annotations
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from independent_rules import NEW, PLAYERS, VALUES, disagreements, endless, playable
+from oracle import NEW, PLAYERS, VALUES, disagreements, endless, playable
+from sizing import examples
 
 DEFAULTS = {name: values[0] for name, values in VALUES.items()}
 NEW_VALUES = [(name, value) for name in NEW for value in VALUES[name][1:]]
@@ -34,7 +35,7 @@ def tables(draw: st.DrawFn) -> tuple[dict[str, str], int, int, list[str]]:
     return options, players, dealer, bots
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(table=tables(), seed=st.integers(0, 2**32))
 def test_every_combination_of_options_plays_as_the_rules_say(table, seed):
     options, players, dealer, bots = table

@@ -10,12 +10,13 @@ from __future__ import annotations
 import contextlib
 import random
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 from unittest import mock
 
+import oracle
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 from sizing import examples
@@ -158,83 +159,41 @@ def bots_for(names: Sequence[str], seed: int, label: object) -> list:
     return [make_bot(name, derive(seed, "bot", label, seat)) for seat, name in enumerate(names)]
 
 
-# -- independent statements of the rules --------------------------------------------------
+# -- the profile and its cards as the oracle reads them ----------------------------------------
 
 
-def height(card: Card, deck: Sequence[int]) -> int:
-    """How high the card's rank is: the deck lists its ranks highest first (RULES.md 3)."""
-    return len(deck) - list(deck).index(card.rank)
+def options_of(rules: Rules) -> dict[str, str]:
+    """Every option's text, as the oracle (tests/oracle.py) reads the rules."""
+    return {name: rules.text(name) for name in OPTIONS}
 
 
-def beats(card: Card, best: Card, led: Suit, trump: Suit | None, deck: Sequence[int]) -> bool:
-    higher = height(card, deck) > height(best, deck)
-    if trump is not None and card.suit == trump:
-        return best.suit != trump or higher
-    if best.suit == trump:
-        return False
-    return card.suit == led == best.suit and higher
+def plain(card: Card) -> oracle.Card:
+    """A card as the oracle writes it: ("10", "H")."""
+    written = str(card)
+    return written[:-1], written[-1]
 
 
-def trick_winner(trick: Sequence[tuple[int, Card]], trump: Suit | None, deck: Sequence[int]) -> int:
-    """Section 1 rule 8: the highest trump, else the highest card of the led suit."""
-    led = trick[0][1].suit
-    trumps = [(height(card, deck), seat) for seat, card in trick if card.suit == trump]
-    if trumps:
-        return max(trumps)[1]
-    return max((height(card, deck), seat) for seat, card in trick if card.suit == led)[1]
+def plain_cards(cards: Iterable[Card]) -> list[oracle.Card]:
+    return [plain(card) for card in cards]
 
 
-def legal_cards(
-    rules: Rules, held: Sequence[Card], trick: Sequence[tuple[int, Card]], trump, first: bool
-) -> set[Card]:
-    """Section 3: opening_lead, follow, when_void and must_head, in that order."""
-    trumps = [c for c in held if c.suit == trump]
-    if not trick:
-        if first and rules.opening_lead == "trump_if_able" and trumps:
-            return set(trumps)
-        return set(held)
-    led = trick[0][1].suit
-    holds = any(c.suit == led for c in held)
-    if holds and rules.follow == "any":
-        allowed = list(held)
-    elif holds:
-        also = trump if rules.follow == "suit_or_trump" else None
-        allowed = [c for c in held if c.suit == led or (also is not None and c.suit == also)]
-    elif rules.when_void == "trump_if_able" and trumps:
-        allowed = trumps
-    else:
-        allowed = list(held)
-    if rules.must_head:
-        best = trick[0][1]
-        for _, card in trick[1:]:
-            if beats(card, best, led, trump, rules.deck):
-                best = card
-        heading = [c for c in allowed if beats(c, best, led, trump, rules.deck)]
-        allowed = heading or allowed
-    return set(allowed)
+def plain_trick(trick: Sequence[tuple[int, Card]]) -> list[tuple[int, oracle.Card]]:
+    return [(seat, plain(card)) for seat, card in trick]
 
 
-def draw_count(rules: Rules, in_trick: int) -> int:
-    return in_trick if rules.draw == "per_card_in_trick" else int(rules.draw)
+def letter(suit: Suit | None) -> str | None:
+    return None if suit is None else str(suit)
 
 
-def may_hit_trick_limit(rules: Rules) -> bool:
-    """RULES.md section 3: only `reshuffle` with a draw of 2 or more, or with every player
-    drawing, may go on for ever."""
-    big = rules.draw not in (0, 1) or (rules.draw_by == "everyone" and rules.draw != 0)
-    return rules.exhaustion == "reshuffle" and big
+def endless(rules: Rules) -> bool:
+    """Whether a hand may go on for ever (the engine stops it at its trick limit)."""
+    return oracle.endless(options_of(rules))
 
 
 def trick_bound(rules: Rules, players: int) -> int:
     """The most tricks a hand may take before it must have ended."""
-    if rules.draw_by == "everyone" and rules.draw != 0:
-        # a trick takes a card from the stock while there is one, and then from the hands
-        return hand_module.TRICK_LIMIT if may_hit_trick_limit(rules) else len(rules.cards)
-    if rules.draw in (0, 1):
-        return players * rules.hand_size_for(players)  # section 3: within the cards dealt
-    if not may_hit_trick_limit(rules):
-        return len(rules.cards) // 2  # each trick sets aside at least two cards for good
-    return hand_module.TRICK_LIMIT
+    size, in_deck = rules.hand_size_for(players), len(rules.cards)
+    return oracle.trick_bound(options_of(rules), players, size, in_deck, hand_module.TRICK_LIMIT)
 
 
 # -- one hand, checked after every play ---------------------------------------------------
@@ -247,6 +206,7 @@ class Watch:
     hand: Hand
     deck: frozenset[Card]
     trump: Suit | None
+    options: dict[str, str]
     out: set[int] = field(default_factory=set)
     tricks: int = 0
     next_leader: int = 0
@@ -287,12 +247,17 @@ def check_deal(hand: Hand, rules: Rules, players: int, dealer: int, order) -> No
     turnup = rules.trump == "stock_turnup"
     bottom = rules.trump == "stock_bottom"
     assert deal.stock == len(hand.stock) == len(rules.cards) - dealt - turnup
-    if order is not None:
-        for k in range(dealt):
-            assert deal.hands[(dealer + 1 + k) % players][k // players] == order[k]
-        below = [order[dealt]] if bottom else []
-        assert hand.stock == list(order[dealt + turnup + bottom :]) + below
-        assert hand.turnup == (order[dealt] if turnup else None)
+    options = options_of(rules)
+    if order is not None:  # the deal of the oracle, card for card
+        expected = oracle.deal(plain_cards(order), players, dealer, size, options)
+        assert [plain_cards(cards) for cards in deal.hands] == expected.hands
+        assert plain_cards(hand.stock) == expected.stock
+        assert (None if hand.turnup is None else plain(hand.turnup)) == expected.turnup
+        shown = trump_event.card
+        assert (None if shown is None else plain(shown), letter(hand.trump)) == (
+            expected.shown,
+            expected.trump,
+        )
     if rules.trump == "dealer_last_card":
         shown = deal.hands[dealer][-1]
         assert trump_event.card == shown and hand.trump == shown.suit
@@ -305,7 +270,8 @@ def check_deal(hand: Hand, rules: Rules, players: int, dealer: int, order) -> No
         assert hand.trump == trump_event.card.suit
     else:
         assert trump_event.card is None
-        assert hand.trump == (None if rules.trump == "none" else Suit.from_word(rules.trump))
+        word = options["trump"]
+        assert letter(hand.trump) == (None if word == "none" else oracle.SUIT_WORDS[word])
     assert trump_event.suit == hand.trump
     # Section 1 rule 6: the player to the dealer's left leads the first trick.
     assert hand.to_move == (dealer + 1) % players
@@ -325,7 +291,7 @@ def start_trick(watch: Watch) -> None:
 
 
 def check_play(watch: Watch, seat: int, card: Card, events: list[Event]) -> None:
-    hand, rules = watch.hand, watch.hand.rules
+    hand, rules, options = watch.hand, watch.hand.rules, watch.options
     assert isinstance(events[0], Play) and (events[0].seat, events[0].card) == (seat, card)
     assert events[0].trick == watch.tricks + 1
     assert all(
@@ -345,7 +311,7 @@ def check_play(watch: Watch, seat: int, card: Card, events: list[Event]) -> None
     won = [e for e in events if isinstance(e, TrickWon)]
     assert len(won) == 1 and won[0].trick == number
     winner = won[0].seat
-    assert winner == trick_winner(watch.trick, watch.trump, rules.deck)
+    assert winner == oracle.trick_winner(plain_trick(watch.trick), letter(watch.trump), options)
     assert won[0].cards == tuple(c for _, c in watch.trick)
     if rules.exhaustion != "reshuffle":
         assert set(won[0].cards) <= set(hand.set_aside)  # section 1 rule 9: set aside
@@ -372,17 +338,22 @@ def check_play(watch: Watch, seat: int, card: Card, events: list[Event]) -> None
     if rules.elimination == "immediate" or ended is None or ended.reason != "stock_exhausted":
         assert sorted(out_seats) == sorted(empty_now)
 
-    wanted = draw_count(rules, len(watch.trick))
+    wanted = oracle.draw_count(options, len(watch.trick))
     pool = len(watch.stock)
     if rules.exhaustion == "reshuffle":
         pool += watch.set_aside + len(watch.trick)
+    # Who draws: the players of the trick still in when the draw comes (step 3 first under
+    # immediate), as the oracle names them.
+    early = set(out_seats) if rules.elimination == "immediate" else set()
+    at_draw = [s in watch.seats and s not in early for s in range(hand.players)]
+    drawers = oracle.drawers(options, winner, at_draw)
     if rules.draw_by == "everyone":
-        check_everyone_draws(watch, winner, out_seats, draws, wanted, pool, reshuffles)
+        check_everyone_draws(watch, winner, drawers, draws, wanted, pool, reshuffles)
         draws = []  # checked
     else:
         # The draw: only the winner, the profile's number of cards from the top of the stock.
-        winner_out_first = rules.elimination == "immediate" and winner in out_seats
-        expected = 0 if winner_out_first else min(wanted, pool)
+        assert drawers in ([winner], [])
+        expected = min(wanted, pool) if drawers else 0
         assert sum(len(d.cards) for d in draws) == expected
         assert len(draws) <= 1
     if reshuffles and rules.draw_by == "winner":
@@ -394,7 +365,7 @@ def check_play(watch: Watch, seat: int, card: Card, events: list[Event]) -> None
             assert list(drawn.cards) == watch.stock[: len(drawn.cards)]
             assert hand.stock == watch.stock[len(drawn.cards) :]
         assert all(c in hand.hands[winner] for c in drawn.cards)
-        if rules.draw == 1 and hand.active[winner]:
+        if options["draw"] == "1" and hand.active[winner]:
             # Section 1 rule 10: winning keeps a hand's size (one played, one drawn).
             assert len(hand.hands[winner]) == watch.sizes[winner]
     elif not reshuffles and rules.draw_by == "winner":
@@ -410,16 +381,11 @@ def check_play(watch: Watch, seat: int, card: Card, events: list[Event]) -> None
             assert hand.stock  # step 9: the hand ends as soon as the stock is empty
         if rules.exhaustion == "last_draw_wins" and draws:
             assert hand.stock  # step 5: the draw of the last stock card ends the hand
-        n = hand.players
-        start = {"trick_winner": winner, "left_of_winner": winner + 1}.get(
-            rules.next_lead, watch.first_leader
-        )
-        watch.next_leader = next(
-            (start + i) % n for i in range(n) if (start + i) % n not in watch.out
-        )
+        still_in = [s not in watch.out for s in range(hand.players)]
+        watch.next_leader = oracle.next_leader(options, winner, watch.first_leader, still_in)
         # The lead closes the trick, tagged next_lead where it passes elsewhere than the
         # fixed order of a trick says: the winner, or the next active seat after them.
-        fixed = next((winner + i) % n for i in range(n) if (winner + i) % n not in watch.out)
+        fixed = oracle.next_active(winner, still_in)
         lead = events[-1]
         assert lead == Lead(number + 1, watch.next_leader) and [events.count(lead)] == [1]
         assert lead.rule == ("core" if watch.next_leader == fixed else "next_lead")
@@ -428,16 +394,12 @@ def check_play(watch: Watch, seat: int, card: Card, events: list[Event]) -> None
 
 
 def check_everyone_draws(
-    watch: Watch, winner: int, out_seats: list[int], draws: list, wanted: int, pool: int, shuffled
+    watch: Watch, winner: int, drawers: list[int], draws: list, wanted: int, pool: int, shuffled
 ) -> None:
-    """Step 4 under `draw_by everyone`: the winner if still in, then every other player
-    still in, clockwise from the winner, each up to `wanted` cards, until the cards run out
-    (or, under last_draw_wins, the last one is taken)."""
-    hand, rules = watch.hand, watch.hand.rules
-    n = hand.players
-    early = set(out_seats) if rules.elimination == "immediate" else set()
-    order = [(winner + i) % n for i in range(n)]
-    drawers = [s for s in order if s in watch.seats and s not in early]
+    """Step 4 under `draw_by everyone`: the `drawers` (the winner if still in, then every
+    other player still in, clockwise from the winner), each up to `wanted` cards, until the
+    cards run out (or, under last_draw_wins, the last one is taken)."""
+    hand = watch.hand
     total = min(wanted * len(drawers), pool)
     assert sum(len(d.cards) for d in draws) == total
     assert [d.seat for d in draws] == [s for s in drawers if s in {d.seat for d in draws}]
@@ -451,7 +413,7 @@ def check_everyone_draws(
 
 
 def check_end(watch: Watch) -> None:
-    hand, rules = watch.hand, watch.hand.rules
+    hand, rules, options = watch.hand, watch.hand.rules, watch.options
     outcome = hand.outcome
     events = hand.events
     wins = [e.seat for e in events if isinstance(e, TrickWon)]
@@ -491,16 +453,13 @@ def check_end(watch: Watch) -> None:
         assert [s for s in range(hand.players) if hand.active[s]] == [winner]
     elif reason == "all_out":
         assert holders == []
-        assert winner == (last if rules.all_out == "last_trick_winner" else None)
+        assert winner == oracle.all_out_winner(options, last)
     elif reason == "most_tricks":
         assert rules.exhaustion == "most_tricks" and not hand.stock
-        count = Counter(wins)
-        most = max(count.values())
-        tied = [s for s in count if count[s] == most]
-        assert winner == max(tied, key=lambda s: max(i for i, w in enumerate(wins) if w == s))
+        assert winner == oracle.most_tricks_winner(wins)
     else:
         assert reason == "trick_limit", reason
-        assert may_hit_trick_limit(rules)
+        assert oracle.endless(options)
         assert outcome.tricks == hand_module.TRICK_LIMIT and winner is None
     # Exactly one winner, except all_out under no_winner, and the trick limit.
     if winner is None:
@@ -515,7 +474,14 @@ def play_checked(hand: Hand, bots: Sequence, order=None) -> Hand:
     rules = hand.rules
     check_deal(hand, rules, hand.players, hand.dealer, order)
     first = hand.to_move
-    watch = Watch(hand, frozenset(rules.cards), hand.trump, next_leader=first, first_leader=first)
+    watch = Watch(
+        hand,
+        frozenset(rules.cards),
+        hand.trump,
+        options_of(rules),
+        next_leader=first,
+        first_leader=first,
+    )
     check_cards(watch)
     while hand.outcome is None:
         seat = hand.to_move
@@ -524,7 +490,14 @@ def play_checked(hand: Hand, bots: Sequence, order=None) -> Hand:
             start_trick(watch)
         legal = hand.legal_moves()
         first = watch.tricks == 0
-        assert set(legal) == legal_cards(rules, hand.hands[seat], hand.trick, watch.trump, first)
+        expected = oracle.allowed(
+            plain_cards(hand.hands[seat]),
+            plain_trick(hand.trick),
+            letter(watch.trump),
+            first,
+            watch.options,
+        )
+        assert sorted(plain_cards(legal)) == sorted(expected)
         card = bots[seat].choose(hand, legal)
         check_play(watch, seat, card, hand.play(card))
     check_end(watch)
@@ -561,7 +534,7 @@ def test_every_drawn_profile_is_playable_and_reads_back(table):
 def test_hands_keep_every_invariant_after_every_play(table):
     rules, players = table.rules, table.players
     assume(rules.hand_size_for(players) >= 1)
-    with short_trick_limit() if may_hit_trick_limit(rules) else contextlib.nullcontext():
+    with short_trick_limit() if endless(rules) else contextlib.nullcontext():
         play_checked_hands(table)
 
 
@@ -600,7 +573,7 @@ def test_matches_end_score_by_the_rule_and_replay(table):
     rules = table.rules
     with (
         mock.patch.object(match_module, "HAND_LIMIT", MATCH_HAND_LIMIT),
-        short_trick_limit() if may_hit_trick_limit(rules) else contextlib.nullcontext(),
+        short_trick_limit() if endless(rules) else contextlib.nullcontext(),
     ):
         check_match(table)
 
@@ -614,6 +587,7 @@ def check_match(table: Table) -> None:
     events: list[Event] = []
     points = [0] * players
     count = rules.match_count_for(players)
+    options = options_of(rules)
     while not match.over:
         assert match.hands_played < MATCH_HAND_LIMIT
         hand = match.deal()
@@ -625,19 +599,14 @@ def check_match(table: Table) -> None:
         winner = outcome.winner
         gained = 0
         if winner is not None:
-            gained = 1 if rules.scoring == "one_per_hand" else outcome.winner_cards
+            gained = oracle.points(options, outcome.winner_cards)
             points[winner] += gained
         assert recorded[0] == Score(match.hands_played, winner, gained, tuple(points))
         assert match.points == points
         at_limit = match.hands_played >= MATCH_HAND_LIMIT
-        if rules.match.kind == "target":
-            assert (max(points) >= count or at_limit) == match.over
-        else:
-            assert (match.hands_played >= count or at_limit) == match.over
-        if rules.next_dealer == "hand_winner" and winner is not None:
-            dealer = winner
-        else:
-            dealer = (dealer + 1) % players
+        over = oracle.match_over(options, points, match.hands_played, count)
+        assert (over or at_limit) == match.over
+        dealer = oracle.next_dealer(options, dealer, winner, players)
         assert match.dealer == dealer
     if rules.match.kind == "hands":
         assert match.hands_played == count
