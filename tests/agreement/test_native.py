@@ -3,11 +3,15 @@ engine, from the same seeds: the same HandResult, field for field, with random b
 deterministic ones, under random option combinations and the rules profiles state.
 
 Each profile compiled here costs seconds the first time; kernels are cached on disk, so the
-tests compile few profiles and a second run reads them back."""
+tests compile few profiles and a second run reads them back. `make test` plays the rules
+the shipped house profiles state in three kernels (one alone, the others together by the
+steps they act at) and two random option combinations; a thorough run
+(HYPOTHESIS_PROFILE=thorough) each stated rule alone as well, and a dozen combinations."""
 
 from __future__ import annotations
 
 import ast
+import dataclasses
 import json
 from collections import Counter
 from pathlib import Path
@@ -19,6 +23,7 @@ from hypothesis import strategies as st
 pytest.importorskip("numba", reason="numba is not installed: pip install 'rulesdsl[fast]'")
 
 import numpy as np
+from sizing import examples, sized
 from support import settings_strategy
 
 from rulesdsl.model import seeds, stream
@@ -39,6 +44,13 @@ from rulesdsl.reason import sim
 from rulesdsl.surfaces.main import main
 
 HOUSE = sorted(Path("profiles/house").glob("*.rules"))
+TOGETHER = [
+    ("must-overtrump",),  # its kernel plays on from positions below too
+    ("no-trump-first-lead", "trumps-broken"),  # the lead rules
+    ("points-for-tricks", "time-limit", "trump-wins-draw-two"),  # a draw, a score, an end
+]
+STATED = sized(TOGETHER, [(path.stem,) for path in HOUSE] + TOGETHER[1:])
+"""The rules the shipped house profiles state, played in a kernel together."""
 MIXED = ("random", "heuristic", "lowest", "highest")  # every bot, in one kernel
 
 
@@ -136,9 +148,11 @@ def assert_three_engines_agree(rules: Rules, players: int, bots: tuple[str, ...]
         assert play_hand(hand, players_of) == native[row]
 
 
-@pytest.mark.parametrize("path", HOUSE, ids=[p.stem for p in HOUSE])
-def test_each_stated_rule_plays_the_same_hands_on_every_engine(path):
-    assert_three_engines_agree(load(str(path)).rules, 4, MIXED, 300)
+@pytest.mark.parametrize("names", STATED, ids="+".join)
+def test_each_stated_rule_plays_the_same_hands_on_every_engine(names):
+    stated = [r for name in names for r in load(f"profiles/house/{name}.rules").rules.house_rules]
+    rules = dataclasses.replace(load("equal-hands").rules, house_rules=tuple(stated))
+    assert_three_engines_agree(rules, 4, MIXED, 300)
 
 
 def test_random_bots_play_the_same_hands_on_every_engine():
@@ -146,7 +160,7 @@ def test_random_bots_play_the_same_hands_on_every_engine():
 
 
 @settings(
-    max_examples=4,
+    max_examples=examples(2, 12),
     derandomize=True,  # the same option combinations every run: their kernels are cached
     deadline=None,
     suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],

@@ -5,7 +5,11 @@ refused is said in one line on stderr, its path escaped.
 
 The first tests draw many hostile things of each kind against a tiny kernel, compiled in a
 fraction of a second; the last run `simulate` on a real kernel, in other processes too, and
-compare its `--json` output byte for byte with the pure-Python path's.
+compare its `--json` output byte for byte with the pure-Python path's. A real kernel takes
+seconds to compile: `make test` compiles it from nothing twice at once (two processes, one
+cache folder), again in part (damaged files) and once in memory; a thorough run
+(HYPOTHESIS_PROFILE=thorough) also in two threads at once, and in memory for each cache
+that cannot be used.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from sizing import THOROUGH, sized
 
 pytest.importorskip("numba", reason="numba is not installed: pip install 'rulesdsl[fast]'")
 
@@ -414,13 +419,17 @@ def test_two_processes_compiling_one_kernel_at_once_both_print_the_pure_figures(
     assert [(d.code, d.out, d.lines) for d in done] == [(0, pure, [])] * 2
 
 
-def test_two_threads_asking_for_one_kernel_not_yet_compiled_both_get_the_pure_figures(
-    tmp_path, monkeypatch
+def test_two_threads_asking_for_one_kernel_not_yet_made_both_get_the_pure_figures(
+    two_at_once, tmp_path, monkeypatch
 ):
+    """The kernel's module is not yet made in this process: in a thorough run its code is
+    not compiled either (a cache folder of its own); in `make test` it is, on disk (a copy
+    of the cache the two processes filled), and the threads race to make the module."""
     spec = sim.Spec(profiles=(("equal-hands", load("equal-hands").rules),), units=600)
     expected = report.to_json(sim.run(spec, 1))
+    cache = tmp_path / "cache" if THOROUGH else copied(two_at_once, tmp_path)[0]
     monkeypatch.setenv(ENV, "1")
-    monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
+    monkeypatch.setenv(CACHE_ENV, str(cache))
     tree = kernel.module_tree(spec.profiles[0][1], spec.players, spec.seat_bots())
     monkeypatch.delitem(sys.modules, kernel.named_text(tree)[0], raising=False)
     kernel.kernel.cache_clear()
@@ -476,7 +485,13 @@ def test_planted_and_damaged_files_never_run_and_are_rebuilt_with_one_line_each(
     assert (again.code, again.out, again.lines) == (0, pure, [])
 
 
-@pytest.mark.parametrize("where", ["a named pipe as the module", "a file as the cache folder"])
+@pytest.mark.parametrize(
+    "where",
+    sized(
+        ["a named pipe as the module"],
+        ["a named pipe as the module", "a file as the cache folder"],
+    ),
+)
 def test_a_cache_that_cannot_be_used_compiles_in_memory_with_the_pure_figures(
     pure, two_at_once, tmp_path, where
 ):

@@ -2,10 +2,11 @@
 plays: every decision of every `pimc:N` seat the same card, the random bots drawing the same
 numbers, the same HandResult, so a seed gives the same games on either engine.
 
-Three kernels are compiled here (a few seconds each once they are in the on-disk cache):
-the default profile with pimc at every seat (any N: the budget is an argument), a profile
-with stated rules with pimc, random and heuristic seats together, and one whose stated
-rule restricts leads."""
+Each kernel compiled here takes half a minute the first time, and a second or two once it is
+in the on-disk cache. `make test` compiles two: a profile with stated rules with pimc,
+random and heuristic seats together (any N: the budget is an argument), and one whose
+stated rule restricts leads with pimc at every seat; a thorough run
+(HYPOTHESIS_PROFILE=thorough) also the default profile with pimc at every seat."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import pytest
 pytest.importorskip("numba", reason="numba is not installed: pip install 'rulesdsl[fast]'")
 
 import numpy as np
+from sizing import sized
 
 from rulesdsl.model.seeds import shuffle
 from rulesdsl.model.stream import Stream
@@ -66,14 +68,16 @@ def python_hand(rules, bots, deck, hand_seed, dealer, rng):
     return result, moves, came_back(hand.events, result.winner) if result.winner is not None else 0
 
 
-@pytest.mark.parametrize(
-    ("profile", "bots"),
-    [
-        ("equal-hands", ALL_PIMC),
-        ("profiles/house/must-overtrump.rules", MIXED),
-        ("profiles/house/trumps-broken.rules", ALL_PIMC),  # a lead rule: leads are checked
-    ],
-)
+KERNELS = [
+    ("profiles/house/must-overtrump.rules", MIXED),
+    ("profiles/house/trumps-broken.rules", ALL_PIMC),  # a lead rule: leads are checked
+    *sized([], [("equal-hands", ALL_PIMC)]),
+]
+"""The profiles and seats of the kernels compiled here: the first also plays for any
+number of workers."""
+
+
+@pytest.mark.parametrize(("profile", "bots"), KERNELS)
 def test_the_compiled_search_plays_every_hand_as_the_python_search(profile, bots, on_native):
     rules = load(profile).rules
     kernel = native_search.search_kernel(rules, 4, bots)
@@ -96,7 +100,8 @@ def test_search_bots_in_the_kernel_give_the_same_figures_for_any_number_of_worke
     monkeypatch, on_native
 ):
     monkeypatch.setattr(sim, "CHUNK", 2)
-    spec = Spec(profiles=(("equal-hands", load("equal-hands").rules),), units=4, bots=ALL_PIMC)
+    profile, bots = KERNELS[0]
+    spec = Spec(profiles=((profile, load(profile).rules),), units=4, bots=bots)
     one, two = run(spec, 1), run(spec, 2)
     assert report.to_json(one) == report.to_json(two)
     monkeypatch.setenv(ENV, "0")  # and the Python path gives the same figures
