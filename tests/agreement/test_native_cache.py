@@ -9,7 +9,7 @@ compare its `--json` output byte for byte with the pure-Python path's. A real ke
 seconds to compile: `make test` compiles it from nothing twice at once (two processes, one
 cache folder), again in part (damaged files) and once in memory; a thorough run
 (HYPOTHESIS_PROFILE=thorough) also in two threads at once, and in memory for each cache
-that cannot be used.
+that cannot be used, and with the functions that measure skill.
 """
 
 from __future__ import annotations
@@ -49,7 +49,13 @@ ROOT_USER = hasattr(os, "geteuid") and os.geteuid() == 0
 OTHER_USER = 65534  # nobody: a file only root can give away
 TINY = "import numba\n\n\n@numba.njit()\ndef add(x):\n    return x + {k}\n"
 REPO = Path(rulesdsl.__file__).resolve().parents[1]
-SIMULATE = ("simulate", "equal-hands", "--hands", "600", "--json", "--workers", "2")
+SKILL = THOROUGH
+"""Whether the simulations measure skill too: the kernel's skill functions double the time
+it takes to compile, so only a thorough run compiles them."""
+SIMULATE = (
+    *("simulate", "equal-hands", "--hands", "600", "--json", "--workers", "2"),
+    "--skill" if SKILL else "--no-skill",
+)
 """Three chunks of deals: three tasks for the two workers, forked once the parent made the
 kernel (so each thing refused is said once, not once a worker)."""
 _numbers = itertools.count()
@@ -425,7 +431,8 @@ def test_two_threads_asking_for_one_kernel_not_yet_made_both_get_the_pure_figure
     """The kernel's module is not yet made in this process: in a thorough run its code is
     not compiled either (a cache folder of its own); in `make test` it is, on disk (a copy
     of the cache the two processes filled), and the threads race to make the module."""
-    spec = sim.Spec(profiles=(("equal-hands", load("equal-hands").rules),), units=600)
+    rules = load("equal-hands").rules
+    spec = sim.Spec(profiles=(("equal-hands", rules),), units=600, skill=SKILL)
     expected = report.to_json(sim.run(spec, 1))
     cache = tmp_path / "cache" if THOROUGH else copied(two_at_once, tmp_path)[0]
     monkeypatch.setenv(ENV, "1")
@@ -465,10 +472,10 @@ def test_planted_and_damaged_files_never_run_and_are_rebuilt_with_one_line_each(
     evil = pickle.dumps(Planted(marker))
     (code,) = entry.glob("count_deals-*.nbc")
     (any_counted,) = entry.glob("any_counted-*.nbc")
-    (skill,) = entry.glob("play_skill-*.nbc")
+    (counted,) = entry.glob("counted-*.nbc")
     code.write_bytes(evil)
     any_counted.write_bytes(b"\x80\x04garbage")
-    skill.write_bytes(skill.read_bytes()[:1000])
+    counted.write_bytes(counted.read_bytes()[:1000])
     stray = entry / f"{entry.name}.count_deals-9.py311.nbi"
     stray.write_bytes(evil)
     (cache / "__pycache__").mkdir()  # where numba read its index beside a module before
@@ -478,7 +485,7 @@ def test_planted_and_damaged_files_never_run_and_are_rebuilt_with_one_line_each(
     assert (done.code, done.out) == (0, pure)
     assert not marker.exists()
     assert all(line.startswith("rulesdsl: ") and not UNSAFE.search(line) for line in done.lines)
-    for path in (code, any_counted, skill, stray):
+    for path in (code, any_counted, counted, stray):
         assert sum(trust.shown(path) in line for line in done.lines) == 1
     assert len(done.lines) == 4
     again = finished(simulating(cache))

@@ -3,14 +3,17 @@ plays: every decision of every `pimc:N` seat the same card, the random bots draw
 numbers, the same HandResult, so a seed gives the same games on either engine.
 
 Each kernel compiled here takes half a minute the first time, and a second or two once it is
-in the on-disk cache. `make test` compiles two: a profile with stated rules with pimc,
-random and heuristic seats together (any N: the budget is an argument), and one whose
-stated rule restricts leads with pimc at every seat; a thorough run
-(HYPOTHESIS_PROFILE=thorough) also the default profile with pimc at every seat."""
+in the on-disk cache. `make test` compiles one: pimc, random and heuristic seats together
+(any N: the budget is an argument) under two stated rules, one that restricts follows and
+one that restricts leads (so the kernel asks each world whether it allows a lead). A
+thorough run (HYPOTHESIS_PROFILE=thorough) compiles four: also the default profile with
+pimc at every seat, a profile with the follow rule (leads taken as free) with the mixed
+seats, and the lead rule with pimc at every seat."""
 
 from __future__ import annotations
 
 import ast
+import dataclasses
 
 import pytest
 
@@ -19,6 +22,7 @@ pytest.importorskip("numba", reason="numba is not installed: pip install 'rulesd
 import numpy as np
 from sizing import sized
 
+from rulesdsl.model.rules import Rules
 from rulesdsl.model.seeds import shuffle
 from rulesdsl.model.stream import Stream
 from rulesdsl.play.engine.driver import play_hand
@@ -68,18 +72,31 @@ def python_hand(rules, bots, deck, hand_seed, dealer, rng):
     return result, moves, came_back(hand.events, result.winner) if result.winner is not None else 0
 
 
+BOTH = ("profiles/house/must-overtrump.rules", "profiles/house/trumps-broken.rules")
 KERNELS = [
-    ("profiles/house/must-overtrump.rules", MIXED),
-    ("profiles/house/trumps-broken.rules", ALL_PIMC),  # a lead rule: leads are checked
-    *sized([], [("equal-hands", ALL_PIMC)]),
+    (BOTH, MIXED),
+    *sized(
+        [],
+        [
+            (("equal-hands",), ALL_PIMC),
+            (("profiles/house/must-overtrump.rules",), MIXED),
+            (("profiles/house/trumps-broken.rules",), ALL_PIMC),  # a lead rule: leads are checked
+        ],
+    ),
 ]
-"""The profiles and seats of the kernels compiled here: the first also plays for any
-number of workers."""
+"""The profiles whose stated rules the kernels compiled here play, and the seats: the first
+also plays for any number of workers."""
 
 
-@pytest.mark.parametrize(("profile", "bots"), KERNELS)
-def test_the_compiled_search_plays_every_hand_as_the_python_search(profile, bots, on_native):
-    rules = load(profile).rules
+def rules_of(profiles: tuple[str, ...]) -> Rules:
+    """The first profile's rules with every profile's stated rules."""
+    stated = tuple(r for p in profiles for r in load(p).rules.house_rules)
+    return dataclasses.replace(load(profiles[0]).rules, house_rules=stated)
+
+
+@pytest.mark.parametrize(("profiles", "bots"), KERNELS, ids=lambda p: "+".join(p))
+def test_the_compiled_search_plays_every_hand_as_the_python_search(profiles, bots, on_native):
+    rules = rules_of(profiles)
     kernel = native_search.search_kernel(rules, 4, bots)
     assert kernel is not None
     assert kernel.module.play_worlds.targetoptions["_nrt"] is False  # compiled uncounted
@@ -100,8 +117,8 @@ def test_search_bots_in_the_kernel_give_the_same_figures_for_any_number_of_worke
     monkeypatch, on_native
 ):
     monkeypatch.setattr(sim, "CHUNK", 2)
-    profile, bots = KERNELS[0]
-    spec = Spec(profiles=((profile, load(profile).rules),), units=4, bots=bots)
+    profiles, bots = KERNELS[0]
+    spec = Spec(profiles=(("both", rules_of(profiles)),), units=4, bots=bots)
     one, two = run(spec, 1), run(spec, 2)
     assert report.to_json(one) == report.to_json(two)
     monkeypatch.setenv(ENV, "0")  # and the Python path gives the same figures
