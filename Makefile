@@ -28,8 +28,11 @@ neovim:
 chromium:
 	@sh .ci/install-chromium || echo "make: Chromium is not installed; the browser tests are skipped" >&2
 
+# Every tier of tests on every core (pytest-xdist: a worker a core, each taking work from the
+# others when it runs out), then the linter. One tier: .venv/bin/python -m pytest -m unit;
+# the long runs: HYPOTHESIS_PROFILE=thorough make test (docs/developing.md).
 test: $(STAMP) neovim chromium
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist worksteal
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 

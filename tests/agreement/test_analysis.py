@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from exhaustive import broken_bounds
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from sizing import examples
 
 from rulesdsl.model.language.rule import HouseRule
 from rulesdsl.model.rules import OPTIONS, Rules
@@ -299,7 +300,7 @@ def contradictions(rules: Rules, players: int, seed: int, model: CountModel) -> 
     return found
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     random_values,
     st.lists(st.integers(0, len(stated_pool()) - 1), max_size=3, unique=True),
@@ -436,7 +437,7 @@ def test_a_match_nobody_can_score_in_can_fail_to_end():
     assert analyse("x", hands, 4).players[4].match_fails_to_end.verdict is Verdict.NEVER
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(random_values, st.integers(0, 2**16))
 def test_every_can_of_a_random_profile_replays_on_both_engines(values, seed):
     rules = playable(values)

@@ -32,7 +32,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from sizing import THOROUGH, sized
+from sizing import THOROUGH, examples, sized
 
 pytest.importorskip("numba", reason="numba is not installed: pip install 'rulesdsl[fast]'")
 
@@ -60,7 +60,7 @@ SIMULATE = (
 kernel (so each thing refused is said once, not once a worker)."""
 _numbers = itertools.count()
 HOSTILE = settings(
-    max_examples=30,
+    max_examples=examples(30, 120),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
@@ -313,7 +313,7 @@ def test_a_cache_folder_others_could_change_is_refused_in_one_escaped_line(base,
         assert (made.cache / KEY).is_file()
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=examples(8, 16), deadline=None)
 @given(code=st.sampled_from([errno.ENOSPC, errno.EACCES, errno.EROFS, errno.EDQUOT]))
 def test_a_cache_that_cannot_be_written_is_said_once_and_the_kernel_runs(base, code):
     def failing(path: Path, data: bytes) -> None:

@@ -16,6 +16,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sizing import examples
 from support import fast_and_plain
 
 from rulesdsl.model.language import tree as ir
@@ -154,7 +155,7 @@ def follow_states(count: int) -> list:
 STATES = follow_states(12)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(NUMBERS)
 def test_every_number_an_accepted_rule_computes_lies_in_its_span(text):
     """An expression the checker accepts keeps every part within the span it states (and

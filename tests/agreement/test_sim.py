@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sizing import THOROUGH
 
 from rulesdsl.read.profile import load
 from rulesdsl.reason import sim
@@ -58,8 +59,11 @@ def test_tasks_are_whole_chunks_in_order_covering_every_unit(units, workers, mat
 
 @pytest.mark.parametrize("native", ["1", "0"])
 def test_chunks_grouped_into_tasks_give_the_figures_of_one_chunk_a_task(native, monkeypatch):
+    """With the skill measure only when thorough: its functions double the time the native
+    kernels take to compile (test_native compares them with the pure ones)."""
     monkeypatch.setenv("RULESDSL_NATIVE", native)
-    spec = spec_of("equal-hands", "instant-elimination", units=5 * sim.CHUNK + 17, seed=3)
+    units = 5 * sim.CHUNK + 17
+    spec = spec_of("equal-hands", "instant-elimination", units=units, seed=3, skill=THOROUGH)
     monkeypatch.setattr(sim, "TASKS_PER_WORKER", 1)
     monkeypatch.setattr(sim, "TASK_CHUNKS", 4)
     assert [len(t) for t in spec.tasks(1)] == [4 * sim.CHUNK, sim.CHUNK + 17]

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sizing import examples
 
 from rulesdsl.read.profile import read_document, shipped_files
 from rulesdsl.read.sources import MAX_BYTES
@@ -53,7 +54,7 @@ def bound(text: str) -> int:
     return 2 * len(text) + INDENT * (text.count("\n") + 1) + 64
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(drawn=commented())
 def test_a_rewrite_is_at_most_a_bounded_multiple_of_what_it_reads(drawn):
     syntax, text = drawn

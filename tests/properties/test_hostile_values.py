@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from sizing import examples
 
 from rulesdsl.model.language.rule import HouseRule
 from rulesdsl.model.units.base import MAX_VALUE
@@ -105,7 +106,9 @@ def no_repr(text: str) -> bool:
 
 
 @settings(
-    max_examples=250, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(250),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(option=st.sampled_from(list(OPTIONS)), text=TEXTS, syntax=st.sampled_from(["dsl", "yaml"]))
 def test_an_expression_out_of_its_range_is_refused_where_it_is_written(
@@ -133,7 +136,7 @@ def test_an_expression_out_of_its_range_is_refused_where_it_is_written(
         assert f"1 to {most:,}" in said.message and len(said.message) < 250
 
 
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=examples(250), deadline=None)
 @given(option=st.sampled_from(list(OPTIONS)), text=TEXTS)
 def test_an_expression_set_on_the_command_line_is_checked_as_in_a_file(option, text):
     form, least, most = OPTIONS[option]
@@ -222,7 +225,7 @@ def stated_count(kind: str, count: str) -> HouseRule | None:
     return rule
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(count=HOUSE_COUNTS, cards=st.sampled_from([52, 32, 8]))
 def test_the_values_a_stated_draw_count_takes_are_those_the_engine_draws(count, cards):
     # The engine draws a count below 0 as 0, and at most the cards there are.

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sizing import examples
 
 from rulesdsl.play.engine.inline import specialise
 
@@ -55,7 +56,7 @@ def load(tmp: Path, source: str):
     return module
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(helpers(), drivers(), st.integers(0, 500), st.integers(0, 500))
 def test_inlining_keeps_the_meaning_of_drawn_helpers(tmp_path_factory, helper, driver, x, y):
     module = load(tmp_path_factory.mktemp("inline"), f"{helper}\n\n\n{driver}\n")

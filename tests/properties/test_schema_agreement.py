@@ -36,6 +36,7 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sizing import examples
 from support import Yaml12Loader
 
 from rulesdsl.model.kinds import Choice
@@ -288,7 +289,7 @@ def folder(tmp_path_factory) -> Path:
 SCHEMA = jsonschema.Draft7Validator(profile_schema())
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(document=documents())
 def test_validate_and_the_schema_agree(folder, document):
     text = render(document)

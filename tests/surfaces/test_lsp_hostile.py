@@ -25,6 +25,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pygls.uris import from_fs_path
+from sizing import examples
 
 from rulesdsl.read.sources import MAX_BYTES
 from rulesdsl.surfaces.lsp.server import OneLine, ProfileServer, server
@@ -633,7 +634,7 @@ JSON = st.recursive(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.dictionaries(st.sampled_from(["id", "method", "params", "x", "jsonrpc"]), JSON))
 def test_find_id_finds_the_top_level_id_or_nothing_even_in_a_body_cut_short(message):
     body = json.dumps(message).encode()
@@ -646,7 +647,7 @@ def test_find_id_finds_the_top_level_id_or_nothing_even_in_a_body_cut_short(mess
         assert find_id(body[:end]) in (None, usable)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.binary(max_size=200) | st.sampled_from([b"\r\n", b"Content-Length: 3\r\n"])))
 def test_any_bytes_on_the_wire_are_read_as_frames_within_bounds(chunks):
     for frame in frames(io.BytesIO(b"".join(chunks))):

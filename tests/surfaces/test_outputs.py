@@ -15,6 +15,7 @@ import click
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sizing import examples
 from support import deck_order, deck_text
 
 import rulesdsl.surfaces.cli.sim as sim_cli
@@ -163,7 +164,9 @@ STEPS = ["write", "chmod", "fsync", "replace"]
 
 
 @settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(60),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(
     old=st.text(max_size=200),

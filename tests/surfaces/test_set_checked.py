@@ -8,6 +8,7 @@ import itertools
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sizing import examples
 
 from rulesdsl.model.rules import OPTIONS
 from rulesdsl.read.profile import load_file
@@ -51,7 +52,9 @@ def cli_refuses(values: dict[str, str]) -> bool:
 
 
 @settings(
-    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(300),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(SETTINGS)
 def test_the_command_line_refuses_exactly_what_validate_refuses(tmp_path, values):

@@ -18,6 +18,7 @@ import pytest
 pytest.importorskip("starlette")
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sizing import examples
 from starlette.testclient import TestClient
 
 from rulesdsl.read.profile import shipped_names
@@ -129,7 +130,7 @@ def cancelled(client: TestClient, job: str) -> dict:
 
 
 @settings(
-    max_examples=12,
+    max_examples=examples(12, 48),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

@@ -27,6 +27,7 @@ import pytest
 pytest.importorskip("uvicorn")
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sizing import examples
 
 ADDRESS = re.compile(r"rulesdsl serve: http://127\.0\.0\.1:(\d+)/ ")
 STOPPED_WITHIN = 10.0
@@ -350,7 +351,7 @@ def partial(request: dict, table_id: str) -> tuple[bytes, bytes]:
 
 
 @settings(
-    max_examples=60,
+    max_examples=examples(60),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sizing import examples
 from support import cards
 
 from rulesdsl.model.result import HandResult
@@ -125,7 +126,7 @@ RULES = [
 ]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     st.sampled_from(RULES),
     st.integers(3, 6),

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sizing import examples
 
 from rulesdsl.model.cards import FULL_DECK
 from rulesdsl.model.text import UNSAFE, safe_text
@@ -205,7 +206,7 @@ HOSTILE = st.text(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(path=HOSTILE, message=HOSTILE, hint=HOSTILE, line=HOSTILE, column=st.integers(1, 50))
 def test_diagnostics_print_nothing_unescaped_in_any_format(path, message, hint, line, column):
     found = [
@@ -241,7 +242,9 @@ NAMES = st.text(
 
 
 @settings(
-    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(30),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(name=NAMES)
 def test_a_hostile_file_name_cannot_write_its_own_workflow_command(tmp_path, capsys, name):

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sizing import examples
 
 from rulesdsl.model.cards import FULL_DECK, MAX_ORDER
 from rulesdsl.model.text import UNSAFE
@@ -56,7 +57,7 @@ SIZES = st.one_of(
 )
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=FIXTURES)
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=FIXTURES)
 @given(size=SIZES)
 def test_a_file_over_the_limit_is_refused_by_its_size_in_every_reader(tmp_path, capsys, size):
     folder = fresh(tmp_path)
@@ -116,7 +117,7 @@ def cycle(folder: Path, length: int, name: str) -> Path:
     return links[0]
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=FIXTURES)
+@settings(max_examples=examples(20), deadline=None, suppress_health_check=FIXTURES)
 @given(length=st.integers(1, 4), name=PLAIN_NAMES, depth=st.integers(0, 3))
 def test_a_cycle_of_links_on_the_way_to_a_parent_is_named(tmp_path, capsys, length, name, depth):
     folder = fresh(tmp_path)
@@ -133,7 +134,7 @@ def test_a_cycle_of_links_on_the_way_to_a_parent_is_named(tmp_path, capsys, leng
     assert "error[link-cycle]" in out
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=FIXTURES)
+@settings(max_examples=examples(20), deadline=None, suppress_health_check=FIXTURES)
 @given(length=st.integers(1, 4), name=LINK_NAMES, depth=st.integers(0, 2))
 def test_a_path_through_a_cycle_of_links_is_named_by_every_command(
     tmp_path, capsys, length, name, depth
@@ -200,7 +201,7 @@ FOREIGN = st.one_of(
 PREAMBLE = st.lists(st.sampled_from(["", "# a comment", "   ", ONE_DECK]), max_size=4)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=FIXTURES)
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=FIXTURES)
 @given(before=PREAMBLE, char=FOREIGN, at=st.integers(0, len(ONE_DECK)))
 def test_a_foreign_character_in_a_deck_is_named_at_its_line_and_column(
     tmp_path, capsys, before, char, at
@@ -215,7 +216,7 @@ def test_a_foreign_character_in_a_deck_is_named_at_its_line_and_column(
     assert len(err.splitlines()) == 1 and not raw(err)
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=FIXTURES)
+@settings(max_examples=examples(20), deadline=None, suppress_health_check=FIXTURES)
 @given(length=st.integers(MAX_ORDER + 1, MAX_BYTES // 2), before=PREAMBLE)
 def test_a_deck_line_too_long_is_refused_before_its_cards_are_read(
     tmp_path, capsys, length, before

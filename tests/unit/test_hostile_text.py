@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sizing import examples
 
 from rulesdsl.read.profile import load_file, shipped_files
 from rulesdsl.read.syntax.dsl import read_dsl
@@ -62,7 +63,7 @@ def line_and_column(text: str, offset: int) -> tuple[int, int]:
     return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(case=st.sampled_from(TEXTS), char=st.sampled_from(BIDI), data=st.data())
 def test_a_bidirectional_control_anywhere_is_an_error_where_it_is(folder, case, char, data):
     suffix, text = case
@@ -72,7 +73,7 @@ def test_a_bidirectional_control_anywhere_is_an_error_where_it_is(folder, case, 
     assert ("bidi-control", line, column) in located(folder, suffix, hostile)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     case=st.sampled_from(QUOTED),
     escape=st.sampled_from(CONTROL_ESCAPES + BIDI_ESCAPES),

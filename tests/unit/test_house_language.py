@@ -12,6 +12,7 @@ import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sizing import examples
 
 from rulesdsl.model.language.vocab import ATTRIBUTES, CALLS, NAMES, Aggregate
 from rulesdsl.read.language.checker import COMPARISONS
@@ -307,7 +308,7 @@ def rule_documents(draw) -> str:
     return "\n".join([*lines, "}"]) + "\n"
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(rule_documents())
 def test_convert_is_lossless_both_ways_for_rules(text):
     dsl = read_document(Path("g.rules"), text)
@@ -384,7 +385,7 @@ def test_a_clause_too_deep_or_too_long_is_one_error_not_a_crash(tmp_path, clause
     assert one_problem(tmp_path, clause).code == "rule-size"
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     st.sampled_from(["refuse", "draw", "score", "end", "winner", "say", "removed", "x"]),
     st.lists(

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from sizing import examples
 
 from rulesdsl.model.cards import Card, Suit
 from rulesdsl.model.kinds import OptionError
@@ -335,7 +336,7 @@ def positions(draw) -> tuple[State, int]:
     return s, draw(st.integers(0, players - 1))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(BOOLS, positions())
 def test_any_play_filter_keeps_a_subset_of_the_allowed_cards(condition, position):
     from rulesdsl.model.text import Pos
@@ -399,7 +400,7 @@ def evaluate(node, env: dict):
     return top[0] if len(top) == 1 else -1
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(BOOLS, positions())
 def test_a_generated_filter_refuses_exactly_the_cards_its_tree_refuses(condition, position):
     from rulesdsl.model.language.rule import compiled

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sizing import examples
 
 from rulesdsl.read.profile import load
 from rulesdsl.reason import sim
@@ -99,7 +100,7 @@ def test_simulation_reports_fit_with_every_figure_whole(results, run_name, width
     assert_report_fits(results[run_name], width, plain)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(run_name=st.sampled_from(RUNS), width=st.integers(40, 240), plain=st.booleans())
 def test_simulation_reports_fit_any_width(results, run_name, width, plain):
     assert_report_fits(results[run_name], width, plain)

@@ -9,6 +9,7 @@ import ast
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sizing import examples
 
 pytest.importorskip("numba", reason="numba is not installed: pip install 'rulesdsl[fast]'")
 
@@ -120,7 +121,7 @@ AFTER_THE_NEXT_MAKE = "total += before[0] if turn > 0 and len(before) > 0 else 0
 
 
 @pytest.mark.parametrize("read", ["pass", AFTER_THE_NEXT_MAKE])
-@settings(deadline=None, max_examples=60)
+@settings(deadline=None, max_examples=examples(60))
 @given(
     st.lists(st.integers(0, 1), min_size=4, max_size=4),
     st.lists(st.integers(0, 3), max_size=12),

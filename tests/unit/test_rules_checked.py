@@ -9,6 +9,7 @@ import dataclasses
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sizing import examples
 
 from rulesdsl.model.expr import Expr, number
 from rulesdsl.model.kinds import MatchEnd, OptionError
@@ -110,7 +111,7 @@ def any_rules(draw) -> Rules:
     return Rules().with_options(values)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(any_rules(), st.integers(2, 10))
 def test_the_compiled_hand_holds_only_numbers_and_the_engine_s_own_objects(rules, players):
     """The specialised code's literals are numbers and truth values; every other object it

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sizing import examples
 
 from rulesdsl.model.kinds import Choice
 from rulesdsl.model.language.rule import LANGUAGES, Target
@@ -108,7 +109,7 @@ def _misspelt(word: str, at: int, how: int) -> str:
     return word[:at] + word[at] + word[at:]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.sampled_from(["dsl", "yaml"]),
     st.sampled_from([*SITES, ("extends", None, None)]),
@@ -188,7 +189,7 @@ def _rule_text(syntax: str, key: str, value: str | None, name: str = "r") -> str
     return f"profile: p\nextends: must-overtrump\nrules:\n{rule}"
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     st.sampled_from(["dsl", "yaml"]),
     st.sampled_from(RULE_SITES),

@@ -15,6 +15,7 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sizing import examples
 
 from rulesdsl.read.diagnostics import Diagnostic
 from rulesdsl.read.profile import load_file, shipped_files
@@ -247,7 +248,7 @@ def broken_yaml(draw) -> tuple[str, int]:
     return "\n".join(lines), count
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=broken_yaml())
 def test_broken_yaml_gets_located_plain_diagnostics(tmp_path_factory, case):
     text, mistakes = case
