@@ -3,7 +3,7 @@
 A line is one choice of legal card at every move, by every seat; the lines of a deal are
 walked by replaying it with scripted choices (each line's choices in turn, like an
 odometer), so each line is watched by the analysis's own `watch`, move by move and trick
-by trick. Used by tests/test_rule_model.py, in process and, for units of a package
+by trick. Used by tests/agreement/test_rule_model.py, in process and, for units of a package
 installed on the path, in a subprocess (`python tests/exhaustive.py`).
 """
 

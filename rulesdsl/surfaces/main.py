@@ -36,7 +36,7 @@ COMMANDS = {
     "lsp": ("rulesdsl.surfaces.lsp.command", "lsp"),
     "serve": ("rulesdsl.surfaces.web.command", "serve"),
 }
-"""Each command, the module that defines it and its name there. tests/test_cli.py checks
+"""Each command, the module that defines it and its name there. tests/surfaces/test_cli.py checks
 this against the commands."""
 
 

@@ -5,7 +5,7 @@ profiles, the editors' grammars, and the options table of docs/profiles.md.
     python -m rulesdsl.words.generate --check  # exit 1 naming each file that is stale
 
 It runs in the repository's root folder (where pyproject.toml names rulesdsl), and writes
-nowhere else; tests/test_generated.py fails while a file is stale.
+nowhere else; tests/unit/test_generated.py fails while a file is stale.
 """
 
 from __future__ import annotations

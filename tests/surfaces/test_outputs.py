@@ -270,7 +270,7 @@ FILE_OPTIONS = {
     ("validate", "paths"): "input",
     ("fmt", "paths"): "input",
     # The folder the web app lists and loads profiles from; its saves are the workspace's,
-    # by name, each checked (tests/test_web_workspace.py).
+    # by name, each checked (tests/surfaces/test_web_workspace.py).
     ("serve", "workspace"): "input",
     **{
         (command, "root"): "input"

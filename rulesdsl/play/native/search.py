@@ -5,7 +5,7 @@ specialised and lowered as every native hand is, and the loops of `search_loop.p
 call plays many hands, every decision of every seat inside. It chooses exactly what
 `rulesdsl.play.players.search.pimc.PimcBot` chooses on the reference engine (the same
 sampler drawing the same numbers), so a hand plays alike on either
-(`tests/test_native_search.py`).
+(`tests/agreement/test_native_search.py`).
 
 It runs where the native path runs and the profile's hands can be read as slots of the
 deck order: no reshuffle (a reshuffled stock is a new order the search reads in Python),
