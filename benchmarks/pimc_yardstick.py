@@ -1,4 +1,4 @@
-"""A yardstick for search: the default rules (equal hands, RULES.md section 1) and a
+"""A yardstick for search: the default rules (equal hands, section 1 of docs/rules.md) and a
 determinized Monte-Carlo player written by hand in numba, with nothing configurable.
 
 At every decision with more than one legal card the player draws WORLDS hidden deals
@@ -106,7 +106,7 @@ def legal(s, suits):
 @njit(cache=True)
 def play(s, stock, suits, card):
     """The player to move plays `card`; a complete trick is resolved, drawn for and
-    ended as RULES.md section 2 says for the default profile."""
+    ended as section 2 of docs/rules.md says for the default profile."""
     seat = s[TO_MOVE]
     s[HANDS + seat] &= ~(1 << card)
     s[SEEN] |= 1 << card

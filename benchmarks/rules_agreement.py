@@ -1,4 +1,4 @@
-"""`rulesdsl play --decks FILE --bots lowest|highest --json --set ...` against RULES.md, over
+"""`rulesdsl play --decks FILE --bots lowest|highest --json --set ...` against docs/rules.md, over
 the whole product of the options: every value the independent player of
 tests/oracle.py knows of every option that acts within a hand (the new options
 of section 3 with the old ones), every player count 3 to 6, and all seats `lowest` or all

@@ -1,4 +1,4 @@
-"""Cards, suits, ranks, decks and the card text of RULES.md section 4."""
+"""Cards, suits, ranks, decks and the card text of section 4 of docs/rules.md."""
 
 from __future__ import annotations
 

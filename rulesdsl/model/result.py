@@ -9,7 +9,7 @@ from rulesdsl.model.cards import Suit
 
 
 class EndReason(StrEnum):
-    """Why a hand ended: the steps 5, 7, 8 and 9 of RULES.md section 2, the trick
+    """Why a hand ended: the steps 5, 7, 8 and 9 of section 2 of docs/rules.md, the trick
     limit, or an end rule the profile states."""
 
     STOCK_EXHAUSTED = "stock_exhausted"

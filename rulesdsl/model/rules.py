@@ -1,8 +1,9 @@
 """The frozen Rules the engine reads, derived from the rule units.
 
-Every variation point of RULES.md section 3 is one unit of `rulesdsl.model.units`, declared once
-with its kind, default (the equal-hands value), description and section; the fields of
-`Rules` and `OPTIONS` are derived from those units; nothing else lists the option names.
+Every variation point of section 3 of docs/rules.md is one unit of
+`rulesdsl.model.units`, declared once with its kind, default (the equal-hands value),
+description and section; the fields of `Rules` and `OPTIONS` are derived from those
+units; nothing else lists the option names.
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ class _RulesMethods:
     trump: Trump
     hand_size: Any
     match: Any
-    # The rules the profile states itself (RULES.md section 5), in the order they apply.
+    # The rules the profile states itself (section 5 of docs/rules.md), in the order they apply.
     # Each has a name and `.steps`: the step functions the engine asks at those steps.
     house_rules: tuple[HouseRule, ...]
 

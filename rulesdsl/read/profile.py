@@ -39,7 +39,7 @@ from rulesdsl.read.syntax.document import Document
 
 SHIPPED = Path(__file__).parent / "profiles"
 # The folders of shipped profiles, each found by its bare name: the versions of the rules,
-# then (in house/) one profile per rule of RULES.md section 5 that a profile states itself.
+# then (in house/) one profile per rule of section 5 of docs/rules.md that a profile states itself.
 SHIPPED_FOLDERS = (SHIPPED, SHIPPED / "house")
 SYNTAXES = {".rules": "dsl", ".yaml": "yaml", ".yml": "yaml"}
 DEFAULT_PROFILE = "equal-hands"
@@ -94,7 +94,7 @@ class Profile:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     # The real paths of the files read: every ancestor's, then this profile's own.
     files: tuple[Path, ...] = ()
-    # The rules the profile states itself (RULES.md section 5), inherited ones included.
+    # The rules the profile states itself (section 5 of docs/rules.md), inherited ones included.
     house: tuple[RuleSetting, ...] = ()
     # What the file itself chooses, and the values it would otherwise have (its parent's,
     # or the defaults): what the lint of `rulesdsl.reason.analysis.lint` reads.

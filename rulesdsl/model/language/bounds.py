@@ -8,7 +8,7 @@ card a player may play, an end rule and its winner, a count) is at most WORK_LIM
 each aggregate costing its set's largest size times its body. A clause that breaks either
 is an error at the part that breaks it.
 
-The checker uses the spans for the fact RULES.md section 3 states of the draw option too: a
+The checker uses the spans for the fact section 3 of docs/rules.md states of the draw option too: a
 draw of at least as many cards as the trick holds, with `exhaustion reshuffle`, need not end.
 """
 

@@ -22,7 +22,7 @@ from rulesdsl.model.units.base import Step
 LANGUAGES = ("en", "pt", "uk")
 
 
-# Where each step lies in RULES.md section 2, and what a rule decides there.
+# Where each step lies in section 2 of docs/rules.md, and what a rule decides there.
 STEP_PLACES = {
     Step.LEAD_FILTER: "step 1, the cards the leader may lead",
     Step.FOLLOW_FILTER: "step 1, the cards a follower may play",

@@ -3,7 +3,7 @@
 Each name is declared once here with its type, where it has a value, a description, and
 either the Python code it stands for over the engine's int state (cards are ints
 `strength * 4 + suit`; see RULE_UNITS_DESIGN) or its meaning in the language itself
-(`means`). The checker, the code generator, the README's table and the did-you-mean
+(`means`). The checker, the code generator, the table of docs/house-rules.md and the did-you-mean
 hints all read this table.
 
 The state is the engine's (rulesdsl/model/state.py): `trick_number` counts the tricks
@@ -35,7 +35,7 @@ class Type(StrEnum):
 
 
 class Where(StrEnum):
-    """Where a clause is evaluated: the step of RULES.md section 2 it acts at."""
+    """Where a clause is evaluated: the step of section 2 of docs/rules.md it acts at."""
 
     LEAD = "a lead"
     FOLLOW = "a follow"

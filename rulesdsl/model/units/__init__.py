@@ -1,4 +1,4 @@
-"""The rule units, in the order of RULES.md section 3: the one registry of the options.
+"""The rule units, in the order of section 3 of docs/rules.md: the one registry of the options.
 
 `Rules`, `OPTIONS`, the rule sheet's sections, the checks across options and rule coverage
 are all derived from UNITS. A new rule is a module here with its UNIT, whose `place` puts it

@@ -1,8 +1,8 @@
-"""A rule unit: one variation point of RULES.md section 3, declared once.
+"""A rule unit: one variation point of section 3 of docs/rules.md, declared once.
 
 A unit holds everything the tool knows about its option: the name, how its values are read
 and written (its kind; choice values are StrEnums), the default, a description, the part of
-a rule sheet it belongs to, the steps of RULES.md section 2 where it acts, what it counts
+a rule sheet it belongs to, the steps of section 2 of docs/rules.md where it acts, what it counts
 as having fired in a hand (rule coverage), and its checks across options. Events the engine
 emits carry the name of the unit that decided them (`RuleTag`).
 """
@@ -50,7 +50,7 @@ class Section(StrEnum):
 
 
 class Step(StrEnum):
-    """The points of RULES.md section 2 (and between hands) where a rule acts."""
+    """The points of section 2 of docs/rules.md (and between hands) where a rule acts."""
 
     TABLE = "table"  # the player counts a profile is played at
     DECK = "deck"  # the cards in play and their rank order (the deal, and step 2)
@@ -123,7 +123,7 @@ def _no_steps(value: Any) -> Mapping[Step, Any]:
 class Unit:
     """One rule: its option, where it acts, how coverage counts it, and its checks.
 
-    `place` is where a built-in rule comes in their fixed order (that of RULES.md section 3,
+    `place` is where a built-in rule comes in their fixed order (that of section 3 of docs/rules.md,
     in which play filters apply and the rule sheet reads: a new rule takes a number between
     those of its neighbours); other packages' rules come after them, by name.
     `fires` says when the rule counts as having fired in a hand (empty: it is not counted);

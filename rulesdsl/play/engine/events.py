@@ -60,7 +60,8 @@ class TrumpShown(Event):
 class Lead(Event):
     """`seat` leads trick `trick`: `opening_lead` decided it for the first trick of a hand,
     `next_lead` where the lead passes to a player other than the last trick's winner (as
-    rule coverage counts it), `core` where the winner leads (RULES.md section 2, step 10)."""
+    rule coverage counts it), `core` where the winner leads (section 2 of docs/rules.md,
+    step 10)."""
 
     kind: ClassVar[str] = "lead"
     trick: int

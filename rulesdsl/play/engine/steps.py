@@ -1,4 +1,4 @@
-"""The fixed order of a trick (RULES.md section 2) as functions over the int State, asking
+"""The fixed order of a trick (section 2 of docs/rules.md) as functions over the int State, asking
 the profile's rules (its Plan) at each step.
 
 Both engines run these functions: the reference engine (`hand.py`) one card at a time, with

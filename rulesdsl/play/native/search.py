@@ -314,7 +314,7 @@ def play_in(
 
 
 def free_leads(rules: Rules) -> bool:
-    """Whether a lead is legal holding any cards: the profile has no lead rule (RULES.md
+    """Whether a lead is legal holding any cards: the profile has no lead rule (docs/rules.md
     section 2, step 1), so the sampler need not ask a world whether it allows one."""
     return not plan_for(rules).lead_rules
 

@@ -1,4 +1,4 @@
-"""Rules a profile states itself (RULES.md section 5): the language, its checker, and the
+"""Rules a profile states itself (section 5 of docs/rules.md): the language, its checker, and the
 step functions generated from it.
 
 The seam to the engines: a resolved profile's `Rules.house_rules` holds its HouseRules in

@@ -247,7 +247,7 @@ class Checker:
         if not fix:
             fix = self.fix(head, parts[0], parts[0], known)
             span = self.pos(parts[0]) if fix else span
-        hint = fix or "the README lists the names a rule may use"
+        hint = fix or "docs/house-rules.md lists the names a rule may use"
         if not dotted:
             return ClauseError(Problem(span, "rule-name", f"unknown name `{head}`", hint))
         here = [n.partition(".")[2] for n in _names_here(self.where, head + ".")]
@@ -466,7 +466,7 @@ def _depth(tree: Tree) -> int:
 
 
 _SYNTAX_HINT = "a clause is one line, e.g. `refuse lead if card.trump and trick.number == 1`"
-_TYPE_HINT = "the README's table gives the type of every name"
+_TYPE_HINT = "the table of docs/house-rules.md gives the type of every name"
 
 
 def _fits(actual: Type, wanted: Type) -> bool:

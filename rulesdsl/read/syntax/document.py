@@ -46,7 +46,7 @@ class Entry:
 
 @dataclass(frozen=True)
 class RuleBlock:
-    """A rule the profile states itself (RULES.md section 5): its name and its clauses,
+    """A rule the profile states itself (section 5 of docs/rules.md): its name and its clauses,
     each an Entry (`refuse card if ...`; `say en "..."` has the language as its value and
     the sentence as its note). `end_line` is the line that closes the block."""
 

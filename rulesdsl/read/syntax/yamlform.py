@@ -487,7 +487,7 @@ class _Reader:
             listed,
         )
 
-    # The rules a profile states itself (RULES.md section 5): `rules:` maps each rule's name
+    # The rules a profile states itself (section 5 of docs/rules.md): `rules:` maps each rule's name
     # to its clauses (`refuse: card if ...`, `say: {en: "..."}`), or to `removed`.
 
     def _rules(self, node: yaml.Node) -> None:

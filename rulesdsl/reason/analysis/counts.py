@@ -5,9 +5,9 @@ eliminations and the end rules change counts. The model walks every count state 
 can reach at one player count, letting any active player win any trick (a choice the
 cards may or may not allow: the model over-approximates, which is what a "never" needs).
 A state is the sorted sizes of the active hands and the stock; the set-aside cards are
-what is left of the deck. Each step of RULES.md section 2 that changes counts is one
+what is left of the deck. Each step of section 2 of docs/rules.md that changes counts is one
 function below, and reads its option there and nowhere else. A rule the profile states
-(RULES.md section 5) is a choice either way where the model cannot see its condition: a
+(section 5 of docs/rules.md) is a choice either way where the model cannot see its condition: a
 draw count of any value its expression allows, an end rule that may end any trick from
 the first its condition allows, or not (`stated.py` reads those off the rule). Where a
 stated draw count depends on whether a trump won the trick, the state also counts the
@@ -92,7 +92,7 @@ class Setup:
 
 
 def setup(rules: Rules, players: int) -> Setup:
-    """The deal (RULES.md section 4): hand sizes, and the stock after any turn-up."""
+    """The deal (section 4 of docs/rules.md): hand sizes, and the stock after any turn-up."""
     size = rules.hand_size_for(players)
     in_play = len(rules.cards) - out_of_play(rules)
     return Setup(players, size, in_play - players * size, in_play)

@@ -7,7 +7,7 @@ which value the profile has, so a rule that never acts makes every value of its 
 play the same games (up to the first time it acts the games are the same, and it never
 does). Its count-level precondition, when the count model rules it out, is the proof; a
 hand found by search in which the situation occurs is the witness. Rules a profile states
-itself (RULES.md section 5) act where they change play by the engine's own measure; what
+itself (section 5 of docs/rules.md) act where they change play by the engine's own measure; what
 the count model cannot see of their conditions is a choice either way, so their "never"
 stays sound. A rule that states nothing of its acting (another package's) is judged by
 its own measure, and proved idle only where nobody ever has a choice of card.
