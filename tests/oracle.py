@@ -1,4 +1,4 @@
-"""The play rules of docs/rules.md (RULES.md sections 1 to 4: equal hands, the order of a
+"""The play rules of docs/rules.md (equal hands, the order of a
 trick, the options, the deal), stated once more from that page alone: the one independent
 oracle the tests hold the engines to.
 
@@ -287,7 +287,7 @@ class Player:
     players: int
     dealer: int
     bots: Sequence[str]
-    reshuffled: list[list[Card]]  # the cards drawn after each reshuffle (RULES.md leaves
+    reshuffled: list[list[Card]]  # the cards drawn after each reshuffle (docs/rules.md leaves
     # their order to chance: the caller takes it from the trace)
     hands: list[list[Card]] = field(default_factory=list)
     stock: list[Card] = field(default_factory=list)

@@ -1,4 +1,4 @@
-"""`rulesdsl play --decks FILE --bots lowest|highest --json --set ...` agrees with RULES.md:
+"""`rulesdsl play --decks FILE --bots lowest|highest --json --set ...` agrees with docs/rules.md:
 the oracle's player (tests/oracle.py, which imports nothing of the engine or the rule units)
 plays the same deals, and every outcome and every card played must match, over the new
 options of section 3 in combination with the old ones. The whole product of the options is

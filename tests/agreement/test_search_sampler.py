@@ -52,7 +52,7 @@ def key(hand: Hand, seat: int) -> tuple:
 def every_world(truth: Hand, seat: int) -> set[tuple]:
     """The consistent worlds, by brute force: every way to give the other players their
     dealt cards and draws out of the cards `seat` has not seen, each replayed from the
-    deal in the reference engine (the deck order of RULES.md section 4)."""
+    deal in the reference engine (the deck order of docs/rules.md, "Reproducible deals")."""
     rules, n = truth.rules, truth.players
     deal = next(e for e in truth.events if isinstance(e, Deal))
     draws = [e for e in truth.events if isinstance(e, Draw)]

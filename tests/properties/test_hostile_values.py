@@ -194,7 +194,7 @@ def test_validate_says_what_a_huge_hand_gives_in_words(tmp_path, capsys, syntax)
     assert no_repr(render(load_file(Path(path)).diagnostics, "json"))
 
 
-# --- the counts a profile's own rules state (RULES.md section 5) ----------------------------
+# --- the counts a profile's own rules state (docs/rules.md, "Rules beyond the options") ---
 
 HOUSE_LEAVES = st.one_of(
     st.sampled_from(["players", "stock.size", "trick.number", "0 - 5", "999999999"]),

@@ -1,9 +1,9 @@
 """Property-based tests: random profiles, deals, player counts and bots, checked after every play.
 
 Every option of the registry (`rulesdsl.model.rules.OPTIONS`) is drawn from its allowed values; the
-hands are played by seeded bots and the invariants of RULES.md (sections 2 to 4) are checked
-after each single play, at the end of each hand and across whole matches.
-"""
+hands are played by seeded bots and the invariants of docs/rules.md (the order of a trick, the
+options, reproducible deals) are checked after each single play, at the end of each hand and across
+whole matches."""
 
 from __future__ import annotations
 

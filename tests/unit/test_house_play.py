@@ -1,6 +1,6 @@
-"""The engines play the rules a profile states (RULES.md section 5): each shipped rule on
-hand-built positions of the reference engine, exactly as the section's table says, and
-the state names the rules read."""
+"""The engines play the rules a profile states (docs/rules.md, "Rules beyond the options"): each
+shipped rule on hand-built positions of the reference engine, exactly as the section's table says,
+and the state names the rules read."""
 
 from __future__ import annotations
 

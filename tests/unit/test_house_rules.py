@@ -1,5 +1,5 @@
-"""The rules of RULES.md section 5, stated in profiles: their step functions on hand-built
-positions, exactly as the section's table says."""
+"""The rules of docs/rules.md, "Rules beyond the options", stated in profiles: their step functions
+on hand-built positions, exactly as the section's table says."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A deck's rank list is its rank order, highest first (RULES.md section 3), everywhere."""
+"""A deck's rank list is its rank order, highest first (docs/rules.md, "Options"), everywhere."""
 
 from __future__ import annotations
 

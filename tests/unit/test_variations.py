@@ -1,7 +1,7 @@
-"""One test (or a few) per variation point of RULES.md section 3.
+"""One test (or a few) per variation point of docs/rules.md, "Options".
 
 Every position is small and built by hand; the expected result in each test is worked
-out from RULES.md (section 2 for the order of a trick, section 4 for the deal), so a
+out from docs/rules.md ("The order of a trick" and "Reproducible deals"), so a
 test fails when the semantics of its option break. Hearts are trump unless a test says
 otherwise.
 """
