@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format clean neovim chromium
+.PHONY: run test lint format generate clean neovim chromium
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -28,10 +28,18 @@ neovim:
 chromium:
 	@sh .ci/install-chromium || echo "make: Chromium is not installed; the browser tests are skipped" >&2
 
+# Every tier of tests on every core (pytest-xdist: a worker a core, each taking work from the
+# others when it runs out), then the linter. One tier: .venv/bin/python -m pytest -m unit;
+# the long runs: HYPOTHESIS_PROFILE=thorough make test (docs/developing.md).
 test: $(STAMP) neovim chromium
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist worksteal
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+
+# Every file the repository keeps that is made from the code: the JSON Schema, the editors'
+# grammars, the options table of docs/profiles.md (a test fails while one is stale).
+generate: $(STAMP)
+	$(BIN)/python -m rulesdsl.words.generate
 
 format: $(STAMP)
 	$(BIN)/ruff check --fix .

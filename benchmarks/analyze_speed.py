@@ -11,9 +11,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from rulesdsl.analysis.counts import forget
-from rulesdsl.analysis.report import analyse, dead_rules
-from rulesdsl.profile import load, shipped_names
+from rulesdsl.read.profile import load, shipped_names
+from rulesdsl.reason.analysis.counts import forget
+from rulesdsl.reason.analysis.report import analyse, dead_rules
 
 
 def best_of(repeats: int, work: Callable[[], object]) -> float:

@@ -8,7 +8,7 @@ The ladder is random < heuristic < pimc:10 < pimc:50, and ismcts:50 against heur
 and against pimc:10 to show where it stands. The stronger bot sits at seat 0 and the
 dealer rotates, so it plays from every place at the table equally often: with no skill its
 share would be 1 in 4. Every step plays the same deals. The steps the compiled search
-kernel plays (`rulesdsl.native.search`: pimc against the fast path's bots or pimc) play
+kernel plays (`rulesdsl.play.native.search`: pimc against the fast path's bots or pimc) play
 `--hands` hands; the others, on the reference engine, `--python-hands` (ten times as many
 for the step without search).
 """
@@ -19,15 +19,15 @@ import argparse
 import time
 from typing import Any, NamedTuple
 
-from rulesdsl import Hand, make_bot, play_hand
-from rulesdsl.bots import is_search_bot
-from rulesdsl.engine.fast import int_deck, to_int
-from rulesdsl.native import available
-from rulesdsl.profile import load
-from rulesdsl.rules import Rules
-from rulesdsl.seeds import derive, shuffle
-from rulesdsl.sim import Estimate
-from rulesdsl.stream import Stream
+from rulesdsl.model.rules import Rules
+from rulesdsl.model.seeds import derive, shuffle
+from rulesdsl.model.stream import Stream
+from rulesdsl.play import Hand, make_bot, play_hand
+from rulesdsl.play.engine.fast import int_deck, to_int
+from rulesdsl.play.native import available
+from rulesdsl.play.players.registry import is_search_bot
+from rulesdsl.read.profile import load
+from rulesdsl.reason.sim import Estimate
 
 PLAYERS = 4
 
@@ -68,7 +68,7 @@ def search_kernel(rules: Rules, step: Step) -> Any:
     """The compiled search kernel for a step with a search bot, where it plays it."""
     if not available() or not any(is_search_bot(name) for name in seats(step)):
         return None
-    from rulesdsl.native.search import search_kernel
+    from rulesdsl.play.native.search import search_kernel
 
     return search_kernel(rules, PLAYERS, seats(step))
 
@@ -79,7 +79,7 @@ def win_share(profile: str, step: Step, hands: int, seed: int) -> Estimate:
     deals = [deal(rules, seed, number) for number in range(hands)]
     kernel = search_kernel(rules, step)
     if kernel is not None:
-        from rulesdsl.native.search import play_in
+        from rulesdsl.play.native.search import play_in
 
         bot_seeds = [seeds(seed, number) for number in range(hands)]
         played = play_in(kernel, rules, seats(step), deals, bot_seeds)

@@ -12,9 +12,9 @@ import argparse
 import math
 import time
 
-from rulesdsl import Hand, make_bot, play_hand
-from rulesdsl.profile import load
-from rulesdsl.seeds import derive
+from rulesdsl.model.seeds import derive
+from rulesdsl.play import Hand, make_bot, play_hand
+from rulesdsl.read.profile import load
 
 PLAYERS = 4
 

@@ -23,7 +23,7 @@ from lsprotocol import types as lsp
 from pygls.lsp.client import LanguageClient
 from pygls.uris import from_fs_path
 
-from rulesdsl.profile import find
+from rulesdsl.read.profile import find
 
 AIM_MS = 50.0
 VALUES = ("2", "3", "lots")
@@ -48,7 +48,7 @@ async def measure(name: str, edits: int) -> list[float]:
             arrived[params.version] = time.perf_counter()
             waiting[params.version].set()
 
-    await client.start_io(sys.executable, "-m", "rulesdsl.cli", "lsp")
+    await client.start_io(sys.executable, "-m", "rulesdsl.surfaces", "lsp")
     await client.initialize_async(lsp.InitializeParams(capabilities=lsp.ClientCapabilities()))
     client.initialized(lsp.InitializedParams())
     with tempfile.TemporaryDirectory() as folder:

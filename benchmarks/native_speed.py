@@ -32,13 +32,13 @@ import numpy as np
 import search_speed
 from timing import best_of
 
-from rulesdsl.engine.fast import int_deck
-from rulesdsl.native import ENV
-from rulesdsl.native.driver import PLAYS
-from rulesdsl.native.kernel import chunks, kernel
-from rulesdsl.native.runtime import new_stream, next_uniform, nth, popcount, shuffle
-from rulesdsl.profile import load, shipped_names
-from rulesdsl.sim import Spec, run
+from rulesdsl.play.engine.fast import int_deck
+from rulesdsl.play.native import ENV
+from rulesdsl.play.native.driver import PLAYS
+from rulesdsl.play.native.kernel import chunks, kernel
+from rulesdsl.play.native.runtime import new_stream, next_uniform, nth, popcount, shuffle
+from rulesdsl.read.profile import load, shipped_names
+from rulesdsl.reason.sim import Spec, run
 
 PLAYERS = 4
 
@@ -140,7 +140,7 @@ def fresh_process(code: str, cache: str) -> float:
 
 
 COMPILE = (
-    "from rulesdsl.profile import load; from rulesdsl.sim import Spec, run; "
+    "from rulesdsl.read.profile import load; from rulesdsl.reason.sim import Spec, run; "
     "run(Spec((('equal-hands', load('equal-hands').rules),), units=250, skill=False), 1)"
 )
 MEMORY = (

@@ -1,4 +1,4 @@
-"""A yardstick for search: the default rules (equal hands, RULES.md section 1) and a
+"""A yardstick for search: the default rules (equal hands, section 1 of docs/rules.md) and a
 determinized Monte-Carlo player written by hand in numba, with nothing configurable.
 
 At every decision with more than one legal card the player draws WORLDS hidden deals
@@ -44,7 +44,7 @@ MIX2 = np.uint64(0x94D049BB133111EB)
 
 @njit(cache=True)
 def below(rng, n):
-    """One of 0 .. n - 1, from the SplitMix64 stream in rng[0] (as rulesdsl.stream)."""
+    """One of 0 .. n - 1, from the SplitMix64 stream in rng[0] (as rulesdsl.model.stream)."""
     z = rng[0] + GAMMA
     rng[0] = z
     z = (z ^ (z >> np.uint64(30))) * MIX1
@@ -106,7 +106,7 @@ def legal(s, suits):
 @njit(cache=True)
 def play(s, stock, suits, card):
     """The player to move plays `card`; a complete trick is resolved, drawn for and
-    ended as RULES.md section 2 says for the default profile."""
+    ended as section 2 of docs/rules.md says for the default profile."""
     seat = s[TO_MOVE]
     s[HANDS + seat] &= ~(1 << card)
     s[SEEN] |= 1 << card

@@ -17,9 +17,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from rulesdsl.cli.profiles import rewrite
-from rulesdsl.profile import clear_cache, load_file, read_document, read_source
-from rulesdsl.sources import MAX_BYTES
+from rulesdsl.read.profile import clear_cache, load_file, read_document, read_source
+from rulesdsl.read.sources import MAX_BYTES
+from rulesdsl.service import rewrite
 
 HEADS = {
     ".rules": ('profile "big" extends "equal-hands" {\n', "}\n"),

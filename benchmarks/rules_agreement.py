@@ -1,6 +1,6 @@
-"""`rulesdsl play --decks FILE --bots lowest|highest --json --set ...` against RULES.md, over
+"""`rulesdsl play --decks FILE --bots lowest|highest --json --set ...` against docs/rules.md, over
 the whole product of the options: every value the independent player of
-tests/independent_rules.py knows of every option that acts within a hand (the new options
+tests/oracle.py knows of every option that acts within a hand (the new options
 of section 3 with the old ones), every player count 3 to 6, and all seats `lowest` or all
 `highest`; each combination on the same shuffled deals.
 
@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))
 
-from independent_rules import PLAYERS, VALUES, disagreements, endless, playable
+from oracle import PLAYERS, VALUES, disagreements, endless, playable
 
 BOTS = ("lowest", "highest")
 

@@ -1,5 +1,5 @@
 """How fast the search bots play: `pimc:50` at all four seats on the default profile, hands
-per second on one core, in the compiled search kernel (`rulesdsl.native.search`: every
+per second on one core, in the compiled search kernel (`rulesdsl.play.native.search`: every
 decision in compiled code) and on the Python path, beside the hand-written numba pimc of
 the same rules (benchmarks/pimc_yardstick.py) and as a ratio to it (the targets are
 >= 500 hands/s and a ratio >= 0.3), all in one run. The kernel and the hand-written pimc
@@ -20,15 +20,16 @@ from collections.abc import Callable
 import pimc_yardstick
 from timing import best_of
 
-from rulesdsl.bots import make_bot
-from rulesdsl.engine import Hand, play_hand
-from rulesdsl.engine.fast import int_deck
-from rulesdsl.native import ENV
-from rulesdsl.native import search as native_search
-from rulesdsl.profile import load
-from rulesdsl.search import rollout
-from rulesdsl.seeds import derive, shuffle
-from rulesdsl.stream import Stream
+from rulesdsl.model.seeds import derive, shuffle
+from rulesdsl.model.stream import Stream
+from rulesdsl.play.engine.driver import play_hand
+from rulesdsl.play.engine.fast import int_deck
+from rulesdsl.play.engine.hand import Hand
+from rulesdsl.play.native import ENV
+from rulesdsl.play.native import search as native_search
+from rulesdsl.play.players.registry import make_bot
+from rulesdsl.play.players.search import rollout
+from rulesdsl.read.profile import load
 
 PROFILE = "equal-hands"
 PLAYERS = 4

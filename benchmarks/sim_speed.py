@@ -5,8 +5,8 @@
 
 In one run, on one core: the yardstick (benchmarks/yardstick.py, the default rules hard-coded
 with ints and random play), `simulate` on the default profile with random bots and 4
-players, every shipped profile, each profile stating a rule of RULES.md section 5 against its
-parent without it, and, when open-spiel is installed, random oh_hell(players=4)
+players, every shipped profile, each profile stating a rule of section 5 of docs/rules.md
+against its parent without it, and, when open-spiel is installed, random oh_hell(players=4)
 games through its Python API. Then the peak memory of `rulesdsl simulate` over many hands,
 and start-up and profile-loading times. Timings are the best of 3 repeats.
 """
@@ -25,8 +25,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 import yardstick
 
-from rulesdsl.profile import clear_cache, load, shipped_names
-from rulesdsl.sim import Spec, run
+from rulesdsl.read.profile import clear_cache, load, shipped_names
+from rulesdsl.reason.sim import Spec, run
 
 REPEATS = 3
 BIN = Path(sys.executable).parent
@@ -145,7 +145,7 @@ def speed(hands: int) -> None:
 
 
 def stated_rules(hands: int) -> None:
-    """Each profile that states a rule of RULES.md section 5 against its parent without it:
+    """Each profile that states a rule of section 5 of docs/rules.md against its parent without it:
     time per card play and per hand, as a ratio (target: 2x at most)."""
     print(f"\nrules a profile states, against the parent profile ({hands:,} hands each)")
     for name in shipped_names():

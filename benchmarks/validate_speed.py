@@ -28,10 +28,12 @@ from pathlib import Path
 from yamllint import linter
 from yamllint.config import YamlLintConfig
 
-from rulesdsl import profile as profiles
-from rulesdsl.rules import OPTIONS, Option
-from rulesdsl.syntax.document import METADATA, Comment, Document, Entry, Pos
-from rulesdsl.syntax.writer import write
+from rulesdsl.model.rules import OPTIONS, Option
+from rulesdsl.model.text import Pos
+from rulesdsl.model.units.base import METADATA
+from rulesdsl.read import profile as profiles
+from rulesdsl.read.syntax.document import Comment, Document, Entry
+from rulesdsl.read.syntax.writer import write
 
 REPEATS = 3
 SEED = 2026

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from rulesdsl.seeds import shuffle
+from rulesdsl.model.seeds import shuffle
 
 
 def play_hand(rng: random.Random, players: int = 4) -> tuple[int, int]:

@@ -1,79 +1,54 @@
-"""Helpers shared by the tests: card lists and deck orders built from the hands wanted, and
-a YAML loader that reads as YAML 1.2 does (as editors and schema checkers do).
+"""What every test runs under: its tier, marked by its folder; the hypothesis profile; and the
+pure-Python path.
 
-The tests play on the pure-Python path unless they turn the native one on (test_native):
-compiling every profile the suite simulates would take minutes."""
+The tiers (pyproject.toml registers their markers; `pytest -m unit` runs one):
+
+- unit/: fast unit and position tests, in process;
+- properties/: hypothesis property tests of the rules, the readers and the writers;
+- agreement/: engines and oracles agreeing (the reference engine, the fast path and the
+  native path; tests/oracle.py; replays; simulations for any number of workers);
+- surfaces/ and e2e/: the command line, the language server, the web page, the editors and
+  the wheel, end to end (subprocesses, servers, a browser).
+
+HYPOTHESIS_PROFILE=thorough runs the long versions: ten times the examples, or the count a
+test names for it (tests/sizing.py), drawn afresh each run. The quick profile, the default,
+draws the same examples every run (derandomized), so that `make test` is deterministic.
+
+The tests play on the pure-Python path unless they turn the native one on (the native
+tests of agreement/): compiling every profile the suite simulates would take minutes.
+"""
 
 from __future__ import annotations
 
 import os
-import random
-import re
-from collections.abc import Sequence
-from typing import ClassVar
+from pathlib import Path
 
-import yaml
+import pytest
+from hypothesis import settings
+from sizing import THOROUGH
 
-from rulesdsl.cards import FULL_DECK, Card, parse_cards
-from rulesdsl.engine.fast import compile_hand, int_deck, play_plain
-from rulesdsl.engine.result import HandResult
-from rulesdsl.native import ENV
-from rulesdsl.rules import Rules
-from rulesdsl.stream import Stream
+from rulesdsl.play.native import ENV
 
 os.environ[ENV] = "0"
 
+TESTS = Path(__file__).parent
+TIERS = {
+    "unit": "unit",
+    "properties": "properties",
+    "agreement": "agreement",
+    "surfaces": "surfaces",
+    "e2e": "surfaces",
+}
+"""Each folder of tests and the tier its tests are marked with."""
 
-def cards(text: str) -> list[Card]:
-    return parse_cards(text)
-
-
-def deck_order(hands: Sequence[str], stock: str = "", dealer: int = 0) -> list[Card]:
-    """The deck order that deals `hands` (one string per seat, in the order each seat
-    receives its cards) with `dealer` dealing, followed by `stock` and then every other card."""
-    players = len(hands)
-    wanted = [cards(h) for h in hands]
-    size = len(wanted[0])
-    order = [wanted[(dealer + 1 + k) % players][k // players] for k in range(players * size)]
-    order += cards(stock)
-    return order + [c for c in FULL_DECK if c not in order]
-
-
-def deck_text(order: Sequence[Card]) -> str:
-    return " ".join(str(c) for c in order)
+settings.register_profile("quick", derandomize=True, deadline=None)
+settings.register_profile("thorough", deadline=None)
+settings.load_profile("thorough" if THOROUGH else "quick")
 
 
-class Yaml12Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
-    """The YAML 1.2 core schema (spec 1.2.2, section 10.3.2) for plain scalars."""
-
-    yaml_implicit_resolvers: ClassVar[dict] = {}
-
-
-for tag, pattern, first in [
-    ("null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
-    ("bool", r"^(?:true|True|TRUE|false|False|FALSE)$", list("tTfF")),
-    ("int", r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$", list("-+0123456789")),
-    (
-        "float",
-        r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
-        r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$",
-        list("-+0123456789."),
-    ),
-]:
-    Yaml12Loader.add_implicit_resolver(f"tag:yaml.org,2002:{tag}", re.compile(pattern), first)
-
-
-def fast_and_plain(rules: Rules, hands: int, seed: int) -> list[tuple[HandResult, HandResult]]:
-    """`hands` shuffled deals of four random bots, each played by the specialised fast path
-    and by its driver as written."""
-    bots = ("random",) * 4
-    fast, plain = compile_hand(rules, 4, bots), play_plain(rules, 4, bots)
-    deck = list(int_deck(rules))
-    rng = random.Random(seed)
-    played = []
-    for number in range(hands):
-        rng.shuffle(deck)
-        a = fast(list(deck), number, Stream(number), number % 4)
-        b = plain(list(deck), number, Stream(number), number % 4)
-        played.append((a, b))
-    return played
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        folder = item.path.relative_to(TESTS).parts[0]
+        if folder not in TIERS:
+            raise pytest.UsageError(f"{item.path}: a test lies in a folder of its tier ({TIERS})")
+        item.add_marker(TIERS[folder])

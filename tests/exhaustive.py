@@ -3,7 +3,7 @@
 A line is one choice of legal card at every move, by every seat; the lines of a deal are
 walked by replaying it with scripted choices (each line's choices in turn, like an
 odometer), so each line is watched by the analysis's own `watch`, move by move and trick
-by trick. Used by tests/test_rule_model.py, in process and, for units of a package
+by trick. Used by tests/agreement/test_rule_model.py, in process and, for units of a package
 installed on the path, in a subprocess (`python tests/exhaustive.py`).
 """
 
@@ -13,14 +13,14 @@ import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
-from rulesdsl.analysis import witness as w
-from rulesdsl.analysis.counts import CountModel
-from rulesdsl.analysis.report import analyse
-from rulesdsl.analysis.verdicts import Verdict, questions_for
-from rulesdsl.cards import Card
-from rulesdsl.engine.hand import Hand
-from rulesdsl.engine.result import HandResult
-from rulesdsl.rules import Rules
+from rulesdsl.model.cards import Card
+from rulesdsl.model.result import HandResult
+from rulesdsl.model.rules import Rules
+from rulesdsl.play.engine.hand import Hand
+from rulesdsl.reason.analysis import witness as w
+from rulesdsl.reason.analysis.counts import CountModel
+from rulesdsl.reason.analysis.report import analyse
+from rulesdsl.reason.analysis.verdicts import Verdict, questions_for
 
 LINE_CAP = 4000
 """The most lines walked of one deal: a small game has far fewer."""
@@ -120,7 +120,7 @@ def broken_claims(rules: Rules, players: int, count: int) -> list[Broken]:
 
 
 if __name__ == "__main__":  # python tests/exhaustive.py PROFILE PLAYERS DEALS
-    from rulesdsl.profile import load
+    from rulesdsl.read.profile import load
 
     profile, players, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     rules = load(profile).rules

@@ -3,9 +3,9 @@ sampler and the bots against it, so it must not be the sampler's own replay."""
 
 from __future__ import annotations
 
-from rulesdsl.cards import Card
-from rulesdsl.engine import Hand, IllegalMove
-from rulesdsl.rules import Rules
+from rulesdsl.model.cards import Card
+from rulesdsl.model.rules import Rules
+from rulesdsl.play.engine.hand import Hand, IllegalMove
 
 
 def replay(rules: Rules, players: int, order: list[Card], plays: list[Card]) -> Hand | None:

@@ -1,16 +1,22 @@
-"""How many examples the property tests draw.
+"""How much the tests draw and play: the quick sizes of `make test`, or the thorough ones.
 
-`make test` runs the quick sizes: enough to find what the properties are about in a few
-seconds each, and hypothesis keeps every failing example it finds for the next run. Set
-HYPOTHESIS_PROFILE=thorough for a long run: ten times as many examples, or the count a
-test names for it.
+`make test` runs the quick sizes: enough to find what a property or an agreement is about in
+a few seconds each, the same examples every run (tests/conftest.py derandomizes the quick
+hypothesis profile). Set HYPOTHESIS_PROFILE=thorough for a long run: ten times as many
+examples, or the count a test names for it, drawn afresh each run (a failing example is
+kept in .hypothesis/ for the next thorough run: pin it with @example for the quick ones);
+and the larger sizes the tests that are not hypothesis's name with `sized`: more deals,
+more profiles, more compiled kernels.
 """
 
 from __future__ import annotations
 
 import os
+from typing import TypeVar
 
 THOROUGH = os.environ.get("HYPOTHESIS_PROFILE", "quick") == "thorough"
+
+T = TypeVar("T")
 
 
 def examples(quick: int, thorough: int | None = None) -> int:
@@ -18,3 +24,9 @@ def examples(quick: int, thorough: int | None = None) -> int:
     if not THOROUGH:
         return quick
     return thorough if thorough is not None else 10 * quick
+
+
+def sized(quick: T, thorough: T) -> T:
+    """A size of a test that hypothesis does not draw (deals, hands, cases): `quick` in
+    `make test`, `thorough` in a long run."""
+    return thorough if THOROUGH else quick

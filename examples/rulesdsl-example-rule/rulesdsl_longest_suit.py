@@ -12,9 +12,9 @@ so that the fast path can inline it; see the README of rulesdsl, "Rules in Pytho
 from enum import StrEnum
 from typing import Any
 
-from rulesdsl.engine.state import State
-from rulesdsl.options import enum_choice
-from rulesdsl.units.base import Section, Step, Unit
+from rulesdsl.model.kinds import enum_choice
+from rulesdsl.model.state import State
+from rulesdsl.model.units.base import Section, Step, Unit
 
 
 class LeadFrom(StrEnum):

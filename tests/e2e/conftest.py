@@ -57,7 +57,7 @@ class Served:
 @pytest.fixture(scope="package")
 def served(tmp_path_factory) -> Iterator[Served]:
     uvicorn = pytest.importorskip("uvicorn")
-    from rulesdsl.web.app import create_app
+    from rulesdsl.surfaces.web.app import create_app
 
     workspace = tmp_path_factory.mktemp("workspace")
     config = uvicorn.Config(create_app(workspace), host="127.0.0.1", port=0, log_level="warning")

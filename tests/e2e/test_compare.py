@@ -10,7 +10,7 @@ from urllib.parse import urljoin
 
 from playwright.sync_api import expect
 
-from rulesdsl.cli import main
+from rulesdsl.surfaces.main import main
 
 PROFILES = ["equal-hands", "instant-elimination"]
 HANDS = 200

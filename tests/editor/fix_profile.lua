@@ -1,4 +1,4 @@
--- Headless Neovim as a user of rulesdsl lsp, configured as the README says: open the
+-- Headless Neovim as a user of rulesdsl lsp, configured as docs/editors.md says: open the
 -- profile, wait for the server's diagnostics, apply its quick fix, write the file, wait for
 -- the diagnostics again, and write what happened as JSON. Reads RULESDSL_PROFILE and
 -- RULESDSL_REPORT.

@@ -1,5 +1,0 @@
-import sys
-
-from rulesdsl.cli import main
-
-sys.exit(main())

@@ -1,8 +1,0 @@
-"""Rules a profile states itself (RULES.md section 5): the language, its checker, and the
-step functions generated from it.
-
-The seam to the engines: a resolved profile's `Rules.house_rules` holds its HouseRules in
-the order they apply, each with `.steps` (step -> generated function); `unit.at_step`
-gives those of one step, in order, as (name, function), and the engine's plan
-(rulesdsl/engine/plan.py) asks them there.
-"""

@@ -1,0 +1,147 @@
+"""A rule a profile states, as the engine sees it: a name, the steps it acts at, its step
+function (generated Python source, compiled on first use) and its sentences.
+
+This module needs no parser: `Rules` carries HouseRules, and reading them is `rule.py`'s.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import linecache
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import cache
+from typing import Any
+
+from rulesdsl.model.kinds import OptionError
+from rulesdsl.model.language.tree import Node
+from rulesdsl.model.text import Pos
+from rulesdsl.model.units.base import Step
+
+LANGUAGES = ("en", "pt", "uk")
+
+
+# Where each step lies in section 2 of docs/rules.md, and what a rule decides there.
+STEP_PLACES = {
+    Step.LEAD_FILTER: "step 1, the cards the leader may lead",
+    Step.FOLLOW_FILTER: "step 1, the cards a follower may play",
+    Step.DRAW_COUNT: "step 4, how many cards a drawer takes",
+    Step.END_CHECK: "after step 9, whether the hand ends and who wins it",
+    Step.SCORE: "after the hand, the match points its winner scores",
+}
+
+
+class RuleKind(StrEnum):
+    """The clause that says what a rule is."""
+
+    REFUSE = "refuse"
+    DRAW = "draw"
+    SCORE = "score"
+    END = "end"
+
+
+class Clause(StrEnum):
+    """Every clause word a rule block may hold, in the canonical order `fmt` writes: the
+    kind, its winner, `removed`, then the sentences."""
+
+    REFUSE = RuleKind.REFUSE.value
+    DRAW = RuleKind.DRAW.value
+    SCORE = RuleKind.SCORE.value
+    END = RuleKind.END.value
+    WINNER = "winner"
+    REMOVED = "removed"
+    SAY = "say"
+
+
+def clause_said(key: str, value: str | None) -> tuple[str, str | None]:
+    """What a rule may say only once: each clause, and `say` once per language."""
+    return key, value if key == Clause.SAY else None
+
+
+class Target(StrEnum):
+    """Which plays a play filter decides on."""
+
+    LEAD = "lead"
+    FOLLOW = "follow"
+    CARD = "card"
+
+
+MAX_RULES = 32
+MAX_CODE = 16_000
+"""The most rules a profile states, and characters of code they compile to in all."""
+
+
+@dataclass(frozen=True)
+class HouseRule:
+    """A profile rule with the interface of a unit: its name, the steps it acts at, the
+    Python source of its step function, and its sentences. Equal rules say the same thing
+    (clauses compared in canonical spacing); it pickles as data, its function is compiled
+    from `source` on first use."""
+
+    name: str
+    kind: RuleKind
+    clauses: tuple[tuple[str, str], ...]  # (clause word, canonical text), in written order
+    sentences: tuple[tuple[str, str], ...]  # (language, sentence) as given
+    source: str
+    function: str
+    step_names: tuple[Step, ...]
+    bound: int | None = None  # a count's largest value, None when unknown
+    # The checked tree of the kind clause (a filter's or end rule's condition, a count),
+    # for the analysis to read; equal rules may sit at other positions, so not compared.
+    tree: Node | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def steps(self) -> dict[Step, Callable[..., Any]]:
+        fn = compiled(self.source, self.function)
+        return {step: fn for step in self.step_names}
+
+    def sentence(self, lang: str) -> str | None:
+        return dict(self.sentences).get(lang)
+
+    def clause(self, word: str) -> str | None:
+        return dict(self.clauses).get(word)
+
+
+@cache
+def compiled(source: str, function: str) -> Callable[..., Any]:
+    """The step function of generated source, run with only the builtins it uses (`State`
+    appears in its annotations only)."""
+    digest = hashlib.blake2b(source.encode(), digest_size=6).hexdigest()
+    filename = f"<rule {function} {digest}>"
+    # Registered as a source file, so that `inspect.getsource` (and the fast path's
+    # specialiser, which inlines step functions from their source) finds it.
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    namespace: dict[str, Any] = {"__builtins__": GENERATED_BUILTINS, "State": object}
+    exec(compile(source, filename, "exec"), namespace)
+    return namespace[function]
+
+
+GENERATED_BUILTINS = {"len": len, "max": max, "min": min, "range": range, "list": list, "int": int}
+
+
+@dataclass(frozen=True)
+class Removal:
+    """`removed`: the profile takes the inherited rule `name` away."""
+
+    name: str
+    pos: Pos
+
+
+def check_house_rules(rules: Any) -> None:
+    """Raise OptionError unless `rules` is a tuple of HouseRules with distinct names."""
+    if not isinstance(rules, tuple) or not all(isinstance(r, HouseRule) for r in rules):
+        raise OptionError(
+            "house_rules: expected a tuple of rules a profile states",
+            "state rules in a profile: rule NAME { ... }",
+        )
+    names = [r.name for r in rules]
+    if len(set(names)) != len(names):
+        raise OptionError("house_rules: two rules have the same name")
+
+
+def at_step(rules: tuple[HouseRule, ...], step: Step) -> tuple[tuple[str, Callable[..., Any]], ...]:
+    """The rules that act at `step`, in the order they apply, each as (name, step function):
+    what the engine asks after the options' own functions there (filters and end checks in
+    order; a draw or score count, at most one, in place of the option's)."""
+    return tuple((r.name, r.steps[step]) for r in rules if step in r.step_names)

@@ -1,0 +1,88 @@
+"""The checked tree of a profile rule's expression: typed, every node with its position.
+
+Nodes hold no raw text of the profile: vocabulary codes come from `vocab`, literals are
+ints, bound variables are numbered. `free` is the set of bound variables a node uses
+(0 is `card`, the card a play rule decides on), which the code generator reads to
+evaluate each aggregate outside the loops it does not depend on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rulesdsl.model.language.vocab import Aggregate, SetCode, Type
+from rulesdsl.model.text import Pos
+
+CARD_VAR = 0
+
+
+@dataclass(frozen=True)
+class Node:
+    type: Type
+    pos: Pos
+    free: frozenset[int] = field(default=frozenset(), kw_only=True)
+
+
+@dataclass(frozen=True)
+class Leaf(Node):
+    """A vocabulary value: its code over the state."""
+
+    code: str
+
+
+@dataclass(frozen=True)
+class Number(Node):
+    value: int
+
+
+@dataclass(frozen=True)
+class Var(Node):
+    """A bound variable (`c` in `any(c in allowed: ...)`), or `card` (index 0)."""
+
+    index: int
+
+
+@dataclass(frozen=True)
+class Attr(Node):
+    base: Node
+    code: str  # with {x} for the base's code
+
+
+@dataclass(frozen=True)
+class Unary(Node):
+    op: str  # "not" or "-"
+    operand: Node
+
+
+@dataclass(frozen=True)
+class Binary(Node):
+    op: str  # and or + - * == != < <= > >=
+    left: Node
+    right: Node
+
+
+@dataclass(frozen=True)
+class Ternary(Node):
+    condition: Node
+    then: Node
+    otherwise: Node
+
+
+@dataclass(frozen=True)
+class Call(Node):
+    fn: str  # min or max
+    args: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class Over(Node):
+    """A bounded aggregate: `kind(var in over: body)`."""
+
+    kind: Aggregate
+    var: int
+    over: SetCode
+    body: Node
+
+
+def uses(*nodes: Node) -> frozenset[int]:
+    return frozenset().union(*(n.free for n in nodes))

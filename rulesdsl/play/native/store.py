@@ -1,0 +1,389 @@
+"""The kernel cache: a folder per kernel (its entry) in the cache folder, holding the
+kernel module's text and numba's compiled code of its functions, trusted no more than the
+user's own files (`trust.py`).
+
+The cache folder (`kernel.cache_dir`) holds a secret key (`key`: random bytes, readable by
+the user alone, made on first use) and the entries, each named as its kernel's module: the
+module's text (`<name>.py`, for people to read: the kernel is executed from the text it was
+made from, never from a file) and a file per function and signature (`<function>-<digest>
+.nbc`) holding numba's compiled code, a pickle. Each such file starts with an HMAC of its
+entry, its name and its contents under the key, checked on the bytes read before they are
+unpickled: a file rulesdsl did not write with this key is never unpickled. numba's own
+cache, whose `.nbi` index is a pickle it reads unchecked, is not used: each function of a
+kernel is given an `EntryCache` instead, and Python's bytecode cache is not used either.
+
+Whatever is wrong is said in one line on stderr and the run goes on, with the same figures:
+a damaged or foreign file of the cache's own kinds is removed and its function compiled
+again; anything else in an entry (a folder, a link, a pipe, another user's file), or a cache
+folder that cannot be trusted or written, and the kernel is compiled in memory for this
+process. A kernel module is made once a process whatever number of threads ask for it, and
+put in `sys.modules` only once made; processes may fill one entry at once, as every file is
+written whole and renamed into place.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import hmac
+import linecache
+import os
+import pickle
+import re
+import secrets
+import sys
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from numba.core import caching, compiler
+from numba.core.dispatcher import Dispatcher
+from numba.core.serialize import dumps
+
+from rulesdsl.play.native.trust import (
+    TEMP_PREFIX,
+    TEMP_SUFFIX,
+    Distrusted,
+    check_above,
+    check_file,
+    check_folder,
+    existing,
+    make_folders,
+    problem,
+    read_file,
+    removable,
+    remove,
+    say,
+    shown,
+    write_file,
+)
+
+KEY = "key"
+KEY_SIZE = 32
+MAGIC = b"rulesdsl kernel cache 1\n"
+TAG_SIZE = hashlib.sha256().digest_size
+DATA = re.compile(r"[A-Za-z_][A-Za-z0-9_]*-[0-9a-f]{20}\.nbc")
+TEMP = re.compile(re.escape(TEMP_PREFIX) + r"[A-Za-z0-9_]+" + re.escape(TEMP_SUFFIX))
+IN_MEMORY = "this kernel is compiled in memory"
+NOT_USED = "the kernel cache is not used, kernels are compiled in memory"
+
+
+@dataclass(frozen=True)
+class Cache:
+    """A cache folder found trustworthy (resolved: no link in its path) and its key."""
+
+    root: Path
+    key: bytes
+
+
+@dataclass(frozen=True)
+class CacheEntry:
+    """A kernel's folder in the cache, and the key its files are sealed with."""
+
+    folder: Path
+    key: bytes
+
+    def read(self, name: str) -> bytes | None:
+        """The contents of the entry's file `name`, if it is there and was written with the
+        key; else None, and a file of the wrong kind or contents is thrown away."""
+        path = self.folder / name
+        try:
+            data = read_file(path)
+        except FileNotFoundError:
+            return None
+        except Distrusted as refusal:
+            self.thrown(name, refusal.reason)
+            return None
+        except OSError as error:
+            self.thrown(name, f"cannot be read ({problem(error)})")
+            return None
+        body = unsealed(self.key, self.label(name), data)
+        if body is None:
+            self.thrown(name, "is damaged or was not written by rulesdsl")
+        return body
+
+    def write(self, name: str, body: bytes) -> None:
+        """Keep `body` as the entry's file `name`, sealed; said once if it cannot be."""
+        try:
+            write_file(self.folder / name, sealed(self.key, self.label(name), body))
+        except OSError as error:
+            unwritable(self.folder, error)
+
+    def thrown(self, name: str, reason: str) -> None:
+        """Say why the file `name` is not used, and remove it if the cache may."""
+        path = self.folder / name
+        done = "removed" if remove(path) else "left alone"
+        say(f"{shown(path)} {reason}: {done}, its function compiled again")
+
+    def label(self, name: str) -> bytes:
+        return f"{self.folder.name}/{name}".encode()
+
+
+def tag(key: bytes, label: bytes, body: bytes) -> bytes:
+    return hmac.new(key, label + b"\0" + body, hashlib.sha256).digest()
+
+
+def sealed(key: bytes, label: bytes, body: bytes) -> bytes:
+    """`body` as a file of the cache named `label`: MAGIC, its tag under `key`, itself."""
+    return MAGIC + tag(key, label, body) + body
+
+
+def unsealed(key: bytes, label: bytes, data: bytes) -> bytes | None:
+    """The body of `data` if it is a file of the cache named `label` sealed with `key`."""
+    start = len(MAGIC) + TAG_SIZE
+    if len(data) < start or not data.startswith(MAGIC):
+        return None
+    body = data[start:]
+    return body if hmac.compare_digest(data[len(MAGIC) : start], tag(key, label, body)) else None
+
+
+def opened_cache(given: Path) -> Cache | None:
+    """The cache folder `given`, made if missing, with its key; None (said) if it cannot be
+    trusted or used."""
+    try:
+        check_above(Path(os.path.realpath(existing(given))) / "_")
+        make_folders(given)
+        root = Path(os.path.realpath(given))
+        check_folder(root, os.lstat(root))
+        check_above(root)
+        return Cache(root, cache_key(root))
+    except Distrusted as refusal:
+        say(f"{refusal}: {NOT_USED}")
+    except OSError as error:
+        say(f"kernel cache {shown(error.filename or given)} ({problem(error)}): {NOT_USED}")
+    return None
+
+
+def cache_key(root: Path) -> bytes:
+    """The cache's key, made on first use; a key others could read or write, or of the
+    wrong size, is replaced (Distrusted for anything else than a regular file of ours)."""
+    path = root / KEY
+    try:
+        key = read_file(path, private=True)
+    except FileNotFoundError:
+        return new_key(path)
+    except Distrusted as refusal:
+        if not removable(path):
+            raise
+        say(f"{refusal}: replaced by a new key")
+        return new_key(path, replace=True)
+    if len(key) != KEY_SIZE:
+        say(f"{shown(path)} is damaged: replaced by a new key")
+        return new_key(path, replace=True)
+    return key
+
+
+def new_key(path: Path, replace: bool = False) -> bytes:
+    """A new key written at `path`; the key another process wrote first, if it did."""
+    key = secrets.token_bytes(KEY_SIZE)
+    if replace:
+        write_file(path, key)
+        return key
+    temp = path.with_name(f"{TEMP_PREFIX}{secrets.token_hex(8)}{TEMP_SUFFIX}")
+    write_file(temp, key)
+    try:
+        os.link(temp, path)  # made whole, or not at all if another process was first
+    except FileExistsError:
+        return read_file(path, private=True)
+    except OSError:  # no hard links here: the last process to make a key keeps it
+        os.replace(temp, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temp)
+    return key
+
+
+def opened_entry(cache: Cache, name: str, text: str) -> CacheEntry | None:
+    """The kernel `name`'s entry, made if missing, with its module's text kept there; None
+    (said) if the entry holds what the cache does not use or cannot be made."""
+    folder = cache.root / name
+    try:
+        entry_folder(folder)
+        checked_contents(folder, name)
+    except Distrusted as refusal:
+        say(f"{refusal}: {IN_MEMORY}")
+        return None
+    except OSError as error:
+        say(f"kernel cache entry {shown(folder)} ({problem(error)}): {IN_MEMORY}")
+        return None
+    kept_source(folder / f"{name}.py", text)
+    return CacheEntry(folder, cache.key)
+
+
+def entry_folder(folder: Path) -> None:
+    """Make the entry's folder; a stray file of ours in its place is removed first."""
+    if removable(folder):
+        say(f"{shown(folder)} is a file where a kernel's folder belongs: removed")
+        remove(folder)
+    make_folders(folder)
+    check_folder(folder, os.lstat(folder))
+
+
+def checked_contents(folder: Path, name: str) -> None:
+    """Distrusted unless every file in the entry is a regular file of ours; each file of ours
+    that the cache does not write, or that others could write, is removed (said)."""
+    for item in list(os.scandir(folder)):
+        path = Path(item.path)
+        try:
+            check_file(path, item.stat(follow_symlinks=False))
+        except Distrusted as refusal:
+            if not removable(path):
+                raise
+            say(f"{refusal}: removed")
+            remove(path)
+            continue
+        if not expected(item.name, name):
+            say(f"{shown(path)} is not a file of the kernel cache: removed")
+            remove(path)
+
+
+def expected(file: str, name: str) -> bool:
+    """Whether the cache writes a file named `file` in the entry of the kernel `name`."""
+    return file == f"{name}.py" or bool(DATA.fullmatch(file) or TEMP.fullmatch(file))
+
+
+def kept_source(path: Path, text: str) -> None:
+    """Keep the module's text at `path` for people to read (said if it cannot be)."""
+    data = text.encode("utf-8")
+    try:
+        if read_file(path) == data:
+            return
+        say(f"{shown(path)} differs from its kernel's text: written again")
+    except FileNotFoundError:
+        pass
+    except (Distrusted, OSError):
+        pass  # changed since the entry was checked: written anew
+    try:
+        write_file(path, data)
+    except OSError as error:
+        unwritable(path.parent, error)
+
+
+def unwritable(folder: Path, error: OSError) -> None:
+    say(f"cannot write in {shown(folder)} ({problem(error)}): compiled code is not kept")
+
+
+class EntryCache(getattr(caching, "_Cache", object)):  # type: ignore[misc]
+    """numba's cache of one function of a kernel: its compiled code for each signature in
+    a file of the kernel's entry, read back only when sealed with the cache's key."""
+
+    def __init__(self, entry: CacheEntry, py_func: Any) -> None:
+        self._entry = entry
+        self._py_func = py_func
+        self._enabled = True
+
+    @property
+    def cache_path(self) -> str:
+        return str(self._entry.folder)
+
+    def enable(self) -> None:
+        self._enabled = True
+
+    def disable(self) -> None:
+        self._enabled = False
+
+    def flush(self) -> None:
+        """Forget the function's compiled code (numba asks before it compiles anew)."""
+        for path in self._entry.folder.glob(f"{self._py_func.__qualname__}-*.nbc"):
+            remove(path)
+
+    def load_overload(self, sig: Any, target_context: Any) -> Any:
+        if not self._enabled:
+            return None
+        target_context.refresh()
+        name = data_name(self._py_func, sig, target_context.codegen())
+        body = self._entry.read(name)
+        if body is None:
+            return None
+        try:
+            return compiler.CompileResult._rebuild(target_context, *pickle.loads(body))
+        except Exception as error:  # sealed with the key, yet numba cannot rebuild it
+            self._entry.thrown(name, f"cannot be read back by numba ({type(error).__name__})")
+            return None
+
+    def save_overload(self, sig: Any, data: Any) -> None:
+        if not self._enabled or not cacheable(data):
+            return
+        name = data_name(self._py_func, sig, data.codegen)
+        try:
+            body = dumps(data._reduce())
+        except Exception as error:  # numba could not pickle it: it is not kept
+            say(f"numba cannot keep {shown(name)} ({type(error).__name__})")
+            return
+        self._entry.write(name, body)
+
+
+def data_name(py_func: Any, sig: Any, codegen: Any) -> str:
+    """The file of `py_func`'s compiled code for `sig` on this machine (numba's cache keys
+    it by the signature, the target machine and the function's bytecode)."""
+    key = (str(sig), codegen.magic_tuple(), hashlib.sha256(py_func.__code__.co_code).hexdigest())
+    digest = hashlib.blake2b(repr(key).encode(), digest_size=10).hexdigest()
+    return f"{py_func.__qualname__}-{digest}.nbc"
+
+
+def cacheable(cres: Any) -> bool:
+    """Whether numba can keep this compiled code (as numba's own cache decides)."""
+    lifted = any(not part.can_cache for part in cres.lifted)
+    return not lifted and not cres.library.has_dynamic_globals
+
+
+_locks: dict[str, threading.Lock] = {}
+_locks_lock = threading.Lock()
+
+
+def _locks_anew() -> None:
+    global _locks, _locks_lock
+    _locks, _locks_lock = {}, threading.Lock()  # a fork may copy them held
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_locks_anew)
+
+
+def lock_for(name: str) -> threading.Lock:
+    """The lock held while the kernel module `name` is made."""
+    with _locks_lock:
+        return _locks.setdefault(name, threading.Lock())
+
+
+def loaded(text: str, name: str, cache: Path) -> ModuleType:
+    """The kernel module `name`, made from its `text` once in this process whatever number
+    of threads ask, put in `sys.modules` once made; its functions keep their compiled code
+    in its entry of the cache folder `cache`, or in memory where the entry cannot be used."""
+    with lock_for(name):
+        module = sys.modules.get(name)
+        if module is not None:
+            return module
+        opened = opened_cache(cache)
+        entry = None if opened is None else opened_entry(opened, name, text)
+        module = executed(text, name, entry)
+        sys.modules[name] = module
+        return module
+
+
+def executed(text: str, name: str, entry: CacheEntry | None) -> ModuleType:
+    """The module of `text`, executed; with an entry, each of its functions compiled by
+    numba keeps its code there."""
+    filename = str(entry.folder / f"{name}.py") if entry else f"<rulesdsl kernel {name}>"
+    linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+    module = ModuleType(name)
+    module.__file__ = filename
+    exec(compile(text, filename, "exec"), module.__dict__)
+    if entry is not None:
+        for value in vars(module).values():
+            if own_function(value, name):
+                value._cache = EntryCache(entry, value.py_func)
+    return module
+
+
+def own_function(value: object, name: str) -> bool:
+    """Whether `value` is a function of the module `name` compiled by numba."""
+    return (
+        isinstance(value, Dispatcher)
+        and value.py_func.__module__ == name
+        and value.py_func.__closure__ is None
+        and value.py_func.__qualname__.isidentifier()
+        and hasattr(value, "_cache")
+    )

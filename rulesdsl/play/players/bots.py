@@ -1,0 +1,87 @@
+"""Players that choose a card: random, lowest, highest and heuristic."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from rulesdsl.model.cards import Card
+from rulesdsl.model.stream import Stream
+from rulesdsl.play.engine.driver import Player
+from rulesdsl.play.engine.hand import Hand, card_beats
+
+
+class RandomBot:
+    """Plays a legal card chosen by a seeded stream: its own, or one it is given
+    (bots that share a stream draw from it in the order they play)."""
+
+    name = "random"
+
+    def __init__(self, seed: int | Stream = 0) -> None:
+        self.rng = seed if isinstance(seed, Stream) else Stream(seed)
+
+    def choose(self, hand: Hand, legal: Sequence[Card]) -> Card:
+        return legal[int(self.rng.random() * len(legal))]
+
+
+class LowestBot:
+    """Plays the legal card smallest by (rank, suit), rank in the profile's order:
+    replayable by anyone."""
+
+    name = "lowest"
+
+    def __init__(self, seed: int = 0) -> None:
+        del seed
+
+    def choose(self, hand: Hand, legal: Sequence[Card]) -> Card:
+        return min(legal, key=hand.rules.card_key)
+
+
+class HighestBot:
+    """Plays the legal card largest by (rank, suit), rank in the profile's order:
+    replayable by anyone."""
+
+    name = "highest"
+
+    def __init__(self, seed: int = 0) -> None:
+        del seed
+
+    def choose(self, hand: Hand, legal: Sequence[Card]) -> Card:
+        return max(legal, key=hand.rules.card_key)
+
+
+class HeuristicBot:
+    """A sensible player: wins tricks cheaply and saves its trumps.
+
+    Winning a trick keeps a hand's size and losing shrinks it, so the bot wins every
+    trick it can with a side-suit card; it trumps only where a trump is sure to win
+    (it plays last) or it has nothing else; otherwise it throws its lowest side card,
+    keeping trumps for when the side suits are gone. It leads its highest side card.
+    """
+
+    name = "heuristic"
+
+    def __init__(self, seed: int = 0) -> None:
+        del seed
+
+    def choose(self, hand: Hand, legal: Sequence[Card]) -> Card:
+        if len(legal) == 1:
+            return legal[0]
+        trump, key, strength = hand.trump, hand.rules.card_key, hand.rules.rank_strength
+        side = [c for c in legal if c.suit != trump]
+        best = hand.best_so_far()
+        if best is None:
+            return max(side, key=lambda c: strength[c.rank]) if side else max(legal, key=key)
+        led = hand.led_suit
+        winners = [c for c in legal if card_beats(c, best[1], led, trump, strength)]
+        side_winners = [c for c in winners if c.suit != trump]
+        plays_last = len(hand.trick) == len(hand.trick_seats) - 1
+        if side_winners:
+            return min(side_winners, key=key) if plays_last else max(side_winners, key=key)
+        if winners and (plays_last or not side):
+            return min(winners, key=key)
+        return min(side or legal, key=key)
+
+
+BOTS: dict[str, Callable[[int], Player]] = {
+    bot.name: bot for bot in (RandomBot, LowestBot, HighestBot, HeuristicBot)
+}

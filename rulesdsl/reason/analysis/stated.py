@@ -1,0 +1,337 @@
+"""What the count model can read off the rules a profile states: the values a draw count
+can take on a trick won by a trump and on any other, and the first trick an end rule can
+end. Read off each rule's checked tree (`rulesdsl.model.language.tree`); what a tree does not settle
+is taken either way, so what is read here only ever removes what cannot happen.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rulesdsl.model.language import bounds
+from rulesdsl.model.language import tree as ir
+from rulesdsl.model.language.rule import HouseRule
+from rulesdsl.model.language.vocab import (
+    ATTRIBUTES,
+    MOST_TRICKS,
+    NAMES,
+    SETS,
+    Aggregate,
+    Type,
+    Where,
+)
+
+Span = tuple[float, float]
+"""The least and largest value an int expression can take (infinite where unknown)."""
+
+ANY: Span = (-math.inf, math.inf)
+
+# How `trick.won_by_trump` reads in a checked tree: the trump attribute of the trick's best.
+TRUMP_CODE = ATTRIBUTES[(Type.CARD, "trump")].code
+BEST_CODE = NAMES["trick.best"].code_at(Where.DRAW)
+TRICK_NUMBER = NAMES["trick.number"].code_at(Where.END)
+
+
+def won_by_trump(node: ir.Node) -> bool:
+    """Whether `node` is `trick.won_by_trump`."""
+    return (
+        isinstance(node, ir.Attr)
+        and node.code == TRUMP_CODE
+        and isinstance(node.base, ir.Leaf)
+        and node.base.code == BEST_CODE
+    )
+
+
+def truth(node: ir.Node, by_trump: bool) -> bool | None:
+    """The condition's value when the trick was (or was not) won by a trump; None when
+    that does not settle it."""
+    if won_by_trump(node):
+        return by_trump
+    if isinstance(node, ir.Leaf) and node.code in ("True", "False"):
+        return node.code == "True"
+    if isinstance(node, ir.Unary) and node.op == "not":
+        inner = truth(node.operand, by_trump)
+        return None if inner is None else not inner
+    if isinstance(node, ir.Binary) and node.op in ("and", "or"):
+        left, right = truth(node.left, by_trump), truth(node.right, by_trump)
+        stop = node.op == "or"  # the value that settles the operator alone
+        if stop in (left, right):
+            return stop
+        return None if None in (left, right) else not stop
+    return None
+
+
+def span(node: ir.Node, by_trump: bool) -> Span:
+    """The values an int expression can take when the trick was (or was not) won by a
+    trump. Every number the vocabulary gives is a count or a place, so at least 0."""
+    if isinstance(node, ir.Number):
+        return node.value, node.value
+    if isinstance(node, ir.Ternary):
+        known = truth(node.condition, by_trump)
+        if known is not None:
+            return span(node.then if known else node.otherwise, by_trump)
+        (a, b), (c, d) = span(node.then, by_trump), span(node.otherwise, by_trump)
+        return min(a, c), max(b, d)
+    if isinstance(node, ir.Unary) and node.op == "-":
+        low, high = span(node.operand, by_trump)
+        return -high, -low
+    if isinstance(node, ir.Binary) and node.op in "+-*":
+        return _arithmetic(node.op, span(node.left, by_trump), span(node.right, by_trump))
+    if isinstance(node, ir.Call):
+        spans = [span(a, by_trump) for a in node.args]
+        pick = min if node.fn == "min" else max
+        return pick(s[0] for s in spans), pick(s[1] for s in spans)
+    return bounds.span(node)
+
+
+def _arithmetic(op: str, left: Span, right: Span) -> Span:
+    """`left op right` over spans that may be unbounded (a product with one is unknown)."""
+    if op == "*" and math.inf in (*map(abs, left), *map(abs, right)):
+        return ANY
+    return bounds.arithmetic(op, left, right)
+
+
+@dataclass(frozen=True)
+class DrawCounts:
+    """The counts a drawer may take on a trick won by a trump, and on any other."""
+
+    by_trump: tuple[int, ...]
+    otherwise: tuple[int, ...]
+
+    @property
+    def all(self) -> tuple[int, ...]:
+        return tuple(sorted(set(self.by_trump) | set(self.otherwise)))
+
+
+def draw_counts(rule: HouseRule, most_cards: int) -> DrawCounts:
+    """The values a stated draw count can take: its span, each end held between 0 and the
+    most there can be (its bound, the cards there are), as the engine holds the count.
+    A count always below 0 is 0; one always above the cards there are is all of them."""
+    top = max(0, min(most_cards, rule.bound if rule.bound is not None else most_cards))
+
+    def held(value: float) -> int:
+        return int(min(max(0, value), top))
+
+    def values(by_trump: bool) -> tuple[int, ...]:
+        low, high = span(rule.tree, by_trump) if rule.tree is not None else ANY
+        return tuple(range(held(low), held(high) + 1))
+
+    return DrawCounts(values(True), values(False))
+
+
+def first_trick(rule: HouseRule) -> int:
+    """The first trick at whose end an end rule's condition can hold (1: any trick), read
+    off comparisons of `trick.number` with a number that the condition requires."""
+    return _first(rule.tree) if rule.tree is not None else 1
+
+
+def _first(node: ir.Node) -> int:
+    if isinstance(node, ir.Binary) and node.op == "and":
+        return max(_first(node.left), _first(node.right))
+    if isinstance(node, ir.Binary) and node.op == "or":
+        return min(_first(node.left), _first(node.right))
+    if isinstance(node, ir.Binary) and node.op == "==":
+        for number, other in ((node.right, node.left), (node.left, node.right)):
+            if isinstance(number, ir.Number) and _is_trick_number(other):
+                return max(1, number.value)
+    return _at_least(node) or 1
+
+
+def sure_trick(rule: HouseRule) -> int | None:
+    """The trick from which an end rule's condition surely holds (None: never known to),
+    for `end after trick N` and the like."""
+    return _sure(rule.tree) if rule.tree is not None else None
+
+
+def _sure(node: ir.Node) -> int | None:
+    if isinstance(node, ir.Leaf) and node.code == "True":
+        return 1
+    if isinstance(node, ir.Binary) and node.op in ("and", "or"):
+        left, right = _sure(node.left), _sure(node.right)
+        if node.op == "and":
+            return None if left is None or right is None else max(left, right)
+        return min((n for n in (left, right) if n is not None), default=None)
+    return _at_least(node)
+
+
+def _at_least(node: ir.Node) -> int | None:
+    """N, where `node` says `trick.number >= N` (or `> N - 1`, either way round)."""
+    if not isinstance(node, ir.Binary):
+        return None
+    left, right, op = node.left, node.right, node.op
+    if isinstance(left, ir.Number) and _is_trick_number(right):
+        left, right, op = right, left, {"<=": ">=", "<": ">"}.get(op, "")
+    if op in (">=", ">") and _is_trick_number(left) and isinstance(right, ir.Number):
+        return max(1, right.value + (op == ">"))
+    return None
+
+
+def _is_trick_number(node: ir.Node) -> bool:
+    return isinstance(node, ir.Leaf) and node.code == TRICK_NUMBER
+
+
+# -- what a condition can be, where the count model knows the counts ---------------------
+
+TRUTHS = frozenset({True, False})
+
+
+@dataclass(frozen=True)
+class Counts:
+    """What the count model knows of a moment of a hand: the players, the sizes of the
+    active hands, the stock, and the trick's number (a span)."""
+
+    players: int
+    sizes: tuple[int, ...]
+    stock: int
+    tricks: Span = (1, MOST_TRICKS)
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A seat a variable or name stands for: one holding `size` cards, or any active seat
+    (None); `active` when it is surely still in."""
+
+    active: bool
+    size: int | None = None
+
+
+ANY_ACTIVE = Seat(True)
+
+SEAT_SETS = SETS["seats"].iterate
+SEAT_CODES = {
+    NAMES["me"].code: ANY_ACTIVE,
+    NAMES["drawer"].code_at(Where.DRAW): ANY_ACTIVE,
+}
+CARDS_CODE = ATTRIBUTES[(Type.SEAT, "cards")].code
+TRICKS_CODE = ATTRIBUTES[(Type.SEAT, "tricks")].code
+ACTIVE_CODE = ATTRIBUTES[(Type.SEAT, "active")].code
+LEAF_SPANS: dict[str, Callable[[Counts], Span]] = {
+    NAMES["players"].code: lambda c: (c.players, c.players),
+    NAMES["stock.size"].code: lambda c: (c.stock, c.stock),
+    NAMES["trick.number"].code: lambda c: c.tricks,
+    TRICK_NUMBER: lambda c: c.tricks,
+}
+
+
+class Reader:
+    """The values a checked expression can take at `counts`: a span for a number, the set
+    of truths a condition can have. What the counts do not settle is taken either way."""
+
+    def __init__(self, counts: Counts) -> None:
+        self.counts = counts
+        self.seats: dict[int, Seat] = {}
+
+    def truths(self, node: ir.Node) -> frozenset[bool]:
+        if isinstance(node, ir.Leaf) and node.code in ("True", "False"):
+            return frozenset({node.code == "True"})
+        if isinstance(node, ir.Unary) and node.op == "not":
+            return frozenset(not t for t in self.truths(node.operand))
+        if isinstance(node, ir.Binary) and node.op in ("and", "or"):
+            return self._logic(node)
+        if isinstance(node, ir.Binary) and node.left.type == Type.INT:
+            return _compare(node.op, self.span(node.left), self.span(node.right))
+        if isinstance(node, ir.Attr) and node.code == ACTIVE_CODE:
+            seat = self._seat(node.base)
+            return frozenset({True}) if seat is not None and seat.active else TRUTHS
+        if isinstance(node, ir.Over) and node.kind in (Aggregate.ANY, Aggregate.ALL):
+            return self._quantifier(node)
+        return TRUTHS
+
+    def _logic(self, node: ir.Binary) -> frozenset[bool]:
+        left, right = self.truths(node.left), self.truths(node.right)
+        if node.op == "and":
+            return frozenset(a and b for a in left for b in right)
+        return frozenset(a or b for a in left for b in right)
+
+    def _quantifier(self, node: ir.Over) -> frozenset[bool]:
+        """`any` or `all` over seats, each seat by the cards it holds: true where the body
+        can be for one seat (`any`) or for every seat (`all`)."""
+        if node.over.iterate != SEAT_SETS:
+            return TRUTHS
+        each = []
+        for seat in self._seats(active_only=bool(node.over.keep)):
+            self.seats[node.var] = seat
+            each.append(self.truths(node.body))
+        settles = node.kind == Aggregate.ANY  # the truth one seat settles `any` with
+        found = set()
+        if any(settles in body for body in each):
+            found.add(settles)
+        if all((not settles) in body for body in each):
+            found.add(not settles)
+        return frozenset(found)
+
+    def _seats(self, active_only: bool) -> list[Seat]:
+        counts = self.counts
+        seats = [Seat(True, size) for size in sorted(set(counts.sizes))]
+        if not active_only and len(counts.sizes) < counts.players:
+            seats.append(Seat(False, 0))
+        return seats
+
+    def span(self, node: ir.Node) -> Span:
+        if isinstance(node, ir.Number):
+            return node.value, node.value
+        if isinstance(node, ir.Leaf) and node.code in LEAF_SPANS:
+            return LEAF_SPANS[node.code](self.counts)
+        if isinstance(node, ir.Attr) and node.code in (CARDS_CODE, TRICKS_CODE):
+            return self._seat_span(node)
+        if isinstance(node, ir.Binary) and node.op in "+-*":
+            return _arithmetic(node.op, self.span(node.left), self.span(node.right))
+        if isinstance(node, ir.Unary) and node.op == "-":
+            low, high = self.span(node.operand)
+            return -high, -low
+        if isinstance(node, ir.Call):
+            spans = [self.span(a) for a in node.args]
+            pick = min if node.fn == "min" else max
+            return pick(s[0] for s in spans), pick(s[1] for s in spans)
+        if isinstance(node, ir.Ternary):
+            (a, b), (c, d) = self.span(node.then), self.span(node.otherwise)
+            truths = self.truths(node.condition)
+            spans = [s for s, t in (((a, b), True), ((c, d), False)) if t in truths]
+            return min(s[0] for s in spans), max(s[1] for s in spans)
+        return bounds.span(node)
+
+    def _seat_span(self, node: ir.Attr) -> Span:
+        seat = self._seat(node.base)
+        if seat is None:
+            return bounds.span(node)
+        if node.code == TRICKS_CODE:
+            return 0, self.counts.tricks[1]
+        if seat.size is not None:
+            return seat.size, seat.size
+        sizes = self.counts.sizes or (0,)
+        return min(sizes), max(sizes)
+
+    def _seat(self, node: ir.Node) -> Seat | None:
+        if isinstance(node, ir.Var):
+            return self.seats.get(node.index)
+        if isinstance(node, ir.Leaf):
+            return SEAT_CODES.get(node.code)
+        return None
+
+
+def _compare(op: str, left: Span, right: Span) -> frozenset[bool]:
+    """The truths `left op right` can have for numbers in the two spans."""
+    (a, b), (c, d) = left, right
+    can_less, can_more, can_equal = a < d, b > c, a <= d and c <= b
+    only_equal = a == b == c == d
+    truths = {
+        "==": (can_equal, not only_equal),
+        "!=": (not only_equal, can_equal),
+        "<": (can_less, b >= c),
+        "<=": (can_less or can_equal, can_more),
+        ">": (can_more, a <= d),
+        ">=": (can_more or can_equal, can_less),
+    }[op]
+    return frozenset(t for t, possible in zip((True, False), truths, strict=True) if possible)
+
+
+def truths(condition: ir.Node | None, counts: Counts) -> frozenset[bool]:
+    """The truths `condition` can have at `counts` (a rule without a tree: either)."""
+    return TRUTHS if condition is None else Reader(counts).truths(condition)
+
+
+def can_hold(condition: ir.Node | None, counts: Counts) -> bool:
+    """Whether `condition` can be true at `counts`."""
+    return True in truths(condition, counts)

@@ -1,0 +1,630 @@
+"""Paired simulation: every profile plays the same deals, with the same dealers and bot seeds.
+
+Work is cut into fixed chunks of deals; each chunk yields exact integer sums, so the
+merged figures are the same for any number of workers. Nothing is kept per hand.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections import Counter
+from collections.abc import Callable, Sequence
+from contextlib import closing
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from rulesdsl.model.result import EndReason, HandResult
+from rulesdsl.model.rules import COUNTED, Rules
+from rulesdsl.model.seeds import derive, shuffle
+from rulesdsl.model.stream import Stream
+from rulesdsl.play import native
+from rulesdsl.play.engine.fast import REASONS, HandPlayer, compile_hand, int_deck
+from rulesdsl.play.engine.match import Match
+from rulesdsl.play.players.registry import make_bot
+from rulesdsl.play.players.search.table import NO_RANDOM, good_hand, needs_reference, reference_hand
+from rulesdsl.reason.executors import LOCAL, Workers, results
+
+CHUNK = 250
+"""Deals of a chunk draw from the chunk's own streams, so the chunks fix the hands."""
+TASK_CHUNKS = 40
+"""At most this many chunks make one task (one call of a native kernel, one tally)."""
+TASKS_PER_WORKER = 4
+Z95 = 1.959964
+
+
+@dataclass(frozen=True)
+class Spec:
+    """What to simulate: profiles (label, rules), table size, how many deals, bots, seed."""
+
+    profiles: tuple[tuple[str, Rules], ...]
+    players: int = 4
+    units: int = 10_000
+    matches: bool = False
+    bots: tuple[str, ...] = ("random",)
+    seed: int = 0
+    skill: bool = True
+    good_play: str | None = None  # the bot of good play (e.g. pimc:10); None measures none
+
+    def seat_bots(self) -> tuple[str, ...]:
+        return self.bots * self.players if len(self.bots) == 1 else self.bots
+
+    @property
+    def labels(self) -> list[str]:
+        return [label for label, _ in self.profiles]
+
+    @property
+    def pairs(self) -> list[tuple[int, int]]:
+        count = len(self.profiles)
+        return [(a, b) for a in range(count) for b in range(a + 1, count)]
+
+    def chunks(self) -> list[range]:
+        return pieces(range(self.units))
+
+    def tasks(self, workers: int) -> list[range]:
+        """The deals of each task, in order: whole chunks, up to TASK_CHUNKS to a task while
+        every worker gets TASKS_PER_WORKER tasks, one to a task for matches and search
+        bots (whose hands are slow). The figures are the same however chunks are grouped."""
+        chunks = self.chunks()
+        slow = self.matches or self.good_play is not None or needs_reference(self.seat_bots())
+        spread = len(chunks) // (max(workers, 1) * TASKS_PER_WORKER)
+        per = 1 if slow else max(1, min(TASK_CHUNKS, spread))
+        return [
+            range(chunks[k].start, chunks[min(k + per, len(chunks)) - 1].stop)
+            for k in range(0, len(chunks), per)
+        ]
+
+
+def pieces(units: range) -> list[range]:
+    """`units`, from the start of a chunk, cut into chunks."""
+    return [range(s, min(s + CHUNK, units.stop)) for s in range(units.start, units.stop, CHUNK)]
+
+
+NUMBERS = ("tricks", "plays", "stock_left", "eliminations", "last_card_saves")
+COUNTS = {*NUMBERS, "match_hands"}
+OUTCOME_FIELDS = ("winner", "reason", "fired", *NUMBERS)
+Test = Callable[[object], bool]
+
+
+@cache
+def indicators(players: int) -> dict[str, tuple[str, Test]]:
+    """Yes/no measurements: the category each is counted in and the test on its value."""
+    tests: dict[str, tuple[str, Test]] = {}
+    for r in range(players):
+        tests[f"win_seat_{r}"] = ("winner", lambda v, r=r: v == r)
+        tests[f"match_win_seat_{r}"] = ("match_winners", lambda v, r=r: r in v)
+    tests["no_winner"] = ("winner", lambda v: v == -1)
+    for reason in EndReason:
+        tests[f"end_{reason}"] = ("reason", lambda v, reason=reason: v is reason)
+    tests["skill"] = ("skill", lambda v: v == 1)
+    tests["comeback"] = ("comeback", lambda v: v == 1)
+    return tests
+
+
+FIRES = "fires_"
+"""The prefix of the coverage measurements: `fires_NAME` counts the hands where the rule
+NAME fired, an option's or one the profile states."""
+
+
+def indicator(players: int, key: str) -> tuple[str, Test]:
+    """The category and test of the yes/no measurement `key`."""
+    if key.startswith(FIRES):
+        rule = key.removeprefix(FIRES)
+        return "fired", lambda v: rule in v
+    return indicators(players)[key]
+
+
+def covered(spec: Spec) -> list[str]:
+    """The rules coverage counts: the counted options, then the rules the profiles state."""
+    stated = (r.name for _, rules in spec.profiles for r in rules.house_rules)
+    return list(dict.fromkeys([*COUNTED, *stated]))
+
+
+@dataclass
+class Tally:
+    """Exact counts over units, whose size does not grow with their number.
+
+    Hands are counted by their distinct results (who won relative to the dealer, why the
+    hand ended, which rules fired, and the numbers of NUMBERS). A paired tally holds the
+    differences b - a of numbers and counts (a, b) pairs of categories.
+    """
+
+    players: int
+    paired: bool = False
+    n: int = 0
+    outcomes: Counter[tuple] = field(default_factory=Counter)
+    sums: Counter[str] = field(default_factory=Counter)
+    squares: Counter[str] = field(default_factory=Counter)
+    counts: dict[str, Counter] = field(default_factory=dict)
+
+    def add_numbers(self, names: Sequence[str], values: Sequence[int]) -> None:
+        sums, squares = self.sums, self.squares
+        for key, value in zip(names, values, strict=True):
+            sums[key] += value
+            squares[key] += value * value
+
+    def count(self, category: str, value: object) -> None:
+        counts = self.counts.get(category)
+        if counts is None:
+            counts = self.counts[category] = Counter()
+        counts[value] += 1
+
+    def merge(self, other: Tally) -> None:
+        self.n += other.n
+        self.outcomes.update(other.outcomes)
+        self.sums.update(other.sums)
+        self.squares.update(other.squares)
+        for name, counts in other.counts.items():
+            self.counts.setdefault(name, Counter()).update(counts)
+
+    def distribution(self, name: str) -> Counter:
+        """How often each value of a category or number occurred."""
+        found = Counter(self.counts.get(name, {}))
+        if name in OUTCOME_FIELDS:
+            index = OUTCOME_FIELDS.index(name)
+            for outcome, count in self.outcomes.items():
+                found[outcome[index]] += count
+        return found
+
+    def totals(self, key: str) -> tuple[int, int]:
+        """The sum over units of a measurement, and the sum of its squares."""
+        if key in COUNTS:
+            values = self.distribution(key)
+            total = sum(v * c for v, c in values.items()) + self.sums[key]
+            return total, sum(v * v * c for v, c in values.items()) + self.squares[key]
+        category, test = indicator(self.players, key)
+        total = squares = 0
+        for value, count in self.distribution(category).items():
+            step = int(test(value[1])) - int(test(value[0])) if self.paired else int(test(value))
+            total += count * step
+            squares += count * step * step
+        return total, squares
+
+    def total(self, key: str) -> int:
+        return self.totals(key)[0]
+
+    def estimate(self, key: str, share: bool = False) -> Estimate:
+        return Estimate.of(self.n, *self.totals(key), share)
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A mean with its 95% interval (normal approximation)."""
+
+    mean: float
+    low: float
+    high: float
+    n: int
+
+    @classmethod
+    def of(cls, n: int, total: int, squares: int, share: bool = False) -> Estimate:
+        """From exact sums; a `share` (every value 0 or 1) gets Wilson's interval."""
+        if n == 0:
+            return cls(math.nan, math.nan, math.nan, 0)
+        if share:
+            return cls.share(total, n)
+        mean = total / n
+        variance = (squares - total * total / n) / (n - 1) if n > 1 else 0.0
+        half = Z95 * math.sqrt(max(variance, 0.0) / n)
+        return cls(mean, mean - half, mean + half, n)
+
+    @classmethod
+    def share(cls, hits: int, n: int) -> Estimate:
+        p = hits / n
+        centre = (p + Z95**2 / (2 * n)) / (1 + Z95**2 / n)
+        half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / (1 + Z95**2 / n)
+        return cls(p, max(0.0, centre - half), min(1.0, centre + half), n)
+
+    @property
+    def clear_of_zero(self) -> bool:
+        return self.low > 0 or self.high < 0
+
+
+@dataclass
+class Result:
+    """Merged tallies: per profile (units, and hands inside matches), and per pair (a, b)
+    of the differences b - a on the same deals."""
+
+    spec: Spec
+    units: Tally
+    profiles: list[Tally]
+    hands: list[Tally]
+    pairs: list[Tally]
+    good: list[Tally] = field(default_factory=list)  # hands under good play, per profile
+    good_pairs: list[Tally] = field(default_factory=list)
+    interrupted: bool = False
+
+    def merge(self, other: Result) -> None:
+        self.units.merge(other.units)
+        for mine, theirs in zip(self._tallies(), other._tallies(), strict=True):
+            mine.merge(theirs)
+
+    def _tallies(self) -> list[Tally]:
+        return self.profiles + self.hands + self.pairs + self.good + self.good_pairs
+
+
+def empty_result(spec: Spec) -> Result:
+    count, n = len(spec.profiles), spec.players
+    return Result(
+        spec,
+        Tally(n),
+        [Tally(n) for _ in range(count)],
+        [Tally(n) for _ in range(count)],
+        [Tally(n, paired=True) for _ in spec.pairs],
+        [Tally(n) for _ in range(count)] if spec.good_play else [],
+        [Tally(n, paired=True) for _ in spec.pairs] if spec.good_play else [],
+    )
+
+
+def counted(result: HandResult, dealer: int, players: int) -> tuple:
+    """What a simulation counts of a hand, as OUTCOME_FIELDS: the winner's seat relative
+    to the dealer (-1 for none), the reason, the rules that fired, then NUMBERS."""
+    winner = result.winner
+    return (
+        -1 if winner is None else (winner - dealer) % players,
+        result.reason,
+        result.fired,
+        result.tricks,
+        result.plays,
+        result.stock_left,
+        len(result.eliminated),
+        result.saves,
+    )
+
+
+def record(tally: Tally, key: tuple) -> None:
+    """Count one hand, as `counted` gives it."""
+    tally.outcomes[key] += 1
+    tally.n += 1
+
+
+def record_pair(tally: Tally, first: tuple, second: tuple) -> None:
+    """Count the paired difference of two hands on the same deal, as `counted` gives them."""
+    tally.n += 1
+    tally.add_numbers(NUMBERS, [second[i] - first[i] for i in range(3, 8)])
+    tally.count("winner", (first[0], second[0]))
+    tally.count("reason", (first[1], second[1]))
+    tally.count("fired", (first[2], second[2]))
+
+
+def deals_seed(seed: int, start: int, cards: tuple[int, ...]) -> int:
+    """The seed of the stream a chunk draws its deals from, for one card set."""
+    return derive(seed, "deals", start, _card_text(cards))
+
+
+@cache
+def _card_text(cards: tuple[int, ...]) -> str:
+    return ",".join(map(str, cards))
+
+
+class _Decks:
+    """Deck orders (and reshuffle seeds) deal by deal, one per card set in play, the same
+    for every profile that plays those cards; each chunk draws them from its own stream."""
+
+    def __init__(self, seed: int, start: int, card_sets: Sequence[tuple[int, ...]]) -> None:
+        self.card_sets = list(dict.fromkeys(card_sets))
+        self.streams = [Stream(deals_seed(seed, start, cards)) for cards in self.card_sets]
+
+    def index(self, cards: tuple[int, ...]) -> int:
+        return self.card_sets.index(cards)
+
+    def next_deal(self) -> list[tuple[list[int], int]]:
+        """The next deal: (deck order, hand seed) for each card set."""
+        deals = []
+        for cards, stream in zip(self.card_sets, self.streams, strict=True):
+            deck = list(cards)
+            shuffle(deck, stream)
+            deals.append((deck, stream.split()))
+        return deals
+
+
+def hand_player(rules: Rules, players: int, bots: tuple[str, ...]) -> HandPlayer:
+    """The fastest way to play hands of `rules` with `bots`, one name per seat: the
+    compiled fast path, or the reference engine for a bot it does not know."""
+    if needs_reference(bots):
+        return reference_hand(rules, players, bots)
+    return compile_hand(rules, players, bots)
+
+
+def _skill_bots(players: int, seat: int) -> tuple[str, ...]:
+    """The heuristic bot at `seat` against random bots. The sim turns its seat relative
+    to the dealer every `players` deals, so it sits everywhere equally often."""
+    return tuple("heuristic" if s == seat else "random" for s in range(players))
+
+
+def _play_hands(spec: Spec, units: range, result: Result) -> None:
+    # Good play is measured deal by deal beside the plain hands, on the Python path.
+    kernels = None if spec.good_play else native_kernels(spec)
+    if kernels is not None:
+        _play_native(spec, units, result, kernels)
+        return
+    for chunk in pieces(units):
+        _play_chunk(spec, chunk, result)
+
+
+def _play_chunk(spec: Spec, units: range, result: Result) -> None:
+    """`_play_hands` on the Python path, one chunk."""
+    n = spec.players
+    cards = [int_deck(rules) for _, rules in spec.profiles]
+    decks = _Decks(spec.seed, units.start, cards)
+    card_set = [decks.index(c) for c in cards]
+    plays = [hand_player(rules, n, spec.seat_bots()) for _, rules in spec.profiles]
+    bots = [Stream(derive(spec.seed, "bots", units.start)) for _ in spec.profiles]
+    skilled = [
+        [compile_hand(rules, n, _skill_bots(n, seat)) for seat in range(n)]
+        for _, rules in spec.profiles
+    ]
+    skill_bots = [Stream(derive(spec.seed, "skill", units.start)) for _ in spec.profiles]
+    profiles = list(enumerate(zip(plays, result.profiles, card_set, bots, strict=True)))
+    for unit in units:
+        dealer = unit % n
+        seat = (dealer + unit // n) % n
+        deals = decks.next_deal()
+        raws, skills = [], []
+        for index, (play, tally, which, rng) in profiles:
+            deck, hand_seed = deals[which]
+            key = counted(play(deck, hand_seed, rng, dealer), dealer, n)
+            record(tally, key)
+            raws.append(key)
+            if spec.skill:
+                skill = skilled[index][seat](deck, hand_seed, skill_bots[index], dealer)
+                won = skill.winner == seat
+                skills.append(int(won))
+                tally.count("skill", int(won))
+        for tally, (a, b) in zip(result.pairs, spec.pairs, strict=True):
+            record_pair(tally, raws[a], raws[b])
+            if spec.skill:
+                tally.count("skill", (skills[a], skills[b]))
+        if spec.good_play:
+            _play_good(spec, result, deals, card_set, dealer, seat)
+        result.units.n += 1
+
+
+def _play_good(
+    spec: Spec,
+    result: Result,
+    deals: list[tuple[list[int], int]],
+    card_set: list[int],
+    dealer: int,
+    seat: int,
+) -> None:
+    """The same deal under good play: every seat the good bot (seat shares, coverage,
+    comebacks), and the good bot at `seat` against heuristic bots (a step of skill)."""
+    assert spec.good_play is not None
+    n, bot = spec.players, spec.good_play
+    keys, comebacks, skills = [], [], []
+    for index, (_, rules) in enumerate(spec.profiles):
+        deck, hand_seed = deals[card_set[index]]
+        tally = result.good[index]
+        hand, comeback = good_hand(rules, n, bot, deck, hand_seed, dealer)
+        key = counted(hand, dealer, n)
+        record(tally, key)
+        tally.count("comeback", comeback)
+        stepped = tuple(bot if s == seat else "heuristic" for s in range(n))
+        won = int(hand_player(rules, n, stepped)(deck, hand_seed, NO_RANDOM, dealer).winner == seat)
+        tally.count("skill", won)
+        keys.append(key)
+        comebacks.append(comeback)
+        skills.append(won)
+    for tally, (a, b) in zip(result.good_pairs, spec.pairs, strict=True):
+        record_pair(tally, keys[a], keys[b])
+        tally.count("comeback", (comebacks[a], comebacks[b]))
+        tally.count("skill", (skills[a], skills[b]))
+
+
+def native_kernels(spec: Spec) -> list[Any] | None:
+    """Each profile's native kernel, when the native path runs here and has them all."""
+    if not native.available():
+        return None
+    from rulesdsl.play.native.kernel import ready
+    from rulesdsl.play.native.lower import NativeError
+
+    bots = spec.seat_bots()
+    if needs_reference(bots):
+        return None
+    try:
+        return [ready(rules, spec.players, bots, spec.skill) for _, rules in spec.profiles]
+    except NativeError:
+        return None
+
+
+def _keys(rows: Any, units: range, players: int) -> Any:
+    """The columns `counted` gives, one row per deal, as ints (reason and fired by index)."""
+    import numpy as np
+
+    from rulesdsl.play.native import driver as d
+
+    dealers = np.arange(units.start, units.stop, dtype=np.int64) % players
+    columns = (d.WINNER, d.REASON, d.FIRED, d.TRICKS, d.PLAYS, d.STOCK_LEFT, d.ELIMINATED, d.SAVES)
+    keys = rows[:, list(columns)]
+    won = keys[:, 0]
+    keys[:, 0] = np.where(won < 0, -1, (won - dealers) % players)
+    return keys
+
+
+def _distinct(values: Any) -> list[tuple[tuple[int, ...], int]]:
+    """The distinct rows of an int array with their counts, in order of first occurrence."""
+    from rulesdsl.play.native.runtime import distinct_rows
+
+    firsts, counts = distinct_rows(values)
+    return list(zip(map(tuple, values[firsts].tolist()), counts.tolist(), strict=True))
+
+
+def _cell(column: int, value: int, plan: Any) -> object:
+    """A value of the first three columns of `_keys` as `counted` gives it."""
+    if column == 1:
+        return REASONS[value]
+    return plan.fired_names[value] if column == 2 else value
+
+
+def _named(key: tuple[int, ...], plan: Any) -> tuple:
+    """A row of `_keys` as `counted` gives it."""
+    return (*(_cell(c, key[c], plan) for c in range(3)), *key[3:])
+
+
+def _count(tally: Tally, category: str, values: Any, name: Callable[[tuple], object]) -> None:
+    """Count the rows of `values` in `category`, each named by `name`, in order."""
+    counts = tally.counts.setdefault(category, Counter())
+    for value, count in _distinct(values):
+        counts[name(value)] += count
+
+
+def _native_chunks(spec: Spec, units: range, cards: tuple[int, ...], bots: str) -> Any:
+    """The chunks of `units` for a native kernel: the streams of each as `_play_chunk`
+    draws them, its bots' stream the one named `bots`."""
+    from rulesdsl.play.native.kernel import chunks
+
+    starts = [chunk.start for chunk in pieces(units)]
+    return chunks(
+        [deals_seed(spec.seed, start, cards) for start in starts],
+        [derive(spec.seed, bots, start) for start in starts],
+        starts,
+        [len(chunk) for chunk in pieces(units)],
+    )
+
+
+def _play_native(spec: Spec, units: range, result: Result, kernels: list[Any]) -> None:
+    """`_play_hands` on the native path: each profile's chunks in one call, tallied by
+    their distinct outcomes."""
+    import numpy as np
+
+    n = spec.players
+    unit = np.arange(units.start, units.stop, dtype=np.int64)
+    seat = (unit % n + unit // n) % n
+    keys, skills = [], []
+    for (_, rules), kernel, tally in zip(spec.profiles, kernels, result.profiles, strict=True):
+        cards = np.array(int_deck(rules), np.int64)
+        played = kernel.chunks(cards, _native_chunks(spec, units, int_deck(rules), "bots"))
+        key = _keys(played, units, n)
+        for value, count in _distinct(key):
+            tally.outcomes[_named(value, kernel.plan)] += count
+        tally.n += len(units)
+        keys.append(key)
+        if spec.skill:
+            played = kernel.chunks(
+                cards, _native_chunks(spec, units, int_deck(rules), "skill"), True
+            )
+            won = (played[:, 0] == seat).astype(np.int64)[:, None]
+            _count(tally, "skill", won, lambda v: v[0])
+            skills.append(won)
+    for tally, (a, b) in zip(result.pairs, spec.pairs, strict=True):
+        tally.n += len(units)
+        differences = keys[b][:, 3:] - keys[a][:, 3:]
+        for name, total, square in zip(
+            NUMBERS, differences.sum(axis=0), (differences**2).sum(axis=0), strict=True
+        ):
+            tally.sums[name] += int(total)
+            tally.squares[name] += int(square)
+        plans = kernels[a].plan, kernels[b].plan
+        for category, column in (("winner", 0), ("reason", 1), ("fired", 2)):
+            pairs = np.column_stack([keys[a][:, column], keys[b][:, column]])
+            _count(
+                tally,
+                category,
+                pairs,
+                lambda v, c=column, p=plans: (_cell(c, v[0], p[0]), _cell(c, v[1], p[1])),
+            )
+        if spec.skill:
+            _count(tally, "skill", np.column_stack([skills[a], skills[b]]), lambda v: v)
+    result.units.n += len(units)
+
+
+def _play_matches(spec: Spec, units: range, result: Result) -> None:
+    plays = [hand_player(rules, spec.players, spec.seat_bots()) for _, rules in spec.profiles]
+    for unit in units:
+        lengths, winners = [], []
+        for index, (_, rules) in enumerate(spec.profiles):
+            match = Match(rules, spec.players, derive(spec.seed, "match", unit))
+            first = match.dealer
+            decks = _Decks(spec.seed, unit, [int_deck(rules)])
+            bots = Stream(derive(spec.seed, "match bots", unit))
+            while not match.over:
+                ((deck, hand_seed),) = decks.next_deal()
+                dealer = match.dealer
+                hand = plays[index](deck, hand_seed, bots, dealer)
+                match.record(hand)
+                record(result.hands[index], counted(hand, dealer, spec.players))
+            tally = result.profiles[index]
+            tally.n += 1
+            tally.add_numbers(("match_hands",), (match.hands_played,))
+            relative = frozenset((s - first) % spec.players for s in match.winners)
+            tally.count("match_winners", relative)
+            lengths.append(match.hands_played)
+            winners.append(relative)
+        for tally, (a, b) in zip(result.pairs, spec.pairs, strict=True):
+            tally.n += 1
+            tally.add_numbers(("match_hands",), (lengths[b] - lengths[a],))
+            tally.count("match_winners", (winners[a], winners[b]))
+        result.units.n += 1
+
+
+def run_task(spec: Spec, units: range) -> Result:
+    """Play the deals numbered `units` (whole chunks) under every profile; their tallies."""
+    result = empty_result(spec)
+    (_play_matches if spec.matches else _play_hands)(spec, units, result)
+    return result
+
+
+def _run_task_args(args: tuple[Spec, range]) -> Result:
+    return run_task(*args)
+
+
+def default_workers() -> int:
+    return os.cpu_count() or 1
+
+
+def run(
+    spec: Spec,
+    workers: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    executor: str = LOCAL,
+    stop: Callable[[], bool] | None = None,
+    kept: Workers | None = None,
+) -> Result:
+    """Simulate on `workers` local processes (the `kept` ones, when given), or on a Dask
+    cluster (`dask://HOST:PORT`); `progress` hears the units done after each task. Ctrl-C,
+    or `stop` saying yes, stops early and returns what was gathered, marked `interrupted`;
+    the tasks not done are cancelled. `stop` is heard within `executors.POLL` seconds where
+    the tasks run away from this thread (kept workers, a pool, Dask), else after a task."""
+    result = empty_result(spec)
+    workers = kept.count if kept is not None else workers or default_workers()
+    tasks = [(spec, units) for units in spec.tasks(workers)]
+    gathered = 0
+    try:
+        if kept is None and executor == LOCAL and min(workers, len(tasks)) > 1:
+            _kernels_for_workers(spec)  # forked workers inherit them
+        with closing(results(_run_task_args, tasks, workers, executor, stop, kept)) as parts:
+            for part in parts:
+                result.merge(part)
+                gathered += 1
+                if progress is not None:
+                    progress(result.units.n)
+                if stop is not None and stop():
+                    break
+    except KeyboardInterrupt:
+        pass
+    result.interrupted = gathered < len(tasks)
+    return result
+
+
+def _kernels_for_workers(spec: Spec) -> None:
+    """The native kernels the tasks play on, made here before the local workers start, so
+    that they inherit them: made or read from the cache once, anything the cache refuses
+    said once."""
+    if not spec.matches and spec.good_play is None:
+        native_kernels(spec)
+
+
+def check_spec(spec: Spec) -> None:
+    """Raise RulesError/ValueError when a profile cannot seat the players or bots are wrong."""
+    for label, rules in spec.profiles:
+        rules.check_players_of(label, spec.players)
+    if len(spec.bots) not in (1, spec.players):
+        raise ValueError(
+            f"--bots names {len(spec.bots)} seats, but there are {spec.players} players"
+        )
+    for name in spec.bots + ((spec.good_play,) if spec.good_play else ()):
+        make_bot(name)
+    if spec.good_play and spec.matches:
+        raise ValueError("--good-play measures hands: give --hands, not --matches")

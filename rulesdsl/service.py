@@ -1,0 +1,168 @@
+"""What a surface asks for, in one place: the command line, the language server and the web
+page each ask here, and none of them asks another.
+
+A profile as the surfaces show it (read, then linted: the rules that can never act), a
+rewrite of a document that is checked to say the same thing, a simulation's spec checked
+as `simulate` checks it, and what its result prints; the problems a surface reports.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from rulesdsl.model.cards import CardError
+from rulesdsl.model.kinds import OptionError
+from rulesdsl.model.rules import Rules, RulesError
+from rulesdsl.model.text import safe_text
+from rulesdsl.read.outputs import OutputError
+from rulesdsl.read.sources import (
+    CYCLE_HINT,
+    MAX_BYTES,
+    PLAIN,
+    TextForm,
+    cycle_message,
+    looping_link,
+    sizes,
+)
+from rulesdsl.reason.executors import ExecutorError
+
+if TYPE_CHECKING:
+    from rulesdsl.read.profile import Profile
+    from rulesdsl.read.syntax.document import Document
+    from rulesdsl.reason.analysis.sameness import Sameness
+    from rulesdsl.reason.sim import Result, Spec
+
+# The readers, the analysis, the simulation and the reports are imported by the functions
+# that use them, so that every command starts quickly: the `rulesdsl` command imports
+# this module for the problems it reports.
+
+USER_ERRORS = (OptionError, CardError, RulesError, ExecutorError, OutputError)
+
+
+class UsageProblem(Exception):
+    """A problem with what the user asked for: reported in one line, exit status 2."""
+
+
+class ProfileProblem(Exception):
+    """A profile that cannot be used: its diagnostics are shown, exit status 2."""
+
+
+class LinkedPath(click.Path):
+    """A path that must exist, and whose cycle of symbolic links, if it runs into one, is
+    named (click would say only that the path does not exist)."""
+
+    def convert(self, value, param, ctx):  # type: ignore[no-untyped-def]
+        link = looping_link(Path(value)) if self.exists else None
+        if link is not None:
+            self.fail(f"{cycle_message(link)}; {CYCLE_HINT}", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+def checked_file(path: Path, root: Path | None = None) -> Profile:
+    """A profile file as `validate` shows it: read, then linted (the rules in it that can
+    never act are warned about)."""
+    from rulesdsl.read.profile import load_file
+    from rulesdsl.reason.analysis.lint import linted
+
+    return linted(load_file(path, root))
+
+
+def checked_text(path: Path, text: str, buffers: Mapping[Path, str] | None = None) -> Profile:
+    """A profile as an editor holds it, `text` not yet saved at `path`: read, then linted."""
+    from rulesdsl.read.profile import load_text
+    from rulesdsl.reason.analysis.lint import linted
+
+    return linted(load_text(path, text, buffers))
+
+
+def _same_content(a: Document, b: Document) -> bool:
+    """The same profile and the same comments: what converting and formatting must keep."""
+
+    def content(doc: Document):
+        entries = Counter((e.key, e.value, e.assumed, e.note) for e in doc.entries)
+        rules = [
+            (r.name, Counter((e.key, e.value, e.assumed, e.note) for e in r.entries))
+            for r in doc.rules
+        ]
+        return doc.name, doc.extends, entries, rules, Counter(c.text for c in doc.comments)
+
+    return content(a) == content(b)
+
+
+def rewrite(doc: Document, syntax: str, path: Path, form: TextForm = PLAIN) -> str:
+    """The document in `syntax`, checked to say the same thing with every comment kept, and
+    to fit in a profile file (as `form` lays it down)."""
+    from rulesdsl.read.profile import read_document
+    from rulesdsl.read.syntax.writer import write
+
+    text = write(doc, syntax)
+    _check_fits(path, form.marked(form.lines(text)))
+    suffix = ".rules" if syntax == "dsl" else ".yaml"
+    again = read_document(path.with_suffix(suffix), text)
+    if not again.ok or not _same_content(doc, again):
+        raise UsageProblem(f"{path}: cannot be rewritten without changing it; please report this")
+    return text
+
+
+def _check_fits(path: Path, text: str) -> None:
+    """Refuse a rewrite the readers would refuse as too large (every comment on a line of
+    its own takes the indentation of its statement, so a file of bare `#` lines grows)."""
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_BYTES:
+        shown, most = sizes(size, MAX_BYTES)
+        raise UsageProblem(
+            f"{path}: in the canonical layout it would be {shown}, and a profile is {most} "
+            "at most; it is left as it is"
+        )
+
+
+def checked_spec(
+    profiles: Sequence[tuple[str, Rules]],
+    players: int,
+    units: int,
+    matches: bool,
+    bots: str,
+    seed: int,
+    skill: bool = True,
+    good_play: str | None = None,
+) -> Spec:
+    """What to simulate, checked as `simulate` and `compare` check it: a UsageProblem says
+    what is wrong (a player count a profile refuses, a bot unknown or missing)."""
+    from rulesdsl.reason.sim import Spec, check_spec
+
+    spec = Spec(
+        profiles=tuple(profiles),
+        players=players,
+        units=units,
+        matches=matches,
+        bots=tuple(b.strip() for b in bots.split(",")),
+        seed=seed,
+        skill=skill,
+        good_play=good_play,
+    )
+    try:
+        check_spec(spec)
+    except (ValueError, *USER_ERRORS) as error:
+        raise UsageProblem(str(error)) from None
+    return spec
+
+
+def labels(refs: Sequence[str]) -> list[str]:
+    """Short names for the profiles: the name, or the file name for a path; escaped, as
+    anything a report prints from a file or a command line is."""
+    labels = [Path(ref).stem if ("/" in ref or "." in ref) else ref for ref in refs]
+    if len(set(labels)) != len(labels):
+        labels = list(refs)
+    return [safe_text(label) for label in labels]
+
+
+def printed(result: Result, same: Sequence[Sameness], as_csv: bool) -> str:
+    """What `--json` (or `--csv`) prints for the result, to the last byte."""
+    from rulesdsl.words import report
+
+    return report.to_csv(result, same) if as_csv else report.to_json(result, same) + "\n"

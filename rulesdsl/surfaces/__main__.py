@@ -1,0 +1,5 @@
+import sys
+
+from rulesdsl.surfaces.main import main
+
+sys.exit(main())

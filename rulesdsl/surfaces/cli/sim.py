@@ -1,0 +1,198 @@
+"""`rulesdsl simulate` and `rulesdsl compare`: paired simulation of profiles."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import click
+
+from rulesdsl.play.players.registry import bot_names
+from rulesdsl.read.outputs import OutputError, check_output, replacing
+from rulesdsl.reason.analysis.sameness import Sameness, sameness_lines, samenesses
+from rulesdsl.reason.executors import ExecutorError, check_executor
+from rulesdsl.reason.sim import Result, Spec, default_workers, run
+from rulesdsl.service import UsageProblem, checked_spec, labels, printed
+from rulesdsl.surfaces.cli.common import (
+    build_rules,
+    profile_inputs,
+    root_option,
+    width_option,
+    write_failed,
+)
+from rulesdsl.words.explain import wrap
+from rulesdsl.words.layout import Page
+
+GOOD_PLAY = "pimc:10"
+"""The bot of `--good-play` given without one."""
+
+
+def sim_options(command):
+    options = [
+        click.option("--players", "-n", type=int, default=4, show_default=True),
+        click.option("--hands", type=int, help="Paired hands to play (default 10,000)."),
+        click.option("--matches", type=int, help="Paired matches to play, instead of hands."),
+        click.option(
+            "--bots",
+            default="random",
+            show_default=True,
+            help=f"One bot for every seat, or one per seat: {', '.join(bot_names())}.",
+        ),
+        click.option("--seed", type=int, default=0, show_default=True),
+        click.option(
+            "--set",
+            "settings",
+            multiple=True,
+            metavar="NAME=VALUE",
+            help="Set an option in every profile simulated.",
+        ),
+        click.option("--workers", "-j", type=int, help="Processes (default: every core)."),
+        click.option(
+            "--executor",
+            default="local",
+            show_default=True,
+            help="local, or dask://HOST:PORT to run on a Dask cluster.",
+        ),
+        click.option(
+            "--good-play",
+            is_flag=False,
+            flag_value=GOOD_PLAY,
+            metavar="[BOT]",
+            help="Also play every deal with this bot at every seat (default "
+            f"{GOOD_PLAY}; one search bot hand takes about as long as thousands of random "
+            "ones): the next step of skill, seat shares, comebacks and rule coverage under "
+            "good play.",
+        ),
+        click.option(
+            "--skill/--no-skill",
+            default=True,
+            show_default=True,
+            help="Also measure the heuristic bot against random bots.",
+        ),
+        click.option("--json", "as_json", is_flag=True, help="Print JSON on stdout."),
+        click.option("--csv", "as_csv", is_flag=True, help="Print CSV on stdout."),
+        click.option(
+            "--plot",
+            type=click.Path(dir_okay=False, path_type=Path),
+            help="Save seat shares and hand lengths to a .png or .svg file.",
+        ),
+        width_option,
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return root_option(command)
+
+
+@click.command()
+@click.argument("profile")
+@sim_options
+def simulate(profile: str, **options) -> None:
+    """Simulate one profile: win shares by seat, hand lengths, endings, rule coverage."""
+    simulate_profiles([profile], **options)
+
+
+@click.command()
+@click.argument("profiles", nargs=-1, required=True)
+@sim_options
+def compare(profiles: tuple[str, ...], **options) -> None:
+    """Play the same deals under two or more profiles and report paired differences."""
+    if len(profiles) < 2:
+        raise UsageProblem("compare needs at least two profiles")
+    simulate_profiles(list(profiles), **options)
+
+
+def simulate_profiles(
+    refs: list[str],
+    players: int,
+    hands: int | None,
+    matches: int | None,
+    bots: str,
+    seed: int,
+    settings: tuple[str, ...],
+    workers: int | None,
+    executor: str,
+    skill: bool,
+    good_play: str | None,
+    as_json: bool,
+    as_csv: bool,
+    plot: Path | None,
+    width: int | None,
+) -> None:
+    if hands is not None and matches is not None:
+        raise UsageProblem("give --hands or --matches, not both")
+    if as_json and as_csv:
+        raise UsageProblem("give --json or --csv, not both")
+    units = matches if matches is not None else (hands if hands is not None else 10_000)
+    if units < 1:
+        raise UsageProblem("the number of hands or matches must be at least 1")
+    labelled = [
+        (label, build_rules(ref, settings)) for label, ref in zip(labels(refs), refs, strict=True)
+    ]
+    spec = checked_spec(labelled, players, units, matches is not None, bots, seed, skill, good_play)
+    try:
+        check_executor(executor)
+    except ExecutorError as error:
+        raise UsageProblem(str(error)) from None
+    if plot is not None:
+        _check_plot(plot, refs)
+    same = samenesses(spec.profiles, players)
+    if not (as_json or as_csv):
+        columns = Page.for_stdout(width).width
+        for line in sameness_lines(same):
+            click.echo("\n".join(wrap(line, columns, "", "  ")))
+    result = _run_with_progress(spec, workers or default_workers(), executor)
+    _output(result, as_json, as_csv, plot, Page.for_stdout(width), same)
+    if result.interrupted:
+        click.get_current_context().exit(130)
+
+
+def _check_plot(plot: Path, refs: list[str]) -> None:
+    """Refuse, before the simulation, a plot that could not be written."""
+    if plot.suffix.lower() not in (".png", ".svg"):
+        raise UsageProblem(f"--plot {plot}: the file must end in .png or .svg")
+    if importlib.util.find_spec("matplotlib") is None:
+        raise UsageProblem("--plot needs matplotlib: pip install 'rulesdsl[plot]'")
+    check_output(plot, profile_inputs(refs), "--plot")
+
+
+def _run_with_progress(spec: Spec, workers: int, executor: str) -> Result:
+    if not sys.stderr.isatty():
+        return run(spec, workers, executor=executor)
+    from rich.progress import Progress
+
+    with Progress(transient=True, console=_stderr_console()) as bar:
+        task = bar.add_task("simulating", total=spec.units)
+        update: Callable[[int], None] = lambda done: bar.update(task, completed=done)  # noqa: E731
+        return run(spec, workers, update, executor)
+
+
+def _stderr_console():
+    from rich.console import Console
+
+    return Console(stderr=True)
+
+
+def _output(
+    result: Result,
+    as_json: bool,
+    as_csv: bool,
+    plot: Path | None,
+    page: Page,
+    same: Sequence[Sameness] = (),
+) -> None:
+    from rulesdsl.words import report
+
+    if result.interrupted:
+        click.echo(f"interrupted: reporting the {result.units.n:,} units done", err=True)
+    if as_json or as_csv:
+        click.echo(printed(result, same, as_csv), nl=False)
+    else:
+        click.echo(report.render(result, page), nl=False)
+    if plot is not None:
+        try:
+            with replacing(plot) as temp:
+                report.plot(result, str(temp))
+        except OutputError as error:
+            write_failed(error)

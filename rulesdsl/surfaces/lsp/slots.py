@@ -1,0 +1,173 @@
+"""What may be written at the cursor in a rule's clause: the place the clause acts at, and
+what the expression there needs (a condition, a number, a seat, a set to range over, a
+new letter), read from the text before the cursor as far as it goes, so it works while
+the clause does not parse.
+
+    refuse lead if card.trump and |     a condition at a lead
+    draw count(c in |                   a set of cards or seats at a draw
+    score 2 if hand.winner == |         not known: any value (not a set) at the score
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from enum import Enum
+
+from rulesdsl.model.language.rule import Clause, Target
+from rulesdsl.model.language.vocab import (
+    AGGREGATE_TYPES,
+    CALLS,
+    NAMES,
+    SEAT_ONLY,
+    Aggregate,
+    Type,
+    Where,
+)
+from rulesdsl.read.language.compile import COUNTS, TARGET_WHERE
+
+TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*|\d+|==|!=|<=|>=|\S")
+WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
+ELEMENT = {Type.CARDS: Type.CARD, Type.SEATS: Type.SEAT}
+ORDERED = ("<", "<=", ">", ">=")
+
+
+class Need(Enum):
+    """What the expression needs at the cursor, besides a value of a type."""
+
+    VALUE = "value"  # a value (of `ClauseSlot.wanted`, when known)
+    SET = "set"  # the set an aggregate ranges over
+    LETTER = "letter"  # a new letter for an aggregate to bind: nothing to offer
+    IN = "in"  # `in`, after an aggregate's letter
+    OPERATOR = "operator"  # after a value: `and`, `or`, `if`, `else`
+    IF = "if"  # after `refuse lead`
+    END = "end"  # after `end`: `after trick` or `when`
+    TRICK = "trick"  # after `end after`
+    NOTHING = "nothing"  # a number, or nothing this reading knows
+
+
+@dataclass(frozen=True)
+class ClauseSlot:
+    """At the cursor: the place, what is needed, and the letters bound there by the
+    aggregates around it (with the type of each)."""
+
+    where: Where
+    need: Need
+    wanted: Type | None = None  # the type of the value needed, when known
+    seats_only: bool = False  # a set for `most` or `least`
+    bound: dict[str, Type] = field(default_factory=dict)
+    open_if: bool = False  # an `if` before it still waits for its `else`
+
+
+@dataclass
+class _Frame:
+    """An open parenthesis (or the whole clause): the type its expression has, and for an
+    aggregate's, the aggregate, its letter and its set."""
+
+    wanted: Type | None
+    aggregate: str = ""
+    letter: str = ""
+    over: str = ""
+    ifs: int = 0
+
+
+def clause_slot(clause: str, rest: str) -> ClauseSlot | None:
+    """What may stand at the end of `rest`, the text after a clause word (the word being
+    typed left out); None where the clause takes no expression."""
+    if clause in COUNTS_WHERE:
+        return expression_slot(COUNTS_WHERE[clause], Type.INT, rest)
+    if clause == Clause.WINNER:
+        return expression_slot(Where.END, Type.MAYBE_SEAT, rest)
+    if clause == Clause.END:
+        head = re.match(r"\s*(\w+)", rest)
+        if head is None:
+            return ClauseSlot(Where.END, Need.END)
+        if head.group(1) == "when":
+            return expression_slot(Where.END, Type.BOOL, rest[head.end() :])
+        if head.group(1) == "after" and not re.match(r"\s*after\s+trick\b", rest):
+            return ClauseSlot(Where.END, Need.TRICK)
+        return ClauseSlot(Where.END, Need.NOTHING)
+    if clause == Clause.REFUSE:
+        said = re.match(r"\s*(\w+)(\s+if\b)?", rest)
+        if said is None or said.group(1) not in set(Target):
+            return None
+        where = TARGET_WHERE[Target(said.group(1))]
+        if said.group(2) is None:
+            return ClauseSlot(where, Need.IF)
+        return expression_slot(where, Type.BOOL, rest[said.end() :])
+    return None
+
+
+# Where each count clause (`draw`, `score`) is evaluated.
+COUNTS_WHERE = {str(kind): where for kind, (where, _, _) in COUNTS.items()}
+
+
+def expression_slot(where: Where, wanted: Type, text: str) -> ClauseSlot:
+    """What may stand after `text`, the start of an expression of the wanted type."""
+    frames = [_Frame(wanted)]
+    need, now = Need.VALUE, wanted
+    before = ""
+    for token in TOKEN.findall(text):
+        frame = frames[-1]
+        if token == "(":
+            frames.append(_opened(before, now))
+            need, now = (Need.LETTER, None) if frames[-1].aggregate else (Need.VALUE, now)
+            if frames[-1].aggregate in CALLS:  # `max(` is a call of numbers, or an aggregate
+                need, now = Need.VALUE, Type.INT
+        elif token == ")":
+            if len(frames) > 1:
+                frames.pop()
+            need, now = Need.OPERATOR, None
+        else:
+            need, now = _after(token, before, frame, need)
+        before = token
+    frame = frames[-1]
+    seats_only = frame.aggregate in SEAT_ONLY
+    bound = _bound(frames)
+    return ClauseSlot(where, need, now, seats_only, bound, open_if=frame.ifs > 0)
+
+
+def _opened(before: str, now: Type | None) -> _Frame:
+    """The frame a `(` opens: an aggregate's or a call's after its name, else a group of
+    the type needed where it stands."""
+    if before in set(Aggregate) or before in CALLS:
+        return _Frame(None, aggregate=before)
+    return _Frame(now)
+
+
+def _after(token: str, before: str, frame: _Frame, need: Need) -> tuple[Need, Type | None]:
+    """What is needed after the token (which follows `before`), in the frame (which it may
+    change: an aggregate's letter and set, an `if` waiting for its `else`)."""
+    if token in ("and", "or", "not"):
+        return Need.VALUE, Type.BOOL
+    if token == "if":
+        frame.ifs += 1
+        return Need.VALUE, Type.BOOL
+    if token == "else":
+        frame.ifs = max(0, frame.ifs - 1)
+        return Need.VALUE, frame.wanted
+    if token in ORDERED or token in ("+", "-", "*", ","):
+        return Need.VALUE, Type.INT
+    if token in ("==", "!="):
+        return Need.VALUE, None
+    if frame.aggregate and token == "in":
+        frame.letter = before
+        return Need.SET, None
+    if frame.aggregate and token == ":":
+        frame.wanted = AGGREGATE_TYPES[Aggregate(frame.aggregate)][0]
+        return Need.VALUE, frame.wanted
+    if need is Need.LETTER and WORD.fullmatch(token):
+        return Need.IN, None
+    if need is Need.SET and WORD.fullmatch(token):
+        frame.over = token
+    return Need.OPERATOR, None
+
+
+def _bound(frames: list[_Frame]) -> dict[str, Type]:
+    """The letters the open aggregates bind, each of its set's element type."""
+    bound = {}
+    for frame in frames:
+        name = NAMES.get(frame.over)
+        if frame.letter and name is not None and name.type in ELEMENT:
+            bound[frame.letter] = ELEMENT[name.type]
+    return bound

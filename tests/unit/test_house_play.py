@@ -1,0 +1,148 @@
+"""The engines play the rules a profile states (docs/rules.md, "Rules beyond the options"): each
+shipped rule on hand-built positions of the reference engine, exactly as the section's table says,
+and the state names the rules read."""
+
+from __future__ import annotations
+
+import re
+
+from rulesdsl.model.cards import Card, Suit
+from rulesdsl.model.language import vocab
+from rulesdsl.model.result import EndReason
+from rulesdsl.model.state import State
+from rulesdsl.play.engine.events import Draw, HandEnd, Score
+from rulesdsl.play.engine.hand import Hand
+from rulesdsl.play.engine.match import Match
+from rulesdsl.read.profile import load
+from rulesdsl.reason.analysis import witness as w
+from rulesdsl.reason.analysis.report import analyse
+from rulesdsl.reason.analysis.verdicts import Verdict
+from rulesdsl.surfaces.main import main
+from rulesdsl.words import refusals
+
+
+def cards(text: str) -> list[Card]:
+    return [Card.parse(t) for t in text.split()]
+
+
+def position(name: str, hands: str, stock: str = "", trump: Suit | None = Suit.HEARTS) -> Hand:
+    """A hand of profile `name`: hands as `|`-separated card lists, seat 0 leads."""
+    return Hand.from_position(
+        load(name).rules, [cards(h) for h in hands.split("|")], cards(stock), trump, 0
+    )
+
+
+def play(hand: Hand, text: str) -> None:
+    for card in cards(text):
+        hand.play(card)
+
+
+def test_must_overtrump_refuses_a_trump_below_the_best_trump_and_names_itself():
+    hand = position("must-overtrump", "KC 2D|5H 3D|9H 3H 7D|4S 6S", "2S 3S 5S 7S")
+    play(hand, "KC 5H")
+    assert set(hand.legal_moves()) == set(cards("9H 7D"))
+    refusal = hand.check(Card.parse("3H"))
+    assert refusal is not None and refusal.rule == "must-overtrump"
+    assert refusals.said(refusal) == load("must-overtrump").house[0].rule.sentence("en").rstrip(".")
+    play(hand, "9H 4S")
+    assert "must-overtrump" in hand.fired
+
+
+def test_must_overtrump_binds_no_one_without_a_higher_trump():
+    hand = position("must-overtrump", "KC 2D|9H 3D|5H 3H 7D|4S 6S", "2S 3S 5S 7S")
+    play(hand, "KC 9H")
+    assert set(hand.legal_moves()) == set(cards("5H 3H 7D"))
+
+
+def test_trumps_broken_refuses_a_trump_lead_until_a_trump_was_played():
+    hand = position("trumps-broken", "2H 5C 9C|3C 4D 6H 7H|7C 8D 9D", "2S 3S 4S 5S 6S")
+    assert hand.legal_moves() == cards("5C 9C")
+    play(hand, "9C 3C 7C")  # no trump played: still closed
+    assert Card.parse("2H") not in hand.legal_moves()
+    play(hand, "5C 6H 8D")  # seat 1 trumps in, wins and leads
+    assert Card.parse("7H") in hand.legal_moves()
+    hand = position("trumps-broken", "2H 5H|3C 4D|7C 8D", "2S 3S 4S")
+    assert hand.legal_moves() == cards("2H 5H")  # only trumps: the rule does not apply
+
+
+def test_no_trump_first_lead_refuses_a_trump_on_the_first_lead_only():
+    hand = position("no-trump-first-lead", "AH 2C|3C 4D|5C 8D", "2S 3S 4S 5S 6S")
+    assert hand.legal_moves() == cards("2C")
+    play(hand, "2C 3C 5C")  # seat 2 wins and draws
+    assert Card.parse("AH") in hand.cards(0)
+    hand = position("no-trump-first-lead", "AH 2H|3C 4D|5C 8D", "2S 3S 4S")
+    assert hand.legal_moves() == cards("2H AH")
+
+
+def test_trump_wins_draw_two_draws_two_after_a_trump_win_and_one_otherwise():
+    hand = position("trump-wins-draw-two", "2C 9C|3H 4D|5C 8D", "2S 3S 4S 5S 6S 7S")
+    play(hand, "2C 3H 5C")
+    (drawn,) = [e for e in hand.events if isinstance(e, Draw)]
+    assert (drawn.seat, len(drawn.cards), drawn.rule) == (1, 2, "trump-wins-draw-two")
+    play(hand, "4D 8D 9C")  # seat 2 wins with the led suit's best
+    last = [e for e in hand.events if isinstance(e, Draw)][-1]
+    assert (last.seat, len(last.cards)) == (2, 1)
+    assert "trump-wins-draw-two" in hand.fired and "draw" not in hand.fired
+
+
+def test_points_for_tricks_scores_the_tricks_the_hand_winner_won():
+    rules = load("points-for-tricks").rules
+    hand = Hand.from_position(rules, [cards("AC AD"), cards("3C 4D"), cards("5C")], [], None, 0)
+    play(hand, "AC 3C 5C AD 4D")
+    assert hand.outcome is not None
+    assert (hand.outcome.winner, hand.outcome.points) == (0, 2)
+    match = Match(rules, 3, seed=1)
+    (score, *_) = match.record(hand.outcome)
+    assert isinstance(score, Score)
+    assert (score.gained, score.rule) == (2, "points-for-tricks")
+
+
+def test_time_limit_ends_the_hand_after_trick_8_for_the_most_cards():
+    suits = ("C", "D", "S")
+    hands = "|".join(" ".join(f"{r}{s}" for r in range(2, 11)) for s in suits)
+    hand = position("time-limit", hands, " ".join(f"{r}{s}" for s in suits for r in "JQKA"))
+    while not hand.is_over:
+        hand.play(hand.legal_moves()[0])  # seat 0 leads clubs and wins every trick
+    assert hand.outcome is not None
+    assert (hand.outcome.reason, hand.outcome.tricks) == (EndReason.HOUSE_RULE, 8)
+    assert hand.outcome.winner == 0
+    (end,) = [e for e in hand.events if isinstance(e, HandEnd)]
+    assert end.rule == "time-limit"
+    assert "time-limit" in hand.fired
+
+
+def test_every_name_the_rules_read_is_a_field_of_the_state():
+    codes = [c for n in vocab.NAMES.values() for c in (n.code, n.resolved)]
+    codes += [c for s in vocab.SETS.values() for c in (s.iterate, s.keep)]
+    codes += [a.code for a in vocab.ATTRIBUTES.values()]
+    read = {m for code in codes for m in re.findall(r"\bs\.(\w+)", code)}
+    assert "trumps_broken" in read
+    assert read <= set(State.__slots__), read - set(State.__slots__)
+
+
+def test_diverge_names_the_stated_rule_where_two_profiles_part(capsys):
+    code = main(["diverge", "equal-hands", "trumps-broken", "--seed", "2"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert code == 0
+    said = load("trumps-broken").house[0].rule.sentence("en").rstrip(".")
+    assert f"since 7H is refused: {said} (trumps-broken: not stated vs" in out
+    assert "(trumps-broken: not stated vs refuse lead if card.trump and not" in out
+
+
+def test_simulate_counts_each_stated_rule_by_name(capsys):
+    code = main(["simulate", "must-overtrump", "--hands", "200", "--workers", "1", "--json"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert '"fires_must-overtrump"' in out
+
+
+COUNTS = ("trump-wins-draw-two", "points-for-tricks")
+
+
+def test_the_analysis_finds_a_hand_where_each_shipped_stated_rule_acts():
+    """Its witness shows the rule firing on the fast path too."""
+    for name in ("must-overtrump", "trumps-broken", "no-trump-first-lead", *COUNTS):
+        rules = load(name).rules
+        finding = analyse(name, rules, 4).players[4].rules[name]
+        assert finding.verdict is Verdict.CAN, name
+        assert name in w.compiled_outcome(rules, finding.witness).fired, name

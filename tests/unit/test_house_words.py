@@ -1,0 +1,234 @@
+"""A rule's clauses in words (`explain` when the profile gives no sentence, the refusals,
+the hover): cards named as players name them, under the profile's rank order, in every
+language; never a strength number; and every phrase the words ask for is in every table."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Mapping
+from pathlib import Path
+
+import pytest
+
+from rulesdsl.model.cards import RANKS_HIGH_TO_LOW, rank_text
+from rulesdsl.model.language.vocab import ATTRIBUTES, NAMES, SUITS, Aggregate
+from rulesdsl.read.profile import load_file
+from rulesdsl.surfaces.lsp.describe import HoverTarget, Part, hover
+from rulesdsl.words.explain import house_sentence, phrases, rule_sheet
+from rulesdsl.words.rule_words import COMPARE, FLIPPED, in_words
+
+LANGS = ("en", "pt", "uk")
+SUBJECTS = ("card", "trick.best")
+DRAWS = 400
+
+
+def table(lang: str) -> Mapping:
+    return phrases(lang).get("house", "words")
+
+
+def nominative(entry: str | Mapping) -> str:
+    return entry if isinstance(entry, str) else entry["nom"]
+
+
+def template(lang: str, group: str, key: str) -> str:
+    return nominative(table(lang)[group][key])
+
+
+def by_strength(deck: tuple[int, ...]) -> list[int]:
+    """The deck's ranks by strength: strength 0 is the last rank of the order."""
+    return list(reversed(deck))
+
+
+def a_deck(rng: random.Random) -> tuple[int, ...]:
+    """A rank order of 2 to 13 ranks, in any order (aces low, A 10 K ..., and so on)."""
+    ranks = rng.sample(RANKS_HIGH_TO_LOW, rng.randint(2, len(RANKS_HIGH_TO_LOW)))
+    return tuple(ranks if rng.random() < 0.5 else sorted(ranks, reverse=True))
+
+
+def read_ranks(sentence: str, lang: str, subject: str, deck: tuple[int, ...]) -> set[int]:
+    """The ranks `sentence` says the subject's card has, read back with the language's own
+    templates: `is` one rank, `is_not` all but one, `or_higher` and `or_lower` a rank and
+    every rank above or below it in the deck's order, `never` none, `always` all."""
+    ranks = by_strength(deck)
+    x = nominative(table(lang)["names"][subject])
+    named = {table(lang)["ranks"][rank_text(r)]["a"]: r for r in ranks}
+    for key in ("is", "is_not", "or_higher", "or_lower", "never", "always"):
+        pattern = re.escape(template(lang, "cards", key))
+        pattern = pattern.replace(re.escape("{x}"), re.escape(x))
+        pattern = pattern.replace(re.escape("{card}"), "(?P<card>.+)")
+        found = re.fullmatch(pattern, sentence)
+        if found is None or found.groupdict().get("card", "") not in {"", *named}:
+            continue
+        if key == "never":
+            return set()
+        if key == "always":
+            return set(ranks)
+        rank = named[found.group("card")]
+        at = ranks.index(rank)
+        return {
+            "is": {rank},
+            "is_not": set(ranks) - {rank},
+            "or_higher": set(ranks[at:]),
+            "or_lower": set(ranks[: at + 1]),
+        }[key]
+    raise AssertionError(f"{lang}: no template of `cards` reads {sentence!r}")
+
+
+def without_card_names(sentence: str, lang: str) -> str:
+    """The sentence with every rank's name taken out: what is left names no number."""
+    names = [n for r in table(lang)["ranks"].values() for n in (r["a"], r["of"].split("{")[0])]
+    for name in sorted(names, key=len, reverse=True):
+        sentence = sentence.replace(name, "")
+    return sentence
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_strength_compared_with_a_number_is_said_by_the_ranks_it_keeps(lang):
+    rng = random.Random(f"ranks {lang}")
+    for _ in range(DRAWS):
+        deck, op, subject = a_deck(rng), rng.choice(list(COMPARE)), rng.choice(SUBJECTS)
+        number = rng.randint(-2, len(deck) + 2)
+        written = f"{subject}.strength {op} {number}"
+        if rng.random() < 0.5:
+            written = f"{number} {FLIPPED[op]} {subject}.strength"
+        said = in_words(written, table(lang), deck)
+        kept = {r for s, r in enumerate(by_strength(deck)) if COMPARE[op](s, number)}
+        assert read_ranks(said, lang, subject, deck) == kept, (written, deck, said)
+        assert not re.search(r"\d", without_card_names(said, lang)), (written, deck, said)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_strength_and_a_suit_name_the_card(lang):
+    rng = random.Random(f"cards {lang}")
+    words = table(lang)
+    for _ in range(DRAWS):
+        deck, suit, subject = a_deck(rng), rng.choice(SUITS), rng.choice(SUBJECTS)
+        number = rng.randint(-1, len(deck) + 1)
+        conjuncts = [f"{subject}.strength == {number}", f"{subject}.suit == {suit}", "true"]
+        rng.shuffle(conjuncts)
+        said = in_words(" and ".join(conjuncts), words, deck)
+        x = nominative(words["names"][subject])
+        if 0 <= number < len(deck):
+            rank = rank_text(by_strength(deck)[number])
+            card = words["ranks"][rank]["of"].format(suit=words["suits_of"][suit])
+            expected = template(lang, "cards", "is").format(x=x, card=card)
+        else:
+            expected = template(lang, "cards", "never").format(x=x)
+        assert expected in said, (conjuncts, deck, said)
+        assert not re.search(r"\d", without_card_names(said, lang)), (conjuncts, deck, said)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_two_strengths_and_a_suit_are_compared_in_words(lang):
+    words = table(lang)
+    card, best = (nominative(words["names"][n]) for n in ("card", "trick.best"))
+    for op in COMPARE:
+        said = in_words(f"card.strength {op} trick.best.strength", words)
+        assert said == template(lang, "rank_ops", op).format(a=card, b=best)
+    for suit in SUITS:
+        one = nominative(words["suit_one"][suit])
+        for op, key in (("==", "suit_is"), ("!=", "suit_is_not")):
+            said = in_words(f"card.suit {op} {suit}", words)
+            assert said == template(lang, "cards", key).format(x=card, suit=one)
+
+
+QUEEN = {"en": "the queen of spades", "pt": "a dama de espadas", "uk": "дама пік"}
+JACK = {"en": "the jack of spades", "pt": "o valete de espadas", "uk": "валет пік"}
+ACE = {"en": "an ace", "pt": "um ás", "uk": "туз"}
+NO_QUEEN = "refuse card if card.strength == 10 and card.suit == spades"
+
+
+def stated(tmp_path, deck: str, clause: str = NO_QUEEN):
+    path = tmp_path / "mine.rules"
+    path.write_text(
+        f'profile "mine" extends "equal-hands" {{\n    players 3..5\n    deck {deck}\n'
+        f"    rule no-queen {{\n        {clause}\n    }}\n}}\n",
+        encoding="utf-8",
+    )
+    profile = load_file(path)
+    assert profile.ok, profile.diagnostics
+    return profile
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_queen_of_spades_is_named_in_the_sheet_under_each_rank_order(tmp_path, lang):
+    usual = " ".join(map(rank_text, RANKS_HIGH_TO_LOW))
+    sheet = " ".join(rule_sheet(stated(tmp_path, usual), lang).split())
+    assert QUEEN[lang] in sheet
+    aces_low = "K Q J 10 9 8 7 6 5 4 3 2 A"  # strength 10 is the jack
+    assert JACK[lang] in " ".join(rule_sheet(stated(tmp_path, aces_low), lang).split())
+    short = "A K Q J 10 9 8 7"  # no rank has strength 10
+    never = template(lang, "cards", "never").format(x=nominative(table(lang)["names"]["card"]))
+    assert never in " ".join(rule_sheet(stated(tmp_path, short), lang).split())
+    # In the rank order A K Q J 10 9 8 7, strength 7 is the ace, the highest rank.
+    rule = stated(tmp_path, short, "refuse card if card.strength >= 7").house[0].rule
+    assert ACE[lang] in house_sentence(rule, phrases(lang), (14, 13, 12, 11, 10, 9, 8, 7))
+
+
+def test_the_hover_names_the_card_as_the_sheet_does(tmp_path):
+    for deck, card in (("A K Q J 10 9 8 7 6 5 4 3 2", QUEEN), ("K Q J 10 9 8 7 6 5 4 3 2 A", JACK)):
+        profile = stated(tmp_path, deck)
+        assert profile.document is not None
+        said = hover(HoverTarget(Part.RULE, rule=profile.document.rules[0]), [profile])
+        assert said is not None
+        first = said.splitlines()[0]
+        assert card["en"] in first and "10" not in first
+        assert first.removeprefix("**rule** ") in rule_sheet(profile).replace("\n  ", " ")
+
+
+# -- every shipped rule, said from its clauses -----------------------------------------
+
+HOUSE = Path(__file__).parents[2] / "rulesdsl" / "read" / "profiles" / "house"
+SAY = re.compile(r"^\s*say .*\n", re.M)
+DOTTED = re.compile(r"\b[a-z_]+\.[a-z_]+\b")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("path", sorted(HOUSE.glob("*.rules")), ids=lambda p: p.stem)
+def test_every_shipped_rule_without_its_sentences_is_said_from_its_clauses(tmp_path, path, lang):
+    bare = tmp_path / path.name
+    bare.write_text(SAY.sub("", path.read_text(encoding="utf-8")), encoding="utf-8")
+    (setting,) = load_file(bare).house
+    said = house_sentence(setting.rule, phrases(lang), RANKS_HIGH_TO_LOW)
+    assert said.startswith(f"{setting.name}: ")
+    assert "{" not in said and not DOTTED.search(said), said
+    assert not re.search(r"\b(?:if|and|not|any|most)\(", said), said
+
+
+# -- the tables: every name, form and card the words ask for ---------------------------
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_name_operator_aggregate_and_card_has_words(lang):
+    words = table(lang)
+    assert set(NAMES) <= set(words["names"])
+    assert {name for _, name in ATTRIBUTES} <= set(words["attributes"])
+    assert set(COMPARE) | {"and", "or", "not", "+", "-", "*", "if", "min", "max"} <= set(
+        words["ops"]
+    )
+    assert {"is_none", "is_not_none"} <= set(words["ops"])
+    assert set(Aggregate) <= set(words["aggregates"])
+    assert set(COMPARE) <= set(words["rank_ops"])
+    assert {rank_text(r) for r in RANKS_HIGH_TO_LOW} == set(words["ranks"])
+    assert all(set(r) == {"a", "of"} for r in words["ranks"].values())
+    assert set(SUITS) == set(words["suits_of"]) == set(words["suit_one"])
+
+
+def templates(node: object) -> list[str]:
+    if isinstance(node, str):
+        return [node]
+    if isinstance(node, Mapping):
+        return [t for value in node.values() for t in templates(value)]
+    return []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_form_a_template_asks_for_has_a_default(lang):
+    """A part that lacks a form falls back to the language's default for it, so a
+    template never loses a preposition or a negation to a missing form."""
+    words = table(lang)
+    asked = {m for t in templates(words) for m in re.findall(r"\{[a-z]+_([a-z]+)\}", t)}
+    assert asked <= set(words["forms"]), asked - set(words["forms"])
+    for entry in templates(words):
+        assert "{" not in re.sub(r"\{[a-z]+(?:_[a-z]+)?\}", "", entry), entry
