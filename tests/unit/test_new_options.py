@@ -1,6 +1,6 @@
 """follow any, draw_by, next_lead and trump stock_bottom (docs/rules.md, "The order of a trick",
-steps 4, 5 and 10; "Options"; "Reproducible deals"): hand-built positions on the reference engine, and dealt
-hands that both engines must play alike."""
+steps 4, 5 and 10; "Options"; "Reproducible deals"): hand-built positions on the reference engine,
+and dealt hands that both engines must play alike."""
 
 from __future__ import annotations
 
