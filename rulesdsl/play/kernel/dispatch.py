@@ -52,7 +52,7 @@ def source() -> str:
 def _made() -> dict[str, object]:
     names = {f.__name__: f for functions in AT.values() for f in functions}
     space: dict[str, object] = {**names, "NO_END": NO_END, "winner_leads": rules.winner_leads}
-    exec(compile(source(), "<rulesdsl kernel calls>", "exec"), space)  # noqa: S102 (our own text)
+    exec(compile(source(), "<rulesdsl kernel calls>", "exec"), space)
     return {call.name: space[call.name] for call in CALLS.values()}
 
 

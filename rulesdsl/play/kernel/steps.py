@@ -265,9 +265,9 @@ def finish_trick(s: Any, p: Any) -> None:
     s.opening = 0
     if p.eliminate != 0:
         eliminate(s, number)
-        if last_card and (s.stock_len > 0 or p.reshuffles != 0):
-            if count_at(p.count_code, s, winner, p.count_arg) > 0:
-                s.fired |= p.eliminate_bit
+        refilled = s.stock_len > 0 or p.reshuffles != 0
+        if last_card and refilled and count_at(p.count_code, s, winner, p.count_arg) > 0:
+            s.fired |= p.eliminate_bit
     ended = draw(s, p)
     if ended != NO_END:
         end_hand(s, ended, p.draw_end_reason, p.draw_end_bit)
@@ -320,9 +320,6 @@ def play_tricks(s: Any, p: Any, bots: Any, rng: Any) -> None:
         last = s.trick_seats[s.seats_len - 1]
         for k in range(s.seats_len):
             seat = s.trick_seats[k]
-            if k == 0:
-                allowed = lead_allowed(s, p, seat)
-            else:
-                allowed = follow_allowed(s, p, seat)
+            allowed = lead_allowed(s, p, seat) if k == 0 else follow_allowed(s, p, seat)
             play_card(s, seat, pick(bots[seat], s, allowed, rng, k > 0 and seat == last))
         finish_trick(s, p)
