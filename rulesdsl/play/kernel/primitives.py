@@ -11,9 +11,9 @@ from __future__ import annotations
 from rulesdsl.model.seeds import shuffle
 from rulesdsl.model.stream import Stream, number
 
-SUIT_CARDS = sum(1 << (4 * strength) for strength in range(16))
+SUIT_CARDS = sum(1 << (4 * strength) for strength in range(13))
 """The set of every card of suit 0 (a card is strength * 4 + suit)."""
-ALL_CARDS = (1 << 63) - 1
+ALL_CARDS = (1 << 52) - 1
 
 
 def popcount(mask: int) -> int:
@@ -65,3 +65,20 @@ def shuffle_cards(s: object, cards: list[int], count: int) -> None:
     shuffle(part, stream)
     cards[:count] = part
     s.shuffle_drawn = stream.drawn  # type: ignore[attr-defined]
+
+
+def new_stream(seed: int) -> Stream:
+    return Stream(seed)
+
+
+def next_seed(stream: Stream) -> int:
+    """The stream's next number, whole: a hand's seed."""
+    return stream.split()
+
+
+def shuffle_deck(cards: list[int], stream: Stream) -> None:
+    shuffle(cards, stream)
+
+
+def new_deck(size: int) -> list[int]:
+    return [0] * size
