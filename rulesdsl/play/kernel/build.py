@@ -10,7 +10,6 @@ are written before them. A name that is none of these stops the build (BuildErro
 from __future__ import annotations
 
 import ast
-import builtins
 import hashlib
 import inspect
 from functools import cache
@@ -69,17 +68,12 @@ def source() -> str:
 
 def check(node: ast.FunctionDef, names: set[str]) -> None:
     """Every name `node` reads is its own, the kernel's, a builtin of BUILTINS or np."""
-    local = {a.arg for a in node.args.args}
-    local |= {
-        n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
-    }
-    for n in ast.walk(node):
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
-            if n.id not in local | names | BUILTINS | {"np", "numba"}:
-                raise BuildError(
-                    f"the kernel's {node.name} reads {n.id}, which is not the kernel's"
-                )
-    assert builtins
+    read = [n for n in ast.walk(node) if isinstance(n, ast.Name)]
+    known = names | BUILTINS | {"np", "numba"} | {a.arg for a in node.args.args}
+    known |= {n.id for n in read if isinstance(n.ctx, ast.Store)}
+    for n in read:
+        if n.id not in known:
+            raise BuildError(f"the kernel's {node.name} reads {n.id}, which is not the kernel's")
 
 
 @cache

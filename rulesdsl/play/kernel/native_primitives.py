@@ -1,8 +1,6 @@
 """The functions of `primitives.py` for numba: the native build compiles this text with the
 kernel's (nothing here runs in CPython). A stream is a uint64 array [seed, drawn]."""
 
-# ruff: noqa: ANN001, ANN201  (numba reads no annotations)
-
 from __future__ import annotations
 
 import numpy as np
