@@ -417,16 +417,28 @@ def native_kernels(spec: Spec) -> list[Any] | None:
     """Each profile's native kernel, when the native path runs here and has them all."""
     if not native.available():
         return None
-    from rulesdsl.play.native.kernel import ready
     from rulesdsl.play.native.lower import NativeError
 
     bots = spec.seat_bots()
     if needs_reference(bots):
         return None
     try:
-        return [ready(rules, spec.players, bots, spec.skill) for _, rules in spec.profiles]
+        return [native_kernel(rules, spec.players, bots, spec.skill) for _, rules in spec.profiles]
     except NativeError:
         return None
+
+
+def native_kernel(rules: Rules, players: int, bots: tuple[str, ...], skill: bool) -> Any:
+    """The compiled kernel with the profile's plan, or where it cannot play the profile
+    (rules the profile states) the profile's own kernel."""
+    from rulesdsl.play.kernel.compiled import compiled_profile
+    from rulesdsl.play.kernel.plan import NotNative
+    from rulesdsl.play.native.kernel import ready
+
+    try:
+        return compiled_profile(rules, players, bots)
+    except NotNative:
+        return ready(rules, players, bots, skill)
 
 
 def _keys(rows: Any, units: range, players: int) -> Any:

@@ -274,14 +274,20 @@ def test_play_on_from_a_position_plays_the_reference_engines_hand(name, first):
 
 
 def test_a_profile_without_a_native_form_plays_on_the_pure_python_path(monkeypatch, capsys):
+    from rulesdsl.play.kernel import compiled
+    from rulesdsl.play.kernel.plan import NotNative
     from rulesdsl.play.native import kernel as kernels
     from rulesdsl.play.native.lower import NativeError
 
     def refuse(*args):
         raise NativeError("no native form")
 
+    def not_the_kernels(*args):
+        raise NotNative("not the kernel's")
+
     native = simulate_json(capsys, "--workers", "1")
     monkeypatch.setattr(kernels, "ready", refuse)
+    monkeypatch.setattr(compiled, "compiled_profile", not_the_kernels)
     spec = sim.Spec(profiles=(("equal-hands", load("equal-hands").rules),), units=10)
     assert sim.native_kernels(spec) is None
     assert simulate_json(capsys, "--workers", "1") == native

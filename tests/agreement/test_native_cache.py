@@ -470,22 +470,22 @@ def test_planted_and_damaged_files_never_run_and_are_rebuilt_with_one_line_each(
     cache, entry = copied(two_at_once, tmp_path)
     marker = tmp_path / "marker"
     evil = pickle.dumps(Planted(marker))
-    (code,) = entry.glob("count_deals-*.nbc")
-    (any_counted,) = entry.glob("any_counted-*.nbc")
-    (counted,) = entry.glob("counted-*.nbc")
+    (code,) = entry.glob("play_deals-*.nbc")
+    (tricks_code,) = entry.glob("play_tricks-*.nbc")
+    (finish_code,) = entry.glob("finish_trick-*.nbc")
     code.write_bytes(evil)
-    any_counted.write_bytes(b"\x80\x04garbage")
-    counted.write_bytes(counted.read_bytes()[:1000])
-    stray = entry / f"{entry.name}.count_deals-9.py311.nbi"
+    tricks_code.write_bytes(b"\x80\x04garbage")
+    finish_code.write_bytes(finish_code.read_bytes()[:1000])
+    stray = entry / f"{entry.name}.play_deals-9.py311.nbi"
     stray.write_bytes(evil)
     (cache / "__pycache__").mkdir()  # where numba read its index beside a module before
-    (cache / "__pycache__" / f"{entry.name}.count_deals-9.py311.nbi").write_bytes(evil)
+    (cache / "__pycache__" / f"{entry.name}.play_deals-9.py311.nbi").write_bytes(evil)
     (cache / f"{entry.name}.py").write_text(f"open({str(marker)!r}, 'w')\n")
     done = finished(simulating(cache))
     assert (done.code, done.out) == (0, pure)
     assert not marker.exists()
     assert all(line.startswith("rulesdsl: ") and not UNSAFE.search(line) for line in done.lines)
-    for path in (code, any_counted, counted, stray):
+    for path in (code, tricks_code, finish_code, stray):
         assert sum(trust.shown(path) in line for line in done.lines) == 1
     assert len(done.lines) == 4
     again = finished(simulating(cache))

@@ -1,0 +1,90 @@
+"""Many deals played in one call, as `rulesdsl.reason.sim` deals them: chunk `k` is the deals
+`starts[k]` .. `starts[k] + counts[k] - 1`, shuffled from the deals' stream `deal_seeds[k]`,
+each deal taking the stream's next number as its hand seed; the dealer of deal `unit` is
+`unit % players`; the bots draw from the chunk's stream `bot_seeds[k]`. With `skill`, the
+heuristic bot plays one seat (turning relative to the dealer every `players` deals) and the
+random bot the others. Each hand's numbers go to a row of `out` (`ROW`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rulesdsl.play.engine.fast import int_deck, recode
+from rulesdsl.play.kernel.dispatch import score_at
+from rulesdsl.play.kernel.primitives import (
+    new_deck,
+    new_stream,
+    next_seed,
+    popcount,
+    shuffle_deck,
+)
+from rulesdsl.play.kernel.steps import HEURISTIC, RANDOM, deal, play_tricks
+
+ROW = ("winner", "reason", "tricks", "stock_left", "trump", "winner_cards", "plays")
+ROW += ("saves", "fired", "points", "eliminated")
+"""The numbers of a hand, in the order of a row (as rulesdsl.play.native.driver.FIELDS)."""
+NO_POINTS = -(1 << 62)
+"""`points` of a hand without a winner."""
+
+
+def record(s: Any, p: Any, out: Any, row: int) -> None:
+    """Write the finished hand's numbers into `out[row]`."""
+    won = s.hand_winner
+    out[row, 0] = won
+    out[row, 1] = s.end_reason
+    out[row, 2] = s.trick_number
+    out[row, 3] = s.stock_len
+    out[row, 4] = s.trump
+    out[row, 5] = popcount(s.hands[won]) if won >= 0 else 0
+    out[row, 6] = s.plays
+    out[row, 7] = s.saves
+    out[row, 8] = s.fired
+    out[row, 9] = score_at(p.score_code, s, won, p.score_arg) if won >= 0 else NO_POINTS
+    out[row, 10] = s.eliminated_len
+
+
+def play_deals(
+    s: Any,
+    p: Any,
+    table: Any,
+    bots: Any,
+    skill: bool,
+    deal_seeds: Any,
+    bot_seeds: Any,
+    starts: Any,
+    counts: Any,
+    out: Any,
+) -> None:
+    """Play every deal of the chunks; `table` is [players, dealt, the number of cards, each
+    card int of the profile's canonical order, then by card int its int as the profile ranks
+    it] (`table_of`)."""
+    players, dealt, size = table[0], table[1], table[2]
+    deck = new_deck(size)
+    row = 0
+    for piece in range(len(starts)):
+        deals = new_stream(deal_seeds[piece])
+        rng = new_stream(bot_seeds[piece])
+        for unit in range(starts[piece], starts[piece] + counts[piece]):
+            for k in range(size):
+                deck[k] = table[3 + k]
+            shuffle_deck(deck, deals)
+            hand_seed = next_seed(deals)
+            for k in range(size):
+                deck[k] = table[3 + size + deck[k]]
+            dealer = unit % players
+            if skill:
+                for seat in range(players):
+                    bots[seat] = RANDOM
+                bots[(dealer + unit // players) % players] = HEURISTIC
+            deal(s, p, deck, players, dealt, dealer, hand_seed)
+            play_tricks(s, p, bots, rng)
+            record(s, p, out, row)
+            row += 1
+
+
+def table_of(rules: Any, players: int) -> list[int]:
+    """The table `play_deals` reads, for `rules` at `players`."""
+    cards = int_deck(rules)
+    dealt = players * rules.hand_size_for(players)
+    return [players, dealt, len(cards), *cards, *recode(rules)]

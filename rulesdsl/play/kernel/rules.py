@@ -1,0 +1,250 @@
+"""The step functions of the built-in rules, on the kernel's state (cards as masks).
+
+Each is the twin of a unit's step function (`rulesdsl.model.units`) and takes the step's
+parameters and one int, `arg`: the value of a rule that has one (the draw count, the fixed
+trump suit), else 0. `TWINS` pairs each unit's function with its twin; `AT` lists, for each
+step, the functions the kernel may call there, in the order of their codes (0 is the
+order of a trick where no rule acts).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rulesdsl.model.state import NO_END
+from rulesdsl.model.units import Step
+from rulesdsl.model.units import all_out as all_out_unit
+from rulesdsl.model.units import draw as draw_unit
+from rulesdsl.model.units import draw_by as draw_by_unit
+from rulesdsl.model.units import exhaustion as exhaustion_unit
+from rulesdsl.model.units import follow as follow_unit
+from rulesdsl.model.units import must_head as must_head_unit
+from rulesdsl.model.units import next_lead as next_lead_unit
+from rulesdsl.model.units import opening_lead as opening_lead_unit
+from rulesdsl.model.units import scoring as scoring_unit
+from rulesdsl.model.units import trump as trump_unit
+from rulesdsl.model.units import when_void as when_void_unit
+from rulesdsl.play.kernel.primitives import (
+    cards_above,
+    popcount,
+    shuffle_cards,
+    suit_cards,
+)
+
+# -- step 1: the cards a player may play ---------------------------------------------
+
+
+def follow_suit(s: Any, seat: int, allowed: int, arg: int) -> int:
+    return s.holding
+
+
+def suit_or_trump(s: Any, seat: int, allowed: int, arg: int) -> int:
+    kept = 0
+    if s.holding != 0:
+        kept = allowed & (suit_cards(s.led) | suit_cards(s.trump))
+    return kept
+
+
+def trump_when_void(s: Any, seat: int, allowed: int, arg: int) -> int:
+    kept = allowed
+    if s.holding == 0:
+        kept = allowed & suit_cards(s.trump)
+    return kept
+
+
+def head_the_trick(s: Any, seat: int, allowed: int, arg: int) -> int:
+    return allowed & beating(s.best, s.led, s.trump)
+
+
+def trump_on_opening(s: Any, seat: int, allowed: int, arg: int) -> int:
+    kept = allowed
+    if s.opening != 0:
+        kept = allowed & suit_cards(s.trump)
+    return kept
+
+
+def beating(best: int, led: int, trump: int) -> int:
+    """Every card that beats `best` in a trick led in `led` (steps.beats, as a set)."""
+    trumps = suit_cards(trump)
+    if best < 0:
+        return 0
+    if best & 3 == trump:
+        return trumps & cards_above(best)
+    beats = trumps
+    if best & 3 == led:
+        beats |= suit_cards(led) & cards_above(best)
+    return beats
+
+
+# -- the deal: the trump suit and the stock --------------------------------------------
+
+
+def stock_from(s: Any, deck: Any, start: int, stop: int, bottom: int) -> None:
+    """The stock is deck[start:stop], top first, then `bottom` (-1: none) under it."""
+    n = 0
+    if bottom >= 0:
+        s.stock[0] = bottom
+        n = 1
+    for k in range(stop - 1, start - 1, -1):
+        s.stock[n] = deck[k]
+        n += 1
+    s.stock_len = n
+
+
+def fixed_suit(s: Any, deck: Any, dealt: int, arg: int) -> None:
+    s.trump = arg
+    stock_from(s, deck, dealt, len(deck), -1)
+
+
+def dealer_last_card(s: Any, deck: Any, dealt: int, arg: int) -> None:
+    s.trump = deck[dealt - 1] & 3
+    stock_from(s, deck, dealt, len(deck), -1)
+
+
+def stock_turnup(s: Any, deck: Any, dealt: int, arg: int) -> None:
+    s.trump = deck[dealt] & 3
+    stock_from(s, deck, dealt + 1, len(deck), -1)
+
+
+def stock_bottom(s: Any, deck: Any, dealt: int, arg: int) -> None:
+    s.trump = deck[dealt] & 3
+    stock_from(s, deck, dealt + 1, len(deck), deck[dealt])
+
+
+def no_trump(s: Any, deck: Any, dealt: int, arg: int) -> None:
+    s.trump = -1
+    stock_from(s, deck, dealt, len(deck), -1)
+
+
+# -- step 4: who draws, how many, and an empty stock -------------------------------------
+
+
+def everyone_draws(s: Any, arg: int) -> int:
+    """Every active seat clockwise from the trick winner, in `s.drawers`; how many."""
+    n = 0
+    for k in range(s.players):
+        seat = (s.winner + k) % s.players
+        if s.active[seat] != 0:
+            s.drawers[n] = seat
+            n += 1
+    return n
+
+
+def fixed_count(s: Any, seat: int, arg: int) -> int:
+    return arg
+
+
+def per_card_in_trick(s: Any, seat: int, arg: int) -> int:
+    return s.seats_len
+
+
+def reshuffle(s: Any, arg: int) -> int:
+    """The set-aside tricks, shuffled, are the new stock; whether there were any."""
+    n = s.set_aside_len
+    if n > 0:
+        shuffle_cards(s, s.set_aside, n)
+        for k in range(n):
+            s.stock[k] = s.set_aside[n - 1 - k]
+        s.stock_len = n
+        s.set_aside_len = 0
+    return 1 if n > 0 else 0
+
+
+def play_on(s: Any, arg: int) -> int:
+    return 1
+
+
+# -- steps 5, 8, 9 and 10: the end of a hand, and the next lead -------------------------
+
+
+def last_draw_wins(s: Any, seat: int, arg: int) -> int:
+    return NO_END if s.stock_len > 0 else seat
+
+
+def no_winner(s: Any, arg: int) -> int:
+    return -1
+
+
+def most_tricks(s: Any, arg: int) -> int:
+    best = NO_END
+    if s.stock_len == 0:
+        best = 0
+        for seat in range(1, s.players):
+            won, most = s.tricks_won[seat], s.tricks_won[best]
+            if won > most or (won == most and s.last_win[seat] > s.last_win[best]):
+                best = seat
+    return best
+
+
+def winner_leads(s: Any) -> int:
+    """Step 10 where no rule decides: the trick winner if still in, else the next seat in
+    clockwise."""
+    seat = s.winner
+    while s.active[seat] == 0:
+        seat = (seat + 1) % s.players
+    return seat
+
+
+def left_of_winner(s: Any, arg: int) -> int:
+    seat = (s.winner + 1) % s.players
+    while s.active[seat] == 0:
+        seat = (seat + 1) % s.players
+    return seat
+
+
+def opening_leader(s: Any, arg: int) -> int:
+    seat = s.first_leader
+    while s.active[seat] == 0:
+        seat = (seat + 1) % s.players
+    return seat
+
+
+def one_point(s: Any, winner: int, arg: int) -> int:
+    return 1
+
+
+def cards_in_hand(s: Any, winner: int, arg: int) -> int:
+    return popcount(s.hands[winner])
+
+
+TWINS: dict[Callable[..., Any], Callable[..., Any]] = {
+    follow_unit.follow_suit: follow_suit,
+    follow_unit.suit_or_trump: suit_or_trump,
+    when_void_unit.trump_when_void: trump_when_void,
+    must_head_unit.head_the_trick: head_the_trick,
+    opening_lead_unit.trump_on_opening: trump_on_opening,
+    trump_unit.fixed_suit: fixed_suit,
+    trump_unit.dealer_last_card: dealer_last_card,
+    trump_unit.stock_turnup: stock_turnup,
+    trump_unit.stock_bottom: stock_bottom,
+    trump_unit.no_trump: no_trump,
+    draw_by_unit.everyone_draws: everyone_draws,
+    draw_unit.fixed_count: fixed_count,
+    draw_unit.per_card_in_trick: per_card_in_trick,
+    exhaustion_unit.reshuffle: reshuffle,
+    exhaustion_unit.play_on: play_on,
+    exhaustion_unit.last_draw_wins: last_draw_wins,
+    exhaustion_unit.most_tricks: most_tricks,
+    all_out_unit.no_winner: no_winner,
+    next_lead_unit.left_of_winner: left_of_winner,
+    next_lead_unit.opening_leader: opening_leader,
+    scoring_unit.one_point: one_point,
+    scoring_unit.cards_in_hand: cards_in_hand,
+}
+"""Each unit's step function, and the kernel's twin of it."""
+
+AT: dict[Step, tuple[Callable[..., Any], ...]] = {
+    Step.LEAD_FILTER: (trump_on_opening,),
+    Step.FOLLOW_FILTER: (follow_suit, suit_or_trump, trump_when_void, head_the_trick),
+    Step.TRUMP: (dealer_last_card, fixed_suit, stock_turnup, stock_bottom, no_trump),
+    Step.DRAWERS: (everyone_draws,),
+    Step.DRAW_COUNT: (fixed_count, per_card_in_trick),
+    Step.REFILL: (reshuffle, play_on),
+    Step.DRAW_END: (last_draw_wins,),
+    Step.ALL_OUT: (no_winner,),
+    Step.END_CHECK: (most_tricks,),
+    Step.NEXT_LEAD: (left_of_winner, opening_leader),
+    Step.SCORE: (one_point, cards_in_hand),
+}
+"""The functions the kernel may call at each step; a function's code is its place + 1."""

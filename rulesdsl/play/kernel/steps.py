@@ -1,0 +1,325 @@
+"""The order of a trick (docs/rules.md, "The order of a trick") on the kernel's state, asking
+the plan at each step: the deal, the tricks and the bots, for one hand.
+
+CPython runs these functions as they are; the native build compiles the same text with
+numba. So they are written in the part of Python both run alike: ints, `s.field` and
+`s.field[i]`, loops and `if`, calls of the kernel's own functions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rulesdsl.model.state import (
+    ALL_OUT,
+    LAST_PLAYER,
+    NO_CARD,
+    NO_END,
+    TRICK_LIMIT,
+    TRICK_LIMIT_TRICKS,
+)
+from rulesdsl.play.kernel.dispatch import (
+    all_out_at,
+    count_at,
+    deal_trump,
+    draw_end_at,
+    drawers_at,
+    end_at,
+    follow_filter,
+    lead_filter,
+    next_lead_at,
+    refill_at,
+)
+from rulesdsl.play.kernel.primitives import (
+    cards_above,
+    highest,
+    lowest,
+    nth,
+    popcount,
+    stream_number,
+    suit_cards,
+    uniform,
+)
+from rulesdsl.play.kernel.rules import winner_leads
+from rulesdsl.play.kernel.state import SEATS
+
+RANDOM, LOWEST, HIGHEST, HEURISTIC, PLAYOUT = range(5)
+"""The bots the kernel plays, by their index in `rulesdsl.play.engine.fast.BOTS`."""
+EXPLORE = 0.2
+"""The chance that the playout policy plays a random legal card."""
+
+# -- the deal ---------------------------------------------------------------------------
+
+
+def deal(s: Any, p: Any, deck: Any, players: int, dealt: int, dealer: int, seed: int) -> None:
+    """Deal `deck` (cards as the profile ranks them): card k to seat dealer + 1 + k, the
+    first `dealt`; then the trump and the stock. `seed` seeds the reshuffles."""
+    s.players = players
+    for seat in range(SEATS):
+        s.hands[seat] = 0
+        s.active[seat] = 1 if seat < players else 0
+        s.tricks_won[seat] = 0
+        s.last_win[seat] = -1
+    for k in range(dealt):
+        seat = (dealer + 1 + k) % players
+        s.hands[seat] = s.hands[seat] | (1 << deck[k])
+    deal_trump(p.trump_code, s, deck, dealt, p.trump_arg)
+    s.remaining = players
+    s.set_aside_len = 0
+    s.trumps_broken = 0
+    s.leader = (dealer + 1) % players
+    s.first_leader = s.leader
+    s.trick_len = 0
+    s.seats_len = 0
+    s.trick_number = 0
+    s.opening = 1
+    s.led = NO_CARD
+    s.holding = 0
+    s.best = NO_CARD
+    s.winner = -1
+    s.over = 0
+    s.end_reason = -1
+    s.hand_winner = -1
+    s.eliminated_len = 0
+    s.plays = 0
+    s.saves = 0
+    s.fired = 0
+    s.shuffle_seed = stream_number(seed, 1)
+    s.shuffle_drawn = 0
+
+
+# -- step 1 and 2: the cards played ------------------------------------------------------
+
+
+def beats(card: int, best: int, led: int, trump: int) -> bool:
+    """Whether `card` beats `best` in a trick led in `led` (rulesdsl.model.state.beats)."""
+    if card & 3 == trump:
+        return best & 3 != trump or card > best
+    return card > best and card & 3 == led and best & 3 == led
+
+
+def start_trick(s: Any) -> None:
+    """The active seats clockwise from the leader play to this trick."""
+    n = 0
+    for k in range(s.players):
+        seat = (s.leader + k) % s.players
+        if s.active[seat] != 0:
+            s.trick_seats[n] = seat
+            n += 1
+    s.seats_len = n
+    s.trick_len = 0
+    s.led = NO_CARD
+    s.best = NO_CARD
+    s.winner = -1
+
+
+def lead_allowed(s: Any, p: Any, seat: int) -> int:
+    """The cards the leader may play: each play rule keeps some of those the rules before
+    it allowed; a rule that would keep none does not apply."""
+    allowed = s.hands[seat]
+    for k in range(p.lead_len):
+        kept = lead_filter(p.lead_code[k], s, seat, allowed, p.lead_arg[k])
+        if kept != 0 and popcount(kept) < popcount(allowed):
+            s.fired |= p.lead_bit[k]
+            allowed = kept
+    return allowed
+
+
+def follow_allowed(s: Any, p: Any, seat: int) -> int:
+    """The cards a follower may play; `s.holding` is what it holds of the led suit."""
+    allowed = s.hands[seat]
+    s.holding = allowed & suit_cards(s.led)
+    for k in range(p.follow_len):
+        kept = follow_filter(p.follow_code[k], s, seat, allowed, p.follow_arg[k])
+        if kept != 0 and popcount(kept) < popcount(allowed):
+            s.fired |= p.follow_bit[k]
+            allowed = kept
+    return allowed
+
+
+def play_card(s: Any, seat: int, card: int) -> None:
+    """`seat` plays `card` to the trick: the lead names the led suit; is it the best."""
+    s.hands[seat] = s.hands[seat] & ~(1 << card)
+    s.trick[s.trick_len] = card
+    s.trick_len += 1
+    if s.best < 0:
+        s.led = card & 3
+        s.best = card
+        s.winner = seat
+    elif beats(card, s.best, s.led, s.trump):
+        s.best = card
+        s.winner = seat
+
+
+# -- steps 3 to 10 ----------------------------------------------------------------------
+
+
+def eliminate(s: Any, number: int) -> None:
+    """Every player of the trick with no cards is out, in the order they played."""
+    for k in range(s.seats_len):
+        seat = s.trick_seats[k]
+        if s.hands[seat] == 0:
+            s.active[seat] = 0
+            s.remaining -= 1
+            s.eliminated[s.eliminated_len] = number * SEATS + seat
+            s.eliminated_len += 1
+
+
+def draw_cards(s: Any, p: Any, seat: int, wanted: int) -> int:
+    """`seat` draws up to `wanted` cards from the top of the stock, which the exhaustion
+    rule may refill as it runs out; how many it drew."""
+    drawn = 0
+    for _ in range(wanted):
+        if s.stock_len == 0:
+            if refill_at(p.refill_code, s, p.refill_arg) != 0:
+                s.fired |= p.refill_bit
+            if s.stock_len == 0:
+                break
+        s.stock_len -= 1
+        s.hands[seat] = s.hands[seat] | (1 << s.stock[s.stock_len])
+        drawn += 1
+    return drawn
+
+
+def draw_for(s: Any, p: Any, seat: int) -> int:
+    """`seat` draws its count; the count fires when it takes cards, and the rule of who
+    draws when another than the trick winner draws."""
+    drawn = draw_cards(s, p, seat, count_at(p.count_code, s, seat, p.count_arg))
+    if drawn > 0:
+        s.fired |= p.count_bit
+        if seat != s.winner:
+            s.fired |= p.drawers_bit
+    return drawn
+
+
+def end_hand(s: Any, winner: int, reason: int, bit: int) -> None:
+    s.over = 1
+    s.hand_winner = winner
+    s.end_reason = reason
+    s.fired |= bit
+
+
+def draw(s: Any, p: Any) -> int:
+    """Step 4 and 5: who draws, in order; a draw may end the hand (its winner, or NO_END)."""
+    ended = NO_END
+    if p.drawers_code == 0:
+        if s.active[s.winner] != 0 and draw_for(s, p, s.winner) > 0:
+            ended = draw_end_at(p.draw_end_code, s, s.winner, p.draw_end_arg)
+    else:
+        for k in range(drawers_at(p.drawers_code, s, p.drawers_arg)):
+            seat = s.drawers[k]
+            if ended == NO_END and draw_for(s, p, seat) > 0:
+                ended = draw_end_at(p.draw_end_code, s, seat, p.draw_end_arg)
+    return ended
+
+
+def after_draw(s: Any, p: Any, number: int, last_card: bool) -> None:
+    """Steps 6 to 10, when the draw has not ended the hand."""
+    winner = s.winner
+    if p.eliminate == 0:
+        eliminate(s, number)
+        if last_card and s.active[winner] != 0:
+            s.fired |= p.eliminate_bit
+            s.saves += 1
+    if s.remaining == 1:
+        seat = 0
+        while s.active[seat] == 0:
+            seat += 1
+        end_hand(s, seat, LAST_PLAYER, 0)
+    elif s.remaining == 0:
+        end_hand(s, all_out_at(p.all_out_code, s, p.all_out_arg), ALL_OUT, p.all_out_bit)
+    else:
+        for k in range(p.end_len):
+            if s.over == 0:
+                ended = end_at(p.end_code[k], s, p.end_arg[k])
+                if ended != NO_END:
+                    end_hand(s, ended, p.end_reason[k], p.end_bit[k])
+        if s.over == 0:
+            if number >= TRICK_LIMIT_TRICKS:
+                end_hand(s, -1, TRICK_LIMIT, 0)
+            else:
+                s.leader = next_lead_at(p.next_lead_code, s, p.next_lead_arg)
+                if p.next_lead_code != 0 and s.leader != winner_leads(s):
+                    s.fired |= p.next_lead_bit
+
+
+def finish_trick(s: Any, p: Any) -> None:
+    """Steps 2 to 10, once everyone active at the lead has played."""
+    number = s.trick_number + 1
+    winner = s.winner
+    s.plays += s.seats_len
+    trump_won = s.best & 3 == s.trump
+    if trump_won:
+        s.trumps_broken = 1
+        if s.led != s.trump:
+            s.fired |= p.trump_bit
+    last_card = s.hands[winner] == 0
+    for k in range(s.trick_len):
+        s.set_aside[s.set_aside_len] = s.trick[k]
+        s.set_aside_len += 1
+    s.trick_len = 0
+    s.trick_number = number
+    s.tricks_won[winner] += 1
+    s.last_win[winner] = number
+    s.trick_winners[number - 1] = winner
+    s.opening = 0
+    if p.eliminate != 0:
+        eliminate(s, number)
+        refilled = s.stock_len > 0 or p.reshuffles != 0
+        if last_card and refilled and count_at(p.count_code, s, winner, p.count_arg) > 0:
+            s.fired |= p.eliminate_bit
+    ended = draw(s, p)
+    if ended != NO_END:
+        end_hand(s, ended, p.draw_end_reason, p.draw_end_bit)
+    else:
+        after_draw(s, p, number, last_card)
+
+
+# -- the bots ---------------------------------------------------------------------------
+
+
+def heuristic(allowed: int, trump: int, led: int, best: int, last: bool) -> int:
+    """The heuristic bot (rulesdsl.play.players.bots) on a set of cards."""
+    if popcount(allowed) == 1:
+        return lowest(allowed)
+    side = allowed & ~suit_cards(trump)
+    if best < 0:
+        if side == 0:
+            return highest(allowed)
+        top = highest(side) >> 2
+        return lowest(side & (15 << (top * 4)))
+    bs = best & 3
+    winners = allowed & suit_cards(trump)
+    if bs == trump:
+        winners &= cards_above(best)
+    if bs == led:
+        winners |= allowed & suit_cards(led) & cards_above(best)
+    side_winners = winners & ~suit_cards(trump)
+    if side_winners != 0:
+        return lowest(side_winners) if last else highest(side_winners)
+    if winners != 0 and (last or side == 0):
+        return lowest(winners)
+    return lowest(side) if side != 0 else lowest(allowed)
+
+
+def pick(bot: int, s: Any, allowed: int, rng: Any, last: bool) -> int:
+    """The card `bot` plays of `allowed`; random choices draw from `rng`."""
+    if bot == LOWEST:
+        return lowest(allowed)
+    if bot == HIGHEST:
+        return highest(allowed)
+    if bot == HEURISTIC or (bot == PLAYOUT and uniform(rng) >= EXPLORE):
+        return heuristic(allowed, s.trump, s.led, s.best, last)
+    return nth(allowed, int(uniform(rng) * popcount(allowed)))
+
+
+def play_tricks(s: Any, p: Any, bots: Any, rng: Any) -> None:
+    """Play tricks until the hand is over, each seat's card chosen by its bot."""
+    while s.over == 0:
+        start_trick(s)
+        last = s.trick_seats[s.seats_len - 1]
+        for k in range(s.seats_len):
+            seat = s.trick_seats[k]
+            allowed = lead_allowed(s, p, seat) if k == 0 else follow_allowed(s, p, seat)
+            play_card(s, seat, pick(bots[seat], s, allowed, rng, k > 0 and seat == last))
+        finish_trick(s, p)
