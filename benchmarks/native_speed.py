@@ -2,17 +2,18 @@
 
     .venv/bin/python benchmarks/native_speed.py [--hands 200000] [--memory-hands 10000000]
 
-In one run, on one core: the numba yardstick (the default rules hard-coded over 64-bit card
-masks, random play, the project's stream), `simulate` on the default profile with random
-bots and 4 players on the native path and on the pure-Python path (`--no-skill`), card
-plays per second of every shipped profile on the native path against the default's,
-`pimc:50` at all four seats in the search kernel against the hand-written numba pimc
-(`search_speed.py`), the compile time of the default profile's kernel cold (an empty
-cache folder) and cached, and the peak memory of `rulesdsl simulate --no-skill -j 1`
-native over many hands and a tenth of them (flat when the two agree). Timings are the
-best of 3 rounds, each round timing every work of its group once (the yardstick and both
-paths; every profile; the search kernel and the hand-written pimc), so that the load of
-a shared machine falls on the works it compares alike.
+In one run, on one core: the numba yardstick (benchmarks/yardstick_numba.py: the default
+rules hard-coded over 64-bit card masks, random play, the project's stream), `simulate` on
+the default profile with random bots and 4 players on the native path and on the
+pure-Python path (`--no-skill`), card plays per second of every shipped profile on the
+native path against the default's, `pimc:50` at all four seats in the search kernel
+against the hand-written numba pimc (`search_speed.py`), the compile time of the default
+profile's kernel cold (an empty cache folder) and cached, and the peak memory of
+`rulesdsl simulate --no-skill -j 1` native over many hands and a tenth of them (flat when
+the two agree). Timings are the best of 3 rounds, each round timing every work of its
+group once (the yardstick and both paths; every profile; the search kernel and the
+hand-written pimc), so that the load of a shared machine falls on the works it compares
+alike. Whole processes, start-up and compiling included, are timed by `whole_process.py`.
 """
 
 from __future__ import annotations
@@ -27,82 +28,17 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
-import numba
 import numpy as np
 import search_speed
 from timing import best_of
+from yardstick_numba import PLAYERS, yardstick
 
 from rulesdsl.play.engine.fast import int_deck
 from rulesdsl.play.native import ENV
 from rulesdsl.play.native.driver import PLAYS
 from rulesdsl.play.native.kernel import chunks, kernel
-from rulesdsl.play.native.runtime import new_stream, next_uniform, nth, popcount, shuffle
 from rulesdsl.read.profile import load, shipped_names
 from rulesdsl.reason.sim import Spec, run
-
-PLAYERS = 4
-
-
-@numba.njit(cache=True)
-def yardstick_hand(deck: np.ndarray, stream: np.ndarray, dealer: int) -> int:
-    """One hand of the default rules (4 players, 4 cards each, trump the dealer's last
-    card, follow suit, the winner draws one, the last draw wins); the cards played."""
-    hands = np.zeros(PLAYERS, np.int64)
-    for k in range(PLAYERS * PLAYERS):
-        hands[(dealer + 1 + k) % PLAYERS] |= 1 << deck[k]
-    trump = deck[PLAYERS * PLAYERS - 1] & 3
-    top = len(deck) - 1  # the stock is deck[16:], drawn from its start
-    drawn = PLAYERS * PLAYERS
-    active = np.ones(PLAYERS, np.bool_)
-    remaining = PLAYERS
-    leader = (dealer + 1) % PLAYERS
-    plays = 0
-    while True:
-        hand = hands[leader]
-        best = nth(hand, int(next_uniform(stream) * popcount(hand)))
-        hands[leader] = hand & ~(1 << best)
-        led, winner, played = best & 3, leader, 1
-        for step in range(1, PLAYERS):
-            seat = (leader + step) % PLAYERS
-            if not active[seat]:
-                continue
-            hand = hands[seat]
-            suit = hand & (0x1111111111111 << led)
-            allowed = suit if suit != 0 else hand
-            card = nth(allowed, int(next_uniform(stream) * popcount(allowed)))
-            hands[seat] = hand & ~(1 << card)
-            played += 1
-            if (card & 3 == trump and (best & 3 != trump or card > best)) or (
-                card & 3 == led and best & 3 == led and card > best
-            ):
-                best, winner = card, seat
-        plays += played
-        if active[winner] and drawn <= top:
-            hands[winner] |= 1 << deck[drawn]
-            drawn += 1
-            if drawn > top:
-                return plays
-        for seat in range(PLAYERS):
-            if active[seat] and hands[seat] == 0:
-                active[seat] = False
-                remaining -= 1
-        if remaining <= 1:
-            return plays
-        leader = winner
-        while not active[leader]:
-            leader = (leader + 1) % PLAYERS
-
-
-@numba.njit(cache=True)
-def yardstick(hands: int, seed: int) -> int:
-    """`hands` hands; the cards played."""
-    deals, bots = new_stream(seed), new_stream(seed + 1)
-    plays = 0
-    deck = np.arange(52)
-    for unit in range(hands):
-        shuffle(deck, deals)
-        plays += yardstick_hand(deck, bots, unit % PLAYERS)
-    return plays
 
 
 def simulate(hands: int, native: bool) -> Callable[[], object]:
