@@ -42,7 +42,8 @@ default rules with random play: its own functions are compiled in every process 
 `cache=True`), so its figure includes its JIT compile; it imports the project's runtime
 helpers (about 0.15 s more than importing numba alone). In-process throughput of every
 shipped profile against it is printed by `benchmarks/native_speed.py`, not here. Last, the
-lines of the native path (`rulesdsl/play/native/*.py`, `inline.py`, `state_in_locals.py`).
+lines of the native path (`rulesdsl/play/native/*.py`, `rulesdsl/play/kernel/*.py`, `inline.py`,
+`state_in_locals.py`).
 """
 
 from __future__ import annotations
@@ -74,6 +75,7 @@ COLD, CACHED = "--good-play, 50 hands, first (unseen)", "--good-play, 50 hands, 
 PIMC, PIMC_STICK = "simulate --bots pimc:50, 20 hands", "pimc_yardstick.py, pimc:50, 20 hands"
 NATIVE_LINES = [
     *sorted((ROOT / "rulesdsl/play/native").glob("*.py")),
+    *sorted((ROOT / "rulesdsl/play/kernel").glob("*.py")),
     ROOT / "rulesdsl/play/engine/inline.py",
     ROOT / "rulesdsl/play/engine/state_in_locals.py",
 ]
