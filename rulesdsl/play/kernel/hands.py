@@ -39,33 +39,33 @@ def hand_result(s: Any, p: Any, fired_names: Any) -> HandResult:
 
 
 def _play(
-    rules: Rules,
+    p: Any,
+    order: tuple[int, ...],
+    fired_names: Any,
     players: int,
+    dealt: int,
     bots: list[int],
     deck: list[int],
     hand_seed: int,
     rng: Stream,
     dealer: int,
 ) -> HandResult:
-    p = kernel_plan(rules)
-    order = recode(rules)
     s = State()
-    deal(
-        s,
-        p,
-        [order[c] for c in deck],
-        players,
-        players * rules.hand_size_for(players),
-        dealer,
-        hand_seed,
-    )
+    deal(s, p, [order[c] for c in deck], players, dealt, dealer, hand_seed)
     play_tricks(s, p, bots, rng)
-    return hand_result(s, p, plan_for(rules).fired_names)
+    return hand_result(s, p, fired_names)
 
 
 def hand_player(rules: Rules, players: int, bots: tuple[str, ...]) -> HandPlayer:
     """A function playing one hand of `rules` with `bots` (one name per seat) on the kernel;
     NotNative if the kernel cannot play `rules`."""
     rules.check_players(players)
-    kernel_plan(rules)
-    return partial(_play, rules, players, [BOTS.index(b) for b in bots])
+    return partial(
+        _play,
+        kernel_plan(rules),
+        recode(rules),
+        plan_for(rules).fired_names,
+        players,
+        players * rules.hand_size_for(players),
+        [BOTS.index(b) for b in bots],
+    )
