@@ -1,6 +1,7 @@
 """The kernel compiled by numba, once per installation: one module made from the kernel's
 own text (`primitives` replaced by `native_primitives`), kept in the kernel cache
-(`rulesdsl.play.native.store`) under a digest of that text, so every profile plays on it.
+(`rulesdsl.play.native.store`) under a digest of that text and numba's version (the text
+holds all of the kernel's code), so every profile plays on it.
 
 The text is each function of the kernel's modules as written, and the calls of
 `dispatch.source()`, every one compiled with `numba.njit()`; the module constants they read
@@ -80,9 +81,11 @@ def check(node: ast.FunctionDef, names: set[str]) -> None:
 def kernel() -> ModuleType:
     """The compiled kernel module (its functions compile as first called, or load from the
     cache)."""
-    from rulesdsl.play.native.kernel import cache_dir, engine_version
+    import numba
+
+    from rulesdsl.play.native.kernel import cache_dir
     from rulesdsl.play.native.store import loaded
 
     text = source()
-    digest = hashlib.blake2b(f"{engine_version()}\0{text}".encode(), digest_size=10)
+    digest = hashlib.blake2b(f"{numba.__version__}\0{text}".encode(), digest_size=10)
     return loaded(text, f"rulesdsl_kernel_{digest.hexdigest()}", cache_dir())
