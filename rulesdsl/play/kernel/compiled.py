@@ -13,9 +13,11 @@ from rulesdsl.play.engine.fast import BOTS
 from rulesdsl.play.engine.plan import plan_for
 from rulesdsl.play.engine.steps import Plan
 from rulesdsl.play.kernel import build
-from rulesdsl.play.kernel.deals import ROW, table_of
+from rulesdsl.play.kernel.deals import table_of
 from rulesdsl.play.kernel.plan import NotNative, kernel_plan, plan_record
 from rulesdsl.play.kernel.state import SEATS, STATE
+from rulesdsl.play.native.driver import FIELDS
+from rulesdsl.play.native.kernel import chunks
 
 
 class CompiledProfile(NamedTuple):
@@ -28,9 +30,10 @@ class CompiledProfile(NamedTuple):
     bots: Any
 
     def chunks(self, cards: Any, played: Any, skill: bool = False) -> Any:
-        """The rows (`deals.ROW`) of the deals of every chunk of `played`, in order, with
-        the profile's bots or (with `skill`) the heuristic bot at one seat."""
-        out = np.zeros((int(played.counts.sum()), len(ROW)), np.int64)
+        """The rows (`rulesdsl.play.native.driver.FIELDS`) of the deals of every chunk of
+        `played`, in order, with the profile's bots or (with `skill`) the heuristic bot at
+        one seat."""
+        out = np.zeros((int(played.counts.sum()), len(FIELDS)), np.int64)
         state = np.zeros(1, STATE)[0]
         bots = self.bots.copy()
         self.module.play_deals(state, self.record, self.table, bots, skill, *played, out)
@@ -48,16 +51,5 @@ def compiled_profile(rules: Rules, players: int, bots: tuple[str, ...]) -> Compi
     seats[:players] = [BOTS.index(b) for b in bots]
     table = np.array(table_of(rules, players), np.int64)
     profile = CompiledProfile(build.kernel(), plan_for(rules), plan_record(plan)[0], table, seats)
-    profile.chunks(None, NO_DEALS)  # compiled, or loaded from the kernel cache, here
+    profile.chunks(None, chunks([0], [0], [0], [0]))  # compiled or loaded here, once
     return profile
-
-
-class Chunks(NamedTuple):
-    deal_seeds: Any
-    bot_seeds: Any
-    starts: Any
-    counts: Any
-
-
-NO_DEALS = Chunks(*(np.zeros(1, t) for t in (np.uint64, np.uint64, np.int64, np.int64)))
-"""A chunk of no deals."""

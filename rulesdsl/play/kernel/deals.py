@@ -3,7 +3,8 @@
 each deal taking the stream's next number as its hand seed; the dealer of deal `unit` is
 `unit % players`; the bots draw from the chunk's stream `bot_seeds[k]`. With `skill`, the
 heuristic bot plays one seat (turning relative to the dealer every `players` deals) and the
-random bot the others. Each hand's numbers go to a row of `out` (`ROW`).
+random bot the others. Each hand's numbers go to a row of `out`, as the per-profile kernels
+write them (`rulesdsl.play.native.driver.FIELDS`).
 """
 
 from __future__ import annotations
@@ -20,28 +21,36 @@ from rulesdsl.play.kernel.primitives import (
     shuffle_deck,
 )
 from rulesdsl.play.kernel.steps import HEURISTIC, RANDOM, deal, play_tricks
-
-ROW = ("winner", "reason", "tricks", "stock_left", "trump", "winner_cards", "plays")
-ROW += ("saves", "fired", "points", "eliminated")
-"""The numbers of a hand, in the order of a row (as rulesdsl.play.native.driver.FIELDS)."""
-NO_POINTS = -(1 << 62)
-"""`points` of a hand without a winner."""
+from rulesdsl.play.native.driver import (
+    ELIMINATED,
+    FIRED,
+    NO_POINTS,
+    PLAYS,
+    POINTS,
+    REASON,
+    SAVES,
+    STOCK_LEFT,
+    TRICKS,
+    TRUMP,
+    WINNER,
+    WINNER_CARDS,
+)
 
 
 def record(s: Any, p: Any, out: Any, row: int) -> None:
     """Write the finished hand's numbers into `out[row]`."""
     won = s.hand_winner
-    out[row, 0] = won
-    out[row, 1] = s.end_reason
-    out[row, 2] = s.trick_number
-    out[row, 3] = s.stock_len
-    out[row, 4] = s.trump
-    out[row, 5] = popcount(s.hands[won]) if won >= 0 else 0
-    out[row, 6] = s.plays
-    out[row, 7] = s.saves
-    out[row, 8] = s.fired
-    out[row, 9] = score_at(p.score_code, s, won, p.score_arg) if won >= 0 else NO_POINTS
-    out[row, 10] = s.eliminated_len
+    out[row, WINNER] = won
+    out[row, REASON] = s.end_reason
+    out[row, TRICKS] = s.trick_number
+    out[row, STOCK_LEFT] = s.stock_len
+    out[row, TRUMP] = s.trump
+    out[row, WINNER_CARDS] = popcount(s.hands[won]) if won >= 0 else 0
+    out[row, PLAYS] = s.plays
+    out[row, SAVES] = s.saves
+    out[row, FIRED] = s.fired
+    out[row, POINTS] = score_at(p.score_code, s, won, p.score_arg) if won >= 0 else NO_POINTS
+    out[row, ELIMINATED] = s.eliminated_len
 
 
 def play_deals(
