@@ -6,9 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from rulesdsl.model.stream import GAMMA, MIX1, MIX2, UNIT
-
-SUIT_CARDS = sum(1 << (4 * strength) for strength in range(13))
-ALL_CARDS = (1 << 52) - 1
+from rulesdsl.play.kernel.primitives import ALL_CARDS, SUIT_CARDS
 
 
 def popcount(mask):
