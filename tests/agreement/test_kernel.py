@@ -18,10 +18,11 @@ from support import settings_strategy
 from rulesdsl.model.rules import Rules, RulesError
 from rulesdsl.model.seeds import shuffle
 from rulesdsl.model.stream import Stream
+from rulesdsl.model.units import Step
 from rulesdsl.play.engine.driver import play_hand
 from rulesdsl.play.engine.fast import int_deck, play_plain
 from rulesdsl.play.engine.hand import Hand
-from rulesdsl.play.kernel import build, deals
+from rulesdsl.play.kernel import build, deals, rules
 from rulesdsl.play.kernel.hands import hand_player
 from rulesdsl.play.kernel.plan import NotNative, kernel_plan, plan_record
 from rulesdsl.play.kernel.state import STATE, State
@@ -80,6 +81,28 @@ def test_the_build_refuses_a_name_that_is_not_the_kernels():
     (node,) = ast.parse("def f(s):\n    return open(s)\n").body
     with pytest.raises(build.BuildError, match="reads open"):
         build.check(node, {"f"})
+
+
+def deal(s, winner):
+    """Another function of the kernel's name `deal`."""
+    return 1
+
+
+SEATS = 11  # another value of the kernel's name SEATS
+
+
+def seats_score(s, winner):
+    return SEATS
+
+
+@pytest.mark.parametrize(
+    ("function", "refused"),
+    [(deal, "two functions named deal"), (seats_score, "two values named SEATS")],
+)
+def test_the_build_refuses_two_functions_or_values_of_one_name(monkeypatch, function, refused):
+    monkeypatch.setitem(rules.AT, Step.SCORE, (*rules.AT[Step.SCORE], function))
+    with pytest.raises(build.BuildError, match=refused):
+        build.source()
 
 
 def play_chunk(rules: Rules, skill: bool, native: bool, count: int) -> np.ndarray:

@@ -3,9 +3,11 @@ own text (`primitives` replaced by `native_primitives`), kept in the kernel cach
 (`rulesdsl.play.native.store`) under a digest of that text and numba's version (the text
 holds all of the kernel's code), so every profile plays on it.
 
-The text is each function of the kernel's modules as written, and the calls of
+The text is each function of the kernel's modules as written, the units' step functions it
+calls and the functions those call (as written where they are), and the calls of
 `dispatch.source()`, every one compiled with `numba.njit()`; the module constants they read
-are written before them. A name that is none of these stops the build (BuildError).
+are written before them. A name that is none of these, or two functions or values of one
+name, stops the build (BuildError).
 """
 
 from __future__ import annotations
@@ -15,8 +17,10 @@ import hashlib
 import inspect
 from functools import cache
 from types import FunctionType, ModuleType
+from typing import Any
 
 from rulesdsl.play.kernel import deals, dispatch, native_primitives, rules, steps
+from rulesdsl.play.kernel.rules import AT
 
 MODULES = (native_primitives, rules, steps, deals)
 """The modules whose functions the kernel is made of, `native_primitives` for CPython's."""
@@ -38,31 +42,69 @@ def functions(module: ModuleType) -> list[FunctionType]:
     ]
 
 
+def parsed(function: FunctionType) -> ast.FunctionDef:
+    (node,) = ast.parse(inspect.getsource(function)).body
+    assert isinstance(node, ast.FunctionDef)
+    return node
+
+
+def read_names(node: ast.FunctionDef) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+
+
+def kernel_functions() -> dict[str, tuple[FunctionType, ast.FunctionDef]]:
+    """The kernel's functions by name: those of MODULES, those `rules.AT` names, and every
+    function they call (a name `native_primitives` defines is its function, the name of a
+    call is `dispatch.source()`'s), each once."""
+    given = {f.__name__ for f in functions(native_primitives)}
+    given |= {call.name for call in dispatch.CALLS.values()}
+    found: dict[str, tuple[FunctionType, ast.FunctionDef]] = {}
+    waiting = [f for m in MODULES for f in functions(m)]
+    waiting += [f for step in AT.values() for f in step]
+    while waiting:
+        function = waiting.pop(0)
+        name = function.__name__
+        if name in found:
+            if found[name][0] is not function:
+                raise BuildError(f"the kernel would hold two functions named {name}")
+            continue
+        node = parsed(function)
+        found[name] = function, node
+        for read in read_names(node) - given:
+            value = function.__globals__.get(read)
+            if inspect.isfunction(value):
+                waiting.append(value)
+    return found
+
+
+def constants(node: ast.FunctionDef, space: dict[str, Any]) -> dict[str, object]:
+    """The module constants (ints and floats) `node` reads in its module's `space`."""
+    return {n: space[n] for n in read_names(node) if type(space.get(n)) in (int, float)}
+
+
 def source() -> str:
     """The kernel module's text."""
-    nodes: list[ast.FunctionDef] = []
-    constants: dict[str, object] = {}
-    defined = {f.__name__ for m in MODULES for f in functions(m)}
-    for module in MODULES:
-        for function in functions(module):
-            (node,) = ast.parse(inspect.getsource(function)).body
-            assert isinstance(node, ast.FunctionDef)
-            nodes.append(node)
-            for name in function.__code__.co_names:
-                value = function.__globals__.get(name)
-                if name not in defined and type(value) in (int, float):
-                    constants[name] = value
-    calls = ast.parse(dispatch.source()).body
-    nodes += [node for node in calls if isinstance(node, ast.FunctionDef)]
-    constants["NO_END"] = steps.NO_END
-    names = defined | {node.name for node in nodes} | set(constants)
+    found = kernel_functions()
+    nodes = [node for _, node in found.values()]
+    calls = [
+        node for node in ast.parse(dispatch.source()).body if isinstance(node, ast.FunctionDef)
+    ]
+    read = [(node, function.__globals__) for function, node in found.values()]
+    read += [(node, vars(dispatch)) for node in calls]
+    values: dict[str, object] = {}
+    for node, space in read:
+        for name, value in constants(node, space).items():
+            if values.setdefault(name, value) != value or name in found:
+                raise BuildError(f"the kernel would hold two values named {name}")
+    nodes += calls
+    names = {node.name for node in nodes} | set(values)
     for node in nodes:
         node.decorator_list = [ast.parse("numba.njit()", mode="eval").body]
         node.returns = None
         for arg in node.args.args:
             arg.annotation = None
         check(node, names)
-    body = [f"{name} = {value!r}" for name, value in sorted(constants.items())]
+    body = [f"{name} = {value!r}" for name, value in sorted(values.items())]
     text = "\n\n".join(ast.unparse(node) for node in nodes)
     return f"{HEADER}\n" + "\n".join(body) + "\n\n\n" + text + "\n"
 

@@ -8,11 +8,13 @@ module is imported) and the native build compiles the very same text.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+import inspect
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 from rulesdsl.model.state import NO_END
 from rulesdsl.model.units import Step
-from rulesdsl.play.kernel import rules
+from rulesdsl.play.engine.steps import winner_leads
 from rulesdsl.play.kernel.rules import AT
 
 
@@ -43,15 +45,21 @@ def source() -> str:
     for step, call in CALLS.items():
         lines.append(f"def {call.name}(code, {call.params}, arg):")
         for code, function in enumerate(AT[step], 1):
+            args = call.params + (", arg" if takes_arg(function, call) else "")
             lines.append(f"    if code == {code}:")
-            lines.append(f"        return {function.__name__}({call.params}, arg)")
+            lines.append(f"        return {function.__name__}({args})")
         lines += [f"    return {call.default}", "", ""]
     return "\n".join(lines)
 
 
+def takes_arg(function: Callable[..., Any], call: Call) -> bool:
+    """Whether `function` takes the rule's value after the step's parameters."""
+    return len(inspect.signature(function).parameters) > len(call.params.split(", "))
+
+
 def _made() -> dict[str, object]:
     names = {f.__name__: f for functions in AT.values() for f in functions}
-    space: dict[str, object] = {**names, "NO_END": NO_END, "winner_leads": rules.winner_leads}
+    space: dict[str, object] = {**names, "NO_END": NO_END, "winner_leads": winner_leads}
     exec(compile(source(), "<rulesdsl kernel calls>", "exec"), space)
     return {call.name: space[call.name] for call in CALLS.values()}
 

@@ -83,8 +83,8 @@ def code_of(step: Step, function: Any, rule: str) -> tuple[int, int]:
     if isinstance(function, partial):
         (arg,) = function.keywords.values()
         function = function.func
-    twin = TWINS.get(function)
-    if twin is None or twin not in AT[step]:
+    twin = TWINS.get(function, function)
+    if twin not in AT[step]:
         raise NotNative(f"the rule {rule} has no step function the kernel plays")
     return AT[step].index(twin) + 1, int(arg)
 

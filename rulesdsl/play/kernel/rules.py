@@ -1,10 +1,11 @@
 """The step functions of the built-in rules, on the kernel's state (cards as masks).
 
-Each is the twin of a unit's step function (`rulesdsl.model.units`) and takes the step's
-parameters and one int, `arg`: the value of a rule that has one (the draw count, the fixed
-trump suit), else 0. `TWINS` pairs each unit's function with its twin; `AT` lists, for each
-step, the functions the kernel may call there, in the order of their codes (0 is the
-order of a trick where no rule acts).
+Each is the twin of a unit's step function (`rulesdsl.model.units`) that reads lists, and
+takes the step's parameters and one int, `arg`: the value of a rule that has one (the draw
+count, the fixed trump suit), else 0. `TWINS` pairs each unit's function with its twin;
+`AT` lists, for each step, the functions the kernel may call there, in the order of their
+codes (0 is the order of a trick where no rule acts): the twins, and the units' functions
+that read only numbers the kernel's state holds alike (they run as they are).
 """
 
 from __future__ import annotations
@@ -131,10 +132,6 @@ def everyone_draws(s: Any, arg: int) -> int:
     return n
 
 
-def fixed_count(s: Any, seat: int, arg: int) -> int:
-    return arg
-
-
 def per_card_in_trick(s: Any, seat: int, arg: int) -> int:
     return s.seats_len
 
@@ -162,10 +159,6 @@ def last_draw_wins(s: Any, seat: int, arg: int) -> int:
     return NO_END if s.stock_len > 0 else seat
 
 
-def no_winner(s: Any, arg: int) -> int:
-    return -1
-
-
 def most_tricks(s: Any, arg: int) -> int:
     best = NO_END
     if s.stock_len == 0:
@@ -175,33 +168,6 @@ def most_tricks(s: Any, arg: int) -> int:
             if won > most or (won == most and s.last_win[seat] > s.last_win[best]):
                 best = seat
     return best
-
-
-def winner_leads(s: Any) -> int:
-    """Step 10 where no rule decides: the trick winner if still in, else the next seat in
-    clockwise."""
-    seat = s.winner
-    while s.active[seat] == 0:
-        seat = (seat + 1) % s.players
-    return seat
-
-
-def left_of_winner(s: Any, arg: int) -> int:
-    seat = (s.winner + 1) % s.players
-    while s.active[seat] == 0:
-        seat = (seat + 1) % s.players
-    return seat
-
-
-def opening_leader(s: Any, arg: int) -> int:
-    seat = s.first_leader
-    while s.active[seat] == 0:
-        seat = (seat + 1) % s.players
-    return seat
-
-
-def one_point(s: Any, winner: int, arg: int) -> int:
-    return 1
 
 
 def cards_in_hand(s: Any, winner: int, arg: int) -> int:
@@ -220,31 +186,27 @@ TWINS: dict[Callable[..., Any], Callable[..., Any]] = {
     trump_unit.stock_bottom: stock_bottom,
     trump_unit.no_trump: no_trump,
     draw_by_unit.everyone_draws: everyone_draws,
-    draw_unit.fixed_count: fixed_count,
     draw_unit.per_card_in_trick: per_card_in_trick,
     exhaustion_unit.reshuffle: reshuffle,
     exhaustion_unit.play_on: play_on,
     exhaustion_unit.last_draw_wins: last_draw_wins,
     exhaustion_unit.most_tricks: most_tricks,
-    all_out_unit.no_winner: no_winner,
-    next_lead_unit.left_of_winner: left_of_winner,
-    next_lead_unit.opening_leader: opening_leader,
-    scoring_unit.one_point: one_point,
     scoring_unit.cards_in_hand: cards_in_hand,
 }
-"""Each unit's step function, and the kernel's twin of it."""
+"""Each unit's step function that reads lists, and the kernel's twin of it on masks; a
+unit's function that reads only what the kernel's state holds alike is the kernel's own."""
 
 AT: dict[Step, tuple[Callable[..., Any], ...]] = {
     Step.LEAD_FILTER: (trump_on_opening,),
     Step.FOLLOW_FILTER: (follow_suit, suit_or_trump, trump_when_void, head_the_trick),
     Step.TRUMP: (dealer_last_card, fixed_suit, stock_turnup, stock_bottom, no_trump),
     Step.DRAWERS: (everyone_draws,),
-    Step.DRAW_COUNT: (fixed_count, per_card_in_trick),
+    Step.DRAW_COUNT: (draw_unit.fixed_count, per_card_in_trick),
     Step.REFILL: (reshuffle, play_on),
     Step.DRAW_END: (last_draw_wins,),
-    Step.ALL_OUT: (no_winner,),
+    Step.ALL_OUT: (all_out_unit.no_winner,),
     Step.END_CHECK: (most_tricks,),
-    Step.NEXT_LEAD: (left_of_winner, opening_leader),
-    Step.SCORE: (one_point, cards_in_hand),
+    Step.NEXT_LEAD: (next_lead_unit.left_of_winner, next_lead_unit.opening_leader),
+    Step.SCORE: (scoring_unit.one_point, cards_in_hand),
 }
 """The functions the kernel may call at each step; a function's code is its place + 1."""

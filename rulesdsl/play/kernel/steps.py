@@ -17,7 +17,9 @@ from rulesdsl.model.state import (
     NO_END,
     TRICK_LIMIT,
     TRICK_LIMIT_TRICKS,
+    beats,
 )
+from rulesdsl.play.engine.steps import winner_leads
 from rulesdsl.play.kernel.dispatch import (
     all_out_at,
     count_at,
@@ -40,7 +42,6 @@ from rulesdsl.play.kernel.primitives import (
     suit_cards,
     uniform,
 )
-from rulesdsl.play.kernel.rules import winner_leads
 from rulesdsl.play.kernel.state import SEATS
 
 RANDOM, LOWEST, HIGHEST, HEURISTIC, PLAYOUT = range(5)
@@ -89,13 +90,6 @@ def deal(s: Any, p: Any, deck: Any, players: int, dealt: int, dealer: int, seed:
 
 
 # -- step 1 and 2: the cards played ------------------------------------------------------
-
-
-def beats(card: int, best: int, led: int, trump: int) -> bool:
-    """Whether `card` beats `best` in a trick led in `led` (rulesdsl.model.state.beats)."""
-    if card & 3 == trump:
-        return best & 3 != trump or card > best
-    return card > best and card & 3 == led and best & 3 == led
 
 
 def start_trick(s: Any) -> None:
