@@ -23,11 +23,10 @@ seed), so its rounds play the same hands. The rows:
    (`RULESDSL_NATIVE=0`, up to 100,000), against the yardstick for as many hands.
 3. The first `simulate` of a profile never seen before: each round writes a profile
    `fresh-<random>` extending equal-hands with `all_out no_winner` (the same games, as
-   `compare` proves, from another kernel) and points the kernel cache at an empty folder
-   (`RULESDSL_CACHE`). A kernel is keyed by a digest of its text and the engine's version
-   (`rulesdsl/play/native/kernel.py`, `store.py`), so the empty folder makes it genuinely
-   unseen; numba's own cache of the runtime helpers every kernel shares stays warm, as it
-   is after any first run.
+   `compare` proves) in a folder of its own, and plays it with the user's kernel cache, as
+   a profile just edited in the page or an editor is played. It plays on the one compiled
+   kernel (`rulesdsl/play/kernel/`), compiled once per installation by the warm-up, which
+   reads a profile's plan at run time: nothing of the profile is compiled.
 4. Start-up: `simulate equal-hands --hands 1 --no-skill --workers 1`, kernel warm.
 5. `simulate equal-hands --hands 50 --good-play` (pimc:10), first on an empty kernel cache
    folder, then again on that folder, cached (after a first run stopped at the timeout,
@@ -160,7 +159,7 @@ def command(argv: list[str], timeout: float, native: bool = True) -> Work:
 
 
 def fresh_profile(hands: int, scratch: str, timeout: float) -> Work:
-    """`simulate` of a profile written afresh, its kernel cache an empty folder."""
+    """`simulate` of a profile written afresh, with the user's kernel cache."""
 
     def work() -> Timing:
         folder = tempfile.mkdtemp(dir=scratch)
@@ -168,8 +167,7 @@ def fresh_profile(hands: int, scratch: str, timeout: float) -> Work:
         text = f'profile "{name}" extends "equal-hands" {{\n    all_out no_winner\n}}\n'
         Path(folder, f"{name}.rules").write_text(text)
         argv = simulate(f"{name}.rules", hands, "--no-skill", "--workers", "1")
-        env = {"RULESDSL_CACHE": str(Path(folder, "cache")), "RULESDSL_NATIVE": "1"}
-        return timed(argv, env, timeout, cwd=folder)
+        return timed(argv, {"RULESDSL_NATIVE": "1"}, timeout, cwd=folder)
 
     return work
 
