@@ -27,7 +27,9 @@ seed), so its rounds play the same hands. The rows:
    a profile just edited in the page or an editor is played. It plays on the one compiled
    kernel (`rulesdsl/play/kernel/`), compiled once per installation by the warm-up, which
    reads a profile's plan at run time: nothing of the profile is compiled.
-4. Start-up: `simulate equal-hands --hands 1 --no-skill --workers 1`, kernel warm.
+4. Start-up: `simulate equal-hands --hands 1 --no-skill --workers 1`, as users run it
+   (RULESDSL_NATIVE unset: so small a run plays on the pure-Python path, see
+   `rulesdsl.reason.sim.NATIVE_FROM`). The other rows of rulesdsl name their path.
 5. `simulate equal-hands --hands 50 --good-play` (pimc:10), first on an empty kernel cache
    folder, then again on that folder, cached (after a first run stopped at the timeout,
    the folder is not full and the second run goes on compiling).
@@ -90,12 +92,14 @@ Work = Callable[[], Timing]
 
 
 def timed(argv: list[str], env: dict[str, str], timeout: float, cwd: str | None = None) -> Timing:
-    """Run `argv` to its end (or stop its process group at `timeout`): wall and CPU seconds."""
+    """Run `argv` to its end (or stop its process group at `timeout`): wall and CPU seconds.
+    RULESDSL_NATIVE is the one of `env`, else unset (rulesdsl chooses the path)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
+    inherited = {k: v for k, v in os.environ.items() if k != "RULESDSL_NATIVE"}
     with subprocess.Popen(
         argv,
-        env={**os.environ, **env},
+        env={**inherited, **env},
         cwd=cwd,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
@@ -154,8 +158,10 @@ def yardstick(hands: int, timeout: float) -> Work:
     return lambda: timed([*argv, "--seed", SEED], {}, timeout)
 
 
-def command(argv: list[str], timeout: float, native: bool = True) -> Work:
-    return lambda: timed(argv, {"RULESDSL_NATIVE": "1" if native else "0"}, timeout)
+def command(argv: list[str], timeout: float, native: bool | None = True) -> Work:
+    """`argv` on the native path, the pure-Python one, or (None) the one rulesdsl chooses."""
+    env = {} if native is None else {"RULESDSL_NATIVE": "1" if native else "0"}
+    return lambda: timed(argv, env, timeout)
 
 
 def fresh_profile(hands: int, scratch: str, timeout: float) -> Work:
@@ -264,7 +270,7 @@ def main() -> None:
             if n <= 100_000:
                 works[sim(n, "pure Python")] = command(plain, out, native=False)
             add({**works, stick(n): yardstick(n, out)}, n, stick(n))
-        add({STARTUP: command(startup, out)}, 1)
+        add({STARTUP: command(startup, out, native=None)}, 1)
         add(good_play(scratch, out), 50)
         add({PIMC: command(pimc, out), PIMC_STICK: command(written, out)}, 20, PIMC_STICK)
 

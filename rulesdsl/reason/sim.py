@@ -31,6 +31,11 @@ CHUNK = 250
 TASK_CHUNKS = 40
 """At most this many chunks make one task (one call of a native kernel, one tally)."""
 TASKS_PER_WORKER = 4
+NATIVE_FROM = 5_000
+"""The fewest hands (deals times profiles) worth loading the compiled kernel for: fewer
+play sooner on the pure-Python path, which gives the same hands. Whole processes of
+`simulate equal-hands` take as long on either path near 8,000 hands (the kernel loads in
+about 0.35 s); `benchmarks/whole_process.py` times both at 1,000 and 100,000."""
 Z95 = 1.959964
 
 
@@ -414,8 +419,10 @@ def _play_good(
 
 
 def native_kernels(spec: Spec) -> list[Any] | None:
-    """Each profile's native kernel, when the native path runs here and has them all."""
-    if not native.available():
+    """Each profile's native kernel, when the native path runs here, has them all and the
+    run is large enough to gain from it."""
+    small = spec.units * len(spec.profiles) < NATIVE_FROM
+    if not native.available() or (small and not native.forced()):
         return None
     from rulesdsl.play.native.lower import NativeError
 

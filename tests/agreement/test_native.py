@@ -198,6 +198,17 @@ def test_the_native_path_is_taken_unless_turned_off(monkeypatch):
     assert sim.native_kernels(spec) is None
 
 
+def test_unless_forced_a_run_too_small_to_pay_for_the_kernel_plays_on_the_pure_path(monkeypatch):
+    monkeypatch.delenv(ENV)
+    rules = load("equal-hands").rules
+    profiles = (("a", rules), ("b", rules))
+    fewest = sim.NATIVE_FROM // len(profiles)
+    assert sim.native_kernels(sim.Spec(profiles=profiles, units=fewest - 1)) is None
+    assert sim.native_kernels(sim.Spec(profiles=profiles, units=fewest)) is not None
+    monkeypatch.setenv(ENV, "1")
+    assert sim.native_kernels(sim.Spec(profiles=profiles, units=1)) is not None
+
+
 @pytest.mark.parametrize("name", ["equal-hands", "denexa", "bicycle", "kids-games"])
 def test_every_hand_and_set_of_cards_made_from_one_is_a_mask(name):
     """The card-mask pass takes the shipped profiles whole (else they play on lists)."""

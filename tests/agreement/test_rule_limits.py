@@ -273,7 +273,7 @@ def test_rules_at_the_edges_give_the_same_figures_native_and_pure(edges, tmp_pat
     args = ["simulate", str(path), "--hands", "300", "--seed", "4", "--no-skill", "--json"]
     monkeypatch.setenv("RULESDSL_NATIVE", "0")
     pure = CliRunner().invoke(cli, [*args, "--workers", "1"])
-    monkeypatch.delenv("RULESDSL_NATIVE")
+    monkeypatch.setenv("RULESDSL_NATIVE", "1")
     native = CliRunner().invoke(cli, [*args, "--workers", "1"])
     assert pure.exit_code == native.exit_code == 0, native.output
     assert json.loads(native.output) == json.loads(pure.output)

@@ -1,7 +1,9 @@
-"""The native path: each profile's specialised hand compiled with numba (`rulesdsl[fast]`).
+"""The native path: hands played in code compiled with numba (`rulesdsl[fast]`).
 
 `available()` says whether it runs here: numba imports, and RULESDSL_NATIVE is not `0`
-(which forces the pure-Python fast path, for tests and benchmarks).
+(which forces the pure-Python fast path, for tests and benchmarks). `forced()` says
+whether RULESDSL_NATIVE is `1`, which plays on the native path even where the pure-Python
+path would be quicker (a run too small to pay for loading the compiled kernel).
 """
 
 from __future__ import annotations
@@ -13,7 +15,12 @@ ENV = "RULESDSL_NATIVE"
 
 
 def available() -> bool:
-    """Whether simulations play on the native path."""
-    if os.environ.get(ENV, "1") == "0":
+    """Whether simulations may play on the native path."""
+    if os.environ.get(ENV) == "0":
         return False
     return importlib.util.find_spec("numba") is not None
+
+
+def forced() -> bool:
+    """Whether simulations play on the native path whatever their size."""
+    return os.environ.get(ENV) == "1" and available()
