@@ -464,10 +464,13 @@ def _keys(rows: Any, units: range, players: int) -> Any:
 
 def _distinct(values: Any) -> list[tuple[tuple[int, ...], int]]:
     """The distinct rows of an int array with their counts, in order of first occurrence."""
-    from rulesdsl.play.native.runtime import distinct_rows
+    import numpy as np
 
-    firsts, counts = distinct_rows(values)
-    return list(zip(map(tuple, values[firsts].tolist()), counts.tolist(), strict=True))
+    _, firsts, counts = np.unique(values, axis=0, return_index=True, return_counts=True)
+    order = np.argsort(firsts)
+    return list(
+        zip(map(tuple, values[firsts[order]].tolist()), counts[order].tolist(), strict=True)
+    )
 
 
 def _cell(column: int, value: int, plan: Any) -> object:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import ast
 import dataclasses
 import json
-from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -72,16 +71,6 @@ def test_the_native_stream_draws_the_numbers_of_the_stream(seed, drawn):
     seeds.shuffle(cards, python)
     runtime.shuffle(copy, native)  # an array, as the chunk loops deal
     assert copy.tolist() == cards
-
-
-@settings(deadline=None)
-@given(st.lists(st.lists(st.integers(-3, 3), min_size=2, max_size=2), max_size=60))
-def test_distinct_rows_counts_each_row_in_order_of_first_occurrence(rows):
-    values = np.array(rows, np.int64).reshape(len(rows), 2)
-    firsts, counts = runtime.distinct_rows(values)
-    expected = Counter(map(tuple, rows))
-    assert [tuple(values[i]) for i in firsts] == list(expected)
-    assert counts.tolist() == list(expected.values())
 
 
 def test_chunks_played_in_one_call_are_the_chunks_played_one_by_one():

@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import re
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -280,3 +281,13 @@ def test_ctrl_c_reports_the_units_done_and_exits_130(capsys, monkeypatch):
     assert json.loads(out)["interrupted"] is True
     assert json.loads(out)["units"] == sim.CHUNK
     assert f"interrupted: reporting the {sim.CHUNK:,} units done" in err
+
+
+@settings(deadline=None)
+@given(st.lists(st.lists(st.integers(-3, 3), min_size=2, max_size=2), max_size=60))
+def test_distinct_rows_are_counted_in_order_of_first_occurrence(rows):
+    import numpy as np
+
+    values = np.array(rows, np.int64).reshape(len(rows), 2)
+    expected = Counter(map(tuple, rows))
+    assert sim._distinct(values) == list(expected.items())
