@@ -172,7 +172,8 @@ def table_for(rules: Rules, players: int, bots: tuple[str, ...]) -> HandTable:
         players=players,
         dealt=players * rules.hand_size_for(players),
         trump_of=plan.trump.act,
-        own_order=not rules.usual_order,
+        # A stated rule may read a card's strength, its place in the order: recoded.
+        own_order=not rules.usual_order or bool(rules.house_rules),
         recode=recode(rules),
         pick=pick,
     )
