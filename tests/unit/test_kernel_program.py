@@ -48,7 +48,7 @@ def test_every_attribute_operation_and_aggregate_has_a_meaning_on_the_kernels_st
     assert set(ATTRIBUTES_MEANT) == set(ATTRIBUTES)
     ops = {op for _, op in OPERATIONS} | set(SHORT)
     assert ops == {"not", "and", "or", "+", "-", "*", *COMPARISONS, *CALLS}
-    folds = inspect.getsource(machine.step)
+    folds = inspect.getsource(machine.fold_value)
     for kind in Aggregate:
         assert getattr(machine, kind.name) == FOLDS.index(kind)
         assert kind.name in folds

@@ -3,8 +3,8 @@ function the skeleton calls there, its parameters, and what it gives where no ru
 
 `source()` writes each as an `if` over the plan's code, calling the functions of
 `rules.AT` by name, and at a step where a profile may state a rule, the interpreter of its
-program (`machine.run`); CPython runs that text (the functions below are made from it as this
-module is imported) and the native build compiles the very same text.
+program (`machine.run_program`); CPython runs that text (the functions below are made from
+it as this module is imported) and the native build compiles the very same text.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 from rulesdsl.model.state import NO_END
 from rulesdsl.model.units import Step
 from rulesdsl.play.engine.steps import winner_leads
-from rulesdsl.play.kernel.machine import run
+from rulesdsl.play.kernel.machine import run_program
 from rulesdsl.play.kernel.rules import AT
 
 
@@ -29,26 +29,26 @@ class Call(NamedTuple):
 
 CALLS: dict[Step, Call] = {
     Step.LEAD_FILTER: Call(
-        "lead_filter", "s, seat, allowed", "allowed", "run(p, arg, s, seat, allowed, -1)"
+        "lead_filter", "s, seat, allowed", "allowed", "run_program(p, arg, s, seat, allowed, -1)"
     ),
     Step.FOLLOW_FILTER: Call(
-        "follow_filter", "s, seat, allowed", "allowed", "run(p, arg, s, seat, allowed, -1)"
+        "follow_filter", "s, seat, allowed", "allowed", "run_program(p, arg, s, seat, allowed, -1)"
     ),
     Step.TRUMP: Call("deal_trump", "s, deck, dealt", "None"),
     Step.DRAWERS: Call("drawers_at", "s", "0"),
-    Step.DRAW_COUNT: Call("count_at", "s, seat", "0", "run(p, arg, s, seat, 0, -1)"),
+    Step.DRAW_COUNT: Call("count_at", "s, seat", "0", "run_program(p, arg, s, seat, 0, -1)"),
     Step.REFILL: Call("refill_at", "s", "0"),
     Step.DRAW_END: Call("draw_end_at", "s, seat", "NO_END"),
     Step.ALL_OUT: Call("all_out_at", "s", "s.winner"),
-    Step.END_CHECK: Call("end_at", "s", "NO_END", "run(p, arg, s, -1, 0, -1)"),
+    Step.END_CHECK: Call("end_at", "s", "NO_END", "run_program(p, arg, s, -1, 0, -1)"),
     Step.NEXT_LEAD: Call("next_lead_at", "s", "winner_leads(s)"),
-    Step.SCORE: Call("score_at", "s, winner", "1", "run(p, arg, s, -1, 0, winner)"),
+    Step.SCORE: Call("score_at", "s, winner", "1", "run_program(p, arg, s, -1, 0, winner)"),
 }
 
 
 def stated_code(step: Step) -> int:
     """The code of a rule the profile states at `step`: its value is where its program
-    starts in the plan's `program` (`machine.run`)."""
+    starts in the plan's `program` (`machine.run_program`)."""
     return len(AT[step]) + 1
 
 
@@ -76,7 +76,12 @@ def takes_arg(function: Callable[..., Any], call: Call) -> bool:
 
 def _made() -> dict[str, object]:
     names = {f.__name__: f for functions in AT.values() for f in functions}
-    space: dict[str, object] = {**names, "NO_END": NO_END, "winner_leads": winner_leads, "run": run}
+    space: dict[str, object] = {
+        **names,
+        "NO_END": NO_END,
+        "winner_leads": winner_leads,
+        "run_program": run_program,
+    }
     exec(compile(source(), "<rulesdsl kernel calls>", "exec"), space)
     return {call.name: space[call.name] for call in CALLS.values()}
 

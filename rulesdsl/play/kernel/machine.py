@@ -1,5 +1,5 @@
 """The kernel's interpreter of the programs a profile's stated rules compile to
-(`program.py` says what a program is): `run` gives a program's value on the kernel's state.
+(`program.py` says what a program is): `run_program` gives a program's value on the kernel's state.
 
 It is written in the kernel's dialect (ints, `s.field[i]`, loops, `if`, calls of kernel
 functions), so CPython runs it as it is and the native build compiles it. Its working
@@ -17,11 +17,15 @@ from rulesdsl.play.kernel.primitives import lowest
 WIDTH = 4
 """The numbers of an instruction: its operation and three operands."""
 STACK = 64
-"""The most values a program holds at once."""
-SLOTS = 64
-"""The most aggregates one program holds."""
-BOUND = 64
-"""The most variables one program binds (`card` is 0)."""
+"""The most values a program holds at once: one more than the deepest clause the checker
+reads (`checker.MAX_DEPTH`) keeps waiting, with room for the rule's own."""
+SLOTS = 160
+"""The most aggregates one program holds: more than a rule can state, in its clauses of at
+most `checker.MAX_CLAUSE` characters (an end rule has two), each aggregate written in 15
+at least (`trick.has_trump`)."""
+BOUND = 80
+"""The most variables one program binds (`card` is 0): each clause's aggregates bind one
+each."""
 
 PUSH, LEAF, VAR, SLOT, ATTR, OPERATE, JUMP, UNLESS, SHORT, BEGIN, NEXT, STEP, RETURN = range(13)
 """The operations of a program (`program.py` says what each does)."""
@@ -40,7 +44,7 @@ LEAST = FOLDS.index(Aggregate.LEAST)
 KEEP = FOLDS.index("keep")
 
 
-def begin(s: Any, slot: int, fold: int, members: int) -> None:
+def begin_fold(s: Any, slot: int, fold: int, members: int) -> None:
     """An aggregate starts: its value for an empty set (most and least: none)."""
     s.fold[slot] = fold
     s.rest[slot] = members
@@ -49,7 +53,7 @@ def begin(s: Any, slot: int, fold: int, members: int) -> None:
     s.found[slot] = 0
 
 
-def step(s: Any, slot: int, x: int, member: int) -> None:
+def fold_value(s: Any, slot: int, x: int, member: int) -> None:
     """The aggregate takes its body's value `x` for `member`; any and all stop once they
     know."""
     fold = s.fold[slot]
@@ -82,14 +86,14 @@ def step(s: Any, slot: int, x: int, member: int) -> None:
         s.folded[slot] |= 1 << member
 
 
-def finish(s: Any, slot: int) -> None:
+def end_fold(s: Any, slot: int) -> None:
     """Most and least tied: none."""
     fold = s.fold[slot]
     if fold in (MOST, LEAST) and s.found[slot] != 0:
         s.folded[slot] = -1
 
 
-def run(p: Any, pc: int, s: Any, seat: int, allowed: int, winner: int) -> int:
+def run_program(p: Any, pc: int, s: Any, seat: int, allowed: int, winner: int) -> int:
     """The value of the program at instruction `pc` of `p.program`, for `seat` (the player
     to move or who draws), the cards the rules before allow, and the hand's winner."""
     top = 0
@@ -127,17 +131,17 @@ def run(p: Any, pc: int, s: Any, seat: int, allowed: int, winner: int) -> int:
             else:
                 top -= 1
         elif op == BEGIN:
-            begin(s, a, b, set_of(c, s, seat, allowed))
+            begin_fold(s, a, b, set_of(c, s, seat, allowed))
         elif op == NEXT:
             if s.rest[a] == 0:
-                finish(s, a)
+                end_fold(s, a)
                 pc = c
             else:
                 s.bound[b] = lowest(s.rest[a])
                 s.rest[a] &= s.rest[a] - 1
         elif op == STEP:
             top -= 1
-            step(s, a, s.stack[top], s.bound[b])
+            fold_value(s, a, s.stack[top], s.bound[b])
             pc = c
         else:
             return s.stack[top - 1]

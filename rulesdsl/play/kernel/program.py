@@ -1,5 +1,5 @@
 """A stated rule's checked tree (`rulesdsl.model.language.tree`) as a program of ints, which
-the kernel's interpreter (`machine.run`) runs on the kernel's state: a profile's own rules
+the kernel's interpreter (`machine.run_program`) runs on the kernel's state: a profile's own rules
 are numbers in its plan, like its options, and one compiled kernel plays them all.
 
 A program is a run of instructions of `machine.WIDTH` ints, an operation and its operands,
@@ -42,7 +42,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from rulesdsl.model.language import tree as ir
-from rulesdsl.model.language.rule import HouseRule, RuleKind
+from rulesdsl.model.language.rule import MAX_CODE, HouseRule, RuleKind
 from rulesdsl.model.language.vocab import CARD_SETS, NAMES
 from rulesdsl.model.state import NO_END
 from rulesdsl.play.kernel.machine import (
@@ -76,9 +76,10 @@ from rulesdsl.play.kernel.meanings import (
 )
 from rulesdsl.play.kernel.meanings import SHORT as DECIDES
 
-PROGRAM = 8192
-"""The most instructions a profile's programs hold in all: more than the rules a profile
-may state (MAX_RULES, MAX_CODE characters of generated Python) compile to."""
+PROGRAM = MAX_CODE
+"""The most instructions a profile's programs hold in all: as many as the characters of
+Python its rules may compile to (`MAX_CODE`), each instruction's part of that text being
+one character at least."""
 
 ALLOWED = SET_CODES[CARD_SETS[NAMES["allowed"].code]]
 
