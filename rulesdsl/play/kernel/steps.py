@@ -110,13 +110,14 @@ def start_trick(s: Any) -> None:
 
 def lead_allowed(s: Any, p: Any, seat: int) -> int:
     """The cards the leader may play: each play rule keeps some of those the rules before
-    it allowed; a rule that would keep none does not apply."""
+    it allowed; a rule that would keep none does not apply (so none applies to one card)."""
     allowed = s.hands[seat]
     for k in range(p.lead_len):
-        kept = lead_filter(p.lead_code[k], p, s, seat, allowed, p.lead_arg[k])
-        if kept != 0 and popcount(kept) < popcount(allowed):
-            s.fired |= p.lead_bit[k]
-            allowed = kept
+        if allowed & (allowed - 1) != 0:
+            kept = lead_filter(p.lead_code[k], p, s, seat, allowed, p.lead_arg[k])
+            if kept != 0 and popcount(kept) < popcount(allowed):
+                s.fired |= p.lead_bit[k]
+                allowed = kept
     return allowed
 
 
@@ -125,10 +126,11 @@ def follow_allowed(s: Any, p: Any, seat: int) -> int:
     allowed = s.hands[seat]
     s.holding = allowed & suit_cards(s.led)
     for k in range(p.follow_len):
-        kept = follow_filter(p.follow_code[k], p, s, seat, allowed, p.follow_arg[k])
-        if kept != 0 and popcount(kept) < popcount(allowed):
-            s.fired |= p.follow_bit[k]
-            allowed = kept
+        if allowed & (allowed - 1) != 0:
+            kept = follow_filter(p.follow_code[k], p, s, seat, allowed, p.follow_arg[k])
+            if kept != 0 and popcount(kept) < popcount(allowed):
+                s.fired |= p.follow_bit[k]
+                allowed = kept
     return allowed
 
 
