@@ -97,3 +97,18 @@ def test_the_programs_of_a_profile_follow_one_another_in_its_plan():
     assert plan.count_arg == 0
     assert plan.score_arg == len(first)
     assert plan.count_replaces == plan.score_replaces == 1
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "draw min(" + ", ".join(["1"] * 300) + ")",
+        "refuse card if " + " and ".join(["not card.trump"] * 19),
+        "score " + " + ".join(["hand.winner.tricks"] * 19),
+        "end when " + " or ".join(["any(p in seats: p.active)"] * 30) + "\n winner none",
+    ],
+    ids=["calls", "filter", "attributes", "aggregates"],
+)
+def test_a_program_holds_fewer_instructions_than_the_rules_python_has_characters(rule):
+    (stated_rule,) = stated(rule).house_rules
+    assert len(program.program(stated_rule, 0)) <= len(stated_rule.source)

@@ -107,6 +107,8 @@ class Loop(NamedTuple):
 
 
 class Compiler:
+    """One rule's code, as runs of items within runs, laid out by `program`."""
+
     def __init__(self) -> None:
         self.slots = 0
         self.root: list[Item] = []
