@@ -436,8 +436,8 @@ def native_kernels(spec: Spec) -> list[Any] | None:
 
 
 def native_kernel(rules: Rules, players: int, bots: tuple[str, ...], skill: bool) -> Any:
-    """The compiled kernel with the profile's plan, or where it cannot play the profile
-    (rules the profile states) the profile's own kernel."""
+    """The compiled kernel with the profile's plan (its stated rules as programs), or where
+    it cannot play the profile (`NotNative` says why) the profile's own kernel."""
     from rulesdsl.play.kernel.compiled import compiled_profile
     from rulesdsl.play.kernel.plan import NotNative
     from rulesdsl.play.native.kernel import ready

@@ -1,20 +1,35 @@
 """The kernel (rulesdsl.play.kernel) plays the hands the other engines play: in CPython, the
 same HandResult as the fast path's driver and the reference engine for the same deal and
 bots' stream, on random option combinations and every bot; compiled by numba, the same
-numbers as in CPython for every deal of a chunk, with and without the skill seat."""
+numbers as in CPython for every deal of a chunk, with and without the skill seat. The rules
+a profile states play alike: every shipped profile's, and random rules drawn from the
+vocabulary of the rules' language."""
 
 from __future__ import annotations
 
 import ast
+import dataclasses
 import importlib.util
+from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from sizing import examples
 from support import settings_strategy
 
+from rulesdsl.model.language.rule import RuleKind, Target
+from rulesdsl.model.language.vocab import (
+    AGGREGATE_TYPES,
+    ATTRIBUTES,
+    CALLS,
+    NAMES,
+    SEAT_ONLY,
+    SETS,
+    Type,
+    Where,
+)
 from rulesdsl.model.rules import Rules, RulesError
 from rulesdsl.model.seeds import shuffle
 from rulesdsl.model.stream import Stream
@@ -24,14 +39,17 @@ from rulesdsl.play.engine.fast import int_deck, play_plain
 from rulesdsl.play.engine.hand import Hand
 from rulesdsl.play.kernel import build, deals, rules
 from rulesdsl.play.kernel.hands import hand_player
-from rulesdsl.play.kernel.plan import NotNative, kernel_plan, plan_record
+from rulesdsl.play.kernel.plan import kernel_plan, plan_record
 from rulesdsl.play.kernel.state import STATE, State
 from rulesdsl.play.native import driver
 from rulesdsl.play.players.bots import RandomBot
 from rulesdsl.play.players.registry import make_bot
-from rulesdsl.read.profile import load, shipped_names
+from rulesdsl.read.language.checker import COMPARISONS
+from rulesdsl.read.language.compile import TARGET_WHERE
+from rulesdsl.read.profile import load, load_text, shipped_names
 
 MIXED = ("random", "heuristic", "lowest", "highest", "playout")
+HOUSE_PROFILES = [n for n in shipped_names() if load(n).rules.house_rules]
 
 
 def assert_same_hands(rules: Rules, players: int, bots: tuple[str, ...], hands: int) -> None:
@@ -67,14 +85,9 @@ def test_random_option_combinations_play_the_same_hands_in_the_kernel(options, p
     assert_same_hands(rules, players, bots, 12)
 
 
-@pytest.mark.parametrize("name", [n for n in shipped_names() if not load(n).rules.house_rules])
+@pytest.mark.parametrize("name", shipped_names())
 def test_every_shipped_profile_plays_the_same_hands_in_the_kernel(name):
     assert_same_hands(load(name).rules, 4, MIXED[:4], 60)
-
-
-def test_a_profile_stating_rules_of_its_own_is_not_the_kernels_yet():
-    with pytest.raises(NotNative, match="rules of its own"):
-        kernel_plan(load("must-overtrump").rules)
 
 
 def test_the_build_refuses_a_name_that_is_not_the_kernels():
@@ -121,9 +134,162 @@ def play_chunk(rules: Rules, skill: bool, native: bool, count: int) -> np.ndarra
 
 
 @pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="numba is not installed")
-@pytest.mark.parametrize("name", ["equal-hands", "bicycle", "denexa", "instant-elimination"])
+@pytest.mark.parametrize(
+    "name", ["equal-hands", "bicycle", "denexa", "instant-elimination", *HOUSE_PROFILES]
+)
 @pytest.mark.parametrize("skill", [False, True], ids=["bots", "skill"])
 def test_the_compiled_kernel_gives_the_numbers_cpython_gives(name, skill):
     rules = load(name).rules
     native = play_chunk(rules, skill, True, 150)
     assert (native == play_chunk(rules, skill, False, 150)).all()
+
+
+# -- random rules a profile states, drawn from the vocabulary of the rules' language --------
+
+CARD_SETS = [n for n, name in NAMES.items() if name.type == Type.CARDS]
+SET_TYPES = (Type.CARDS, Type.SEATS)
+PARTS = 3
+"""How deep a random expression nests."""
+
+
+def fits(actual: Type, wanted: Type) -> bool:
+    return actual == wanted or (wanted == Type.MAYBE_SEAT and actual in (Type.SEAT, Type.NONE))
+
+
+EQUAL = (Type.SUIT, Type.SEAT, Type.CARD, Type.BOOL)
+"""The types `==` compares (besides numbers)."""
+
+
+def named(kind: Type, where: Where) -> list[str]:
+    """The names of values of `kind` at `where`."""
+    return [
+        n
+        for n, name in NAMES.items()
+        if where in name.where and fits(name.type, kind) and name.type not in SET_TYPES
+    ]
+
+
+@st.composite
+def expression(draw, wanted: Type, where: Where, scope: tuple[tuple[str, Type], ...], depth=0):
+    """The text of an expression of the `wanted` type at `where`, the variables of `scope`
+    bound: any name, attribute, operation, call and aggregate of the language."""
+
+    def values(kind: Type) -> list[str]:
+        numbers = [str(draw(st.integers(0, 12)))] if kind == Type.INT else []
+        return named(kind, where) + [v for v, t in scope if fits(t, kind)] + numbers
+
+    leaves = values(wanted)
+    forms = ["leaf"] * bool(leaves)
+    if depth < PARTS:
+        attributes = [
+            a
+            for a in ATTRIBUTES.values()
+            if where in a.where and fits(a.type, wanted) and values(a.owner)
+        ]
+        forms += ["attribute"] * bool(attributes) + ["if"]
+        forms += {
+            Type.INT: ["arith", "negate", "call", "aggregate"],
+            Type.BOOL: ["logic", "not", "compare", "equal", "aggregate"],
+            Type.MAYBE_SEAT: ["aggregate"],
+        }.get(wanted, [])
+    form = draw(st.sampled_from(forms))
+
+    def part(kind: Type, bound: tuple[tuple[str, Type], ...] = scope) -> str:
+        return draw(expression(kind, where, bound, depth + 1))
+
+    if form == "leaf":
+        return draw(st.sampled_from(leaves))
+    if form == "attribute":
+        attribute = draw(st.sampled_from(attributes))
+        return f"{part(attribute.owner)}.{attribute.name}"
+    if form == "if":
+        kind = Type.SEAT if wanted == Type.MAYBE_SEAT else wanted
+        return f"({part(kind)} if {part(Type.BOOL)} else {part(wanted)})"
+    if form == "arith":
+        return f"({part(Type.INT)} {draw(st.sampled_from('+-*'))} {part(Type.INT)})"
+    if form == "negate":
+        return f"-{part(Type.INT)}"
+    if form == "call":
+        count = draw(st.integers(2, 3))
+        return f"{draw(st.sampled_from(CALLS))}({', '.join(part(Type.INT) for _ in range(count))})"
+    if form == "logic":
+        return f"({part(Type.BOOL)} {draw(st.sampled_from(['and', 'or']))} {part(Type.BOOL)})"
+    if form == "not":
+        return f"not {part(Type.BOOL)}"
+    if form == "compare":
+        return f"({part(Type.INT)} {draw(st.sampled_from(COMPARISONS))} {part(Type.INT)})"
+    if form == "equal":
+        kind = draw(st.sampled_from([k for k in EQUAL if named(k, where)]))
+        right = "none" if kind == Type.SUIT and draw(st.booleans()) else part(kind)
+        return f"({part(kind)} {draw(st.sampled_from(['==', '!=']))} {right})"
+    kinds = [k for k, (body, result) in AGGREGATE_TYPES.items() if fits(result, wanted)]
+    kind = draw(st.sampled_from(kinds))
+    sets = [n for n in SETS if where in NAMES[n].where]
+    if kind not in SEAT_ONLY:
+        sets += [n for n in CARD_SETS if where in NAMES[n].where]
+    over = draw(st.sampled_from(sets))
+    var = f"v{depth}"
+    member = Type.SEAT if over in SETS else Type.CARD
+    body = part(AGGREGATE_TYPES[kind][0], (*scope, (var, member)))
+    return f"{kind}({var} in {over}: {body})"
+
+
+@st.composite
+def stated_rule(draw, index: int) -> str:
+    """The text of a random rule of any kind."""
+    kind = draw(st.sampled_from(list(RuleKind)))
+    if kind == RuleKind.REFUSE:
+        target = draw(st.sampled_from(list(Target)))
+        condition = draw(expression(Type.BOOL, TARGET_WHERE[target], ()))
+        return f"rule r{index} {{ refuse {target} if {condition} }}"
+    if kind == RuleKind.END:
+        condition = draw(expression(Type.BOOL, Where.END, ()))
+        winner = draw(expression(Type.MAYBE_SEAT, Where.END, ()))
+        return f"rule r{index} {{ end when {condition}\n winner {winner} }}"
+    where = Where.DRAW if kind == RuleKind.DRAW else Where.SCORE
+    return f"rule r{index} {{ {kind} {draw(expression(Type.INT, where, ()))} }}"
+
+
+@st.composite
+def stating(draw) -> Rules:
+    """Random options with random rules of their own (one draw and one score at most)."""
+    options = draw(settings_strategy)
+    rules = Rules().with_options({**options, "players": "2..6"})
+    texts = [draw(stated_rule(i)) for i in range(draw(st.integers(1, 3)))]
+    body = "\n".join(f"    {text}" for text in texts)
+    read = load_text(Path("/stated.rules"), f'profile "stated" {{\n{body}\n}}\n')
+    assume(read.ok)
+    own = read.rules.house_rules
+    single = [r for r in own if {Step.DRAW_COUNT, Step.SCORE} & set(r.step_names)]
+    assume(len({r.step_names for r in single}) == len(single))
+    return dataclasses.replace(rules, house_rules=own)
+
+
+@settings(
+    max_examples=examples(30, 300),
+    deadline=None,
+    suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
+)
+@given(stating(), st.integers(2, 6), st.sampled_from(MIXED))
+def test_random_stated_rules_play_the_same_hands_in_the_kernel(rules, players, bot):
+    try:
+        rules.check_players(players)
+    except RulesError:
+        return
+    assert_same_hands(rules, players, (bot, *MIXED)[:players], 8)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="numba is not installed")
+@settings(
+    max_examples=examples(30, 300),
+    deadline=None,
+    suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
+)
+@given(stating(), st.booleans())
+def test_random_stated_rules_give_the_numbers_cpython_gives_when_compiled(rules, skill):
+    try:
+        rules.check_players(4)
+    except RulesError:
+        return
+    native = play_chunk(rules, skill, True, 20)
+    assert (native == play_chunk(rules, skill, False, 20)).all()

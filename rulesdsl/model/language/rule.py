@@ -90,6 +90,8 @@ class HouseRule:
     # The checked tree of the kind clause (a filter's or end rule's condition, a count),
     # for the analysis to read; equal rules may sit at other positions, so not compared.
     tree: Node | None = field(default=None, compare=False, repr=False)
+    # An end rule's winner, checked, for the kernel's program of the rule.
+    winner: Node | None = field(default=None, compare=False, repr=False)
 
     @property
     def steps(self) -> dict[Step, Callable[..., Any]]:

@@ -50,6 +50,13 @@ def recode(rules: Rules) -> tuple[int, ...]:
     return tuple(strength.get(c >> 2, 0) * 4 + (c & 3) for c in range(max(strength) * 4 + 4))
 
 
+def recoded(rules: Rules) -> bool:
+    """Whether the deal is recoded (`recode`) for play: where the ranks play in an order of
+    their own, and where the profile states rules, which may read a card's strength (its
+    place in the order); elsewhere the card ints play as they are."""
+    return not rules.usual_order or bool(rules.house_rules)
+
+
 # -- the bots, on int cards ----------------------------------------------------------
 
 
@@ -172,7 +179,7 @@ def table_for(rules: Rules, players: int, bots: tuple[str, ...]) -> HandTable:
         players=players,
         dealt=players * rules.hand_size_for(players),
         trump_of=plan.trump.act,
-        own_order=not rules.usual_order,
+        own_order=recoded(rules),
         recode=recode(rules),
         pick=pick,
     )

@@ -4,10 +4,10 @@ own text (`primitives` replaced by `native_primitives`), kept in the kernel cach
 holds all of the kernel's code), so every profile plays on it.
 
 The text is each function of the kernel's modules as written, the units' step functions it
-calls and the functions those call (as written where they are), and the calls of
-`dispatch.source()`, every one compiled with `numba.njit()`; the module constants they read
-are written before them. A name that is none of these, or two functions or values of one
-name, stops the build (BuildError).
+calls and the functions those call (as written where they are), and the functions
+`dispatch.source()` and `meanings.source()` write, every one compiled with `numba.njit()`;
+the module constants they read are written before them. A name that is none of these, or two
+functions or values of one name, stops the build (BuildError).
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from functools import cache
 from types import FunctionType, ModuleType
 from typing import Any
 
-from rulesdsl.play.kernel import deals, dispatch, native_primitives, rules, steps
+from rulesdsl.play.kernel import deals, dispatch, machine, meanings, native_primitives, rules, steps
 from rulesdsl.play.kernel.rules import AT
 
-MODULES = (native_primitives, rules, steps, deals)
+MODULES = (native_primitives, rules, machine, steps, deals)
 """The modules whose functions the kernel is made of, `native_primitives` for CPython's."""
 BUILTINS = frozenset({"range", "len", "int", "float", "bool", "min", "max", "abs"})
 HEADER = '"""The rulesdsl kernel, generated: do not edit."""\n\nimport numba\nimport numpy as np\n'
@@ -52,12 +52,26 @@ def read_names(node: ast.FunctionDef) -> set[str]:
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
 
 
+GENERATED = (dispatch, meanings)
+"""The modules whose `source()` writes functions of the kernel."""
+
+
+def generated() -> list[tuple[ast.FunctionDef, dict[str, Any]]]:
+    """The functions GENERATED write, each with its module's names."""
+    return [
+        (node, vars(module))
+        for module in GENERATED
+        for node in ast.parse(module.source()).body
+        if isinstance(node, ast.FunctionDef)
+    ]
+
+
 def kernel_functions() -> dict[str, tuple[FunctionType, ast.FunctionDef]]:
     """The kernel's functions by name: those of MODULES, those `rules.AT` names, and every
-    function they call (a name `native_primitives` defines is its function, the name of a
-    call is `dispatch.source()`'s), each once."""
+    function they call (a name `native_primitives` defines is its function, a name of
+    `generated()` is its function), each once."""
     given = {f.__name__ for f in functions(native_primitives)}
-    given |= {call.name for call in dispatch.CALLS.values()}
+    given |= {node.name for node, _ in generated()}
     found: dict[str, tuple[FunctionType, ast.FunctionDef]] = {}
     waiting = [f for m in MODULES for f in functions(m)]
     waiting += [f for step in AT.values() for f in step]
@@ -86,17 +100,15 @@ def source() -> str:
     """The kernel module's text."""
     found = kernel_functions()
     nodes = [node for _, node in found.values()]
-    calls = [
-        node for node in ast.parse(dispatch.source()).body if isinstance(node, ast.FunctionDef)
-    ]
+    calls = generated()
     read = [(node, function.__globals__) for function, node in found.values()]
-    read += [(node, vars(dispatch)) for node in calls]
+    read += calls
     values: dict[str, object] = {}
     for node, space in read:
         for name, value in constants(node, space).items():
             if values.setdefault(name, value) != value or name in found:
                 raise BuildError(f"the kernel would hold two values named {name}")
-    nodes += calls
+    nodes += [node for node, _ in calls]
     names = {node.name for node in nodes} | set(values)
     for node in nodes:
         node.decorator_list = [ast.parse("numba.njit()", mode="eval").body]

@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Any
 
 from rulesdsl.play.engine.fast import int_deck, recode
-from rulesdsl.play.kernel.dispatch import score_at
 from rulesdsl.play.kernel.primitives import (
     new_deck,
     new_stream,
@@ -20,7 +19,7 @@ from rulesdsl.play.kernel.primitives import (
     popcount,
     shuffle_deck,
 )
-from rulesdsl.play.kernel.steps import HEURISTIC, RANDOM, deal, play_tricks
+from rulesdsl.play.kernel.steps import HEURISTIC, RANDOM, deal, hand_points, play_tricks
 from rulesdsl.play.native.driver import (
     ELIMINATED,
     FIRED,
@@ -40,6 +39,7 @@ from rulesdsl.play.native.driver import (
 def record(s: Any, p: Any, out: Any, row: int) -> None:
     """Write the finished hand's numbers into `out[row]`."""
     won = s.hand_winner
+    out[row, POINTS] = hand_points(s, p) if won >= 0 else NO_POINTS  # it may fire the score
     out[row, WINNER] = won
     out[row, REASON] = s.end_reason
     out[row, TRICKS] = s.trick_number
@@ -49,7 +49,6 @@ def record(s: Any, p: Any, out: Any, row: int) -> None:
     out[row, PLAYS] = s.plays
     out[row, SAVES] = s.saves
     out[row, FIRED] = s.fired
-    out[row, POINTS] = score_at(p.score_code, s, won, p.score_arg) if won >= 0 else NO_POINTS
     out[row, ELIMINATED] = s.eliminated_len
 
 

@@ -2,8 +2,9 @@
 function the skeleton calls there, its parameters, and what it gives where no rule acts.
 
 `source()` writes each as an `if` over the plan's code, calling the functions of
-`rules.AT` by name; CPython runs that text (the functions below are made from it as this
-module is imported) and the native build compiles the very same text.
+`rules.AT` by name, and at a step where a profile may state a rule, the interpreter of its
+program (`machine.run_program`); CPython runs that text (the functions below are made from
+it as this module is imported) and the native build compiles the very same text.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any, NamedTuple
 from rulesdsl.model.state import NO_END
 from rulesdsl.model.units import Step
 from rulesdsl.play.engine.steps import winner_leads
+from rulesdsl.play.kernel.machine import run_program
 from rulesdsl.play.kernel.rules import AT
 
 
@@ -22,32 +24,47 @@ class Call(NamedTuple):
     name: str
     params: str
     default: str
+    stated: str = ""  # where a profile may state a rule: the run of its program
 
 
 CALLS: dict[Step, Call] = {
-    Step.LEAD_FILTER: Call("lead_filter", "s, seat, allowed", "allowed"),
-    Step.FOLLOW_FILTER: Call("follow_filter", "s, seat, allowed", "allowed"),
+    Step.LEAD_FILTER: Call(
+        "lead_filter", "s, seat, allowed", "allowed", "run_program(p, arg, s, seat, allowed, -1)"
+    ),
+    Step.FOLLOW_FILTER: Call(
+        "follow_filter", "s, seat, allowed", "allowed", "run_program(p, arg, s, seat, allowed, -1)"
+    ),
     Step.TRUMP: Call("deal_trump", "s, deck, dealt", "None"),
     Step.DRAWERS: Call("drawers_at", "s", "0"),
-    Step.DRAW_COUNT: Call("count_at", "s, seat", "0"),
+    Step.DRAW_COUNT: Call("count_at", "s, seat", "0", "run_program(p, arg, s, seat, 0, -1)"),
     Step.REFILL: Call("refill_at", "s", "0"),
     Step.DRAW_END: Call("draw_end_at", "s, seat", "NO_END"),
     Step.ALL_OUT: Call("all_out_at", "s", "s.winner"),
-    Step.END_CHECK: Call("end_at", "s", "NO_END"),
+    Step.END_CHECK: Call("end_at", "s", "NO_END", "run_program(p, arg, s, -1, 0, -1)"),
     Step.NEXT_LEAD: Call("next_lead_at", "s", "winner_leads(s)"),
-    Step.SCORE: Call("score_at", "s, winner", "1"),
+    Step.SCORE: Call("score_at", "s, winner", "1", "run_program(p, arg, s, -1, 0, winner)"),
 }
 
 
+def stated_code(step: Step) -> int:
+    """The code of a rule the profile states at `step`: its value is where its program
+    starts in the plan's `program` (`machine.run_program`)."""
+    return len(AT[step]) + 1
+
+
 def source() -> str:
-    """The text of every call: `NAME(code, PARAMS, arg)`."""
+    """The text of every call: `NAME(code, PARAMS, arg)`, or where a profile may state a
+    rule, `NAME(code, p, PARAMS, arg)`."""
     lines = []
     for step, call in CALLS.items():
-        lines.append(f"def {call.name}(code, {call.params}, arg):")
+        plan = "p, " if call.stated else ""
+        lines.append(f"def {call.name}(code, {plan}{call.params}, arg):")
         for code, function in enumerate(AT[step], 1):
             args = call.params + (", arg" if takes_arg(function, call) else "")
             lines.append(f"    if code == {code}:")
             lines.append(f"        return {function.__name__}({args})")
+        if call.stated:
+            lines += [f"    if code == {stated_code(step)}:", f"        return {call.stated}"]
         lines += [f"    return {call.default}", "", ""]
     return "\n".join(lines)
 
@@ -59,7 +76,12 @@ def takes_arg(function: Callable[..., Any], call: Call) -> bool:
 
 def _made() -> dict[str, object]:
     names = {f.__name__: f for functions in AT.values() for f in functions}
-    space: dict[str, object] = {**names, "NO_END": NO_END, "winner_leads": winner_leads}
+    space: dict[str, object] = {
+        **names,
+        "NO_END": NO_END,
+        "winner_leads": winner_leads,
+        "run_program": run_program,
+    }
     exec(compile(source(), "<rulesdsl kernel calls>", "exec"), space)
     return {call.name: space[call.name] for call in CALLS.values()}
 

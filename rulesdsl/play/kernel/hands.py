@@ -11,17 +11,16 @@ from rulesdsl.model.rules import Rules
 from rulesdsl.model.stream import Stream
 from rulesdsl.play.engine.fast import BOTS, REASONS, SUITS, HandPlayer, recode
 from rulesdsl.play.engine.plan import plan_for
-from rulesdsl.play.kernel.dispatch import score_at
 from rulesdsl.play.kernel.plan import kernel_plan
 from rulesdsl.play.kernel.primitives import popcount
 from rulesdsl.play.kernel.state import SEATS, State
-from rulesdsl.play.kernel.steps import deal, play_tricks
+from rulesdsl.play.kernel.steps import deal, hand_points, play_tricks
 
 
 def hand_result(s: Any, p: Any, fired_names: Any) -> HandResult:
     """The HandResult of a finished hand."""
     won = s.hand_winner
-    points = score_at(p.score_code, s, won, p.score_arg) if won >= 0 else None
+    points = hand_points(s, p) if won >= 0 else None  # it may fire the score
     return HandResult(
         None if won < 0 else won,
         REASONS[s.end_reason],

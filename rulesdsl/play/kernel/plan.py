@@ -1,11 +1,15 @@
 """A profile's Plan as numbers: at each step, the code of the function that decides it (its
 place in `rules.AT` + 1; 0 where the order of a trick decides), its value and its coverage
-bit; at the steps that compose, each rule's in order. The kernel reads it at run time, so
-one compiled kernel plays every profile.
+bit; at the steps that compose, each rule's in order. A rule the profile states is the
+code `dispatch.stated_code(step)`, its value the start of its program (`program.py`) in
+`program`; where it takes an option's place, the option's code and value are kept to tell
+where the two differ, as `rulesdsl.play.engine.steps` does. The kernel reads it at run time,
+so one compiled kernel plays every profile.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache, partial
 from typing import Any
 
@@ -14,6 +18,9 @@ from rulesdsl.model.units import Step
 from rulesdsl.play.engine import steps
 from rulesdsl.play.engine.plan import plan_for
 from rulesdsl.play.engine.steps import Decision, EndRule, PlayRule
+from rulesdsl.play.kernel.dispatch import stated_code
+from rulesdsl.play.kernel.machine import WIDTH
+from rulesdsl.play.kernel.program import PROGRAM, ProgramError, program
 from rulesdsl.play.kernel.rules import AT, TWINS
 from rulesdsl.play.kernel.state import Field, record_class, record_type
 
@@ -34,6 +41,15 @@ def _decided(prefix: str) -> tuple[Field, ...]:
     return (Field(f"{prefix}_code"), Field(f"{prefix}_arg"), Field(f"{prefix}_bit"))
 
 
+def _replaceable(prefix: str) -> tuple[Field, ...]:
+    return (
+        *_decided(prefix),
+        Field(f"{prefix}_replaces", meaning="1: a stated rule takes the option's place"),
+        Field(f"{prefix}_instead_code", meaning="the option it replaces: its code"),
+        Field(f"{prefix}_instead_arg"),
+    )
+
+
 PLAN_FIELDS = (
     *_ordered("lead"),
     *_ordered("follow"),
@@ -43,14 +59,15 @@ PLAN_FIELDS = (
     Field("eliminate", meaning="1: an empty hand is out at step 3, before the draw"),
     Field("eliminate_bit"),
     *_decided("drawers"),
-    *_decided("count"),
+    *_replaceable("count"),
     *_decided("refill"),
     Field("reshuffles", meaning="1: an empty stock can be refilled"),
     *_decided("draw_end"),
     Field("draw_end_reason"),
     *_decided("all_out"),
     *_decided("next_lead"),
-    *_decided("score"),
+    *_replaceable("score"),
+    Field("program", PROGRAM * WIDTH, meaning="the programs of the stated rules, in order"),
 )
 """Every field of a plan."""
 
@@ -75,8 +92,15 @@ class NotNative(Exception):
     """A profile the kernel cannot play: the reason, to say once."""
 
 
-def code_of(step: Step, function: Any, rule: str) -> tuple[int, int]:
-    """The code and the value of a step function (a partial gives its one value)."""
+Programs = dict[Callable[..., Any], int]
+"""Where each stated rule's program starts, by the rule's step function."""
+
+
+def code_of(step: Step, function: Any, rule: str, programs: Programs) -> tuple[int, int]:
+    """The code and the value of a step function (a partial gives its one value; a stated
+    rule's, where its program starts)."""
+    if function in programs:
+        return stated_code(step), programs[function]
     if function in DEFAULTS:
         return 0, 0
     arg = 0
@@ -89,13 +113,19 @@ def code_of(step: Step, function: Any, rule: str) -> tuple[int, int]:
     return AT[step].index(twin) + 1, int(arg)
 
 
-def _put_ordered(plan: Any, prefix: str, step: Step, rules: tuple[PlayRule | EndRule, ...]) -> None:
+def _put_ordered(
+    plan: Any,
+    prefix: str,
+    step: Step,
+    rules: tuple[PlayRule | EndRule, ...],
+    programs: Programs,
+) -> None:
     if len(rules) > RULES_AT:
         raise NotNative(f"more than {RULES_AT} rules at one step")
     setattr(plan, f"{prefix}_len", len(rules))
     for k, rule in enumerate(rules):
         function = rule.keep if isinstance(rule, PlayRule) else rule.check
-        code, arg = code_of(step, function, rule.rule)
+        code, arg = code_of(step, function, rule.rule, programs)
         getattr(plan, f"{prefix}_code")[k] = code
         getattr(plan, f"{prefix}_arg")[k] = arg
         getattr(plan, f"{prefix}_bit")[k] = rule.bit
@@ -103,39 +133,62 @@ def _put_ordered(plan: Any, prefix: str, step: Step, rules: tuple[PlayRule | End
             plan.end_reason[k] = rule.reason
 
 
-def _put(plan: Any, prefix: str, step: Step, decision: Decision | EndRule) -> None:
-    if isinstance(decision, Decision) and decision.replaced is not None:
-        raise NotNative(f"the rule {decision.rule} is stated by the profile")
+def _put(
+    plan: Any, prefix: str, step: Step, decision: Decision | EndRule, programs: Programs
+) -> None:
     function = decision.check if isinstance(decision, EndRule) else decision.act
-    code, arg = code_of(step, function, decision.rule)
+    code, arg = code_of(step, function, decision.rule, programs)
     setattr(plan, f"{prefix}_code", code)
     setattr(plan, f"{prefix}_arg", arg)
     setattr(plan, f"{prefix}_bit", decision.bit)
+    if isinstance(decision, Decision) and decision.replaced is not None:
+        instead, value = code_of(step, decision.replaced, decision.rule, programs)
+        setattr(plan, f"{prefix}_replaces", 1)
+        setattr(plan, f"{prefix}_instead_code", instead)
+        setattr(plan, f"{prefix}_instead_arg", value)
+
+
+def _put_programs(plan: Any, rules: Rules) -> Programs:
+    """Each stated rule's program, one after another in `plan.program`; where each starts."""
+    programs: Programs = {}
+    start = 0
+    for rule in rules.house_rules:
+        try:
+            code = program(rule, start)
+        except ProgramError as error:
+            raise NotNative(f"the rule {rule.name} cannot be the kernel's: {error}") from None
+        if start + len(code) > PROGRAM:
+            raise NotNative(f"the profile's rules compile to more than {PROGRAM} instructions")
+        for k, instruction in enumerate(code):
+            plan.program[(start + k) * WIDTH : (start + k + 1) * WIDTH] = instruction
+        for function in rule.steps.values():
+            programs[function] = start
+        start += len(code)
+    return programs
 
 
 @cache
 def kernel_plan(rules: Rules) -> Any:
     """The plan of `rules` as numbers, for CPython (NotNative if the kernel cannot play it)."""
-    if rules.house_rules:
-        raise NotNative("the profile states rules of its own")
     p = plan_for(rules)
     plan = KernelPlan()
-    _put_ordered(plan, "lead", Step.LEAD_FILTER, p.lead_rules)
-    _put_ordered(plan, "follow", Step.FOLLOW_FILTER, p.follow_rules)
-    _put_ordered(plan, "end", Step.END_CHECK, p.end_checks)
-    _put(plan, "trump", Step.TRUMP, p.trump)
+    programs = _put_programs(plan, rules)
+    _put_ordered(plan, "lead", Step.LEAD_FILTER, p.lead_rules, programs)
+    _put_ordered(plan, "follow", Step.FOLLOW_FILTER, p.follow_rules, programs)
+    _put_ordered(plan, "end", Step.END_CHECK, p.end_checks, programs)
+    _put(plan, "trump", Step.TRUMP, p.trump, programs)
     plan.eliminate = int(bool(p.eliminate.act))
     plan.eliminate_bit = p.eliminate.bit
-    _put(plan, "drawers", Step.DRAWERS, p.drawers)
-    _put(plan, "count", Step.DRAW_COUNT, p.draw_count)
+    _put(plan, "drawers", Step.DRAWERS, p.drawers, programs)
+    _put(plan, "count", Step.DRAW_COUNT, p.draw_count, programs)
     refill = p.refill.act
-    _put(plan, "refill", Step.REFILL, p.refill._replace(act=refill.refill))
+    _put(plan, "refill", Step.REFILL, p.refill._replace(act=refill.refill), programs)
     plan.reshuffles = int(refill.reshuffles)
-    _put(plan, "draw_end", Step.DRAW_END, p.draw_end)
+    _put(plan, "draw_end", Step.DRAW_END, p.draw_end, programs)
     plan.draw_end_reason = p.draw_end.reason
-    _put(plan, "all_out", Step.ALL_OUT, p.all_out)
-    _put(plan, "next_lead", Step.NEXT_LEAD, p.next_lead)
-    _put(plan, "score", Step.SCORE, p.score)
+    _put(plan, "all_out", Step.ALL_OUT, p.all_out, programs)
+    _put(plan, "next_lead", Step.NEXT_LEAD, p.next_lead, programs)
+    _put(plan, "score", Step.SCORE, p.score, programs)
     return plan
 
 

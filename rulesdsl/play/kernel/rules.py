@@ -78,6 +78,23 @@ def beating(best: int, led: int, trump: int) -> int:
     return beats
 
 
+def played_cards(s: Any) -> int:
+    """The cards played to this trick so far."""
+    cards = 0
+    for k in range(s.trick_len):
+        cards |= 1 << s.trick[k]
+    return cards
+
+
+def active_seats(s: Any) -> int:
+    """The seats still in the hand, as a mask of seats."""
+    seats = 0
+    for seat in range(s.players):
+        if s.active[seat] != 0:
+            seats |= 1 << seat
+    return seats
+
+
 # -- the deal: the trump suit and the stock --------------------------------------------
 
 

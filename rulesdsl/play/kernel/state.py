@@ -18,6 +18,7 @@ import numpy as np
 
 from rulesdsl.model.kinds import PlayerRange
 from rulesdsl.model.state import TRICK_LIMIT_TRICKS
+from rulesdsl.play.kernel.machine import BOUND, SLOTS, STACK
 
 SEATS = PlayerRange.highest
 """The most seats a table has."""
@@ -69,6 +70,13 @@ FIELDS = (
     Field("fired", meaning="the bits of the rules that fired"),
     Field("shuffle_seed", dtype=np.uint64, meaning="the stream of reshuffles: its seed"),
     Field("shuffle_drawn", meaning="the stream of reshuffles: the numbers drawn"),
+    Field("stack", STACK, meaning="a stated rule's program (machine.py): the values it holds"),
+    Field("bound", BOUND, meaning="a program: the value of each bound variable"),
+    Field("folded", SLOTS, meaning="a program: each aggregate's value so far, then its value"),
+    Field("fold", SLOTS, meaning="a program: what each aggregate makes of its values (FOLDS)"),
+    Field("leading", SLOTS, meaning="a program: the best value of a most or least"),
+    Field("found", SLOTS, meaning="a program: 1 once a max or min has a value; a tie"),
+    Field("rest", SLOTS, meaning="a program: the members of each aggregate's set not reached"),
 )
 """Every field of the state."""
 

@@ -31,6 +31,7 @@ from rulesdsl.play.kernel.dispatch import (
     lead_filter,
     next_lead_at,
     refill_at,
+    score_at,
 )
 from rulesdsl.play.kernel.primitives import (
     cards_above,
@@ -109,13 +110,14 @@ def start_trick(s: Any) -> None:
 
 def lead_allowed(s: Any, p: Any, seat: int) -> int:
     """The cards the leader may play: each play rule keeps some of those the rules before
-    it allowed; a rule that would keep none does not apply."""
+    it allowed; a rule that would keep none does not apply (so none applies to one card)."""
     allowed = s.hands[seat]
     for k in range(p.lead_len):
-        kept = lead_filter(p.lead_code[k], s, seat, allowed, p.lead_arg[k])
-        if kept != 0 and popcount(kept) < popcount(allowed):
-            s.fired |= p.lead_bit[k]
-            allowed = kept
+        if allowed & (allowed - 1) != 0:
+            kept = lead_filter(p.lead_code[k], p, s, seat, allowed, p.lead_arg[k])
+            if kept != 0 and popcount(kept) < popcount(allowed):
+                s.fired |= p.lead_bit[k]
+                allowed = kept
     return allowed
 
 
@@ -124,10 +126,11 @@ def follow_allowed(s: Any, p: Any, seat: int) -> int:
     allowed = s.hands[seat]
     s.holding = allowed & suit_cards(s.led)
     for k in range(p.follow_len):
-        kept = follow_filter(p.follow_code[k], s, seat, allowed, p.follow_arg[k])
-        if kept != 0 and popcount(kept) < popcount(allowed):
-            s.fired |= p.follow_bit[k]
-            allowed = kept
+        if allowed & (allowed - 1) != 0:
+            kept = follow_filter(p.follow_code[k], p, s, seat, allowed, p.follow_arg[k])
+            if kept != 0 and popcount(kept) < popcount(allowed):
+                s.fired |= p.follow_bit[k]
+                allowed = kept
     return allowed
 
 
@@ -175,12 +178,26 @@ def draw_cards(s: Any, p: Any, seat: int, wanted: int) -> int:
     return drawn
 
 
+def count_for(s: Any, p: Any, seat: int) -> int:
+    """The cards `seat` is to draw. A count the profile states in an option's place fires
+    where the two differ and the stock (with the cards a reshuffle would bring) holds more
+    than the smaller."""
+    wanted = count_at(p.count_code, p, s, seat, p.count_arg)
+    if p.count_replaces != 0:
+        instead = count_at(p.count_instead_code, p, s, seat, p.count_instead_arg)
+        there = s.stock_len + (s.set_aside_len if p.reshuffles != 0 else 0)
+        if wanted != instead and min(wanted, instead) < there:
+            s.fired |= p.count_bit
+    return wanted
+
+
 def draw_for(s: Any, p: Any, seat: int) -> int:
-    """`seat` draws its count; the count fires when it takes cards, and the rule of who
-    draws when another than the trick winner draws."""
-    drawn = draw_cards(s, p, seat, count_at(p.count_code, s, seat, p.count_arg))
+    """`seat` draws its count; an option's count fires when it takes cards, and the rule of
+    who draws when another than the trick winner draws."""
+    drawn = draw_cards(s, p, seat, count_for(s, p, seat))
     if drawn > 0:
-        s.fired |= p.count_bit
+        if p.count_replaces == 0:
+            s.fired |= p.count_bit
         if seat != s.winner:
             s.fired |= p.drawers_bit
     return drawn
@@ -225,7 +242,7 @@ def after_draw(s: Any, p: Any, number: int, last_card: bool) -> None:
     else:
         for k in range(p.end_len):
             if s.over == 0:
-                ended = end_at(p.end_code[k], s, p.end_arg[k])
+                ended = end_at(p.end_code[k], p, s, p.end_arg[k])
                 if ended != NO_END:
                     end_hand(s, ended, p.end_reason[k], p.end_bit[k])
         if s.over == 0:
@@ -260,13 +277,26 @@ def finish_trick(s: Any, p: Any) -> None:
     if p.eliminate != 0:
         eliminate(s, number)
         refilled = s.stock_len > 0 or p.reshuffles != 0
-        if last_card and refilled and count_at(p.count_code, s, winner, p.count_arg) > 0:
+        if last_card and refilled and count_at(p.count_code, p, s, winner, p.count_arg) > 0:
             s.fired |= p.eliminate_bit
     ended = draw(s, p)
     if ended != NO_END:
         end_hand(s, ended, p.draw_end_reason, p.draw_end_bit)
     else:
         after_draw(s, p, number, last_card)
+
+
+def hand_points(s: Any, p: Any) -> int:
+    """The match points of the hand's winner (there is one). A score the profile states in
+    an option's place fires where it differs from the option's."""
+    won = s.hand_winner
+    points = score_at(p.score_code, p, s, won, p.score_arg)
+    instead = points
+    if p.score_replaces != 0:
+        instead = score_at(p.score_instead_code, p, s, won, p.score_instead_arg)
+    if points != instead:
+        s.fired |= p.score_bit
+    return points
 
 
 # -- the bots ---------------------------------------------------------------------------

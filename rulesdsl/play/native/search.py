@@ -31,7 +31,7 @@ from rulesdsl.model.seeds import derive
 from rulesdsl.model.stream import Stream
 from rulesdsl.play import native
 from rulesdsl.play.engine import fast
-from rulesdsl.play.engine.fast import BOTS, HandPlayer, int_deck, recode, table_for
+from rulesdsl.play.engine.fast import BOTS, HandPlayer, int_deck, recode, recoded, table_for
 from rulesdsl.play.engine.inline import specialised_tree
 from rulesdsl.play.engine.plan import plan_for
 from rulesdsl.play.native import driver, search_driver, search_loop
@@ -321,9 +321,9 @@ def free_leads(rules: Rules) -> bool:
 
 def kernel_cards(rules: Rules) -> list[int]:
     """The cards of `rules.cards` as the kernel plays them (`fast.play` recodes the deck
-    when the profile has its own rank order)."""
+    where `fast.recoded`)."""
     deck, codes = int_deck(rules), recode(rules)
-    return list(deck) if rules.usual_order else [codes[c] for c in deck]
+    return [codes[c] for c in deck] if recoded(rules) else list(deck)
 
 
 def seeds_of(bots: tuple[str, ...], hand_seed: int) -> list[int]:

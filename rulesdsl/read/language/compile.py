@@ -76,6 +76,7 @@ class Built(NamedTuple):
     steps: tuple[Step, ...]
     bound: int | None = None
     tree: ir.Node | None = None
+    winner: ir.Node | None = None
 
 
 class _Compiler:
@@ -146,6 +147,7 @@ class _Compiler:
             built.steps,
             built.bound,
             built.tree,
+            built.winner,
         )
 
     def _known(self, entries: tuple[Entry, ...]) -> list[Entry]:
@@ -239,7 +241,7 @@ class _Compiler:
             (RuleKind.END.value, canonical(text)),
             (Clause.WINNER.value, canonical(who_text)),
         )
-        return Built(RuleKind.END, clauses, source, (Step.END_CHECK,), tree=condition)
+        return Built(RuleKind.END, clauses, source, (Step.END_CHECK,), tree=condition, winner=who)
 
 
 # Each kind of clause checked from its text at its position in the file; each checks its

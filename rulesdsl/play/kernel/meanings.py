@@ -1,0 +1,150 @@
+"""What each word of the rules' language (`rulesdsl.model.language.vocab`) means on the
+kernel's state, written once: the vocabulary's own `code` reads the engine's lists, these
+read the kernel's numbers and masks (a set of cards or of seats is a mask).
+
+Each table is keyed as the vocabulary keys its words; a word's number in a program
+(`program.py`) is its place in its table. `source()` writes, from the tables, the functions
+the interpreter (`machine.py`) calls for a word: `leaf_value`, `attr_value`, `set_of` and
+`operate`, each an `if` over the word's number. CPython runs that text (the functions are
+made from it as this module is imported); the native build compiles the same text.
+"""
+
+from __future__ import annotations
+
+from rulesdsl.model.language.vocab import ATTRIBUTES, CALLS, CARD_SETS, NAMES, SUITS, Type
+from rulesdsl.model.language.vocab import SETS as SEAT_SETS
+from rulesdsl.play.kernel.primitives import popcount
+from rulesdsl.play.kernel.rules import active_seats, played_cards
+
+LEAVES: dict[str, str] = {
+    "players": "s.players",
+    "trump": "s.trump",
+    "led": "s.led",
+    "me": "seat",
+    "drawer": "seat",
+    "true": "1",
+    "false": "0",
+    "none": "-1",
+    **{word: str(suit) for suit, word in enumerate(SUITS)},
+    "trick.number": "s.trick_number + 1",
+    "trick.size": "s.trick_len",
+    "trick.best": "s.best",
+    "trick.winner": "s.winner",
+    "hand.trump_played": "s.trumps_broken",
+    "hand.winner": "winner",
+    "stock.size": "s.stock_len",
+}
+"""Each name that is a value: its meaning with the player to move (or who draws) `seat`,
+the cards the rules before allow `allowed` and the hand's winner `winner`."""
+
+RESOLVED: dict[str, str] = {
+    "trick.number": "s.trick_number",  # the order of a trick counts the trick once won
+    "trick.size": "s.seats_len",  # the won cards are set aside by then
+}
+"""A name's meaning in draw and end rules, where it differs (`Name.resolved`)."""
+
+SETS: dict[str, str] = {
+    "allowed": "allowed",
+    "held": "s.hands[seat]",
+    "played": "played_cards(s)",
+    "active": "active_seats(s)",
+    "seats": "(1 << s.players) - 1",
+}
+"""Each name that is a set, as a mask (cards by card, seats by seat)."""
+
+ATTRIBUTES_MEANT: dict[tuple[Type, str], str] = {
+    (Type.CARD, "suit"): "{x} & 3",
+    (Type.CARD, "trump"): "({x} & 3) == s.trump",
+    (Type.CARD, "strength"): "{x} >> 2",
+    (Type.CARD, "beats_best"): "s.best < 0 or (({x} & 3) == (s.best & 3) and {x} > s.best)"
+    " or (({x} & 3) == s.trump and (s.best & 3) != s.trump)",
+    (Type.SEAT, "cards"): "popcount(s.hands[{x}])",
+    (Type.SEAT, "tricks"): "s.tricks_won[{x}]",
+    (Type.SEAT, "active"): "s.active[{x}]",
+}
+"""Each attribute, of the value `{x}`."""
+
+UNARY = {"not": "{a} == 0", "-": "-{a}"}
+BINARY = {
+    **{op: f"{{a}} {op} {{b}}" for op in ("+", "-", "*", "==", "!=", "<", "<=", ">", ">=")},
+    **{fn: f"{fn}({{a}}, {{b}})" for fn in CALLS},  # of many numbers: two at a time
+}
+SHORT = {"and": 0, "or": 1}
+"""`and` and `or`: the value of the left side that decides without the right."""
+
+OPERATIONS: tuple[tuple[int, str], ...] = (
+    *((1, op) for op in UNARY),
+    *((2, op) for op in BINARY),
+)
+"""Each operation by its number: (how many values it takes, its word)."""
+
+
+def leaf_names() -> tuple[tuple[str, bool], ...]:
+    """Each (name, resolved) a program reads by number: every name's meaning, and its
+    resolved meaning where it has one."""
+    return (*((n, False) for n in LEAVES), *((n, True) for n in RESOLVED))
+
+
+def leaf_meaning(leaf: tuple[str, bool]) -> str:
+    name, resolved = leaf
+    return RESOLVED[name] if resolved else LEAVES[name]
+
+
+def leaf_of(code: str) -> int:
+    """The number of the name whose vocabulary code (a checked tree's leaf) is `code`."""
+    return LEAF_CODES[code]
+
+
+def _vocabulary_codes() -> dict[str, int]:
+    codes: dict[str, int] = {}
+    for number, (name, resolved) in enumerate(leaf_names()):
+        word = NAMES[name]
+        codes.setdefault(word.resolved if resolved else word.code, number)
+    return codes
+
+
+LEAF_CODES = _vocabulary_codes()
+ATTRIBUTE_CODES = {ATTRIBUTES[key].code: k for k, key in enumerate(ATTRIBUTES_MEANT)}
+"""The number of each attribute, by its vocabulary code (a checked tree's `Attr.code`)."""
+SET_CODES = {
+    SEAT_SETS[name] if name in SEAT_SETS else CARD_SETS[NAMES[name].code]: k
+    for k, name in enumerate(SETS)
+}
+"""The number of each set, by how the vocabulary iterates it (a checked tree's `Over.over`)."""
+
+
+def _chain(header: str, meanings: list[str]) -> list[str]:
+    lines = [header]
+    for number, meaning in enumerate(meanings):
+        lines += [f"    if code == {number}:", f"        return int({meaning})"]
+    return [*lines, "    return 0", "", ""]
+
+
+def source() -> str:
+    """The text of the functions that give each word's value by its number."""
+    x = {"x": "x"}
+    operands = {"a": "a", "b": "b"}
+    lines = _chain(
+        "def leaf_value(code, s, seat, allowed, winner):",
+        [leaf_meaning(leaf) for leaf in leaf_names()],
+    )
+    lines += _chain(
+        "def attr_value(code, s, x):", [m.format(**x) for m in ATTRIBUTES_MEANT.values()]
+    )
+    lines += _chain("def set_of(code, s, seat, allowed):", list(SETS.values()))
+    table = {**{(1, op): m for op, m in UNARY.items()}, **{(2, op): m for op, m in BINARY.items()}}
+    lines += _chain("def operate(code, a, b):", [table[op].format(**operands) for op in OPERATIONS])
+    return "\n".join(lines)
+
+
+def _made() -> dict[str, object]:
+    space: dict[str, object] = {
+        "popcount": popcount,
+        "played_cards": played_cards,
+        "active_seats": active_seats,
+    }
+    exec(compile(source(), "<rulesdsl kernel words>", "exec"), space)
+    return {name: space[name] for name in ("leaf_value", "attr_value", "set_of", "operate")}
+
+
+globals().update(_made())

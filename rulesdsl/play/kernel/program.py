@@ -1,0 +1,277 @@
+"""A stated rule's checked tree (`rulesdsl.model.language.tree`) as a program of ints, which
+the kernel's interpreter (`machine.run_program`) runs on the kernel's state: a profile's own rules
+are numbers in its plan, like its options, and one compiled kernel plays them all.
+
+A program is a run of instructions of `machine.WIDTH` ints, an operation and its operands,
+for a stack machine: each part of the tree pushes its value, an operation replaces the
+values it takes by its result, and the program's value is the one left at RETURN.
+
+    PUSH n        push the number n
+    LEAF k        push the value of name k (`meanings.leaf_names()`)
+    VAR v         push bound variable v (0 is `card`)
+    SLOT k        push the value of aggregate k
+    ATTR k        replace the top value by its attribute k (`meanings.ATTRIBUTES_MEANT`)
+    OPERATE k n   replace the top n values by operation k of them (`meanings.OPERATIONS`)
+    JUMP t        go on at instruction t
+    UNLESS t      pop the top; go on at t where it was 0 (false)
+    SHORT t d     `and` (d 0), `or` (d 1): where the top is d go on at t keeping it, else pop
+    BEGIN k f m   aggregate k starts, making f (`machine.FOLDS`) of set m (`meanings.SETS`)
+    NEXT k v t    bind v to aggregate k's next member; with none left, go on at t
+    STEP k v t    pop the body's value for v's member into aggregate k, and go on at t
+    RETURN        the top value is the program's
+
+Words are numbered by their place in `meanings`' tables, which are the vocabulary's. An
+aggregate keeps its value in its slot; as in the generated Python (`codegen`), it is worked
+out in the innermost loop whose variable it reads, before the loop it does not read begins,
+so its work stays within the bounds the checker proves (`model.language.bounds`).
+
+What each stated rule's program gives:
+
+    refuse   the cards of `allowed` its condition does not refuse (aggregate `keep`)
+    draw     max(0, its count); score likewise
+    end      its winner where its condition holds, else NO_END
+
+A program holds at most STACK values, SLOTS aggregates and BOUND variables
+(`machine`); a profile's programs together at most PROGRAM instructions. A rule beyond
+them is a ProgramError.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import NamedTuple
+
+from rulesdsl.model.language import tree as ir
+from rulesdsl.model.language.rule import MAX_CODE, HouseRule, RuleKind
+from rulesdsl.model.language.vocab import CARD_SETS, NAMES
+from rulesdsl.model.state import NO_END
+from rulesdsl.play.kernel.machine import (
+    ATTR,
+    BEGIN,
+    BOUND,
+    FOLDS,
+    JUMP,
+    KEEP,
+    LEAF,
+    NEXT,
+    OPERATE,
+    PUSH,
+    RETURN,
+    SHORT,
+    SLOT,
+    SLOTS,
+    STACK,
+    STEP,
+    UNLESS,
+    VAR,
+    WIDTH,
+)
+from rulesdsl.play.kernel.meanings import (
+    ATTRIBUTE_CODES,
+    OPERATIONS,
+    SET_CODES,
+    leaf_meaning,
+    leaf_names,
+    leaf_of,
+)
+from rulesdsl.play.kernel.meanings import SHORT as DECIDES
+
+PROGRAM = MAX_CODE
+"""The most instructions a profile's programs hold in all: as many as the characters of
+Python its rules may compile to (`MAX_CODE`), each instruction's part of that text being
+one character at least."""
+
+ALLOWED = SET_CODES[CARD_SETS[NAMES["allowed"].code]]
+
+
+class ProgramError(Exception):
+    """A rule whose program is beyond the bounds of the kernel's interpreter."""
+
+
+class Label:
+    """A place in a program, known once the program is laid out."""
+
+    at = -1
+
+
+Item = tuple[int | Label, ...] | Label | list  # an instruction, a place, or a run of items
+
+
+class Loop(NamedTuple):
+    """An aggregate's loop as its body is compiled: the variable it binds, the run of its
+    body, and the run before it begins (where aggregates that do not read it go)."""
+
+    binds: frozenset[int]
+    body: list[Item]
+    before: list[Item]
+
+
+class Compiler:
+    """One rule's code, as runs of items within runs, laid out by `program`."""
+
+    def __init__(self) -> None:
+        self.slots = 0
+        self.root: list[Item] = []
+
+    def value(self, node: ir.Node, loops: list[Loop]) -> None:
+        """Code that pushes `node`'s value, at the end of the innermost loop's body."""
+        out = loops[-1].body
+        if isinstance(node, ir.Number):
+            out.append((PUSH, node.value))
+        elif isinstance(node, ir.Leaf):
+            leaf = leaf_of(node.code)
+            meaning = leaf_meaning(leaf_names()[leaf])
+            number = meaning.lstrip("-")
+            out.append((PUSH, int(meaning)) if number.isdigit() else (LEAF, leaf))
+        elif isinstance(node, ir.Var):
+            out.append((VAR, node.index))
+        elif isinstance(node, ir.Attr):
+            self.value(node.base, loops)
+            out.append((ATTR, ATTRIBUTE_CODES[node.code]))
+        elif isinstance(node, ir.Unary):
+            self.value(node.operand, loops)
+            out.append((OPERATE, OPERATIONS.index((1, node.op)), 1))
+        elif isinstance(node, ir.Binary) and node.op in DECIDES:
+            end = Label()
+            self.value(node.left, loops)
+            out.append((SHORT, end, DECIDES[node.op]))
+            self.value(node.right, loops)
+            out.append(end)
+        elif isinstance(node, ir.Binary):
+            self.value(node.left, loops)
+            self.value(node.right, loops)
+            out.append((OPERATE, OPERATIONS.index((2, node.op)), 2))
+        elif isinstance(node, ir.Ternary):
+            self.choice(node.condition, node.then, node.otherwise, loops)
+        elif isinstance(node, ir.Call):
+            self.value(node.args[0], loops)
+            for arg in node.args[1:]:
+                self.value(arg, loops)
+                out.append((OPERATE, OPERATIONS.index((2, node.fn)), 2))
+        else:
+            assert isinstance(node, ir.Over)
+            fold = FOLDS.index(node.kind)
+            slot = self.fold(fold, node.var, SET_CODES[node.over], node.body, node.free, loops)
+            out.append((SLOT, slot))
+
+    def choice(
+        self, condition: ir.Node, then: ir.Node, otherwise: ir.Node | int, loops: list[Loop]
+    ) -> None:
+        out = loops[-1].body
+        other, end = Label(), Label()
+        self.value(condition, loops)
+        out.append((UNLESS, other))
+        self.value(then, loops)
+        out += [(JUMP, end), other]
+        if isinstance(otherwise, int):
+            out.append((PUSH, otherwise))
+        else:
+            self.value(otherwise, loops)
+        out.append(end)
+
+    def fold(
+        self,
+        fold: int,
+        var: int,
+        members: int,
+        body: ir.Node,
+        free: frozenset[int],
+        loops: list[Loop],
+    ) -> int:
+        """Code for an aggregate, where it is worked out (see the module's docstring); its
+        slot."""
+        level = max((i for i, loop in enumerate(loops) if loop.binds & free), default=0)
+        out = loops[level].body if level == len(loops) - 1 else loops[level + 1].before
+        slot = self.slots
+        self.slots += 1
+        before: list[Item] = []
+        inner: list[Item] = []
+        start, end = Label(), Label()
+        out += [before, (BEGIN, slot, fold, members), start, (NEXT, slot, var, end), inner]
+        self.value(body, [*loops[: level + 1], Loop(frozenset({var}), inner, before)])
+        out += [(STEP, slot, var, start), end]
+        return slot
+
+    def rule(self, rule: HouseRule) -> None:
+        """The code of a stated rule's program (see the module's docstring)."""
+        if rule.tree is None or (rule.kind == RuleKind.END and rule.winner is None):
+            raise ProgramError("its checked tree is not kept")
+        loops = [Loop(frozenset(), self.root, [])]
+        if rule.kind == RuleKind.REFUSE:
+            slot = self.fold(KEEP, ir.CARD_VAR, ALLOWED, rule.tree, frozenset(), loops)
+            self.root.append((SLOT, slot))
+        elif rule.kind == RuleKind.END:
+            assert rule.winner is not None
+            self.choice(rule.tree, rule.winner, NO_END, loops)
+        else:
+            self.root.append((PUSH, 0))
+            self.value(rule.tree, loops)
+            self.root.append((OPERATE, OPERATIONS.index((2, "max")), 2))
+        self.root.append((RETURN,))
+
+
+def _walk(items: list[Item]) -> Iterator[tuple[int | Label, ...] | Label]:
+    for item in items:
+        if isinstance(item, list):
+            yield from _walk(item)
+        else:
+            yield item
+
+
+def program(rule: HouseRule, start: int) -> list[tuple[int, ...]]:
+    """The instructions of `rule`'s program, laid out from instruction `start`."""
+    compiler = Compiler()
+    compiler.rule(rule)
+    items = list(_walk(compiler.root))
+    at = start
+    for item in items:
+        if isinstance(item, Label):
+            item.at = at
+        else:
+            at += 1
+    code = [
+        tuple(o.at if isinstance(o, Label) else o for o in item) + (0,) * (WIDTH - len(item))
+        for item in items
+        if not isinstance(item, Label)
+    ]
+    bound = max((i[2] for i in code if i[0] == NEXT), default=0)
+    if compiler.slots > SLOTS or bound >= BOUND:
+        raise ProgramError(f"it holds more than {SLOTS} aggregates or {BOUND} variables")
+    if depth(code, start) > STACK:
+        raise ProgramError(f"it holds more than {STACK} values at once")
+    return code
+
+
+EFFECT = {PUSH: 1, LEAF: 1, VAR: 1, SLOT: 1, ATTR: 0, JUMP: 0, UNLESS: -1, BEGIN: 0, NEXT: 0}
+
+
+def depth(code: list[tuple[int, ...]], start: int) -> int:
+    """The most values the program holds at once, on any way through it."""
+    heights = {start: 0}
+    waiting = [start]
+    while waiting:
+        pc = waiting.pop()
+        op, a, b, _ = code[pc - start]
+        height = heights[pc]
+        if op == RETURN:
+            continue
+        if op == OPERATE:
+            after = [(pc + 1, height - b + 1)]
+        elif op == SHORT:
+            after = [(a, height), (pc + 1, height - 1)]
+        elif op == STEP:
+            after = [(code[pc - start][3], height - 1)]
+        elif op == NEXT:
+            after = [(code[pc - start][3], height), (pc + 1, height)]
+        elif op == JUMP:
+            after = [(a, height)]
+        elif op == UNLESS:
+            after = [(a, height - 1), (pc + 1, height - 1)]
+        else:
+            after = [(pc + 1, height + EFFECT[op])]
+        for there, h in after:
+            assert heights.get(there, h) == h, "a program's ways meet at different heights"
+            if there not in heights:
+                heights[there] = h
+                waiting.append(there)
+    return max(heights.values())

@@ -1,0 +1,114 @@
+"""The programs the rules a profile states compile to for the kernel (rulesdsl.play.kernel
+.program): every word of the rules' language has a meaning on the kernel's state, an
+aggregate is worked out where the generated Python works it out, and a rule beyond the
+interpreter's bounds is refused, saying so."""
+
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+
+import pytest
+
+from rulesdsl.model.language.vocab import ATTRIBUTES, CALLS, NAMES, Aggregate, Type
+from rulesdsl.play.kernel import machine, program
+from rulesdsl.play.kernel.machine import BEGIN, FOLDS, KEEP, RETURN
+from rulesdsl.play.kernel.meanings import (
+    ATTRIBUTES_MEANT,
+    LEAVES,
+    OPERATIONS,
+    RESOLVED,
+    SETS,
+    SHORT,
+)
+from rulesdsl.play.kernel.plan import NotNative, kernel_plan
+from rulesdsl.read.language.checker import COMPARISONS, MAX_CLAUSE, MAX_DEPTH
+from rulesdsl.read.profile import load_text
+
+
+def stated(*rules: str) -> object:
+    body = "\n".join(f"    rule r{k} {{ {rule} }}" for k, rule in enumerate(rules))
+    profile = load_text(Path("/stated.rules"), f'profile "stated" {{\n{body}\n}}\n')
+    assert profile.ok, [d.text() for d in profile.diagnostics]
+    return profile.rules
+
+
+def test_every_name_of_the_language_has_a_meaning_on_the_kernels_state():
+    for name, word in NAMES.items():
+        sets = word.type in (Type.CARDS, Type.SEATS)
+        assert word.means or name == "card" or name in (SETS if sets else LEAVES), name
+        assert (name in RESOLVED) == bool(word.resolved), name
+    assert set(LEAVES) | set(SETS) <= set(NAMES)
+    for one in NAMES.values():  # names of one code mean one thing
+        same = [n for n, w in NAMES.items() if w.code == one.code and n in LEAVES]
+        assert len({LEAVES[n] for n in same}) <= 1
+
+
+def test_every_attribute_operation_and_aggregate_has_a_meaning_on_the_kernels_state():
+    assert set(ATTRIBUTES_MEANT) == set(ATTRIBUTES)
+    ops = {op for _, op in OPERATIONS} | set(SHORT)
+    assert ops == {"not", "and", "or", "+", "-", "*", *COMPARISONS, *CALLS}
+    folds = inspect.getsource(machine.fold_value)
+    for kind in Aggregate:
+        assert getattr(machine, kind.name) == FOLDS.index(kind)
+        assert kind.name in folds
+
+
+def test_the_interpreters_bounds_hold_any_rule_the_checker_reads():
+    fewest = len("trick.has_trump")  # the shortest aggregate
+    assert 2 * MAX_CLAUSE // fewest < machine.SLOTS
+    assert MAX_CLAUSE // fewest < machine.BOUND
+    assert machine.STACK > MAX_DEPTH
+
+
+def starts(code: list[tuple[int, ...]]) -> list[int]:
+    """The folds of the aggregates of a program, in the order they begin."""
+    return [i[2] for i in code if i[0] == BEGIN]
+
+
+def test_an_aggregate_a_filter_reads_for_no_card_is_worked_out_once_before_the_cards():
+    rules = stated("refuse card if card.trump and count(c in held: c.trump) > 2")
+    code = program.program(rules.house_rules[0], 0)
+    assert starts(code) == [FOLDS.index(Aggregate.COUNT), KEEP]
+    reads_card = stated("refuse card if count(c in held: c.suit == card.suit) > 2")
+    assert starts(program.program(reads_card.house_rules[0], 0)) == [KEEP, FOLDS.index("count")]
+
+
+def test_a_program_is_laid_out_from_its_start_and_ends_in_return():
+    rules = stated("end when trick.number == 3\n winner most(p in active: p.cards)")
+    code = program.program(rules.house_rules[0], 40)
+    jumps = [i[3] for i in code if i[0] in (machine.NEXT, machine.STEP)]
+    assert all(40 <= there < 40 + len(code) for there in jumps)
+    assert code[-1][0] == RETURN
+    assert program.depth(code, 40) == 2
+
+
+def test_a_rule_beyond_the_interpreters_bounds_is_not_the_kernels(monkeypatch):
+    monkeypatch.setattr(program, "SLOTS", 1)
+    rules = stated("draw sum(p in active: p.cards) + count(p in seats: p.active)")
+    with pytest.raises(NotNative, match=r"the rule r0 cannot be the kernel.s: .* aggregates"):
+        kernel_plan(rules)
+
+
+def test_the_programs_of_a_profile_follow_one_another_in_its_plan():
+    rules = stated("draw 2 if trick.won_by_trump else 1", "score hand.winner.tricks")
+    plan = kernel_plan(rules)
+    first = program.program(rules.house_rules[0], 0)
+    assert plan.count_arg == 0
+    assert plan.score_arg == len(first)
+    assert plan.count_replaces == plan.score_replaces == 1
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "draw min(" + ", ".join(["1"] * 300) + ")",
+        "refuse card if " + " and ".join(["not card.trump"] * 19),
+        "score " + " + ".join(["hand.winner.tricks"] * 19),
+        "end when " + " or ".join(["any(p in seats: p.active)"] * 30) + "\n winner none",
+    ],
+    ids=["calls", "filter", "attributes", "aggregates"],
+)
+def test_a_program_holds_fewer_instructions_than_the_rules_python_has_characters(rule):
+    (stated_rule,) = stated(rule).house_rules
+    assert len(program.program(stated_rule, 0)) <= len(stated_rule.source)
