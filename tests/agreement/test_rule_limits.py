@@ -265,9 +265,10 @@ def test_rules_at_the_edges_play_the_same_on_the_reference_engine_and_the_fast_p
 
 
 def test_rules_at_the_edges_give_the_same_figures_native_and_pure(edges, tmp_path, monkeypatch):
-    from rulesdsl.play.native.kernel import ready
+    pytest.importorskip("numba", reason="numba is not installed: pip install 'rulesdsl[fast]'")
+    from rulesdsl.play.kernel.compiled import compiled_profile
 
-    ready(edges, 4, ("random",) * 4, False)  # the native path plays them: no fallback
+    compiled_profile(edges, 4, ("random",) * 4)  # the compiled kernel plays them: no fallback
     path = tmp_path / "edges.rules"
     path.write_text(EDGE_RULES)
     args = ["simulate", str(path), "--hands", "300", "--seed", "4", "--no-skill", "--json"]
