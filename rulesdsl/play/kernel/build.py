@@ -19,13 +19,25 @@ from functools import cache
 from types import FunctionType, ModuleType
 from typing import Any
 
-from rulesdsl.play.kernel import deals, dispatch, native_primitives, rules, steps
+from rulesdsl.play.kernel import (
+    deals,
+    dispatch,
+    native_primitives,
+    rules,
+    search,
+    state,
+    steps,
+    worlds,
+)
 from rulesdsl.play.kernel.rules import AT
 
-MODULES = (native_primitives, rules, steps, deals)
+MODULES = (native_primitives, rules, steps, worlds, search, deals)
 """The modules whose functions the kernel is made of, `native_primitives` for CPython's."""
 BUILTINS = frozenset({"range", "len", "int", "float", "bool", "min", "max", "abs"})
-HEADER = '"""The rulesdsl kernel, generated: do not edit."""\n\nimport numba\nimport numpy as np\n'
+HEADER = (
+    '"""The rulesdsl kernel, generated: do not edit."""\n\n'
+    "import math\n\nimport numba\nimport numpy as np\n"
+)
 SKIPPED = frozenset({"table_of"})
 """Functions of those modules that run in CPython alone."""
 
@@ -57,7 +69,7 @@ def kernel_functions() -> dict[str, tuple[FunctionType, ast.FunctionDef]]:
     function they call (a name `native_primitives` defines is its function, the name of a
     call is `dispatch.source()`'s), each once."""
     given = {f.__name__ for f in functions(native_primitives)}
-    given |= {call.name for call in dispatch.CALLS.values()}
+    given |= {call.name for call in dispatch.CALLS.values()} | {"copy_state"}
     found: dict[str, tuple[FunctionType, ast.FunctionDef]] = {}
     waiting = [f for m in MODULES for f in functions(m)]
     waiting += [f for step in AT.values() for f in step]
@@ -86,9 +98,8 @@ def source() -> str:
     """The kernel module's text."""
     found = kernel_functions()
     nodes = [node for _, node in found.values()]
-    calls = [
-        node for node in ast.parse(dispatch.source()).body if isinstance(node, ast.FunctionDef)
-    ]
+    made = dispatch.source() + state.copy_source()
+    calls = [node for node in ast.parse(made).body if isinstance(node, ast.FunctionDef)]
     read = [(node, function.__globals__) for function, node in found.values()]
     read += [(node, vars(dispatch)) for node in calls]
     values: dict[str, object] = {}
@@ -112,7 +123,7 @@ def source() -> str:
 def check(node: ast.FunctionDef, names: set[str]) -> None:
     """Every name `node` reads is its own, the kernel's, a builtin of BUILTINS or np."""
     read = [n for n in ast.walk(node) if isinstance(n, ast.Name)]
-    known = names | BUILTINS | {"np", "numba"} | {a.arg for a in node.args.args}
+    known = names | BUILTINS | {"math", "np", "numba"} | {a.arg for a in node.args.args}
     known |= {n.id for n in read if isinstance(n.ctx, ast.Store)}
     for n in read:
         if n.id not in known:

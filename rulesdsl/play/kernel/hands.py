@@ -1,5 +1,6 @@
 """Hands played by the kernel in CPython, as `rulesdsl.play.engine.fast` plays them: the same
-deal, the same bots' draws, the same HandResult."""
+deal, the same bots' draws, the same HandResult; and the seats' bots as the kernel's kinds,
+search bots (`KIND:N`) among them."""
 
 from __future__ import annotations
 
@@ -12,27 +13,61 @@ from rulesdsl.model.stream import Stream
 from rulesdsl.play.engine.fast import BOTS, REASONS, SUITS, HandPlayer, recode
 from rulesdsl.play.engine.plan import plan_for
 from rulesdsl.play.kernel.dispatch import score_at
-from rulesdsl.play.kernel.plan import kernel_plan
+from rulesdsl.play.kernel.plan import NotNative, kernel_plan
 from rulesdsl.play.kernel.primitives import popcount
-from rulesdsl.play.kernel.state import SEATS, State
-from rulesdsl.play.kernel.steps import deal, play_tricks
+from rulesdsl.play.kernel.search import ISMCTS, PIMC, play_dealt
+from rulesdsl.play.kernel.state import SEATS, Seen, State
+from rulesdsl.play.kernel.worlds import Work
+
+
+def seat_kinds(bots: tuple[str, ...]) -> tuple[list[int], list[int]]:
+    """Each seat's bot as the kernel's kind, and its budget (a search bot's N, else 0);
+    NotNative for a bot the kernel does not play."""
+    from rulesdsl.play.players.registry import search_size
+
+    kinds, budgets = [], []
+    for name in bots:
+        size = search_size(name)
+        if size is not None:
+            kinds.append(PIMC if size[0] == "pimc" else ISMCTS)
+            budgets.append(size[1])
+        elif name in BOTS:
+            kinds.append(BOTS.index(name))
+            budgets.append(0)
+        else:
+            raise NotNative(f"the bot {name} is not the kernel's")
+    return kinds, budgets
+
+
+class States(list[Any]):
+    """The states a search works on, for CPython: each made as it is first asked for."""
+
+    def __getitem__(self, k: Any) -> Any:
+        while len(self) <= k:
+            self.append(State())
+        return super().__getitem__(k)
+
+
+def search_rows() -> tuple[Any, Any, States, list[Any]]:
+    """What a hand's searches work on, for CPython: `g`, `w`, `states`, `streams`."""
+    return Seen(), Work(), States(), [None] * SEATS
 
 
 def hand_result(s: Any, p: Any, fired_names: Any) -> HandResult:
     """The HandResult of a finished hand."""
-    won = s.hand_winner
-    points = score_at(p.score_code, s, won, p.score_arg) if won >= 0 else None
+    won = int(s.hand_winner)
+    points = int(score_at(p.score_code, s, won, p.score_arg)) if won >= 0 else None
     return HandResult(
         None if won < 0 else won,
         REASONS[s.end_reason],
-        s.trick_number,
-        tuple(divmod(e, SEATS) for e in s.eliminated[: s.eliminated_len]),
-        s.stock_len,
+        int(s.trick_number),
+        tuple(divmod(int(e), SEATS) for e in s.eliminated[: s.eliminated_len]),
+        int(s.stock_len),
         SUITS[s.trump],
-        tuple(s.trick_winners[: s.trick_number]),
-        popcount(s.hands[won]) if won >= 0 else 0,
-        s.plays,
-        s.saves,
+        tuple(int(w) for w in s.trick_winners[: s.trick_number]),
+        int(popcount(s.hands[won])) if won >= 0 else 0,
+        int(s.plays),
+        int(s.saves),
         fired_names[s.fired],
         points,
     )
@@ -44,21 +79,25 @@ def _play(
     fired_names: Any,
     players: int,
     dealt: int,
-    bots: list[int],
+    kinds: tuple[list[int], list[int]],
     deck: list[int],
     hand_seed: int,
     rng: Stream,
     dealer: int,
 ) -> HandResult:
     s = State()
-    deal(s, p, [order[c] for c in deck], players, dealt, dealer, hand_seed)
-    play_tricks(s, p, bots, rng)
+    g, w, states, streams = search_rows()
+    ranked = [order[c] for c in deck]
+    bots, budgets = kinds
+    play_dealt(
+        s, p, g, w, states, ranked, players, dealt, dealer, hand_seed, bots, budgets, rng, streams
+    )
     return hand_result(s, p, fired_names)
 
 
 def hand_player(rules: Rules, players: int, bots: tuple[str, ...]) -> HandPlayer:
     """A function playing one hand of `rules` with `bots` (one name per seat) on the kernel;
-    NotNative if the kernel cannot play `rules`."""
+    NotNative if the kernel cannot play `rules` or a bot."""
     rules.check_players(players)
     return partial(
         _play,
@@ -67,5 +106,5 @@ def hand_player(rules: Rules, players: int, bots: tuple[str, ...]) -> HandPlayer
         plan_for(rules).fired_names,
         players,
         players * rules.hand_size_for(players),
-        [BOTS.index(b) for b in bots],
+        seat_kinds(bots),
     )

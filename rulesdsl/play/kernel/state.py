@@ -42,6 +42,7 @@ FIELDS = (
     Field("set_aside", CARDS, meaning="the cards of the tricks won, in play order"),
     Field("set_aside_len"),
     Field("trump", meaning="the trump suit, -1 for none"),
+    Field("shown", meaning="the card that named trump at the deal, -1 for none"),
     Field("trumps_broken", meaning="1 once a trump is played to a trick of the hand"),
     Field("leader"),
     Field("first_leader", meaning="who led the hand's first trick"),
@@ -69,8 +70,38 @@ FIELDS = (
     Field("fired", meaning="the bits of the rules that fired"),
     Field("shuffle_seed", dtype=np.uint64, meaning="the stream of reshuffles: its seed"),
     Field("shuffle_drawn", meaning="the stream of reshuffles: the numbers drawn"),
+    Field("refills", meaning="the times an empty stock was refilled with cards"),
 )
 """Every field of the state."""
+
+PLAYS = TRICK_LIMIT_TRICKS * SEATS
+"""The most cards a hand plays."""
+SLOTS = CARDS + PLAYS
+"""The most cards a hand's players take into their hands (dealt and drawn)."""
+EPOCHS = TRICK_LIMIT_TRICKS + 1
+"""The deck and the most stocks a hand's reshuffles make."""
+
+SEEN_FIELDS = (
+    Field("dealer"),
+    Field("plays_len"),
+    Field("play_seat", PLAYS, np.int8, "who played the i-th card of the hand"),
+    Field("play_card", PLAYS, np.int8, "the i-th card of the hand played"),
+    Field("slots_len"),
+    Field("slot_seat", SLOTS, np.int8, "who took the k-th card into its hand: dealt, drawn"),
+    Field("slot_time", SLOTS, np.int32, "how many cards were played before it was taken"),
+    Field("slot_epoch", SLOTS, np.int16, "the stock it came from: 0 the deck, e the e-th refill"),
+    Field("slot_card", SLOTS, np.int8, "the card: only its taker sees it"),
+    Field("epochs", meaning="the refills of the stock so far"),
+    Field("pool", EPOCHS, meaning="the cards of the deck, then of each refilled stock, a mask"),
+    Field("pool_time", EPOCHS, np.int32, "how many cards were played before each refill"),
+    Field("aside", meaning="the cards set aside since the last refill, a mask"),
+    Field("held", SEATS, meaning="each seat's cards before the draw of this trick"),
+    Field("fewest", meaning="the seats that held strictly the fewest cards at some trick's start"),
+)
+"""What a hand's seats see, as it is played: the cards played in order, the cards taken
+into hands (each seat sees its own), the refilled stocks' cards. Searching seats read
+their information set from it (`rulesdsl.play.kernel.worlds`); only the seat that took a
+card reads `slot_card`."""
 
 
 def record_type(fields: tuple[Field, ...]) -> np.dtype:
@@ -93,7 +124,27 @@ def record_class(name: str, fields: tuple[Field, ...]) -> type:
     return type(name, (), {"__slots__": names, "__init__": __init__})
 
 
+def copy_source() -> str:
+    """The text of `copy_state(a, b)`, which makes the state `b` a copy of `a`."""
+    lines = ["def copy_state(a, b):"]
+    for f in FIELDS:
+        cut = "[:]" if f.size else ""
+        lines.append(f"    b.{f.name}{cut} = a.{f.name}")
+    return "\n".join(lines) + "\n"
+
+
+def _made() -> Any:
+    space: dict[str, Any] = {}
+    exec(compile(copy_source(), "<rulesdsl kernel copy>", "exec"), space)
+    return space["copy_state"]
+
+
+copy_state = _made()
+"""Make the state `b` a copy of `a` (CPython runs it; the native build compiles its text)."""
+
 STATE = record_type(FIELDS)
 """The numpy type of a state record: numba plays on `np.zeros(1, STATE)[0]`."""
 State = record_class("State", FIELDS)
 """A state for CPython."""
+SEEN = record_type(SEEN_FIELDS)
+Seen = record_class("Seen", SEEN_FIELDS)

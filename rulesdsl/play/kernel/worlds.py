@@ -1,0 +1,280 @@
+"""What a seat knows of a hand, and worlds drawn consistent with it, in the kernel's dialect.
+
+As a hand is played the kernel writes what its seats see into a `Seen` record (`log_*`):
+every card played, by whom; every card taken into a hand (a *slot*: its taker, when and
+from which stock; only the taker sees the card); the cards of each refilled stock. A seat
+knows its own slots, the card that named trump where it lies, every play and every pool.
+
+A world, for `me`, fills every slot `me` cannot see with a card of its stock's pool; it is
+consistent when each other player's plays are legal with the cards the world gives it then,
+as the profile's own `lead_allowed` and `follow_allowed` say on the position before each
+play (`probes`: the state before the i-th play is `states[FIRST_PROBE + i]`; the rules read
+the mover's cards and what every seat sees, never another hand).
+
+Worlds are drawn by rejection, which makes every consistent world equally likely, as the
+shuffled deck makes them a priori: a proposal is uniform among the fillings that put each
+card another player played in one of that player's slots of its stock taken before the
+play (so many fillings that fail are never drawn); a player's plays are checked as soon as
+its slots are filled, and a proposal with an illegal play is drawn again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from rulesdsl.play.kernel.primitives import lowest, next_seed, nth, popcount, uniform
+from rulesdsl.play.kernel.state import (
+    CARDS,
+    EPOCHS,
+    PLAYS,
+    SLOTS,
+    Field,
+    copy_state,
+    record_class,
+    record_type,
+)
+from rulesdsl.play.kernel.steps import follow_allowed, lead_allowed
+
+WORLD, PLAYED, FIRST_PROBE = range(3)
+"""The states a search works on: the world drawn, the world played out, then the probes."""
+MAX_BUDGET = 10_000
+"""The largest N a search bot `KIND:N` takes: worlds or iterations a decision."""
+MAX_PROPOSALS = 200_000
+"""Proposals tried for one world before the sampler gives up (the world actually played is
+always consistent, so this is never reached)."""
+
+WORK_FIELDS = (
+    Field("unseen", EPOCHS, meaning="the cards of each pool the seat cannot place"),
+    Field("free", EPOCHS, meaning="the cards of each pool not yet in a slot of the proposal"),
+    Field("fill", SLOTS, np.int8, "the card of each slot"),
+    Field("place", PLAYS, meaning="the plays by another seat of an unseen card"),
+    Field("place_len"),
+    Field("wins", CARDS, meaning="the worlds each card won"),
+    Field("proposals", meaning="the proposals drawn, all hand long"),
+    Field("worlds", meaning="the worlds drawn, all hand long"),
+    Field("gave_up", meaning="the decisions where no world was found"),
+    Field("tree_len", meaning="the nodes of an ismcts tree, the root first"),
+    Field("tree_card", MAX_BUDGET + 1, np.int8, "the card a node plays from its parent's position"),
+    Field("tree_seat", MAX_BUDGET + 1, np.int8, "who plays it"),
+    Field("tree_visits", MAX_BUDGET + 1),
+    Field("tree_wins", MAX_BUDGET + 1, meaning="the visits its seat won"),
+    Field("tree_available", MAX_BUDGET + 1, meaning="the visits its card was legal"),
+    Field("tree_first", MAX_BUDGET + 1, np.int32, "its first child, -1 for none"),
+    Field("tree_next", MAX_BUDGET + 1, np.int32, "its parent's next child, -1 for none"),
+    Field("tree_path", PLAYS, np.int32, "the nodes an iteration walked"),
+)
+"""A search's working rows."""
+WORK = record_type(WORK_FIELDS)
+Work = record_class("Work", WORK_FIELDS)
+
+# -- what the seats see ------------------------------------------------------------------
+
+
+def take(g: Any, seat: int, card: int, epoch: int) -> None:
+    k = g.slots_len
+    g.slot_seat[k] = seat
+    g.slot_card[k] = card
+    g.slot_time[k] = g.plays_len
+    g.slot_epoch[k] = epoch
+    g.slots_len = k + 1
+
+
+def log_deal(g: Any, s: Any, deck: Any, dealer: int) -> None:
+    """The deal of `deck` to the hands of `s`."""
+    g.dealer = dealer
+    g.plays_len = 0
+    g.slots_len = 0
+    g.epochs = 0
+    g.aside = 0
+    g.fewest = 0
+    whole = 0
+    for k in range(len(deck)):
+        whole |= 1 << deck[k]
+    g.pool[0] = whole
+    g.pool_time[0] = 0
+    for seat in range(s.players):
+        cards = s.hands[seat]
+        while cards != 0:
+            take(g, seat, lowest(cards), 0)
+            cards &= cards - 1
+
+
+def log_play(g: Any, seat: int, card: int) -> None:
+    g.play_seat[g.plays_len] = seat
+    g.play_card[g.plays_len] = card
+    g.plays_len += 1
+
+
+def log_trick_played(g: Any, s: Any) -> None:
+    """Before the trick is finished: the cards held and set aside."""
+    for seat in range(s.players):
+        g.held[seat] = s.hands[seat]
+    for k in range(s.trick_len):
+        g.aside |= 1 << s.trick[k]
+
+
+def log_trick_finished(g: Any, s: Any) -> None:
+    """After it: a refill of the stock, the cards drawn, who holds the fewest cards."""
+    if s.refills > g.epochs:
+        e = g.epochs + 1
+        g.epochs = e
+        g.pool[e] = g.aside
+        g.pool_time[e] = g.plays_len
+        g.aside = 0
+    for seat in range(s.players):
+        drawn = s.hands[seat] & ~g.held[seat]
+        while drawn != 0:
+            card = lowest(drawn)
+            take(g, seat, card, epoch_of(g, card, g.plays_len))
+            drawn &= drawn - 1
+    if s.over == 0:
+        for seat in range(s.players):
+            fewest = s.active[seat] != 0
+            for other in range(s.players):
+                if other != seat and s.active[other] != 0:
+                    fewest = fewest and popcount(s.hands[seat]) < popcount(s.hands[other])
+            if fewest and s.remaining > 1:
+                g.fewest |= 1 << seat
+
+
+def epoch_of(g: Any, card: int, time: int) -> int:
+    """The stock `card` came from, for a hand that took it after `time` plays: the last
+    refill before then whose pool held it, else the deck."""
+    for e in range(g.epochs, 0, -1):
+        if g.pool_time[e] <= time and (g.pool[e] >> card) & 1 != 0:
+            return e
+    return 0
+
+
+# -- worlds ------------------------------------------------------------------------------
+
+
+def known(g: Any, s: Any, k: int, me: int) -> bool:
+    """Whether `me` sees the card of slot `k`: its own, or the card that named trump."""
+    return g.slot_seat[k] == me or (g.slot_epoch[k] == 0 and g.slot_card[k] == s.shown)
+
+
+def prepare(g: Any, w: Any, s: Any, me: int) -> None:
+    """Once a decision: the cards `me` cannot place, by pool, and the plays to place."""
+    for e in range(g.epochs + 1):
+        w.unseen[e] = g.pool[e]
+    if s.shown >= 0:
+        w.unseen[0] &= ~(1 << s.shown)
+    for k in range(g.slots_len):
+        if known(g, s, k, me):
+            w.unseen[g.slot_epoch[k]] &= ~(1 << g.slot_card[k])
+    n = 0
+    for i in range(g.plays_len):
+        card = g.play_card[i]
+        if g.play_seat[i] != me and (w.unseen[epoch_of(g, card, i)] >> card) & 1 != 0:
+            w.place[n] = i
+            n += 1
+    w.place_len = n
+
+
+def propose_seat(g: Any, w: Any, seat: int, rng: Any) -> None:
+    """Fill the slots of `seat` `me` cannot see: each card it played in one of its slots
+    of the card's stock taken before the play, uniformly among those still free (the
+    earliest play first, so every placement is as likely), then the others from the pools."""
+    for j in range(w.place_len):
+        i = w.place[j]
+        if g.play_seat[i] == seat:
+            card = g.play_card[i]
+            e = epoch_of(g, card, i)
+            count = 0
+            k = 0
+            while k < g.slots_len and g.slot_time[k] <= i:
+                if g.slot_seat[k] == seat and g.slot_epoch[k] == e and w.fill[k] < 0:
+                    count += 1
+                k += 1
+            chosen = int(uniform(rng) * count)
+            k = 0
+            while chosen >= 0:
+                if g.slot_seat[k] == seat and g.slot_epoch[k] == e and w.fill[k] < 0:
+                    if chosen == 0:
+                        w.fill[k] = card
+                    chosen -= 1
+                k += 1
+            w.free[e] &= ~(1 << card)
+    for k in range(g.slots_len):
+        if g.slot_seat[k] == seat and w.fill[k] < 0:
+            e = g.slot_epoch[k]
+            card = nth(w.free[e], int(uniform(rng) * popcount(w.free[e])))
+            w.fill[k] = card
+            w.free[e] &= ~(1 << card)
+
+
+def may_play(q: Any, p: Any, seat: int, held: int, card: int) -> bool:
+    """Whether `seat`, to move in the probe `q`, may play `card` holding `held`."""
+    own = q.hands[seat]
+    q.hands[seat] = held
+    allowed = lead_allowed(q, p, seat) if q.trick_len == 0 else follow_allowed(q, p, seat)
+    q.hands[seat] = own
+    return (allowed >> card) & 1 != 0
+
+
+def walk(g: Any, w: Any, p: Any, states: Any, seat: int, check: bool) -> int:
+    """The cards the proposal gives `seat` now, its slots and plays walked in order; with
+    `check`, -1 as soon as one of its plays is illegal with the cards it held then."""
+    held = 0
+    k = 0
+    for i in range(g.plays_len):
+        if g.play_seat[i] == seat:
+            while k < g.slots_len and g.slot_time[k] <= i:
+                if g.slot_seat[k] == seat:
+                    held |= 1 << w.fill[k]
+                k += 1
+            card = g.play_card[i]
+            if check and not may_play(states[FIRST_PROBE + i], p, seat, held, card):
+                return -1
+            held &= ~(1 << card)
+    while k < g.slots_len:
+        if g.slot_seat[k] == seat:
+            held |= 1 << w.fill[k]
+        k += 1
+    return held
+
+
+def propose(g: Any, w: Any, p: Any, s: Any, states: Any, me: int, rng: Any) -> bool:
+    """A proposal, checked seat by seat: whether every play in it is legal."""
+    for e in range(g.epochs + 1):
+        w.free[e] = w.unseen[e]
+    for k in range(g.slots_len):
+        w.fill[k] = g.slot_card[k] if known(g, s, k, me) else -1
+    for seat in range(s.players):
+        if seat != me:
+            propose_seat(g, w, seat, rng)
+            if walk(g, w, p, states, seat, True) < 0:
+                return False
+    return True
+
+
+def sample(g: Any, w: Any, p: Any, s: Any, states: Any, me: int, rng: Any) -> bool:
+    """Draw a consistent world into `states[WORLD]`: the position now with the other
+    hands and the stock's unseen cards as the world has them, its reshuffles seeded anew;
+    False if none was found in MAX_PROPOSALS."""
+    found = False
+    for _ in range(MAX_PROPOSALS):
+        w.proposals += 1
+        if propose(g, w, p, s, states, me, rng):
+            found = True
+            break
+    if not found:
+        return False
+    w.worlds += 1
+    ws = states[WORLD]
+    copy_state(s, ws)
+    for seat in range(s.players):
+        if seat != me:
+            ws.hands[seat] = walk(g, w, p, states, seat, False)
+    e = g.epochs
+    for k in range(s.stock_len):
+        if e > 0 or s.stock[k] != s.shown:
+            card = nth(w.free[e], int(uniform(rng) * popcount(w.free[e])))
+            ws.stock[k] = card
+            w.free[e] &= ~(1 << card)
+    ws.shuffle_seed = next_seed(rng)
+    ws.shuffle_drawn = 0
+    return True
