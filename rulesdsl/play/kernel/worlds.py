@@ -29,6 +29,7 @@ from rulesdsl.play.kernel.state import (
     CARDS,
     EPOCHS,
     PLAYS,
+    SEATS,
     SLOTS,
     Field,
     copy_state,
@@ -49,8 +50,14 @@ WORK_FIELDS = (
     Field("unseen", EPOCHS, meaning="the cards of each pool the seat cannot place"),
     Field("free", EPOCHS, meaning="the cards of each pool not yet in a slot of the proposal"),
     Field("fill", SLOTS, np.int8, "the card of each slot"),
-    Field("place", PLAYS, meaning="the plays by another seat of an unseen card"),
-    Field("place_len"),
+    Field("seat_slots", SLOTS, np.int32, "each seat's slots, seat by seat, in order"),
+    Field("slots_from", SEATS + 1, meaning="where each seat's slots begin in `seat_slots`"),
+    Field("seat_plays", PLAYS, np.int32, "each seat's plays, seat by seat, in order"),
+    Field("plays_from", SEATS + 1),
+    Field("place", PLAYS, np.int32, "the plays by another seat of a card to place, by seat"),
+    Field("place_epoch", PLAYS, np.int16, "the stock the card came from"),
+    Field("place_from", SEATS + 1),
+    Field("left", CARDS, meaning="the cards of the stock's pool left to put in it"),
     Field("wins", CARDS, meaning="the worlds each card won"),
     Field("proposals", meaning="the proposals drawn, all hand long"),
     Field("worlds", meaning="the worlds drawn, all hand long"),
@@ -151,13 +158,20 @@ def epoch_of(g: Any, card: int, time: int) -> int:
 # -- worlds ------------------------------------------------------------------------------
 
 
+def shown_slot(g: Any, s: Any, k: int) -> bool:
+    """Whether every seat sees the card of slot `k`: the card that named trump, dealt or at
+    the bottom of the deal's stock."""
+    return g.slot_epoch[k] == 0 and g.slot_card[k] == s.shown
+
+
 def known(g: Any, s: Any, k: int, me: int) -> bool:
     """Whether `me` sees the card of slot `k`: its own, or the card that named trump."""
-    return g.slot_seat[k] == me or (g.slot_epoch[k] == 0 and g.slot_card[k] == s.shown)
+    return g.slot_seat[k] == me or shown_slot(g, s, k)
 
 
 def prepare(g: Any, w: Any, s: Any, me: int) -> None:
-    """Once a decision: the cards `me` cannot place, by pool, and the plays to place."""
+    """Once a decision: the cards `me` cannot place, by pool; each seat's slots, plays and
+    plays of a card to place (another seat's, of a card `me` cannot place), in order."""
     for e in range(g.epochs + 1):
         w.unseen[e] = g.pool[e]
     if s.shown >= 0:
@@ -165,41 +179,64 @@ def prepare(g: Any, w: Any, s: Any, me: int) -> None:
     for k in range(g.slots_len):
         if known(g, s, k, me):
             w.unseen[g.slot_epoch[k]] &= ~(1 << g.slot_card[k])
-    n = 0
-    for i in range(g.plays_len):
-        card = g.play_card[i]
-        if g.play_seat[i] != me and (w.unseen[epoch_of(g, card, i)] >> card) & 1 != 0:
-            w.place[n] = i
-            n += 1
-    w.place_len = n
+    slots = 0
+    plays = 0
+    places = 0
+    for seat in range(s.players):
+        w.slots_from[seat] = slots
+        w.plays_from[seat] = plays
+        w.place_from[seat] = places
+        for k in range(g.slots_len):
+            if g.slot_seat[k] == seat:
+                w.seat_slots[slots] = k
+                slots += 1
+        for i in range(g.plays_len):
+            if g.play_seat[i] == seat:
+                w.seat_plays[plays] = i
+                plays += 1
+                card = g.play_card[i]
+                e = epoch_of(g, card, i)
+                if seat != me and (w.unseen[e] >> card) & 1 != 0:
+                    w.place[places] = i
+                    w.place_epoch[places] = e
+                    places += 1
+    w.slots_from[s.players] = slots
+    w.plays_from[s.players] = plays
+    w.place_from[s.players] = places
 
 
-def propose_seat(g: Any, w: Any, seat: int, rng: Any) -> None:
-    """Fill the slots of `seat` `me` cannot see: each card it played in one of its slots
-    of the card's stock taken before the play, uniformly among those still free (the
-    earliest play first, so every placement is as likely), then the others from the pools."""
-    for j in range(w.place_len):
+def propose_seat(g: Any, w: Any, s: Any, seat: int, rng: Any) -> None:
+    """Fill the slots of `seat` (not the deciding seat's): each card it played that the
+    deciding seat cannot place in one of its unseen slots of the card's stock taken before
+    the play, uniformly among those still free (the earliest play first, so every placement
+    is as likely), then the other unseen slots from the pools."""
+    first, stop = w.slots_from[seat], w.slots_from[seat + 1]
+    for a in range(first, stop):
+        k = w.seat_slots[a]
+        w.fill[k] = g.slot_card[k] if shown_slot(g, s, k) else -1
+    for j in range(w.place_from[seat], w.place_from[seat + 1]):
         i = w.place[j]
-        if g.play_seat[i] == seat:
-            card = g.play_card[i]
-            e = epoch_of(g, card, i)
-            count = 0
-            k = 0
-            while k < g.slots_len and g.slot_time[k] <= i:
-                if g.slot_seat[k] == seat and g.slot_epoch[k] == e and w.fill[k] < 0:
-                    count += 1
-                k += 1
-            chosen = int(uniform(rng) * count)
-            k = 0
-            while chosen >= 0:
-                if g.slot_seat[k] == seat and g.slot_epoch[k] == e and w.fill[k] < 0:
-                    if chosen == 0:
-                        w.fill[k] = card
-                    chosen -= 1
-                k += 1
-            w.free[e] &= ~(1 << card)
-    for k in range(g.slots_len):
-        if g.slot_seat[k] == seat and w.fill[k] < 0:
+        e = w.place_epoch[j]
+        count = 0
+        a = first
+        while a < stop and g.slot_time[w.seat_slots[a]] <= i:
+            k = w.seat_slots[a]
+            if g.slot_epoch[k] == e and w.fill[k] < 0:
+                count += 1
+            a += 1
+        chosen = int(uniform(rng) * count)
+        a = first
+        while chosen >= 0:
+            k = w.seat_slots[a]
+            if g.slot_epoch[k] == e and w.fill[k] < 0:
+                if chosen == 0:
+                    w.fill[k] = g.play_card[i]
+                chosen -= 1
+            a += 1
+        w.free[e] &= ~(1 << g.play_card[i])
+    for a in range(first, stop):
+        k = w.seat_slots[a]
+        if w.fill[k] < 0:
             e = g.slot_epoch[k]
             card = nth(w.free[e], int(uniform(rng) * popcount(w.free[e])))
             w.fill[k] = card
@@ -219,21 +256,20 @@ def walk(g: Any, w: Any, p: Any, states: Any, seat: int, check: bool) -> int:
     """The cards the proposal gives `seat` now, its slots and plays walked in order; with
     `check`, -1 as soon as one of its plays is illegal with the cards it held then."""
     held = 0
-    k = 0
-    for i in range(g.plays_len):
-        if g.play_seat[i] == seat:
-            while k < g.slots_len and g.slot_time[k] <= i:
-                if g.slot_seat[k] == seat:
-                    held |= 1 << w.fill[k]
-                k += 1
-            card = g.play_card[i]
-            if check and not may_play(states[FIRST_PROBE + i], p, seat, held, card):
-                return -1
-            held &= ~(1 << card)
-    while k < g.slots_len:
-        if g.slot_seat[k] == seat:
-            held |= 1 << w.fill[k]
-        k += 1
+    a = w.slots_from[seat]
+    stop = w.slots_from[seat + 1]
+    for b in range(w.plays_from[seat], w.plays_from[seat + 1]):
+        i = w.seat_plays[b]
+        while a < stop and g.slot_time[w.seat_slots[a]] <= i:
+            held |= 1 << w.fill[w.seat_slots[a]]
+            a += 1
+        card = g.play_card[i]
+        if check and not may_play(states[FIRST_PROBE + i], p, seat, held, card):
+            return -1
+        held &= ~(1 << card)
+    while a < stop:
+        held |= 1 << w.fill[w.seat_slots[a]]
+        a += 1
     return held
 
 
@@ -241,11 +277,12 @@ def propose(g: Any, w: Any, p: Any, s: Any, states: Any, me: int, rng: Any) -> b
     """A proposal, checked seat by seat: whether every play in it is legal."""
     for e in range(g.epochs + 1):
         w.free[e] = w.unseen[e]
-    for k in range(g.slots_len):
-        w.fill[k] = g.slot_card[k] if known(g, s, k, me) else -1
+    for a in range(w.slots_from[me], w.slots_from[me + 1]):
+        k = w.seat_slots[a]
+        w.fill[k] = g.slot_card[k]
     for seat in range(s.players):
         if seat != me:
-            propose_seat(g, w, seat, rng)
+            propose_seat(g, w, s, seat, rng)
             if walk(g, w, p, states, seat, True) < 0:
                 return False
     return True
@@ -269,12 +306,18 @@ def sample(g: Any, w: Any, p: Any, s: Any, states: Any, me: int, rng: Any) -> bo
     for seat in range(s.players):
         if seat != me:
             ws.hands[seat] = walk(g, w, p, states, seat, False)
-    e = g.epochs
+    left = 0
+    cards = w.free[g.epochs]
+    while cards != 0:
+        w.left[left] = lowest(cards)
+        left += 1
+        cards &= cards - 1
     for k in range(s.stock_len):
-        if e > 0 or s.stock[k] != s.shown:
-            card = nth(w.free[e], int(uniform(rng) * popcount(w.free[e])))
-            ws.stock[k] = card
-            w.free[e] &= ~(1 << card)
+        if g.epochs > 0 or s.stock[k] != s.shown:
+            j = int(uniform(rng) * left)
+            ws.stock[k] = w.left[j]
+            left -= 1
+            w.left[j] = w.left[left]
     ws.shuffle_seed = next_seed(rng)
     ws.shuffle_drawn = 0
     return True
