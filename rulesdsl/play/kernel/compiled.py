@@ -11,11 +11,12 @@ import numpy as np
 
 from rulesdsl.model.result import HandResult
 from rulesdsl.model.rules import Rules
+from rulesdsl.model.stream import Stream
 from rulesdsl.play.engine.plan import plan_for
 from rulesdsl.play.engine.steps import Plan
 from rulesdsl.play.kernel import build
 from rulesdsl.play.kernel.deals import table_of
-from rulesdsl.play.kernel.hands import hand_result, seat_kinds
+from rulesdsl.play.kernel.hands import comeback, hand_result, seat_kinds
 from rulesdsl.play.kernel.plan import kernel_plan, plan_record
 from rulesdsl.play.kernel.search import PIMC
 from rulesdsl.play.kernel.state import PLAYS, SEATS, SEEN, STATE
@@ -67,32 +68,29 @@ class CompiledProfile(NamedTuple):
         self.checked()
         return out
 
-    def play(self, deck: Any, hand_seed: int, dealer: int) -> tuple[HandResult, int]:
-        """One hand dealt from `deck` (card ints of the canonical order), with no random
-        bot: its result, and whether its winner came back (held strictly the fewest cards
-        of the players in at the start of some trick after the first)."""
+    def play(self, deck: Any, hand_seed: int, rng: Any, dealer: int) -> tuple[HandResult, int]:
+        """One hand dealt from `deck` (card ints of the canonical order), its random bots
+        drawing from the Stream `rng` (anything else where none plays): its result, and
+        whether its winner came back (held strictly the fewest cards of the players in at
+        the start of some trick after the first)."""
         players, dealt, size = (int(v) for v in self.table[:3])
         ranked = self.table[3 + size + np.asarray(deck, np.int64)]
         state = np.zeros(1, STATE).view(np.recarray)[0]
+        stream = np.zeros(2, np.uint64)
+        if isinstance(rng, Stream):
+            stream[:] = rng.seed, rng.drawn
+        g, w, states, streams = self.rows
+        seed = np.uint64(hand_seed)
         self.module.play_dealt(
-            state,
-            self.record,
-            *self.rows[:3],
-            ranked,
-            players,
-            dealt,
-            dealer,
-            np.uint64(hand_seed),
-            self.bots,
-            self.budgets,
-            np.zeros(2, np.uint64),
-            self.rows.streams,
-        )
+            state, self.record, g, w, states, ranked, players, dealt, dealer, seed, self.bots,
+            self.budgets, stream, streams,
+        )  # fmt: skip
+        if isinstance(rng, Stream):
+            rng.skip(int(stream[1]) - rng.drawn)
         self.checked()
         plan = self.record.reshape(1).view(np.recarray)[0]
         result = hand_result(state, plan, self.plan.fired_names)
-        won = result.winner
-        return result, int(won is not None and (int(self.rows.seen["fewest"]) >> won) & 1)
+        return result, comeback(result, int(g["fewest"]))
 
     def checked(self) -> None:
         if self.rows.work["gave_up"]:

@@ -4,6 +4,7 @@ search bots (`KIND:N`) among them."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -73,6 +74,12 @@ def hand_result(s: Any, p: Any, fired_names: Any) -> HandResult:
     )
 
 
+def comeback(result: HandResult, fewest: int) -> int:
+    """Whether the winner came back: `fewest` has its bit (`state.SEEN`), 1 or 0."""
+    won = result.winner
+    return int(won is not None and (fewest >> won) & 1)
+
+
 def _play(
     p: Any,
     order: tuple[int, ...],
@@ -84,7 +91,7 @@ def _play(
     hand_seed: int,
     rng: Stream,
     dealer: int,
-) -> HandResult:
+) -> tuple[HandResult, int]:
     s = State()
     g, w, states, streams = search_rows()
     ranked = [order[c] for c in deck]
@@ -92,12 +99,20 @@ def _play(
     play_dealt(
         s, p, g, w, states, ranked, players, dealt, dealer, hand_seed, bots, budgets, rng, streams
     )
-    return hand_result(s, p, fired_names)
+    if w.gave_up:
+        from rulesdsl.play.players.search.sampler import SamplerError
+
+        raise SamplerError("a search found no world consistent with what its seat saw")
+    result = hand_result(s, p, fired_names)
+    return result, comeback(result, g.fewest)
 
 
-def hand_player(rules: Rules, players: int, bots: tuple[str, ...]) -> HandPlayer:
-    """A function playing one hand of `rules` with `bots` (one name per seat) on the kernel;
-    NotNative if the kernel cannot play `rules` or a bot."""
+def kernel_player(
+    rules: Rules, players: int, bots: tuple[str, ...]
+) -> Callable[[list[int], int, Stream, int], tuple[HandResult, int]]:
+    """A function playing one hand of `rules` with `bots` (one name per seat) on the kernel:
+    its result and whether its winner came back (`comeback`); NotNative if the kernel
+    cannot play `rules` or a bot."""
     rules.check_players(players)
     return partial(
         _play,
@@ -108,3 +123,9 @@ def hand_player(rules: Rules, players: int, bots: tuple[str, ...]) -> HandPlayer
         players * rules.hand_size_for(players),
         seat_kinds(bots),
     )
+
+
+def hand_player(rules: Rules, players: int, bots: tuple[str, ...]) -> HandPlayer:
+    """`kernel_player`'s hands, their results alone."""
+    play = kernel_player(rules, players, bots)
+    return lambda deck, hand_seed, rng, dealer: play(deck, hand_seed, rng, dealer)[0]
