@@ -236,29 +236,51 @@ def decide(
     return ismcts_card(s, p, g, w, states, seat, allowed, budget, stream)
 
 
+def play_logged(s: Any, p: Any, g: Any, states: Any, searching: bool, card: int) -> None:
+    """The seat to move plays `card`, written into `g`; a complete trick is finished and
+    the next begun. With `searching`, the state before the play is kept in `states`, for
+    the worlds' checks."""
+    seat = s.trick_seats[s.trick_len]
+    if searching:
+        copy_state(s, states[FIRST_PROBE + g.plays_len])
+    log_play(g, seat, card)
+    play_card(s, seat, card)
+    if s.trick_len == s.seats_len:
+        log_trick_played(g, s)
+        finish_trick(s, p)
+        log_trick_finished(g, s)
+        if s.over == 0:
+            start_trick(s)
+
+
+def deal_logged(
+    s: Any, p: Any, g: Any, deck: Any, players: int, dealt: int, dealer: int, seed: int
+) -> None:
+    """Deal `deck` (`steps.deal`), written into `g`, and begin the first trick."""
+    deal(s, p, deck, players, dealt, dealer, seed)
+    log_deal(g, s, deck, dealer)
+    start_trick(s)
+
+
+def replay(s: Any, p: Any, g: Any, states: Any, cards: Any, count: int) -> None:
+    """Play the first `count` of `cards` in turn from the dealt hand, as `play_hand`
+    plays them, keeping the states before each play."""
+    for i in range(count):
+        allowed_now(s, p)
+        play_logged(s, p, g, states, True, cards[i])
+
+
 def play_hand(
     s: Any, p: Any, g: Any, w: Any, states: Any, bots: Any, budgets: Any, rng: Any, streams: Any
 ) -> None:
-    """Play the dealt hand to its end, each seat's card chosen by its bot, writing what the
-    seats see into `g`; where a seat searches, the state before each play is kept in
-    `states` for the worlds' checks."""
+    """Play the dealt hand to its end, each seat's card chosen by its bot."""
     searching = False
     for seat in range(s.players):
         searching = searching or bots[seat] >= PIMC
-    start_trick(s)
     while s.over == 0:
         seat = s.trick_seats[s.trick_len]
-        if searching:
-            copy_state(s, states[FIRST_PROBE + g.plays_len])
         card = decide(s, p, g, w, states, bots[seat], budgets[seat], rng, streams[seat])
-        log_play(g, seat, card)
-        play_card(s, seat, card)
-        if s.trick_len == s.seats_len:
-            log_trick_played(g, s)
-            finish_trick(s, p)
-            log_trick_finished(g, s)
-            if s.over == 0:
-                start_trick(s)
+        play_logged(s, p, g, states, searching, card)
 
 
 def play_dealt(
@@ -277,10 +299,9 @@ def play_dealt(
     rng: Any,
     streams: Any,
 ) -> None:
-    """Deal `deck` (`steps.deal`) and play the hand; each search seat's stream is seeded
-    from the hand's `seed`."""
-    deal(s, p, deck, players, dealt, dealer, seed)
-    log_deal(g, s, deck, dealer)
+    """Deal `deck` and play the hand; each search seat's stream is seeded from the hand's
+    `seed`."""
+    deal_logged(s, p, g, deck, players, dealt, dealer, seed)
     for seat in range(players):
         if bots[seat] >= PIMC:
             streams[seat] = new_stream(stream_number(seed, SEAT_STREAMS + seat))
