@@ -47,7 +47,7 @@ MAX_PROPOSALS = 200_000
 always consistent, so this is never reached)."""
 
 WORK_FIELDS = (
-    Field("unseen", EPOCHS, meaning="the cards of each pool the seat cannot place"),
+    Field("unseen", EPOCHS, meaning="the cards of each pool the seat cannot place, unplayed"),
     Field("free", EPOCHS, meaning="the cards of each pool not yet in a slot of the proposal"),
     Field("fill", SLOTS, np.int8, "the card of each slot"),
     Field("seat_slots", SLOTS, np.int32, "each seat's slots, seat by seat, in order"),
@@ -170,8 +170,9 @@ def known(g: Any, s: Any, k: int, me: int) -> bool:
 
 
 def prepare(g: Any, w: Any, s: Any, me: int) -> None:
-    """Once a decision: the cards `me` cannot place, by pool; each seat's slots, plays and
-    plays of a card to place (another seat's, of a card `me` cannot place), in order."""
+    """Once a decision: each seat's slots, plays and plays of a card to place (another
+    seat's, of a card `me` cannot place), in order; the cards of each pool `me` cannot
+    place, less those."""
     for e in range(g.epochs + 1):
         w.unseen[e] = g.pool[e]
     if s.shown >= 0:
@@ -199,6 +200,7 @@ def prepare(g: Any, w: Any, s: Any, me: int) -> None:
                 if seat != me and (w.unseen[e] >> card) & 1 != 0:
                     w.place[places] = i
                     w.place_epoch[places] = e
+                    w.unseen[e] &= ~(1 << card)
                     places += 1
     w.slots_from[s.players] = slots
     w.plays_from[s.players] = plays
@@ -233,7 +235,6 @@ def propose_seat(g: Any, w: Any, s: Any, seat: int, rng: Any) -> None:
                     w.fill[k] = g.play_card[i]
                 chosen -= 1
             a += 1
-        w.free[e] &= ~(1 << g.play_card[i])
     for a in range(first, stop):
         k = w.seat_slots[a]
         if w.fill[k] < 0:
