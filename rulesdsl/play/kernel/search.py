@@ -27,6 +27,7 @@ from rulesdsl.play.kernel.primitives import (
     next_seed,
     nth,
     popcount,
+    restart,
     stream_number,
     uniform,
 )
@@ -101,7 +102,7 @@ def pimc_card(
             card = lowest(cards)
             copy_state(world, played)
             play_now(played, p, card)
-            play_out(played, p, PLAYOUT, new_stream(seed))
+            play_out(played, p, PLAYOUT, restart(w.playout, seed))
             if played.hand_winner == me:
                 w.wins[card] += 1
             cards &= cards - 1

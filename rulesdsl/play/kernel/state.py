@@ -30,6 +30,7 @@ class Field(NamedTuple):
     size: int = 0  # 0: one number; else a row of `size`
     dtype: Any = np.int64
     meaning: str = ""
+    length: str = ""  # the field that counts the row's items in use, where it is a list
 
 
 FIELDS = (
@@ -37,16 +38,21 @@ FIELDS = (
     Field("hands", SEATS, meaning="each seat's cards, a mask"),
     Field("active", SEATS, np.int8, "1 for a seat still in the hand"),
     Field("remaining", meaning="the seats still in the hand"),
-    Field("stock", CARDS, meaning="the stock, its top card last"),
+    Field("stock", CARDS, meaning="the stock, its top card last", length="stock_len"),
     Field("stock_len"),
-    Field("set_aside", CARDS, meaning="the cards of the tricks won, in play order"),
+    Field(
+        "set_aside",
+        CARDS,
+        meaning="the cards of the tricks won, in play order",
+        length="set_aside_len",
+    ),
     Field("set_aside_len"),
     Field("trump", meaning="the trump suit, -1 for none"),
     Field("shown", meaning="the card that named trump at the deal, -1 for none"),
     Field("trumps_broken", meaning="1 once a trump is played to a trick of the hand"),
     Field("leader"),
     Field("first_leader", meaning="who led the hand's first trick"),
-    Field("trick", SEATS, meaning="the cards played to this trick, in order"),
+    Field("trick", SEATS, meaning="the cards played to this trick, in order", length="trick_len"),
     Field("trick_len"),
     Field("trick_seats", SEATS, meaning="who plays to this trick, from the leader"),
     Field("seats_len"),
@@ -61,9 +67,14 @@ FIELDS = (
     Field("over"),
     Field("end_reason", meaning="the index of the EndReason"),
     Field("hand_winner", meaning="-1 for none"),
-    Field("eliminated", SEATS, meaning="each seat out, as trick * SEATS + seat, in order"),
+    Field(
+        "eliminated",
+        SEATS,
+        meaning="each seat out, as trick * SEATS + seat, in order",
+        length="eliminated_len",
+    ),
     Field("eliminated_len"),
-    Field("trick_winners", TRICK_LIMIT_TRICKS, np.int8),
+    Field("trick_winners", TRICK_LIMIT_TRICKS, np.int8, length="trick_number"),
     Field("drawers", SEATS, meaning="who draws after this trick, in order"),
     Field("plays"),
     Field("saves"),
@@ -125,11 +136,14 @@ def record_class(name: str, fields: tuple[Field, ...]) -> type:
 
 
 def copy_source() -> str:
-    """The text of `copy_state(a, b)`, which makes the state `b` a copy of `a`."""
+    """The text of `copy_state(a, b)`, which makes the state `b` a copy of `a` (of a list,
+    the items in use)."""
     lines = ["def copy_state(a, b):"]
     for f in FIELDS:
-        cut = "[:]" if f.size else ""
-        lines.append(f"    b.{f.name}{cut} = a.{f.name}")
+        if f.length:
+            lines.append(f"    b.{f.name}[:a.{f.length}] = a.{f.name}[:a.{f.length}]")
+        else:
+            lines.append(f"    b.{f.name}{'[:]' if f.size else ''} = a.{f.name}")
     return "\n".join(lines) + "\n"
 
 

@@ -59,6 +59,7 @@ WORK_FIELDS = (
     Field("place_from", SEATS + 1),
     Field("left", CARDS, meaning="the cards of the stock's pool left to put in it"),
     Field("wins", CARDS, meaning="the worlds each card won"),
+    Field("playout", 2, np.uint64, "the stream of a playout"),
     Field("proposals", meaning="the proposals drawn, all hand long"),
     Field("worlds", meaning="the worlds drawn, all hand long"),
     Field("gave_up", meaning="the decisions where no world was found"),
