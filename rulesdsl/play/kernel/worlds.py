@@ -57,6 +57,8 @@ WORK_FIELDS = (
     Field("place", PLAYS, np.int32, "the plays by another seat of a card to place, by seat"),
     Field("place_epoch", PLAYS, np.int16, "the stock the card came from"),
     Field("place_from", SEATS + 1),
+    Field("held", SEATS, meaning="each seat's cards now in the proposal"),
+    Field("first", meaning="the seat whose cards a proposal checks first"),
     Field("left", CARDS, meaning="the cards of the stock's pool left to put in it"),
     Field("wins", CARDS, meaning="the worlds each card won"),
     Field("playout", 2, np.uint64, "the stream of a playout"),
@@ -206,6 +208,7 @@ def prepare(g: Any, w: Any, s: Any, me: int) -> None:
     w.slots_from[s.players] = slots
     w.plays_from[s.players] = plays
     w.place_from[s.players] = places
+    w.first = 0
 
 
 def propose_seat(g: Any, w: Any, s: Any, seat: int, rng: Any) -> None:
@@ -254,9 +257,9 @@ def may_play(q: Any, p: Any, seat: int, held: int, card: int) -> bool:
     return (allowed >> card) & 1 != 0
 
 
-def walk(g: Any, w: Any, p: Any, states: Any, seat: int, check: bool) -> int:
-    """The cards the proposal gives `seat` now, its slots and plays walked in order; with
-    `check`, -1 as soon as one of its plays is illegal with the cards it held then."""
+def walk(g: Any, w: Any, p: Any, states: Any, seat: int) -> int:
+    """The cards the proposal gives `seat` now, its slots and plays walked in order; -1 as
+    soon as one of its plays is illegal with the cards it held then."""
     held = 0
     a = w.slots_from[seat]
     stop = w.slots_from[seat + 1]
@@ -266,7 +269,7 @@ def walk(g: Any, w: Any, p: Any, states: Any, seat: int, check: bool) -> int:
             held |= 1 << w.fill[w.seat_slots[a]]
             a += 1
         card = g.play_card[i]
-        if check and not may_play(states[FIRST_PROBE + i], p, seat, held, card):
+        if not may_play(states[FIRST_PROBE + i], p, seat, held, card):
             return -1
         held &= ~(1 << card)
     while a < stop:
@@ -276,16 +279,18 @@ def walk(g: Any, w: Any, p: Any, states: Any, seat: int, check: bool) -> int:
 
 
 def propose(g: Any, w: Any, p: Any, s: Any, states: Any, me: int, rng: Any) -> bool:
-    """A proposal, checked seat by seat: whether every play in it is legal."""
+    """A proposal, checked seat by seat from the seat that failed last (which changes the
+    order the seats draw in, not what a proposal is): whether every play in it is legal;
+    each seat's cards now in `w.held`."""
     for e in range(g.epochs + 1):
         w.free[e] = w.unseen[e]
-    for a in range(w.slots_from[me], w.slots_from[me + 1]):
-        k = w.seat_slots[a]
-        w.fill[k] = g.slot_card[k]
-    for seat in range(s.players):
+    for k in range(s.players):
+        seat = (w.first + k) % s.players
         if seat != me:
             propose_seat(g, w, s, seat, rng)
-            if walk(g, w, p, states, seat, True) < 0:
+            w.held[seat] = walk(g, w, p, states, seat)
+            if w.held[seat] < 0:
+                w.first = seat
                 return False
     return True
 
@@ -307,7 +312,7 @@ def sample(g: Any, w: Any, p: Any, s: Any, states: Any, me: int, rng: Any) -> bo
     copy_state(s, ws)
     for seat in range(s.players):
         if seat != me:
-            ws.hands[seat] = walk(g, w, p, states, seat, False)
+            ws.hands[seat] = w.held[seat]
     left = 0
     cards = w.free[g.epochs]
     while cards != 0:
