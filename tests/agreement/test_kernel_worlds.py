@@ -14,6 +14,7 @@ from replays import replay
 from test_search_sampler import chi_square, every_world, generous, played, small
 
 from rulesdsl.model.cards import Card
+from rulesdsl.model.rules import Rules
 from rulesdsl.model.seeds import derive, shuffle
 from rulesdsl.model.stream import Stream
 from rulesdsl.play.engine.events import Deal, Draw, Play
@@ -25,6 +26,7 @@ from rulesdsl.play.kernel.worlds import WORLD, prepare, sample
 from rulesdsl.play.players.bots import RandomBot
 from rulesdsl.play.players.search.bot import Position
 from rulesdsl.play.players.search.infoset import Place, observe
+from rulesdsl.play.players.search.sampler import Sampler
 from rulesdsl.read.profile import load
 
 
@@ -207,3 +209,61 @@ def test_the_compiled_search_plays_every_hand_as_cpython_does(profile, bots):
             deck, number, on_cpython, number % 4
         )
         assert on_numba.drawn == on_cpython.drawn
+
+
+def held_before_plays(position: Position, seat: int) -> dict[int, set[int]]:
+    """The cards the world drawn gives `seat` before each of its plays, by play index."""
+    g, w = position.g, position.w
+    slots = sorted(
+        (g.slot_time[k], w.fill[k]) for k in range(g.slots_len) if g.slot_seat[k] == seat
+    )
+    held, before, taken = set(), {}, 0
+    for i in range(g.plays_len):
+        if g.play_seat[i] == seat:
+            while taken < len(slots) and slots[taken][0] <= i:
+                held.add(slots[taken][1])
+                taken += 1
+            before[i] = set(held)
+            held.discard(g.play_card[i])
+    return before
+
+
+def test_worlds_through_reshuffles_are_consistent_and_as_likely_as_the_python_samplers():
+    rules = Rules().with_options(
+        {
+            "deck": "A K Q J",
+            "players": "3",
+            "hand_size": "3",
+            "exhaustion": "reshuffle",
+            "draw": "2",
+        }
+    )
+    found = 0
+    for seed in range(12):
+        truth = played(rules, seed, 10 + seed % 5)
+        if truth.is_over or not observe(truth, truth.to_move).pools:
+            continue
+        found += 1
+        seat, card = truth.to_move, truth.codes.card
+        others = [s for s in range(3) if s != seat]
+        sampler = Sampler(observe(truth, seat))
+        sampler.reveals()  # the reference engine's positions before each play
+        position = Position(truth)
+        assert position.g.epochs == len(sampler.info.pools)
+        kernel, python = Counter(), Counter()
+        for _ in draws_from(position, seat, Stream(seed), 300):
+            for other in others:
+                for i, held in held_before_plays(position, other).items():
+                    played_card = card[position.g.play_card[i]]
+                    assert sampler._may_play(i, [card[c] for c in held], played_card)
+            world = position.states[WORLD]
+            hands = tuple(frozenset(_cards(world.hands[s])) for s in others)
+            kernel[hands, frozenset(world.stock[: world.stock_len])] += 1
+        stream = Stream(seed + 100)
+        for _ in range(300):
+            s = sampler.state(sampler.sample(stream), 0)
+            python[tuple(frozenset(s.hands[o]) for o in others), frozenset(s.stock)] += 1
+        keys = set(kernel) | set(python)
+        chi = sum((kernel[k] - python[k]) ** 2 / (kernel[k] + python[k]) for k in keys)
+        assert chi < generous(len(keys) - 1), (chi, len(keys))
+    assert found
