@@ -69,7 +69,7 @@ class SearchBot:
         try:
             position = Position(hand)
         except NotNative as refused:
-            say(f"{self.kind} searches this profile on the reference engine: {refused}")
+            say(f"search bots play this profile on the reference engine: {refused}")
             return self.search(hand, legal, seat, Sampler(observe(hand, seat)))
         allowed = allowed_now(position.s, position.p)
         card = self.kernel_search(position.rows(), seat, allowed)
