@@ -69,10 +69,10 @@ class CompiledProfile(NamedTuple):
         return out
 
     def play(self, deck: Any, hand_seed: int, rng: Any, dealer: int) -> tuple[HandResult, int]:
-        """One hand dealt from `deck` (card ints of the canonical order), its random bots
-        drawing from the Stream `rng` (anything else where none plays): its result, and
-        whether its winner came back (held strictly the fewest cards of the players in at
-        the start of some trick after the first)."""
+        """One hand with a search seat dealt from `deck` (card ints of the canonical
+        order), its random bots drawing from the Stream `rng` (anything else where none
+        plays): its result, and whether its winner came back (held strictly the fewest
+        cards of the players in at the start of some trick after the first)."""
         players, dealt, size = (int(v) for v in self.table[:3])
         ranked = self.table[3 + size + np.asarray(deck, np.int64)]
         state = np.zeros(1, STATE).view(np.recarray)[0]

@@ -237,13 +237,11 @@ def decide(
     return ismcts_card(s, p, g, w, states, seat, allowed, budget, stream)
 
 
-def play_logged(s: Any, p: Any, g: Any, states: Any, searching: bool, card: int) -> None:
-    """The seat to move plays `card`, written into `g`; a complete trick is finished and
-    the next begun. With `searching`, the state before the play is kept in `states`, for
-    the worlds' checks."""
+def play_logged(s: Any, p: Any, g: Any, states: Any, card: int) -> None:
+    """The seat to move plays `card` (`steps.play_now`), written into `g`, the state before
+    the play kept in `states` for the worlds' checks."""
     seat = s.trick_seats[s.trick_len]
-    if searching:
-        copy_state(s, states[FIRST_PROBE + g.plays_len])
+    copy_state(s, states[FIRST_PROBE + g.plays_len])
     log_play(g, seat, card)
     play_card(s, seat, card)
     if s.trick_len == s.seats_len:
@@ -255,11 +253,21 @@ def play_logged(s: Any, p: Any, g: Any, states: Any, searching: bool, card: int)
 
 
 def deal_logged(
-    s: Any, p: Any, g: Any, deck: Any, players: int, dealt: int, dealer: int, seed: int
+    s: Any,
+    p: Any,
+    g: Any,
+    searching: bool,
+    deck: Any,
+    players: int,
+    dealt: int,
+    dealer: int,
+    seed: int,
 ) -> None:
-    """Deal `deck` (`steps.deal`), written into `g`, and begin the first trick."""
+    """Deal `deck` (`steps.deal`), written into `g` where a seat is `searching`, and begin
+    the first trick."""
     deal(s, p, deck, players, dealt, dealer, seed)
-    log_deal(g, s, deck, dealer)
+    if searching:
+        log_deal(g, s, deck, dealer)
     start_trick(s)
 
 
@@ -268,20 +276,31 @@ def replay(s: Any, p: Any, g: Any, states: Any, cards: Any, count: int) -> None:
     plays them, keeping the states before each play."""
     for i in range(count):
         allowed_now(s, p)
-        play_logged(s, p, g, states, True, cards[i])
+        play_logged(s, p, g, states, cards[i])
 
 
 def play_hand(
-    s: Any, p: Any, g: Any, w: Any, states: Any, bots: Any, budgets: Any, rng: Any, streams: Any
+    s: Any,
+    p: Any,
+    g: Any,
+    w: Any,
+    states: Any,
+    searching: bool,
+    bots: Any,
+    budgets: Any,
+    rng: Any,
+    streams: Any,
 ) -> None:
-    """Play the dealt hand to its end, each seat's card chosen by its bot."""
-    searching = False
-    for seat in range(s.players):
-        searching = searching or bots[seat] >= PIMC
+    """Play the dealt hand to its end, each seat's card chosen by its bot; where a seat is
+    a search bot (`searching`), what the seats see written as it is played."""
     while s.over == 0:
         seat = s.trick_seats[s.trick_len]
-        card = decide(s, p, g, w, states, bots[seat], budgets[seat], rng, streams[seat])
-        play_logged(s, p, g, states, searching, card)
+        bot = bots[seat]
+        if searching:
+            card = decide(s, p, g, w, states, bot, budgets[seat], rng, streams[seat])
+            play_logged(s, p, g, states, card)
+        else:
+            play_now(s, p, pick(bot, s, allowed_now(s, p), rng, last_to_play(s)))
 
 
 def play_dealt(
@@ -302,8 +321,10 @@ def play_dealt(
 ) -> None:
     """Deal `deck` and play the hand; each search seat's stream is seeded from the hand's
     `seed`."""
-    deal_logged(s, p, g, deck, players, dealt, dealer, seed)
+    searching = False
     for seat in range(players):
         if bots[seat] >= PIMC:
+            searching = True
             streams[seat] = new_stream(stream_number(seed, SEAT_STREAMS + seat))
-    play_hand(s, p, g, w, states, bots, budgets, rng, streams)
+    deal_logged(s, p, g, searching, deck, players, dealt, dealer, seed)
+    play_hand(s, p, g, w, states, searching, bots, budgets, rng, streams)

@@ -41,7 +41,7 @@ class Position:
         players = hand.players
         deck = [code[c] for c in hand.order]
         dealt = players * rules.hand_size_for(players)
-        deal_logged(self.s, self.p, self.g, deck, players, dealt, hand.dealer, 0)
+        deal_logged(self.s, self.p, self.g, True, deck, players, dealt, hand.dealer, 0)
         self.s.shuffle_seed = hand.s.rng.seed  # the hand's own stream of reshuffles
         plays = [code[e.card] for e in hand.events if isinstance(e, Play)]
         replay(self.s, self.p, self.g, self.states, plays, len(plays))
