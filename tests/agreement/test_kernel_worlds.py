@@ -21,6 +21,7 @@ from rulesdsl.play.engine.events import Deal, Draw, Play
 from rulesdsl.play.engine.fast import int_deck
 from rulesdsl.play.engine.hand import Hand
 from rulesdsl.play.kernel.hands import kernel_player
+from rulesdsl.play.kernel.state import copy_state
 from rulesdsl.play.kernel.steps import PLAYOUT, allowed_now, play_out
 from rulesdsl.play.kernel.worlds import WORLD, prepare, sample
 from rulesdsl.play.players.bots import RandomBot
@@ -77,6 +78,7 @@ def draws_from(position: Position, seat: int, rng: Stream, count: int):
     s, p, g, w, states = position.rows()
     prepare(g, w, s, seat)
     for _ in range(count):
+        copy_state(s, states[WORLD])
         assert sample(g, w, p, s, states, seat, rng)
         yield kernel_world(position, seat)
 

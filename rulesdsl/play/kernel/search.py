@@ -91,6 +91,7 @@ def pimc_card(
         w.wins[lowest(cards)] = 0
         cards &= cards - 1
     world, played = states[WORLD], states[PLAYED]
+    copy_state(s, world)  # each world changes its unseen cards alone
     usual = heuristic(allowed, s.trump, s.led, s.best, last_to_play(s))
     for _ in range(worlds):
         if not sample(g, w, p, s, states, me, rng):
@@ -196,6 +197,7 @@ def ismcts_card(
     w.tree_first[0] = -1
     world = states[WORLD]
     for _ in range(iterations):
+        copy_state(s, world)
         if not sample(g, w, p, s, states, me, rng):
             w.gave_up += 1
             return heuristic(allowed, s.trump, s.led, s.best, last_to_play(s))

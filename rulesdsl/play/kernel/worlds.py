@@ -32,7 +32,6 @@ from rulesdsl.play.kernel.state import (
     SEATS,
     SLOTS,
     Field,
-    copy_state,
     record_class,
     record_type,
 )
@@ -296,9 +295,9 @@ def propose(g: Any, w: Any, p: Any, s: Any, states: Any, me: int, rng: Any) -> b
 
 
 def sample(g: Any, w: Any, p: Any, s: Any, states: Any, me: int, rng: Any) -> bool:
-    """Draw a consistent world into `states[WORLD]`: the position now with the other
-    hands and the stock's unseen cards as the world has them, its reshuffles seeded anew;
-    False if none was found in MAX_PROPOSALS."""
+    """Draw a consistent world into `states[WORLD]`, a copy of the position now `s`: the
+    other hands and the stock's unseen cards as the world has them, its reshuffles seeded
+    anew; False if none was found in MAX_PROPOSALS."""
     found = False
     for _ in range(MAX_PROPOSALS):
         w.proposals += 1
@@ -309,7 +308,6 @@ def sample(g: Any, w: Any, p: Any, s: Any, states: Any, me: int, rng: Any) -> bo
         return False
     w.worlds += 1
     ws = states[WORLD]
-    copy_state(s, ws)
     for seat in range(s.players):
         if seat != me:
             ws.hands[seat] = w.held[seat]
