@@ -323,10 +323,11 @@ def play_dealt(
 ) -> None:
     """Deal `deck` and play the hand; each search seat's stream is seeded from the hand's
     `seed`."""
-    searching = False
+    searchers = 0
     for seat in range(players):
         if bots[seat] >= PIMC:
-            searching = True
+            searchers += 1
             streams[seat] = new_stream(stream_number(seed, SEAT_STREAMS + seat))
+    searching = searchers > 0  # not a constant: numba would compile the calls for it too
     deal_logged(s, p, g, searching, deck, players, dealt, dealer, seed)
     play_hand(s, p, g, w, states, searching, bots, budgets, rng, streams)
