@@ -49,6 +49,7 @@ from rulesdsl.play.kernel.worlds import (
     FIRST_PROBE,
     PLAYED,
     WORLD,
+    exclusions,
     log_deal,
     log_play,
     log_trick_finished,
@@ -243,7 +244,9 @@ def play_logged(s: Any, p: Any, g: Any, states: Any, card: int) -> None:
     """The seat to move plays `card` (`steps.play_now`), written into `g`, the state before
     the play kept in `states` for the worlds' checks."""
     seat = s.trick_seats[s.trick_len]
-    copy_state(s, states[FIRST_PROBE + g.plays_len])
+    probe = states[FIRST_PROBE + g.plays_len]
+    copy_state(s, probe)
+    g.excluded[g.plays_len] = exclusions(probe, p, seat, card)
     log_play(g, seat, card)
     play_card(s, seat, card)
     if s.trick_len == s.seats_len:

@@ -1,9 +1,11 @@
 """What a seat knows of a hand, and worlds drawn consistent with it, in the kernel's dialect.
 
 As a hand is played the kernel writes what its seats see into a `Seen` record (`log_*`):
-every card played, by whom; every card taken into a hand (a *slot*: its taker, when and
-from which stock; only the taker sees the card); the cards of each refilled stock. A seat
-knows its own slots, the card that named trump where it lies, every play and every pool.
+every card played, by whom, and the cards its player cannot have held then (`exclusions`,
+asked of the rules on the position); every card taken into a hand (a *slot*: its taker,
+when and from which stock; only the taker sees the card); the cards of each refilled
+stock. A seat knows its own slots, the card that named trump where it lies, every play and
+every pool.
 
 A world, for `me`, fills every slot `me` cannot see with a card of its stock's pool; it is
 consistent when each other player's plays are legal with the cards the world gives it then,
@@ -11,11 +13,16 @@ as the profile's own `lead_allowed` and `follow_allowed` say on the position bef
 play (`probes`: the state before the i-th play is `states[FIRST_PROBE + i]`; the rules read
 the mover's cards and what every seat sees, never another hand).
 
-Worlds are drawn by rejection, which makes every consistent world equally likely, as the
-shuffled deck makes them a priori: a proposal is uniform among the fillings that put each
-card another player played in one of that player's slots of its stock taken before the
-play (so many fillings that fail are never drawn); a player's plays are checked as soon as
-its slots are filled, and a proposal with an illegal play is drawn again.
+A proposal draws from what the seat knows: each card another player played goes to one of
+that player's slots of its stock taken before the play and after any play of the player's
+it would have made illegal; each other slot gets a card of its pool that no play of its
+player's after it rules out. Drawn so, some fillings are likelier than others; a proposal is
+kept with a chance that makes every filling that avoids the ruled-out cards as likely
+(`propose_seat`). Then every play is checked on its position, and a proposal with an
+illegal play is drawn again (rejection), so the worlds kept are exactly the consistent
+ones, each as likely: provided that a card that rules a play out beside the played card
+alone also rules it out in any hand (true of following suit, trumping and heading; a card
+for which it visibly fails is not ruled out, `exclusions`).
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from rulesdsl.play.kernel.primitives import lowest, next_seed, nth, popcount, uniform
+from rulesdsl.play.kernel.primitives import ALL_CARDS, lowest, next_seed, nth, popcount, uniform
 from rulesdsl.play.kernel.state import (
     CARDS,
     EPOCHS,
@@ -56,6 +63,12 @@ WORK_FIELDS = (
     Field("place", PLAYS, np.int32, "the plays by another seat of a card to place, by seat"),
     Field("place_epoch", PLAYS, np.int16, "the stock the card came from"),
     Field("place_from", SEATS + 1),
+    Field("place_lo", PLAYS, np.int32, "the earliest time of the card's slot"),
+    Field("place_room", PLAYS, np.int32, "the fewest slots the card has to choose from"),
+    Field("banned", SLOTS, meaning="the cards a slot's card cannot be if never played"),
+    Field("room", SLOTS, meaning="how many cards of its pool a slot's card can be"),
+    Field("count", EPOCHS, meaning="(scratch) slots of each pool"),
+    Field("drawn", EPOCHS, meaning="the cards of each pool a proposal dealt so far"),
     Field("held", SEATS, meaning="each seat's cards now in the proposal"),
     Field("first", meaning="the seat whose cards a proposal checks first"),
     Field("left", CARDS, meaning="the cards of the stock's pool left to put in it"),
@@ -208,43 +221,132 @@ def prepare(g: Any, w: Any, s: Any, me: int) -> None:
     w.plays_from[s.players] = plays
     w.place_from[s.players] = places
     w.first = 0
+    for seat in range(s.players):
+        if seat != me:
+            ban(g, w, seat)
+            windows(g, w, s, seat)
 
 
-def propose_seat(g: Any, w: Any, s: Any, seat: int, rng: Any) -> None:
+def windows(g: Any, w: Any, s: Any, seat: int) -> None:
+    """For each card of `seat` to place: the earliest time its slot can have been taken
+    (after the last play of the seat's it would have made illegal) and how many slots it
+    has at least to choose from: those of its pool from then to its play, less those the
+    seat's earlier cards to place must take among them."""
+    for j in range(w.place_from[seat], w.place_from[seat + 1]):
+        i = w.place[j]
+        card = g.play_card[i]
+        lo = 0
+        for b in range(w.plays_from[seat], w.plays_from[seat + 1]):
+            if w.seat_plays[b] < i and (g.excluded[w.seat_plays[b]] >> card) & 1 != 0:
+                lo = w.seat_plays[b] + 1
+        w.place_lo[j] = lo
+        room = 0
+        for a in range(w.slots_from[seat], w.slots_from[seat + 1]):
+            k = w.seat_slots[a]
+            time = g.slot_time[k]
+            if g.slot_epoch[k] == w.place_epoch[j] and lo <= time <= i and not shown_slot(g, s, k):
+                room += 1
+        for earlier in range(w.place_from[seat], j):
+            if w.place_epoch[earlier] == w.place_epoch[j] and w.place_lo[earlier] >= lo:
+                room -= 1
+        w.place_room[j] = room
+
+
+def ban(g: Any, w: Any, seat: int) -> None:
+    """For each slot of `seat`: the cards its card, held from then on if it is never played,
+    cannot be (`g.excluded` of each of its plays after), and how many of its pool are left."""
+    banned = 0
+    b = w.plays_from[seat + 1] - 1
+    for a in range(w.slots_from[seat + 1] - 1, w.slots_from[seat] - 1, -1):
+        k = w.seat_slots[a]
+        while b >= w.plays_from[seat] and w.seat_plays[b] >= g.slot_time[k]:
+            banned |= g.excluded[w.seat_plays[b]]
+            b -= 1
+        w.banned[k] = banned
+        w.room[k] = popcount(w.unseen[g.slot_epoch[k]] & ~banned)
+
+
+def propose_seat(g: Any, w: Any, s: Any, seat: int, rng: Any) -> bool:
     """Fill the slots of `seat` (not the deciding seat's): each card it played that the
-    deciding seat cannot place in one of its unseen slots of the card's stock taken before
-    the play, uniformly among those still free (the earliest play first, so every placement
-    is as likely), then the other unseen slots from the pools."""
+    deciding seat cannot place in one of its unseen slots of the card's stock within its
+    window (`windows`), uniformly among those still free, the earliest play first; then,
+    in the order they were taken, each other unseen slot with a card of its pool drawn
+    uniformly among those its plays after allow (`ban`). Whether the proposal goes on: it
+    is kept with the chance (the choices it had) / (the most it could have had: the
+    windows' `place_room`, `fill_bound`), so every filling within the windows and bans is
+    as likely."""
     first, stop = w.slots_from[seat], w.slots_from[seat + 1]
     for a in range(first, stop):
         k = w.seat_slots[a]
         w.fill[k] = g.slot_card[k] if shown_slot(g, s, k) else -1
+    made = 1.0
+    most = 1.0
     for j in range(w.place_from[seat], w.place_from[seat + 1]):
         i = w.place[j]
         e = w.place_epoch[j]
+        lo = w.place_lo[j]
         count = 0
         a = first
         while a < stop and g.slot_time[w.seat_slots[a]] <= i:
             k = w.seat_slots[a]
-            if g.slot_epoch[k] == e and w.fill[k] < 0:
+            if g.slot_epoch[k] == e and w.fill[k] < 0 and g.slot_time[k] >= lo:
                 count += 1
             a += 1
+        if count == 0:
+            return False
         chosen = int(uniform(rng) * count)
         a = first
         while chosen >= 0:
             k = w.seat_slots[a]
-            if g.slot_epoch[k] == e and w.fill[k] < 0:
+            if g.slot_epoch[k] == e and w.fill[k] < 0 and g.slot_time[k] >= lo:
                 if chosen == 0:
                     w.fill[k] = g.play_card[i]
                 chosen -= 1
             a += 1
+        made *= count
+        most *= w.place_room[j]
+    most *= fill_bound(g, w, s, seat)
     for a in range(first, stop):
         k = w.seat_slots[a]
         if w.fill[k] < 0:
             e = g.slot_epoch[k]
-            card = nth(w.free[e], int(uniform(rng) * popcount(w.free[e])))
+            allowed = w.free[e] & ~w.banned[k]
+            count = popcount(allowed)
+            if count == 0:
+                return False
+            card = nth(allowed, int(uniform(rng) * count))
             w.fill[k] = card
             w.free[e] &= ~(1 << card)
+            w.drawn[e] += 1
+            made *= count
+    return made >= most or uniform(rng) * most < made
+
+
+def fill_bound(g: Any, w: Any, s: Any, seat: int) -> float:
+    """The most ways `seat`'s unseen slots left free by the placements could be filled.
+
+    A free slot's allowed cards grow with its time (fewer plays after it), so drawing the
+    free slots in time order, the j-th of a pool has `room - j` choices less those the
+    seats before took from its room: never more than `min(room, left) - j`, `left` the
+    pool's cards the seats before left, and no more than that of the latest slots of the
+    pool. Keeping a proposal with the chance (its choices) / (this bound) makes each
+    filling as likely, whichever slots the placements left free."""
+    most = 1.0
+    for e in range(g.epochs + 1):
+        w.count[e] = 0
+    first, stop = w.slots_from[seat], w.slots_from[seat + 1]
+    for a in range(first, stop):
+        k = w.seat_slots[a]
+        if w.fill[k] < 0:
+            w.count[g.slot_epoch[k]] += 1
+    for a in range(stop - 1, first - 1, -1):  # the latest unseen slots of each pool
+        k = w.seat_slots[a]
+        e = g.slot_epoch[k]
+        if w.count[e] > 0 and not shown_slot(g, s, k):
+            w.count[e] -= 1
+            left = popcount(w.unseen[e]) - w.drawn[e]
+            most *= min(w.room[k], left) - w.count[e]
+    return most
 
 
 def may_play(q: Any, p: Any, seat: int, held: int, card: int) -> bool:
@@ -254,6 +356,24 @@ def may_play(q: Any, p: Any, seat: int, held: int, card: int) -> bool:
     allowed = lead_allowed(q, p, seat) if q.trick_len == 0 else follow_allowed(q, p, seat)
     q.hands[seat] = own
     return (allowed >> card) & 1 != 0
+
+
+def exclusions(q: Any, p: Any, seat: int, card: int) -> int:
+    """The cards `seat`, to move in the probe `q`, cannot have held when it played `card`:
+    each alone beside the card would have made it illegal, and so would it beside every
+    card but those (a card the rules rule out only in some hands is not one of them)."""
+    out = 0
+    for x in range(CARDS):
+        if x != card and not may_play(q, p, seat, (1 << card) | (1 << x), card):
+            out |= 1 << x
+    others = ALL_CARDS & ~out
+    cards = out
+    while cards != 0:
+        x = lowest(cards)
+        if may_play(q, p, seat, others | (1 << x), card):
+            out &= ~(1 << x)
+        cards &= cards - 1
+    return out
 
 
 def walk(g: Any, w: Any, p: Any, states: Any, seat: int) -> int:
@@ -283,10 +403,12 @@ def propose(g: Any, w: Any, p: Any, s: Any, states: Any, me: int, rng: Any) -> b
     each seat's cards now in `w.held`."""
     for e in range(g.epochs + 1):
         w.free[e] = w.unseen[e]
+        w.drawn[e] = 0
     for k in range(s.players):
         seat = (w.first + k) % s.players
         if seat != me:
-            propose_seat(g, w, s, seat, rng)
+            if not propose_seat(g, w, s, seat, rng):
+                return False
             w.held[seat] = walk(g, w, p, states, seat)
             if w.held[seat] < 0:
                 w.first = seat
