@@ -92,9 +92,9 @@ def pimc_card(
         w.wins[lowest(cards)] = 0
         cards &= cards - 1
     world, played = states[WORLD], states[PLAYED]
-    copy_state(s, world)  # each world changes its unseen cards alone
     usual = heuristic(allowed, s.trump, s.led, s.best, last_to_play(s))
     for _ in range(worlds):
+        copy_state(s, world)
         if not sample(g, w, p, s, states, me, rng):
             w.gave_up += 1
             return usual
@@ -102,12 +102,15 @@ def pimc_card(
         cards = allowed
         while cards != 0:
             card = lowest(cards)
-            copy_state(world, played)
-            play_now(played, p, card)
-            play_out(played, p, PLAYOUT, restart(w.playout, seed))
-            if played.hand_winner == me:
-                w.wins[card] += 1
             cards &= cards - 1
+            out = world  # the last card plays out on the world itself
+            if cards != 0:
+                copy_state(world, played)
+                out = played
+            play_now(out, p, card)
+            play_out(out, p, PLAYOUT, restart(w.playout, seed))
+            if out.hand_winner == me:
+                w.wins[card] += 1
     return choice(w, allowed, usual)
 
 
