@@ -25,8 +25,8 @@ from rulesdsl.play.engine.hand import Hand
 from rulesdsl.play.kernel import build, deals, rules, state
 from rulesdsl.play.kernel.compiled import search_rows
 from rulesdsl.play.kernel.hands import hand_player
-from rulesdsl.play.kernel.hands import search_rows as cpython_rows
 from rulesdsl.play.kernel.plan import NotNative, kernel_plan, plan_record
+from rulesdsl.play.kernel.rows import search_rows as cpython_rows
 from rulesdsl.play.kernel.state import STATE, State
 from rulesdsl.play.native import driver
 from rulesdsl.play.players.bots import RandomBot

@@ -16,9 +16,9 @@ from rulesdsl.play.engine.plan import plan_for
 from rulesdsl.play.kernel.dispatch import score_at
 from rulesdsl.play.kernel.plan import NotNative, kernel_plan
 from rulesdsl.play.kernel.primitives import popcount
+from rulesdsl.play.kernel.rows import search_rows
 from rulesdsl.play.kernel.search import ISMCTS, PIMC, play_dealt
-from rulesdsl.play.kernel.state import SEATS, Seen, State
-from rulesdsl.play.kernel.worlds import Work
+from rulesdsl.play.kernel.state import SEATS, State
 
 
 def seat_kinds(bots: tuple[str, ...]) -> tuple[list[int], list[int]]:
@@ -38,20 +38,6 @@ def seat_kinds(bots: tuple[str, ...]) -> tuple[list[int], list[int]]:
         else:
             raise NotNative(f"the bot {name} is not the kernel's")
     return kinds, budgets
-
-
-class States(list[Any]):
-    """The states a search works on, for CPython: each made as it is first asked for."""
-
-    def __getitem__(self, k: Any) -> Any:
-        while len(self) <= k:
-            self.append(State())
-        return super().__getitem__(k)
-
-
-def search_rows() -> tuple[Any, Any, States, list[Any]]:
-    """What a hand's searches work on, for CPython: `g`, `w`, `states`, `streams`."""
-    return Seen(), Work(), States(), [None] * SEATS
 
 
 def hand_result(s: Any, p: Any, fired_names: Any) -> HandResult:

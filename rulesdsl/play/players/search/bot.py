@@ -14,8 +14,8 @@ from rulesdsl.model.cards import Card
 from rulesdsl.model.stream import Stream
 from rulesdsl.play.engine.events import Play
 from rulesdsl.play.engine.hand import Hand
-from rulesdsl.play.kernel.hands import search_rows
 from rulesdsl.play.kernel.plan import NotNative, kernel_plan
+from rulesdsl.play.kernel.rows import search_rows
 from rulesdsl.play.kernel.search import deal_logged, replay
 from rulesdsl.play.kernel.state import State
 from rulesdsl.play.kernel.steps import allowed_now
