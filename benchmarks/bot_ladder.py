@@ -8,9 +8,9 @@ The ladder is random < heuristic < pimc:10 < pimc:50, and ismcts:50 against heur
 and against pimc:10 to show where it stands. The stronger bot sits at seat 0 and the
 dealer rotates, so it plays from every place at the table equally often: with no skill its
 share would be 1 in 4. Every step plays the same deals. The steps the compiled search
-kernel plays (`rulesdsl.play.native.search`: pimc against the fast path's bots or pimc) play
-`--hands` hands; the others, on the reference engine, `--python-hands` (ten times as many
-for the step without search).
+kernel plays (`rulesdsl.play.kernel`: with numba, every profile without rules of its own)
+play `--hands` hands; the others, on the reference engine, `--python-hands` (ten times as
+many for the step without search).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from rulesdsl.play import Hand, make_bot, play_hand
 from rulesdsl.play.engine.fast import int_deck, to_int
 from rulesdsl.play.native import available
 from rulesdsl.play.players.registry import is_search_bot
+from rulesdsl.play.players.search.table import NO_RANDOM, kernel_hand
 from rulesdsl.read.profile import load
 from rulesdsl.reason.sim import Estimate
 
@@ -65,12 +66,10 @@ def seeds(seed: int, number: int) -> list[int]:
 
 
 def search_kernel(rules: Rules, step: Step) -> Any:
-    """The compiled search kernel for a step with a search bot, where it plays it."""
+    """The compiled kernel's hands for a step with a search bot, where it plays them."""
     if not available() or not any(is_search_bot(name) for name in seats(step)):
         return None
-    from rulesdsl.play.native.search import search_kernel
-
-    return search_kernel(rules, PLAYERS, seats(step))
+    return kernel_hand(rules, PLAYERS, seats(step))
 
 
 def win_share(profile: str, step: Step, hands: int, seed: int) -> Estimate:
@@ -79,11 +78,8 @@ def win_share(profile: str, step: Step, hands: int, seed: int) -> Estimate:
     deals = [deal(rules, seed, number) for number in range(hands)]
     kernel = search_kernel(rules, step)
     if kernel is not None:
-        from rulesdsl.play.native.search import play_in
-
-        bot_seeds = [seeds(seed, number) for number in range(hands)]
-        played = play_in(kernel, rules, seats(step), deals, bot_seeds)
-        return Estimate.share(sum(r.winner == 0 for r in played.results), hands)
+        wins = sum(kernel(deck, s, NO_RANDOM, dealer)[0].winner == 0 for deck, s, dealer in deals)
+        return Estimate.share(wins, hands)
     cards = {to_int(c): c for c in rules.cards}
     wins = 0
     for number, (deck, hand_seed, dealer) in enumerate(deals):

@@ -6,12 +6,12 @@ In one run, on one core: the numba yardstick (benchmarks/yardstick_numba.py: the
 rules hard-coded over 64-bit card masks, random play, the project's stream), `simulate` on
 the default profile with random bots and 4 players on the native path and on the
 pure-Python path (`--no-skill`), card plays per second of every shipped profile on the
-compiled kernel against the yardstick's, `pimc:50` at all four seats in the search kernel
+compiled kernel against the yardstick's, `pimc:50` at all four seats on the compiled kernel
 against the hand-written numba pimc (`search_speed.py`), the compile time of the default
 profile's kernel cold (an empty cache folder) and cached, and the peak memory of
 `rulesdsl simulate --no-skill -j 1` native over many hands and a tenth of them (flat when
 the two agree). Timings are the best of 3 rounds, each round timing every work of its
-group once (the yardstick and both paths; every profile; the search kernel and the
+group once (the yardstick and both paths; every profile; the compiled kernel and the
 hand-written pimc), so that the load of a shared machine falls on the works it compares
 alike. Whole processes, start-up and compiling included, are timed by `whole_process.py`.
 """

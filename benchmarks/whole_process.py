@@ -30,9 +30,9 @@ seed), so its rounds play the same hands. The rows:
 4. Start-up: `simulate equal-hands --hands 1 --no-skill --workers 1`, as users run it
    (RULESDSL_NATIVE unset: so small a run plays on the pure-Python path, see
    `rulesdsl.reason.sim.NATIVE_FROM`). The other rows of rulesdsl name their path.
-5. `simulate equal-hands --hands 50 --good-play` (pimc:10), first on an empty kernel cache
-   folder, then again on that folder, cached (after a first run stopped at the timeout,
-   the folder is not full and the second run goes on compiling).
+5. `simulate --hands 50 --good-play` (pimc:10) with the user's kernel cache: of a profile
+   written afresh as in row 3 (the search bots play on the one kernel: nothing of the
+   profile is compiled), and of equal-hands.
 6. `simulate equal-hands --bots pimc:50 --hands 20 --no-skill --workers 1`, hands per
    second of the whole process, against `benchmarks/pimc_yardstick.py` (numba's cache warm)
    playing 20 hands of pimc:50 at four seats.
@@ -72,7 +72,7 @@ SEED = "0"
 ONCE = 60.0
 COMPARE = "make run's compare, every core"
 STARTUP = "start-up: simulate --hands 1"
-COLD, CACHED = "--good-play, 50 hands, first (unseen)", "--good-play, 50 hands, cached"
+COLD, CACHED = "--good-play, 50 hands, unseen profile", "--good-play, 50 hands, equal-hands"
 PIMC, PIMC_STICK = "simulate --bots pimc:50, 20 hands", "pimc_yardstick.py, pimc:50, 20 hands"
 NATIVE_LINES = [
     *sorted((ROOT / "rulesdsl/play/native").glob("*.py")),
@@ -164,7 +164,12 @@ def command(argv: list[str], timeout: float, native: bool | None = True) -> Work
     return lambda: timed(argv, env, timeout)
 
 
-def fresh_profile(hands: int, scratch: str, timeout: float) -> Work:
+def fresh_profile(
+    hands: int,
+    scratch: str,
+    timeout: float,
+    more: tuple[str, ...] = ("--no-skill", "--workers", "1"),
+) -> Work:
     """`simulate` of a profile written afresh, with the user's kernel cache."""
 
     def work() -> Timing:
@@ -172,25 +177,19 @@ def fresh_profile(hands: int, scratch: str, timeout: float) -> Work:
         name = f"fresh-{secrets.token_hex(4)}"
         text = f'profile "{name}" extends "equal-hands" {{\n    all_out no_winner\n}}\n'
         Path(folder, f"{name}.rules").write_text(text)
-        argv = simulate(f"{name}.rules", hands, "--no-skill", "--workers", "1")
+        argv = simulate(f"{name}.rules", hands, *more)
         return timed(argv, {"RULESDSL_NATIVE": "1"}, timeout, cwd=folder)
 
     return work
 
 
 def good_play(scratch: str, timeout: float) -> dict[str, Work]:
-    """`--good-play` on an empty kernel cache folder, then on the folder it filled."""
+    """`--good-play` of a profile written afresh and of equal-hands, the user's cache."""
     argv = simulate("equal-hands", 50, "--good-play")
-    caches: list[str] = []
-
-    def cold() -> Timing:
-        caches.append(tempfile.mkdtemp(dir=scratch))
-        return timed(argv, {"RULESDSL_CACHE": caches[-1], "RULESDSL_NATIVE": "1"}, timeout)
-
-    def cached() -> Timing:
-        return timed(argv, {"RULESDSL_CACHE": caches[-1], "RULESDSL_NATIVE": "1"}, timeout)
-
-    return {COLD: cold, CACHED: cached}
+    return {
+        COLD: fresh_profile(50, scratch, timeout, ("--good-play",)),
+        CACHED: command(argv, timeout),
+    }
 
 
 @dataclass(frozen=True)

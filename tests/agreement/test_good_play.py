@@ -103,3 +103,16 @@ def test_a_comeback_is_holding_the_fewest_cards_at_the_start_of_a_later_trick():
     ]
     assert came_back(fewest, 1) is True
     assert came_back(fewest[:-1], 1) is False  # never at the start of a later trick
+
+
+def test_a_profile_the_kernel_cannot_search_is_said_once_and_played_all_the_same(
+    capsys, monkeypatch
+):
+    from rulesdsl.play.native import trust
+
+    monkeypatch.setattr(trust, "_said", set())
+    argv = ["simulate", "must-overtrump", "--hands", "2", "--good-play", "pimc:1", "--workers", "1"]
+    code = main(argv)
+    out, err = capsys.readouterr()
+    assert code == 0 and "good play: win share" in out
+    assert err.count("search bots play this profile on the reference engine") == 1

@@ -37,9 +37,11 @@ from rulesdsl.model.units import Step
 from rulesdsl.play.engine.driver import play_hand
 from rulesdsl.play.engine.fast import int_deck, play_plain
 from rulesdsl.play.engine.hand import Hand
-from rulesdsl.play.kernel import build, deals, rules
+from rulesdsl.play.kernel import build, deals, rules, state
+from rulesdsl.play.kernel.compiled import search_rows
 from rulesdsl.play.kernel.hands import hand_player
 from rulesdsl.play.kernel.plan import kernel_plan, plan_record
+from rulesdsl.play.kernel.rows import search_rows as cpython_rows
 from rulesdsl.play.kernel.state import STATE, State
 from rulesdsl.play.native import driver
 from rulesdsl.play.players.bots import RandomBot
@@ -127,9 +129,12 @@ def play_chunk(rules: Rules, skill: bool, native: bool, count: int) -> np.ndarra
         module = build.kernel()
         s, p = np.zeros(1, STATE)[0], plan_record(plan)[0]
         arrays = [np.array(a, np.uint64 if k < 2 else np.int64) for k, a in enumerate(chunk)]
-        module.play_deals(s, p, np.array(table), np.zeros(10, np.int64), skill, *arrays, out)
+        seats = np.zeros(state.SEATS, np.int64)
+        rows = search_rows(False)
+        module.play_deals(s, p, *rows, np.array(table), seats, seats, skill, *arrays, out)
     else:
-        deals.play_deals(State(), plan, table, [0] * 10, skill, *chunk, out)
+        seats = [0] * state.SEATS
+        deals.play_deals(State(), plan, *cpython_rows(), table, seats, seats, skill, *chunk, out)
     return out
 
 

@@ -56,7 +56,7 @@ def test_every_attribute_operation_and_aggregate_has_a_meaning_on_the_kernels_st
 
 def test_the_interpreters_bounds_hold_any_rule_the_checker_reads():
     fewest = len("trick.has_trump")  # the shortest aggregate
-    assert 2 * MAX_CLAUSE // fewest < machine.SLOTS
+    assert 2 * MAX_CLAUSE // fewest < machine.AGGREGATES
     assert MAX_CLAUSE // fewest < machine.BOUND
     assert machine.STACK > MAX_DEPTH
 
@@ -84,7 +84,7 @@ def test_a_program_is_laid_out_from_its_start_and_ends_in_return():
 
 
 def test_a_rule_beyond_the_interpreters_bounds_is_not_the_kernels(monkeypatch):
-    monkeypatch.setattr(program, "SLOTS", 1)
+    monkeypatch.setattr(program, "AGGREGATES", 1)
     rules = stated("draw sum(p in active: p.cards) + count(p in seats: p.active)")
     with pytest.raises(NotNative, match=r"the rule r0 cannot be the kernel.s: .* aggregates"):
         kernel_plan(rules)

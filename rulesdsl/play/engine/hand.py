@@ -133,6 +133,7 @@ class Hand:
         self.turnup = turnup
         self.trump = trump
         self.dealer = dealer
+        self.order: tuple[Card, ...] | None = None  # the deck order dealt, for `deal`
         self.events: list[Event] = []
         self.outcome: HandResult | None = None
         self._check_setup(hands, stock, set_aside, leader, out)
@@ -192,6 +193,7 @@ class Hand:
             turnup=turnup,
             seed=stream.split(),
         )
+        hand.order = tuple(order)
         hand.events.append(Deal(dealer, tuple(tuple(h) for h in hands), len(rest)))
         hand.events.append(TrumpShown(trump, shown, rules.trump, rule=trump_of.rule))
         hand.events.append(hand.first_lead())

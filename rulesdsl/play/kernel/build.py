@@ -19,13 +19,27 @@ from functools import cache
 from types import FunctionType, ModuleType
 from typing import Any
 
-from rulesdsl.play.kernel import deals, dispatch, machine, meanings, native_primitives, rules, steps
+from rulesdsl.play.kernel import (
+    deals,
+    dispatch,
+    machine,
+    meanings,
+    native_primitives,
+    rules,
+    search,
+    state,
+    steps,
+    worlds,
+)
 from rulesdsl.play.kernel.rules import AT
 
-MODULES = (native_primitives, rules, machine, steps, deals)
+MODULES = (native_primitives, rules, machine, steps, worlds, search, deals)
 """The modules whose functions the kernel is made of, `native_primitives` for CPython's."""
 BUILTINS = frozenset({"range", "len", "int", "float", "bool", "min", "max", "abs"})
-HEADER = '"""The rulesdsl kernel, generated: do not edit."""\n\nimport numba\nimport numpy as np\n'
+HEADER = (
+    '"""The rulesdsl kernel, generated: do not edit."""\n\n'
+    "import math\n\nimport numba\nimport numpy as np\n"
+)
 SKIPPED = frozenset({"table_of"})
 """Functions of those modules that run in CPython alone."""
 
@@ -52,16 +66,16 @@ def read_names(node: ast.FunctionDef) -> set[str]:
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
 
 
-GENERATED = (dispatch, meanings)
-"""The modules whose `source()` writes functions of the kernel."""
+GENERATED = ((dispatch, dispatch.source), (meanings, meanings.source), (state, state.copy_source))
+"""The modules that write functions of the kernel, each with the function writing them."""
 
 
 def generated() -> list[tuple[ast.FunctionDef, dict[str, Any]]]:
     """The functions GENERATED write, each with its module's names."""
     return [
         (node, vars(module))
-        for module in GENERATED
-        for node in ast.parse(module.source()).body
+        for module, text in GENERATED
+        for node in ast.parse(text()).body
         if isinstance(node, ast.FunctionDef)
     ]
 
@@ -124,7 +138,7 @@ def source() -> str:
 def check(node: ast.FunctionDef, names: set[str]) -> None:
     """Every name `node` reads is its own, the kernel's, a builtin of BUILTINS or np."""
     read = [n for n in ast.walk(node) if isinstance(n, ast.Name)]
-    known = names | BUILTINS | {"np", "numba"} | {a.arg for a in node.args.args}
+    known = names | BUILTINS | {"math", "np", "numba"} | {a.arg for a in node.args.args}
     known |= {n.id for n in read if isinstance(n.ctx, ast.Store)}
     for n in read:
         if n.id not in known:

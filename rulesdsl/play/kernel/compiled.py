@@ -1,5 +1,6 @@
 """A profile at one table on the compiled kernel: what `rulesdsl.reason.sim` plays chunks of
-deals with, as it does with a profile's own native kernel (`rulesdsl.play.native.kernel`)."""
+deals with, as it does with a profile's own native kernel (`rulesdsl.play.native.kernel`),
+and single hands of search bots (`play`)."""
 
 from __future__ import annotations
 
@@ -8,16 +9,39 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from rulesdsl.model.result import HandResult
 from rulesdsl.model.rules import Rules
-from rulesdsl.play.engine.fast import BOTS
+from rulesdsl.model.stream import Stream
 from rulesdsl.play.engine.plan import plan_for
 from rulesdsl.play.engine.steps import Plan
 from rulesdsl.play.kernel import build
 from rulesdsl.play.kernel.deals import table_of
-from rulesdsl.play.kernel.plan import NotNative, kernel_plan, plan_record
-from rulesdsl.play.kernel.state import SEATS, STATE
+from rulesdsl.play.kernel.hands import comeback, hand_result, seat_kinds
+from rulesdsl.play.kernel.plan import kernel_plan, plan_record
+from rulesdsl.play.kernel.search import PIMC
+from rulesdsl.play.kernel.state import PLAYS, SEATS, SEEN, STATE
+from rulesdsl.play.kernel.worlds import FIRST_PROBE, WORK
 from rulesdsl.play.native.driver import FIELDS
 from rulesdsl.play.native.kernel import chunks
+
+
+class SearchRows(NamedTuple):
+    """What a hand's searches work on (`search.play_dealt`)."""
+
+    seen: Any
+    work: Any
+    states: Any
+    streams: Any
+
+
+def search_rows(searching: bool) -> SearchRows:
+    """The rows for numba; the states kept before each play only where a seat searches."""
+    return SearchRows(
+        np.zeros(1, SEEN)[0],
+        np.zeros(1, WORK)[0],
+        np.empty(FIRST_PROBE + (PLAYS if searching else 0), STATE),
+        np.zeros((SEATS, 2), np.uint64),
+    )
 
 
 class CompiledProfile(NamedTuple):
@@ -28,6 +52,8 @@ class CompiledProfile(NamedTuple):
     record: Any
     table: Any
     bots: Any
+    budgets: Any
+    rows: SearchRows
 
     def chunks(self, cards: Any, played: Any, skill: bool = False) -> Any:
         """The rows (`rulesdsl.play.native.driver.FIELDS`) of the deals of every chunk of
@@ -36,20 +62,56 @@ class CompiledProfile(NamedTuple):
         out = np.zeros((int(played.counts.sum()), len(FIELDS)), np.int64)
         state = np.zeros(1, STATE)[0]
         bots = self.bots.copy()
-        self.module.play_deals(state, self.record, self.table, bots, skill, *played, out)
+        self.module.play_deals(
+            state, self.record, *self.rows, self.table, bots, self.budgets, skill, *played, out
+        )
+        self.checked()
         return out
+
+    def play(self, deck: Any, hand_seed: int, rng: Any, dealer: int) -> tuple[HandResult, int]:
+        """One hand with a search seat dealt from `deck` (card ints of the canonical
+        order), its random bots drawing from the Stream `rng` (anything else where none
+        plays): its result, and whether its winner came back (held strictly the fewest
+        cards of the players in at the start of some trick after the first)."""
+        players, dealt, size = (int(v) for v in self.table[:3])
+        ranked = self.table[3 + size + np.asarray(deck, np.int64)]
+        state = np.zeros(1, STATE).view(np.recarray)[0]
+        stream = np.zeros(2, np.uint64)
+        if isinstance(rng, Stream):
+            stream[:] = rng.seed, rng.drawn
+        g, w, states, streams = self.rows
+        seed = np.uint64(hand_seed)
+        self.module.play_dealt(
+            state, self.record, g, w, states, ranked, players, dealt, dealer, seed, self.bots,
+            self.budgets, stream, streams,
+        )  # fmt: skip
+        if isinstance(rng, Stream):
+            rng.skip(int(stream[1]) - rng.drawn)
+        self.checked()
+        plan = self.record.reshape(1).view(np.recarray)[0]
+        result = hand_result(state, plan, self.plan.fired_names)
+        return result, comeback(result, int(g["fewest"]))
+
+    def checked(self) -> None:
+        if self.rows.work["gave_up"]:
+            from rulesdsl.play.players.search.sampler import SamplerError
+
+            raise SamplerError("a search found no world consistent with what its seat saw")
 
 
 def compiled_profile(rules: Rules, players: int, bots: tuple[str, ...]) -> CompiledProfile:
     """`rules` at `players` with `bots` on the compiled kernel (NotNative if it cannot)."""
     rules.check_players(players)
     plan = kernel_plan(rules)
-    unknown = [b for b in bots if b not in BOTS]
-    if unknown:
-        raise NotNative(f"the bot {unknown[0]} is not the kernel's")
+    kinds, budgets = seat_kinds(bots)
     seats = np.zeros(SEATS, np.int64)
-    seats[:players] = [BOTS.index(b) for b in bots]
+    seats[:players] = kinds
+    sizes = np.zeros(SEATS, np.int64)
+    sizes[:players] = budgets
     table = np.array(table_of(rules, players), np.int64)
-    profile = CompiledProfile(build.kernel(), plan_for(rules), plan_record(plan)[0], table, seats)
+    rows = search_rows(max(kinds) >= PIMC)
+    profile = CompiledProfile(
+        build.kernel(), plan_for(rules), plan_record(plan)[0], table, seats, sizes, rows
+    )
     profile.chunks(None, chunks([0], [0], [0], [0]))  # compiled or loaded here, once
     return profile

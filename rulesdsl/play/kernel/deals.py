@@ -19,7 +19,8 @@ from rulesdsl.play.kernel.primitives import (
     popcount,
     shuffle_deck,
 )
-from rulesdsl.play.kernel.steps import HEURISTIC, RANDOM, deal, hand_points, play_tricks
+from rulesdsl.play.kernel.search import play_dealt
+from rulesdsl.play.kernel.steps import HEURISTIC, RANDOM, hand_points
 from rulesdsl.play.native.driver import (
     ELIMINATED,
     FIRED,
@@ -55,8 +56,13 @@ def record(s: Any, p: Any, out: Any, row: int) -> None:
 def play_deals(
     s: Any,
     p: Any,
+    g: Any,
+    w: Any,
+    states: Any,
+    streams: Any,
     table: Any,
     bots: Any,
+    budgets: Any,
     skill: bool,
     deal_seeds: Any,
     bot_seeds: Any,
@@ -64,9 +70,10 @@ def play_deals(
     counts: Any,
     out: Any,
 ) -> None:
-    """Play every deal of the chunks; `table` is [players, dealt, the number of cards, each
-    card int of the profile's canonical order, then by card int its int as the profile ranks
-    it] (`table_of`)."""
+    """Play every deal of the chunks (`search.play_dealt`: `g`, `w`, `states` and
+    `streams` are the searches' rows, `budgets` each search seat's); `table` is [players,
+    dealt, the number of cards, each card int of the profile's canonical order, then by
+    card int its int as the profile ranks it] (`table_of`)."""
     players, dealt, size = table[0], table[1], table[2]
     deck = new_deck(size)
     row = 0
@@ -85,8 +92,22 @@ def play_deals(
                 for seat in range(players):
                     bots[seat] = RANDOM
                 bots[(dealer + unit // players) % players] = HEURISTIC
-            deal(s, p, deck, players, dealt, dealer, hand_seed)
-            play_tricks(s, p, bots, rng)
+            play_dealt(
+                s,
+                p,
+                g,
+                w,
+                states,
+                deck,
+                players,
+                dealt,
+                dealer,
+                hand_seed,
+                bots,
+                budgets,
+                rng,
+                streams,
+            )
             record(s, p, out, row)
             row += 1
 

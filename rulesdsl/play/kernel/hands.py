@@ -1,8 +1,10 @@
 """Hands played by the kernel in CPython, as `rulesdsl.play.engine.fast` plays them: the same
-deal, the same bots' draws, the same HandResult."""
+deal, the same bots' draws, the same HandResult; and the seats' bots as the kernel's kinds,
+search bots (`KIND:N`) among them."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -11,30 +13,57 @@ from rulesdsl.model.rules import Rules
 from rulesdsl.model.stream import Stream
 from rulesdsl.play.engine.fast import BOTS, REASONS, SUITS, HandPlayer, recode
 from rulesdsl.play.engine.plan import plan_for
-from rulesdsl.play.kernel.plan import kernel_plan
+from rulesdsl.play.kernel.plan import NotNative, kernel_plan
 from rulesdsl.play.kernel.primitives import popcount
+from rulesdsl.play.kernel.rows import search_rows
+from rulesdsl.play.kernel.search import ISMCTS, PIMC, play_dealt
 from rulesdsl.play.kernel.state import SEATS, State
-from rulesdsl.play.kernel.steps import deal, hand_points, play_tricks
+from rulesdsl.play.kernel.steps import hand_points
+
+
+def seat_kinds(bots: tuple[str, ...]) -> tuple[list[int], list[int]]:
+    """Each seat's bot as the kernel's kind, and its budget (a search bot's N, else 0);
+    NotNative for a bot the kernel does not play."""
+    from rulesdsl.play.players.registry import search_size
+
+    kinds, budgets = [], []
+    for name in bots:
+        size = search_size(name)
+        if size is not None:
+            kinds.append(PIMC if size[0] == "pimc" else ISMCTS)
+            budgets.append(size[1])
+        elif name in BOTS:
+            kinds.append(BOTS.index(name))
+            budgets.append(0)
+        else:
+            raise NotNative(f"the bot {name} is not the kernel's")
+    return kinds, budgets
 
 
 def hand_result(s: Any, p: Any, fired_names: Any) -> HandResult:
     """The HandResult of a finished hand."""
-    won = s.hand_winner
-    points = hand_points(s, p) if won >= 0 else None  # it may fire the score
+    won = int(s.hand_winner)
+    points = int(hand_points(s, p)) if won >= 0 else None  # it may fire the score
     return HandResult(
         None if won < 0 else won,
         REASONS[s.end_reason],
-        s.trick_number,
-        tuple(divmod(e, SEATS) for e in s.eliminated[: s.eliminated_len]),
-        s.stock_len,
+        int(s.trick_number),
+        tuple(divmod(int(e), SEATS) for e in s.eliminated[: s.eliminated_len]),
+        int(s.stock_len),
         SUITS[s.trump],
-        tuple(s.trick_winners[: s.trick_number]),
-        popcount(s.hands[won]) if won >= 0 else 0,
-        s.plays,
-        s.saves,
+        tuple(int(w) for w in s.trick_winners[: s.trick_number]),
+        int(popcount(s.hands[won])) if won >= 0 else 0,
+        int(s.plays),
+        int(s.saves),
         fired_names[s.fired],
         points,
     )
+
+
+def comeback(result: HandResult, fewest: int) -> int:
+    """Whether the winner came back: `fewest` has its bit (`state.SEEN`), 1 or 0."""
+    won = result.winner
+    return int(won is not None and (fewest >> won) & 1)
 
 
 def _play(
@@ -43,21 +72,33 @@ def _play(
     fired_names: Any,
     players: int,
     dealt: int,
-    bots: list[int],
+    kinds: tuple[list[int], list[int]],
     deck: list[int],
     hand_seed: int,
     rng: Stream,
     dealer: int,
-) -> HandResult:
+) -> tuple[HandResult, int]:
     s = State()
-    deal(s, p, [order[c] for c in deck], players, dealt, dealer, hand_seed)
-    play_tricks(s, p, bots, rng)
-    return hand_result(s, p, fired_names)
+    g, w, states, streams = search_rows()
+    ranked = [order[c] for c in deck]
+    bots, budgets = kinds
+    play_dealt(
+        s, p, g, w, states, ranked, players, dealt, dealer, hand_seed, bots, budgets, rng, streams
+    )
+    if w.gave_up:
+        from rulesdsl.play.players.search.sampler import SamplerError
+
+        raise SamplerError("a search found no world consistent with what its seat saw")
+    result = hand_result(s, p, fired_names)
+    return result, comeback(result, g.fewest)
 
 
-def hand_player(rules: Rules, players: int, bots: tuple[str, ...]) -> HandPlayer:
-    """A function playing one hand of `rules` with `bots` (one name per seat) on the kernel;
-    NotNative if the kernel cannot play `rules`."""
+def kernel_player(
+    rules: Rules, players: int, bots: tuple[str, ...]
+) -> Callable[[list[int], int, Stream, int], tuple[HandResult, int]]:
+    """A function playing one hand of `rules` with `bots` (one name per seat) on the kernel:
+    its result and whether its winner came back (`comeback`); NotNative if the kernel
+    cannot play `rules` or a bot."""
     rules.check_players(players)
     return partial(
         _play,
@@ -66,5 +107,11 @@ def hand_player(rules: Rules, players: int, bots: tuple[str, ...]) -> HandPlayer
         plan_for(rules).fired_names,
         players,
         players * rules.hand_size_for(players),
-        [BOTS.index(b) for b in bots],
+        seat_kinds(bots),
     )
+
+
+def hand_player(rules: Rules, players: int, bots: tuple[str, ...]) -> HandPlayer:
+    """`kernel_player`'s hands, their results alone."""
+    play = kernel_player(rules, players, bots)
+    return lambda deck, hand_seed, rng, dealer: play(deck, hand_seed, rng, dealer)[0]

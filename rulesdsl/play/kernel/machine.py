@@ -19,7 +19,7 @@ WIDTH = 4
 STACK = 64
 """The most values a program holds at once: one more than the deepest clause the checker
 reads (`checker.MAX_DEPTH`) keeps waiting, with room for the rule's own."""
-SLOTS = 160
+AGGREGATES = 160
 """The most aggregates one program holds: more than a rule can state, in its clauses of at
 most `checker.MAX_CLAUSE` characters (an end rule has two), each aggregate written in 15
 at least (`trick.has_trump`)."""

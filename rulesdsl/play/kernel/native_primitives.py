@@ -62,6 +62,12 @@ def new_stream(seed):
     return stream
 
 
+def restart(stream, seed):
+    stream[0] = np.uint64(seed)
+    stream[1] = np.uint64(0)
+    return stream
+
+
 def next_seed(stream):
     k = stream[1] + np.uint64(1)
     stream[1] = k

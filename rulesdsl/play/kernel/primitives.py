@@ -71,6 +71,11 @@ def new_stream(seed: int) -> Stream:
     return Stream(seed)
 
 
+def restart(stream: object, seed: int) -> Stream:
+    """A stream from `seed`, in the place of `stream` where it is an array."""
+    return Stream(seed)
+
+
 def next_seed(stream: Stream) -> int:
     """The stream's next number, whole: a hand's seed."""
     return stream.split()

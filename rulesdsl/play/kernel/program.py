@@ -31,7 +31,7 @@ What each stated rule's program gives:
     draw     max(0, its count); score likewise
     end      its winner where its condition holds, else NO_END
 
-A program holds at most STACK values, SLOTS aggregates and BOUND variables
+A program holds at most STACK values, AGGREGATES aggregates and BOUND variables
 (`machine`); a profile's programs together at most PROGRAM instructions. A rule beyond
 them is a ProgramError.
 """
@@ -46,6 +46,7 @@ from rulesdsl.model.language.rule import MAX_CODE, HouseRule, RuleKind
 from rulesdsl.model.language.vocab import CARD_SETS, NAMES
 from rulesdsl.model.state import NO_END
 from rulesdsl.play.kernel.machine import (
+    AGGREGATES,
     ATTR,
     BEGIN,
     BOUND,
@@ -59,7 +60,6 @@ from rulesdsl.play.kernel.machine import (
     RETURN,
     SHORT,
     SLOT,
-    SLOTS,
     STACK,
     STEP,
     UNLESS,
@@ -235,8 +235,8 @@ def program(rule: HouseRule, start: int) -> list[tuple[int, ...]]:
         if not isinstance(item, Label)
     ]
     bound = max((i[2] for i in code if i[0] == NEXT), default=0)
-    if compiler.slots > SLOTS or bound >= BOUND:
-        raise ProgramError(f"it holds more than {SLOTS} aggregates or {BOUND} variables")
+    if compiler.slots > AGGREGATES or bound >= BOUND:
+        raise ProgramError(f"it holds more than {AGGREGATES} aggregates or {BOUND} variables")
     if depth(code, start) > STACK:
         raise ProgramError(f"it holds more than {STACK} values at once")
     return code

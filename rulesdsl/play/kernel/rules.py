@@ -117,16 +117,19 @@ def fixed_suit(s: Any, deck: Any, dealt: int, arg: int) -> None:
 
 def dealer_last_card(s: Any, deck: Any, dealt: int, arg: int) -> None:
     s.trump = deck[dealt - 1] & 3
+    s.shown = deck[dealt - 1]
     stock_from(s, deck, dealt, len(deck), -1)
 
 
 def stock_turnup(s: Any, deck: Any, dealt: int, arg: int) -> None:
     s.trump = deck[dealt] & 3
+    s.shown = deck[dealt]
     stock_from(s, deck, dealt + 1, len(deck), -1)
 
 
 def stock_bottom(s: Any, deck: Any, dealt: int, arg: int) -> None:
     s.trump = deck[dealt] & 3
+    s.shown = deck[dealt]
     stock_from(s, deck, dealt + 1, len(deck), deck[dealt])
 
 

@@ -18,7 +18,7 @@ import numpy as np
 
 from rulesdsl.model.kinds import PlayerRange
 from rulesdsl.model.state import TRICK_LIMIT_TRICKS
-from rulesdsl.play.kernel.machine import BOUND, SLOTS, STACK
+from rulesdsl.play.kernel.machine import AGGREGATES, BOUND, STACK
 
 SEATS = PlayerRange.highest
 """The most seats a table has."""
@@ -31,6 +31,8 @@ class Field(NamedTuple):
     size: int = 0  # 0: one number; else a row of `size`
     dtype: Any = np.int64
     meaning: str = ""
+    length: str = ""  # the field that counts the row's items in use, where it is a list
+    copied: bool = True  # False: working space, not part of a position (not copied)
 
 
 FIELDS = (
@@ -38,15 +40,21 @@ FIELDS = (
     Field("hands", SEATS, meaning="each seat's cards, a mask"),
     Field("active", SEATS, np.int8, "1 for a seat still in the hand"),
     Field("remaining", meaning="the seats still in the hand"),
-    Field("stock", CARDS, meaning="the stock, its top card last"),
+    Field("stock", CARDS, meaning="the stock, its top card last", length="stock_len"),
     Field("stock_len"),
-    Field("set_aside", CARDS, meaning="the cards of the tricks won, in play order"),
+    Field(
+        "set_aside",
+        CARDS,
+        meaning="the cards of the tricks won, in play order",
+        length="set_aside_len",
+    ),
     Field("set_aside_len"),
     Field("trump", meaning="the trump suit, -1 for none"),
+    Field("shown", meaning="the card that named trump at the deal, -1 for none"),
     Field("trumps_broken", meaning="1 once a trump is played to a trick of the hand"),
     Field("leader"),
     Field("first_leader", meaning="who led the hand's first trick"),
-    Field("trick", SEATS, meaning="the cards played to this trick, in order"),
+    Field("trick", SEATS, meaning="the cards played to this trick, in order", length="trick_len"),
     Field("trick_len"),
     Field("trick_seats", SEATS, meaning="who plays to this trick, from the leader"),
     Field("seats_len"),
@@ -61,24 +69,65 @@ FIELDS = (
     Field("over"),
     Field("end_reason", meaning="the index of the EndReason"),
     Field("hand_winner", meaning="-1 for none"),
-    Field("eliminated", SEATS, meaning="each seat out, as trick * SEATS + seat, in order"),
+    Field(
+        "eliminated",
+        SEATS,
+        meaning="each seat out, as trick * SEATS + seat, in order",
+        length="eliminated_len",
+    ),
     Field("eliminated_len"),
-    Field("trick_winners", TRICK_LIMIT_TRICKS, np.int8),
+    Field("trick_winners", TRICK_LIMIT_TRICKS, np.int8, length="trick_number"),
     Field("drawers", SEATS, meaning="who draws after this trick, in order"),
     Field("plays"),
     Field("saves"),
     Field("fired", meaning="the bits of the rules that fired"),
     Field("shuffle_seed", dtype=np.uint64, meaning="the stream of reshuffles: its seed"),
     Field("shuffle_drawn", meaning="the stream of reshuffles: the numbers drawn"),
-    Field("stack", STACK, meaning="a stated rule's program (machine.py): the values it holds"),
-    Field("bound", BOUND, meaning="a program: the value of each bound variable"),
-    Field("folded", SLOTS, meaning="a program: each aggregate's value so far, then its value"),
-    Field("fold", SLOTS, meaning="a program: what each aggregate makes of its values (FOLDS)"),
-    Field("leading", SLOTS, meaning="a program: the best value of a most or least"),
-    Field("found", SLOTS, meaning="a program: 1 once a max or min has a value; a tie"),
-    Field("rest", SLOTS, meaning="a program: the members of each aggregate's set not reached"),
+    Field("refills", meaning="the times an empty stock was refilled with cards"),
+    *(
+        Field(name, size, copied=False, meaning=f"a stated rule's program (machine.py): {what}")
+        for name, size, what in (
+            ("stack", STACK, "the values it holds"),
+            ("bound", BOUND, "the value of each bound variable"),
+            ("folded", AGGREGATES, "each aggregate's value so far, then its value"),
+            ("fold", AGGREGATES, "what each aggregate makes of its values (FOLDS)"),
+            ("leading", AGGREGATES, "the best value of a most or least"),
+            ("found", AGGREGATES, "1 once a max or min has a value; a tie"),
+            ("rest", AGGREGATES, "the members of each aggregate's set not reached"),
+        )
+    ),
 )
 """Every field of the state."""
+
+PLAYS = TRICK_LIMIT_TRICKS * SEATS
+"""The most cards a hand plays."""
+SLOTS = CARDS + PLAYS
+"""The most cards a hand's players take into their hands (dealt and drawn)."""
+EPOCHS = TRICK_LIMIT_TRICKS + 1
+"""The deck and the most stocks a hand's reshuffles make."""
+
+SEEN_FIELDS = (
+    Field("dealer"),
+    Field("plays_len"),
+    Field("play_seat", PLAYS, np.int8, "who played the i-th card of the hand"),
+    Field("play_card", PLAYS, np.int8, "the i-th card of the hand played"),
+    Field("excluded", PLAYS, meaning="the cards its player cannot have held then (a mask)"),
+    Field("slots_len"),
+    Field("slot_seat", SLOTS, np.int8, "who took the k-th card into its hand: dealt, drawn"),
+    Field("slot_time", SLOTS, np.int32, "how many cards were played before it was taken"),
+    Field("slot_epoch", SLOTS, np.int16, "the stock it came from: 0 the deck, e the e-th refill"),
+    Field("slot_card", SLOTS, np.int8, "the card: only its taker sees it"),
+    Field("epochs", meaning="the refills of the stock so far"),
+    Field("pool", EPOCHS, meaning="the cards of the deck, then of each refilled stock, a mask"),
+    Field("pool_time", EPOCHS, np.int32, "how many cards were played before each refill"),
+    Field("aside", meaning="the cards set aside since the last refill, a mask"),
+    Field("held", SEATS, meaning="each seat's cards before the draw of this trick"),
+    Field("fewest", meaning="the seats that held strictly the fewest cards at some trick's start"),
+)
+"""What a hand's seats see, as it is played: the cards played in order, the cards taken
+into hands (each seat sees its own), the refilled stocks' cards. Searching seats read
+their information set from it (`rulesdsl.play.kernel.worlds`); only the seat that took a
+card reads `slot_card`."""
 
 
 def record_type(fields: tuple[Field, ...]) -> np.dtype:
@@ -101,7 +150,30 @@ def record_class(name: str, fields: tuple[Field, ...]) -> type:
     return type(name, (), {"__slots__": names, "__init__": __init__})
 
 
+def copy_source() -> str:
+    """The text of `copy_state(a, b)`, which makes the state `b` a copy of `a` (of a list,
+    the items in use)."""
+    lines = ["def copy_state(a, b):"]
+    for f in (f for f in FIELDS if f.copied):
+        if f.length:
+            lines.append(f"    b.{f.name}[:a.{f.length}] = a.{f.name}[:a.{f.length}]")
+        else:
+            lines.append(f"    b.{f.name}{'[:]' if f.size else ''} = a.{f.name}")
+    return "\n".join(lines) + "\n"
+
+
+def _made() -> Any:
+    space: dict[str, Any] = {}
+    exec(compile(copy_source(), "<rulesdsl kernel copy>", "exec"), space)
+    return space["copy_state"]
+
+
+copy_state = _made()
+"""Make the state `b` a copy of `a` (CPython runs it; the native build compiles its text)."""
+
 STATE = record_type(FIELDS)
 """The numpy type of a state record: numba plays on `np.zeros(1, STATE)[0]`."""
 State = record_class("State", FIELDS)
 """A state for CPython."""
+SEEN = record_type(SEEN_FIELDS)
+Seen = record_class("Seen", SEEN_FIELDS)

@@ -65,6 +65,7 @@ def deal(s: Any, p: Any, deck: Any, players: int, dealt: int, dealer: int, seed:
     for k in range(dealt):
         seat = (dealer + 1 + k) % players
         s.hands[seat] = s.hands[seat] | (1 << deck[k])
+    s.shown = NO_CARD
     deal_trump(p.trump_code, s, deck, dealt, p.trump_arg)
     s.remaining = players
     s.set_aside_len = 0
@@ -88,6 +89,7 @@ def deal(s: Any, p: Any, deck: Any, players: int, dealt: int, dealer: int, seed:
     s.fired = 0
     s.shuffle_seed = stream_number(seed, 1)
     s.shuffle_drawn = 0
+    s.refills = 0
 
 
 # -- step 1 and 2: the cards played ------------------------------------------------------
@@ -172,6 +174,7 @@ def draw_cards(s: Any, p: Any, seat: int, wanted: int) -> int:
                 s.fired |= p.refill_bit
             if s.stock_len == 0:
                 break
+            s.refills += 1
         s.stock_len -= 1
         s.hands[seat] = s.hands[seat] | (1 << s.stock[s.stock_len])
         drawn += 1
@@ -337,13 +340,27 @@ def pick(bot: int, s: Any, allowed: int, rng: Any, last: bool) -> int:
     return nth(allowed, int(uniform(rng) * popcount(allowed)))
 
 
-def play_tricks(s: Any, p: Any, bots: Any, rng: Any) -> None:
-    """Play tricks until the hand is over, each seat's card chosen by its bot."""
-    while s.over == 0:
-        start_trick(s)
-        last = s.trick_seats[s.seats_len - 1]
-        for k in range(s.seats_len):
-            seat = s.trick_seats[k]
-            allowed = lead_allowed(s, p, seat) if k == 0 else follow_allowed(s, p, seat)
-            play_card(s, seat, pick(bots[seat], s, allowed, rng, k > 0 and seat == last))
+def allowed_now(s: Any, p: Any) -> int:
+    """The cards the seat to move may play."""
+    seat = s.trick_seats[s.trick_len]
+    return lead_allowed(s, p, seat) if s.trick_len == 0 else follow_allowed(s, p, seat)
+
+
+def play_now(s: Any, p: Any, card: int) -> None:
+    """The seat to move plays `card`; a complete trick is finished and the next begun."""
+    play_card(s, s.trick_seats[s.trick_len], card)
+    if s.trick_len == s.seats_len:
         finish_trick(s, p)
+        if s.over == 0:
+            start_trick(s)
+
+
+def last_to_play(s: Any) -> bool:
+    """Whether the seat to move plays the trick's last card (and not its lead)."""
+    return s.trick_len > 0 and s.trick_len == s.seats_len - 1
+
+
+def play_out(s: Any, p: Any, bot: int, rng: Any) -> None:
+    """Play the hand from its position to its end, every seat by `bot`."""
+    while s.over == 0:
+        play_now(s, p, pick(bot, s, allowed_now(s, p), rng, last_to_play(s)))

@@ -493,7 +493,7 @@ class SeatArrays(ast.NodeTransformer):
 
     def filled(self, name: str, made: ast.ListComp) -> list[ast.stmt]:
         """`name = [test for seat in range(N)]` as an array of N flags (1 or 0, as an int
-        array, which a caller can lend: `lent_rows.py`) filled by a loop (its index a name of
+        array) filled by a loop (its index a name of
         its own: the comprehension's is not seen after it)."""
         (loop,) = made.generators
         assert isinstance(loop.target, ast.Name) and isinstance(loop.iter, ast.Call)

@@ -289,13 +289,10 @@ def listed_deck(function: ast.FunctionDef) -> ast.FunctionDef:
 
 OWN = "numba.njit()"
 INLINE = "numba.njit(inline='always')"
-COUNTED = "numba.njit(_nrt=True)"
-UNCOUNTED = "numba.njit(_nrt=False, no_cpython_wrapper=True)"
-DECORATORS = (OWN, INLINE, COUNTED, UNCOUNTED)
+DECORATORS = (OWN, INLINE)
 """The decorators a kernel's function may carry: compiled on its own; inlined into each
-caller by numba (so no reference count is kept on the arrays it is passed); compiled on
-its own keeping reference counts whoever calls it, or keeping none (`no_refcounts.py`).
-None asks numba to cache: the kernel cache gives each function its own (`store.py`)."""
+caller by numba (so no reference count is kept on the arrays it is passed). None asks
+numba to cache: the kernel cache gives each function its own (`store.py`)."""
 
 
 def jitted(function: ast.FunctionDef, inlined: bool = False) -> ast.FunctionDef:

@@ -7,6 +7,7 @@ from rulesdsl.model.hints import did_you_mean
 from rulesdsl.model.kinds import OptionError
 from rulesdsl.model.text import shorten
 from rulesdsl.play.engine.driver import Player
+from rulesdsl.play.kernel.worlds import MAX_BUDGET
 from rulesdsl.play.players.bots import BOTS
 from rulesdsl.play.players.search.ismcts import IsmctsBot
 from rulesdsl.play.players.search.pimc import PimcBot
@@ -20,7 +21,7 @@ SEARCH_BOTS = ("pimc", "ismcts")
 """The bots that search, named `KIND:N`: `pimc:N` samples N worlds per decision,
 `ismcts:N` runs N iterations (rulesdsl.play.players.search)."""
 
-MAX_SEARCH = 10_000
+MAX_SEARCH = MAX_BUDGET
 """The largest N a search bot takes."""
 
 

@@ -2,12 +2,14 @@
 2012): one tree over the cards played from the decision on, seen from the seat to move;
 each iteration samples a world consistent with what the seat knows, walks the tree with
 the cards legal in that world, adds one node and plays the world out by the playout
-policy of `rollout.py`."""
+policy of `rollout.py`. The kernel's `search.ismcts_card` decides; `IsmctsBot.search` is
+the same search on the reference engine, for the profiles the kernel cannot play yet."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 from rulesdsl.model.cards import Card
 from rulesdsl.model.state import State
@@ -15,6 +17,7 @@ from rulesdsl.model.stream import Stream
 from rulesdsl.play.engine.hand import Hand, codes_for
 from rulesdsl.play.engine.plan import plan_for
 from rulesdsl.play.engine.steps import Plan
+from rulesdsl.play.kernel.search import ismcts_card
 from rulesdsl.play.players.search import adapter
 from rulesdsl.play.players.search.bot import SearchBot
 from rulesdsl.play.players.search.rollout import rollout
@@ -48,6 +51,9 @@ class IsmctsBot(SearchBot):
     the same choices."""
 
     kind = "ismcts"
+
+    def kernel_search(self, rows: tuple[Any, ...], seat: int, allowed: int) -> int:
+        return ismcts_card(*rows, seat, allowed, self.budget, self.stream)
 
     def search(self, hand: Hand, legal: Sequence[Card], seat: int, sampler: Sampler) -> Card:
         rules, stream = hand.rules, self.stream

@@ -1,13 +1,17 @@
 """Perfect-information Monte Carlo: sample worlds consistent with what the seat knows, play
-each legal card out in each, and choose the card that won most often."""
+each legal card out in each, and choose the card that won most often. The kernel's
+`search.pimc_card` decides; `PimcBot.search` is the same search on the reference engine,
+for the profiles the kernel cannot play yet (rules the profile states)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from rulesdsl.model.cards import Card
 from rulesdsl.model.stream import Stream
 from rulesdsl.play.engine.hand import Hand, codes_for
+from rulesdsl.play.kernel.search import pimc_card
 from rulesdsl.play.players.bots import HeuristicBot
 from rulesdsl.play.players.search.bot import SearchBot
 from rulesdsl.play.players.search.rollout import trials
@@ -23,6 +27,9 @@ class PimcBot(SearchBot):
     same positions give the same choices."""
 
     kind = "pimc"
+
+    def kernel_search(self, rows: tuple[Any, ...], seat: int, allowed: int) -> int:
+        return pimc_card(*rows, seat, allowed, self.budget, self.stream)
 
     fallback = HeuristicBot()
 

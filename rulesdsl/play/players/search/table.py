@@ -4,7 +4,7 @@ bot and give the same figures for any number of workers."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 
 from rulesdsl.model.result import HandResult
@@ -16,6 +16,7 @@ from rulesdsl.play.engine import fast
 from rulesdsl.play.engine.driver import Player, play_hand
 from rulesdsl.play.engine.events import Deal, Draw, Event, Out, Play
 from rulesdsl.play.engine.hand import Hand
+from rulesdsl.play.native.trust import say
 from rulesdsl.play.players.bots import RandomBot
 from rulesdsl.play.players.registry import is_search_bot, make_bot
 
@@ -27,17 +28,17 @@ def needs_reference(bots: tuple[str, ...]) -> bool:
 
 @cache
 def reference_hand(rules: Rules, players: int, bots: tuple[str, ...]) -> fast.HandPlayer:
-    """A function playing one hand as `fast.compile_hand`'s does, in the reference engine:
-    the random bots draw from the generator passed in, in the order they play (as in the
-    fast path); every other bot is made for the hand, a search bot seeded from the hand's
-    seed and its seat. Where the compiled search kernel plays these seats
-    (`native.search`), it plays the hand, with the same choices."""
+    """A function playing one hand as `fast.compile_hand`'s does: the random bots draw from
+    the generator passed in, in the order they play (as in the fast path); a search bot
+    draws from a stream seeded from the hand's seed and its seat. On the kernel (compiled
+    where the native path runs, `kernel_hand`); where the kernel cannot play the profile,
+    said once, on the reference engine."""
+    kernel = kernel_hand(rules, players, bots)
+    if kernel is not None:
+        return lambda deck, hand_seed, rng, dealer: kernel(deck, hand_seed, rng, dealer)[0]
     cards = {fast.to_int(c): c for c in rules.cards}
 
     def play(deck: list[int], hand_seed: int, rng: Stream, dealer: int) -> HandResult:
-        compiled = native_player(rules, players, bots)
-        if compiled is not None:
-            return compiled(deck, hand_seed, rng, dealer)
         order = [cards[c] for c in deck]
         hand = Hand.deal(rules, players, dealer, order=order, seed=hand_seed)
         seats: list[Player] = [
@@ -49,13 +50,28 @@ def reference_hand(rules: Rules, players: int, bots: tuple[str, ...]) -> fast.Ha
     return play
 
 
-def native_player(rules: Rules, players: int, bots: tuple[str, ...]) -> fast.HandPlayer | None:
-    """The compiled search kernel's hand player for these seats, where it runs."""
-    if not native.available():
-        return None
-    from rulesdsl.play.native.search import hand_player
+KernelHand = Callable[[list[int], int, Stream, int], tuple[HandResult, int]]
+"""A hand on the kernel: (deck, hand seed, the random bots' stream, dealer) to its result
+and whether its winner came back (`came_back`)."""
 
-    return hand_player(rules, players, bots)
+
+@cache
+def kernel_hand(rules: Rules, players: int, bots: tuple[str, ...]) -> KernelHand | None:
+    """Hands of `rules` with `bots` on the kernel, compiled where the native path runs;
+    None, said once on stderr, where the kernel cannot play them."""
+    from rulesdsl.play.kernel.plan import NotNative
+
+    try:
+        if native.available():
+            from rulesdsl.play.kernel.compiled import compiled_profile
+
+            return compiled_profile(rules, players, bots).play
+        from rulesdsl.play.kernel.hands import kernel_player
+
+        return kernel_player(rules, players, bots)
+    except NotNative as refused:
+        say(f"search bots play this profile on the reference engine: {refused}")
+        return None
 
 
 class _NoRandom:
@@ -73,17 +89,11 @@ def good_hand(
 ) -> tuple[HandResult, int]:
     """A hand with `bot` at every seat, and whether its winner came back: held, after some
     trick the hand went on past, fewer cards than every other player still in (1 or 0).
-    In the compiled search kernel where it plays these seats."""
+    On the kernel where it plays the profile."""
     bots = (bot,) * players
-    if native_player(rules, players, bots) is not None:
-        from rulesdsl.play.native import search
-
-        kernel = search.search_kernel(rules, players, bots)
-        assert kernel is not None
-        played = search.play_in(
-            kernel, rules, bots, [(deck, hand_seed, dealer)], [search.seeds_of(bots, hand_seed)]
-        )
-        return played.results[0], played.comebacks[0]
+    kernel = kernel_hand(rules, players, bots)
+    if kernel is not None:
+        return kernel(deck, hand_seed, NO_RANDOM, dealer)
     cards = {fast.to_int(c): c for c in rules.cards}
     hand = Hand.deal(rules, players, dealer, order=[cards[c] for c in deck], seed=hand_seed)
     seats = [make_bot(bot, derive(hand_seed, bot, seat)) for seat in range(players)]

@@ -1,0 +1,23 @@
+"""What a hand's searches work on, for CPython (`search.play_dealt`, `search.replay`): the
+record of what the seats see, the search's rows, the states and the seats' streams."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rulesdsl.play.kernel.state import SEATS, Seen, State
+from rulesdsl.play.kernel.worlds import Work
+
+
+class States(list[Any]):
+    """The states a search works on, for CPython: each made as it is first asked for."""
+
+    def __getitem__(self, k: Any) -> Any:
+        while len(self) <= k:
+            self.append(State())
+        return super().__getitem__(k)
+
+
+def search_rows() -> tuple[Any, Any, States, list[Any]]:
+    """`g`, `w`, `states` and `streams`, for CPython."""
+    return Seen(), Work(), States(), [None] * SEATS

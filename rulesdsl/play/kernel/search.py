@@ -1,0 +1,339 @@
+"""The bots that search, in the kernel's dialect, and the hand they play in.
+
+`pimc:N` (PIMC): for each of N worlds drawn consistent with what the seat knows
+(`worlds.sample`), every legal card is played and the world played out by the playout
+policy (`steps.pick` with PLAYOUT), with the same random numbers for every card of a world,
+so the cards are compared on equal luck; the card that won most often is chosen where it
+won clearly more often than the heuristic bot's card (`choice`).
+
+`ismcts:N` (ISMCTS): single-observer information-set Monte Carlo tree search (Cowling,
+Powley and Whitehouse, 2012): N iterations, each drawing a world, walking a tree of the
+cards played from the decision on by UCB over the cards legal in that world, adding one node
+and playing the world out by the playout policy; the root's most visited card is chosen.
+The tree is rows of numbers (`tree_*` of the Work record).
+
+A search seat draws from a stream of its own (`streams[seat]`); a hand played here seeds it
+from the hand's seed, so a hand plays alike on CPython and compiled.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from rulesdsl.play.kernel.primitives import (
+    lowest,
+    new_stream,
+    next_seed,
+    nth,
+    popcount,
+    restart,
+    stream_number,
+    uniform,
+)
+from rulesdsl.play.kernel.state import copy_state
+from rulesdsl.play.kernel.steps import (
+    PLAYOUT,
+    allowed_now,
+    deal,
+    finish_trick,
+    heuristic,
+    last_to_play,
+    pick,
+    play_card,
+    play_now,
+    play_out,
+    start_trick,
+)
+from rulesdsl.play.kernel.worlds import (
+    FIRST_PROBE,
+    PLAYED,
+    WORLD,
+    exclusions,
+    log_deal,
+    log_play,
+    log_trick_finished,
+    log_trick_played,
+    prepare,
+    sample,
+)
+
+PIMC = PLAYOUT + 1
+ISMCTS = PLAYOUT + 2
+"""The search bots' kinds, after the kernel's plain bots."""
+SEAT_STREAMS = 2
+"""A search seat's stream in a hand: the hand seed's number SEAT_STREAMS + seat."""
+
+
+def choice(w: Any, allowed: int, usual: int) -> int:
+    """The card of `allowed` that won in most worlds (the lowest of those) where it won
+    clearly more often than the heuristic's card `usual`: by more than the square root of
+    their wins together (one standard deviation of the difference of two counts drawn by
+    chance); else `usual`. A card that won in a few worlds more by luck does not displace a
+    sound default."""
+    top = -1
+    cards = allowed
+    while cards != 0:
+        card = lowest(cards)
+        if top < 0 or w.wins[card] > w.wins[top]:
+            top = card
+        cards &= cards - 1
+    ahead = w.wins[top] - w.wins[usual]
+    return top if ahead * ahead > w.wins[top] + w.wins[usual] else usual
+
+
+def pimc_card(
+    s: Any, p: Any, g: Any, w: Any, states: Any, me: int, allowed: int, worlds: int, rng: Any
+) -> int:
+    """The card `me` plays of `allowed` (more than one) by PIMC over `worlds` worlds."""
+    prepare(g, w, s, me)
+    cards = allowed
+    while cards != 0:
+        w.wins[lowest(cards)] = 0
+        cards &= cards - 1
+    world, played = states[WORLD], states[PLAYED]
+    usual = heuristic(allowed, s.trump, s.led, s.best, last_to_play(s))
+    for _ in range(worlds):
+        copy_state(s, world)
+        if not sample(g, w, p, s, states, me, rng):
+            w.gave_up += 1
+            return usual
+        seed = next_seed(rng)
+        cards = allowed
+        while cards != 0:
+            card = lowest(cards)
+            cards &= cards - 1
+            out = world  # the last card plays out on the world itself
+            if cards != 0:
+                copy_state(world, played)
+                out = played
+            play_now(out, p, card)
+            play_out(out, p, PLAYOUT, restart(w.playout, seed))
+            if out.hand_winner == me:
+                w.wins[card] += 1
+    return choice(w, allowed, usual)
+
+
+# -- ismcts ------------------------------------------------------------------------------
+
+UCB = 0.7
+"""The UCB constant: a child scores wins / visits + EXPLORE * sqrt(ln(available) / visits),
+where `available` counts the iterations in which its card was legal."""
+
+
+def child(w: Any, node: int, card: int) -> int:
+    """The child of `node` for `card`, or -1."""
+    k = w.tree_first[node]
+    while k >= 0 and w.tree_card[k] != card:
+        k = w.tree_next[k]
+    return k
+
+
+def add_child(w: Any, node: int, card: int, seat: int) -> int:
+    k = w.tree_len
+    w.tree_len = k + 1
+    w.tree_card[k] = card
+    w.tree_seat[k] = seat
+    w.tree_visits[k] = 0
+    w.tree_wins[k] = 0
+    w.tree_available[k] = 0
+    w.tree_first[k] = -1
+    w.tree_next[k] = w.tree_first[node]
+    w.tree_first[node] = k
+    return k
+
+
+def score(w: Any, k: int) -> float:
+    visits = w.tree_visits[k]
+    return w.tree_wins[k] / visits + UCB * math.sqrt(math.log(w.tree_available[k]) / visits)
+
+
+def descend(w: Any, p: Any, world: Any, rng: Any) -> int:
+    """Walk from the root while every legal card has a child, by UCB, adding one child;
+    the path's nodes in `tree_path`, how many."""
+    node = 0
+    depth = 0
+    while world.over == 0:
+        seat = world.trick_seats[world.trick_len]
+        allowed = allowed_now(world, p)
+        fresh = 0
+        cards = allowed
+        while cards != 0:
+            card = lowest(cards)
+            k = child(w, node, card)
+            if k < 0:
+                fresh |= 1 << card
+            else:
+                w.tree_available[k] += 1
+            cards &= cards - 1
+        if fresh != 0:
+            card = nth_card(fresh, rng)
+            node = add_child(w, node, card, seat)
+            w.tree_available[node] += 1
+            play_now(world, p, card)
+            w.tree_path[depth] = node
+            return depth + 1
+        best = -1
+        cards = allowed
+        while cards != 0:
+            k = child(w, node, lowest(cards))
+            if best < 0 or score(w, k) > score(w, best):
+                best = k
+            cards &= cards - 1
+        node = best
+        play_now(world, p, w.tree_card[node])
+        w.tree_path[depth] = node
+        depth += 1
+    return depth
+
+
+def nth_card(cards: int, rng: Any) -> int:
+    """A card of `cards` drawn uniformly."""
+    return nth(cards, int(uniform(rng) * popcount(cards)))
+
+
+def ismcts_card(
+    s: Any, p: Any, g: Any, w: Any, states: Any, me: int, allowed: int, iterations: int, rng: Any
+) -> int:
+    """The card `me` plays of `allowed` (more than one) by ISMCTS over `iterations`."""
+    prepare(g, w, s, me)
+    w.tree_len = 1
+    w.tree_first[0] = -1
+    world = states[WORLD]
+    for _ in range(iterations):
+        copy_state(s, world)
+        if not sample(g, w, p, s, states, me, rng):
+            w.gave_up += 1
+            return heuristic(allowed, s.trump, s.led, s.best, last_to_play(s))
+        depth = descend(w, p, world, rng)
+        if world.over == 0:
+            play_out(world, p, PLAYOUT, rng)
+        for d in range(depth):
+            k = w.tree_path[d]
+            w.tree_visits[k] += 1
+            if w.tree_seat[k] == world.hand_winner:
+                w.tree_wins[k] += 1
+    top = -1
+    cards = allowed
+    while cards != 0:
+        card = lowest(cards)
+        k = child(w, 0, card)
+        if k >= 0 and (top < 0 or w.tree_visits[k] > w.tree_visits[top]):
+            top = k
+        cards &= cards - 1
+    return w.tree_card[top]
+
+
+# -- the hand ----------------------------------------------------------------------------
+
+
+def decide(
+    s: Any, p: Any, g: Any, w: Any, states: Any, bot: int, budget: int, rng: Any, stream: Any
+) -> int:
+    """The card the seat to move plays, by `bot`: a search bot with `budget`, drawing from
+    `stream`; a plain bot drawing from `rng`."""
+    allowed = allowed_now(s, p)
+    if bot < PIMC:
+        return pick(bot, s, allowed, rng, last_to_play(s))
+    if popcount(allowed) == 1:
+        return lowest(allowed)
+    seat = s.trick_seats[s.trick_len]
+    if bot == PIMC:
+        return pimc_card(s, p, g, w, states, seat, allowed, budget, stream)
+    return ismcts_card(s, p, g, w, states, seat, allowed, budget, stream)
+
+
+def play_logged(s: Any, p: Any, g: Any, states: Any, card: int) -> None:
+    """The seat to move plays `card` (`steps.play_now`), written into `g`, the state before
+    the play kept in `states` for the worlds' checks."""
+    seat = s.trick_seats[s.trick_len]
+    probe = states[FIRST_PROBE + g.plays_len]
+    copy_state(s, probe)
+    g.excluded[g.plays_len] = exclusions(probe, p, seat, card)
+    log_play(g, seat, card)
+    play_card(s, seat, card)
+    if s.trick_len == s.seats_len:
+        log_trick_played(g, s)
+        finish_trick(s, p)
+        log_trick_finished(g, s)
+        if s.over == 0:
+            start_trick(s)
+
+
+def deal_logged(
+    s: Any,
+    p: Any,
+    g: Any,
+    searching: bool,
+    deck: Any,
+    players: int,
+    dealt: int,
+    dealer: int,
+    seed: int,
+) -> None:
+    """Deal `deck` (`steps.deal`), written into `g` where a seat is `searching`, and begin
+    the first trick."""
+    deal(s, p, deck, players, dealt, dealer, seed)
+    if searching:
+        log_deal(g, s, deck, dealer)
+    start_trick(s)
+
+
+def replay(s: Any, p: Any, g: Any, states: Any, cards: Any, count: int) -> None:
+    """Play the first `count` of `cards` in turn from the dealt hand, as `play_hand`
+    plays them, keeping the states before each play."""
+    for i in range(count):
+        allowed_now(s, p)
+        play_logged(s, p, g, states, cards[i])
+
+
+def play_hand(
+    s: Any,
+    p: Any,
+    g: Any,
+    w: Any,
+    states: Any,
+    searching: bool,
+    bots: Any,
+    budgets: Any,
+    rng: Any,
+    streams: Any,
+) -> None:
+    """Play the dealt hand to its end, each seat's card chosen by its bot; where a seat is
+    a search bot (`searching`), what the seats see written as it is played."""
+    while s.over == 0:
+        seat = s.trick_seats[s.trick_len]
+        bot = bots[seat]
+        if searching:
+            card = decide(s, p, g, w, states, bot, budgets[seat], rng, streams[seat])
+            play_logged(s, p, g, states, card)
+        else:
+            play_now(s, p, pick(bot, s, allowed_now(s, p), rng, last_to_play(s)))
+
+
+def play_dealt(
+    s: Any,
+    p: Any,
+    g: Any,
+    w: Any,
+    states: Any,
+    deck: Any,
+    players: int,
+    dealt: int,
+    dealer: int,
+    seed: int,
+    bots: Any,
+    budgets: Any,
+    rng: Any,
+    streams: Any,
+) -> None:
+    """Deal `deck` and play the hand; each search seat's stream is seeded from the hand's
+    `seed`."""
+    searchers = 0
+    for seat in range(players):
+        if bots[seat] >= PIMC:
+            searchers += 1
+            streams[seat] = new_stream(stream_number(seed, SEAT_STREAMS + seat))
+    searching = searchers > 0  # not a constant: numba would compile the calls for it too
+    deal_logged(s, p, g, searching, deck, players, dealt, dealer, seed)
+    play_hand(s, p, g, w, states, searching, bots, budgets, rng, streams)

@@ -1,0 +1,450 @@
+"""What a seat knows of a hand, and worlds drawn consistent with it, in the kernel's dialect.
+
+As a hand is played the kernel writes what its seats see into a `Seen` record (`log_*`):
+every card played, by whom, and the cards its player cannot have held then (`exclusions`,
+asked of the rules on the position); every card taken into a hand (a *slot*: its taker,
+when and from which stock; only the taker sees the card); the cards of each refilled
+stock. A seat knows its own slots, the card that named trump where it lies, every play and
+every pool.
+
+A world, for `me`, fills every slot `me` cannot see with a card of its stock's pool; it is
+consistent when each other player's plays are legal with the cards the world gives it then,
+as the profile's own `lead_allowed` and `follow_allowed` say on the position before each
+play (`probes`: the state before the i-th play is `states[FIRST_PROBE + i]`; the rules read
+the mover's cards and what every seat sees, never another hand).
+
+A proposal draws from what the seat knows: each card another player played goes to one of
+that player's slots of its stock taken before the play and after any play of the player's
+it would have made illegal; each other slot gets a card of its pool that no play of its
+player's after it rules out. Drawn so, some fillings are likelier than others; a proposal is
+kept with a chance that makes every filling that avoids the ruled-out cards as likely
+(`propose_seat`). Then every play is checked on its position, and a proposal with an
+illegal play is drawn again (rejection), so the worlds kept are exactly the consistent
+ones, each as likely: provided that a card that rules a play out beside the played card
+alone also rules it out in any hand (true of following suit, trumping and heading; a card
+for which it visibly fails is not ruled out, `exclusions`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from rulesdsl.play.kernel.primitives import ALL_CARDS, lowest, next_seed, nth, popcount, uniform
+from rulesdsl.play.kernel.state import (
+    CARDS,
+    EPOCHS,
+    PLAYS,
+    SEATS,
+    SLOTS,
+    Field,
+    record_class,
+    record_type,
+)
+from rulesdsl.play.kernel.steps import follow_allowed, lead_allowed
+
+WORLD, PLAYED, FIRST_PROBE = range(3)
+"""The states a search works on: the world drawn, the world played out, then the probes."""
+MAX_BUDGET = 10_000
+"""The largest N a search bot `KIND:N` takes: worlds or iterations a decision."""
+MAX_PROPOSALS = 200_000
+"""Proposals tried for one world before the sampler gives up (the world actually played is
+always consistent, so this is never reached)."""
+
+WORK_FIELDS = (
+    Field("unseen", EPOCHS, meaning="the cards of each pool the seat cannot place, unplayed"),
+    Field("free", EPOCHS, meaning="the cards of each pool not yet in a slot of the proposal"),
+    Field("fill", SLOTS, np.int8, "the card of each slot"),
+    Field("seat_slots", SLOTS, np.int32, "each seat's slots, seat by seat, in order"),
+    Field("slots_from", SEATS + 1, meaning="where each seat's slots begin in `seat_slots`"),
+    Field("seat_plays", PLAYS, np.int32, "each seat's plays, seat by seat, in order"),
+    Field("plays_from", SEATS + 1),
+    Field("place", PLAYS, np.int32, "the plays by another seat of a card to place, by seat"),
+    Field("place_epoch", PLAYS, np.int16, "the stock the card came from"),
+    Field("place_from", SEATS + 1),
+    Field("place_lo", PLAYS, np.int32, "the earliest time of the card's slot"),
+    Field("place_room", PLAYS, np.int32, "the fewest slots the card has to choose from"),
+    Field("banned", SLOTS, meaning="the cards a slot's card cannot be if never played"),
+    Field("room", SLOTS, meaning="how many cards of its pool a slot's card can be"),
+    Field("count", EPOCHS, meaning="(scratch) slots of each pool"),
+    Field("drawn", EPOCHS, meaning="the cards of each pool a proposal dealt so far"),
+    Field("held", SEATS, meaning="each seat's cards now in the proposal"),
+    Field("first", meaning="the seat whose cards a proposal checks first"),
+    Field("left", CARDS, meaning="the cards of the stock's pool left to put in it"),
+    Field("wins", CARDS, meaning="the worlds each card won"),
+    Field("playout", 2, np.uint64, "the stream of a playout"),
+    Field("proposals", meaning="the proposals drawn, all hand long"),
+    Field("worlds", meaning="the worlds drawn, all hand long"),
+    Field("gave_up", meaning="the decisions where no world was found"),
+    Field("tree_len", meaning="the nodes of an ismcts tree, the root first"),
+    Field("tree_card", MAX_BUDGET + 1, np.int8, "the card a node plays from its parent's position"),
+    Field("tree_seat", MAX_BUDGET + 1, np.int8, "who plays it"),
+    Field("tree_visits", MAX_BUDGET + 1),
+    Field("tree_wins", MAX_BUDGET + 1, meaning="the visits its seat won"),
+    Field("tree_available", MAX_BUDGET + 1, meaning="the visits its card was legal"),
+    Field("tree_first", MAX_BUDGET + 1, np.int32, "its first child, -1 for none"),
+    Field("tree_next", MAX_BUDGET + 1, np.int32, "its parent's next child, -1 for none"),
+    Field("tree_path", PLAYS, np.int32, "the nodes an iteration walked"),
+)
+"""A search's working rows."""
+WORK = record_type(WORK_FIELDS)
+Work = record_class("Work", WORK_FIELDS)
+
+# -- what the seats see ------------------------------------------------------------------
+
+
+def take(g: Any, seat: int, card: int, epoch: int) -> None:
+    k = g.slots_len
+    g.slot_seat[k] = seat
+    g.slot_card[k] = card
+    g.slot_time[k] = g.plays_len
+    g.slot_epoch[k] = epoch
+    g.slots_len = k + 1
+
+
+def log_deal(g: Any, s: Any, deck: Any, dealer: int) -> None:
+    """The deal of `deck` to the hands of `s`."""
+    g.dealer = dealer
+    g.plays_len = 0
+    g.slots_len = 0
+    g.epochs = 0
+    g.aside = 0
+    g.fewest = 0
+    whole = 0
+    for k in range(len(deck)):
+        whole |= 1 << deck[k]
+    g.pool[0] = whole
+    g.pool_time[0] = 0
+    for seat in range(s.players):
+        cards = s.hands[seat]
+        while cards != 0:
+            take(g, seat, lowest(cards), 0)
+            cards &= cards - 1
+
+
+def log_play(g: Any, seat: int, card: int) -> None:
+    g.play_seat[g.plays_len] = seat
+    g.play_card[g.plays_len] = card
+    g.plays_len += 1
+
+
+def log_trick_played(g: Any, s: Any) -> None:
+    """Before the trick is finished: the cards held and set aside."""
+    for seat in range(s.players):
+        g.held[seat] = s.hands[seat]
+    for k in range(s.trick_len):
+        g.aside |= 1 << s.trick[k]
+
+
+def log_trick_finished(g: Any, s: Any) -> None:
+    """After it: a refill of the stock, the cards drawn, who holds the fewest cards."""
+    if s.refills > g.epochs:
+        e = g.epochs + 1
+        g.epochs = e
+        g.pool[e] = g.aside
+        g.pool_time[e] = g.plays_len
+        g.aside = 0
+    for seat in range(s.players):
+        drawn = s.hands[seat] & ~g.held[seat]
+        while drawn != 0:
+            card = lowest(drawn)
+            take(g, seat, card, epoch_of(g, card, g.plays_len))
+            drawn &= drawn - 1
+    if s.over == 0:
+        for seat in range(s.players):
+            fewest = s.active[seat] != 0
+            for other in range(s.players):
+                if other != seat and s.active[other] != 0:
+                    fewest = fewest and popcount(s.hands[seat]) < popcount(s.hands[other])
+            if fewest and s.remaining > 1:
+                g.fewest |= 1 << seat
+
+
+def epoch_of(g: Any, card: int, time: int) -> int:
+    """The stock `card` came from, for a hand that took it after `time` plays: the last
+    refill before then whose pool held it, else the deck."""
+    for e in range(g.epochs, 0, -1):
+        if g.pool_time[e] <= time and (g.pool[e] >> card) & 1 != 0:
+            return e
+    return 0
+
+
+# -- worlds ------------------------------------------------------------------------------
+
+
+def shown_slot(g: Any, s: Any, k: int) -> bool:
+    """Whether every seat sees the card of slot `k`: the card that named trump, dealt or at
+    the bottom of the deal's stock."""
+    return g.slot_epoch[k] == 0 and g.slot_card[k] == s.shown
+
+
+def known(g: Any, s: Any, k: int, me: int) -> bool:
+    """Whether `me` sees the card of slot `k`: its own, or the card that named trump."""
+    return g.slot_seat[k] == me or shown_slot(g, s, k)
+
+
+def prepare(g: Any, w: Any, s: Any, me: int) -> None:
+    """Once a decision: each seat's slots, plays and plays of a card to place (another
+    seat's, of a card `me` cannot place), in order; the cards of each pool `me` cannot
+    place, less those."""
+    for e in range(g.epochs + 1):
+        w.unseen[e] = g.pool[e]
+    if s.shown >= 0:
+        w.unseen[0] &= ~(1 << s.shown)
+    for k in range(g.slots_len):
+        if known(g, s, k, me):
+            w.unseen[g.slot_epoch[k]] &= ~(1 << g.slot_card[k])
+    slots = 0
+    plays = 0
+    places = 0
+    for seat in range(s.players):
+        w.slots_from[seat] = slots
+        w.plays_from[seat] = plays
+        w.place_from[seat] = places
+        for k in range(g.slots_len):
+            if g.slot_seat[k] == seat:
+                w.seat_slots[slots] = k
+                slots += 1
+        for i in range(g.plays_len):
+            if g.play_seat[i] == seat:
+                w.seat_plays[plays] = i
+                plays += 1
+                card = g.play_card[i]
+                e = epoch_of(g, card, i)
+                if seat != me and (w.unseen[e] >> card) & 1 != 0:
+                    w.place[places] = i
+                    w.place_epoch[places] = e
+                    w.unseen[e] &= ~(1 << card)
+                    places += 1
+    w.slots_from[s.players] = slots
+    w.plays_from[s.players] = plays
+    w.place_from[s.players] = places
+    w.first = 0
+    for seat in range(s.players):
+        if seat != me:
+            ban(g, w, seat)
+            windows(g, w, s, seat)
+
+
+def windows(g: Any, w: Any, s: Any, seat: int) -> None:
+    """For each card of `seat` to place: the earliest time its slot can have been taken
+    (after the last play of the seat's it would have made illegal) and how many slots it
+    has at least to choose from: those of its pool from then to its play, less those the
+    seat's earlier cards to place must take among them."""
+    for j in range(w.place_from[seat], w.place_from[seat + 1]):
+        i = w.place[j]
+        card = g.play_card[i]
+        lo = 0
+        for b in range(w.plays_from[seat], w.plays_from[seat + 1]):
+            if w.seat_plays[b] < i and (g.excluded[w.seat_plays[b]] >> card) & 1 != 0:
+                lo = w.seat_plays[b] + 1
+        w.place_lo[j] = lo
+        room = 0
+        for a in range(w.slots_from[seat], w.slots_from[seat + 1]):
+            k = w.seat_slots[a]
+            time = g.slot_time[k]
+            if g.slot_epoch[k] == w.place_epoch[j] and lo <= time <= i and not shown_slot(g, s, k):
+                room += 1
+        for earlier in range(w.place_from[seat], j):
+            if w.place_epoch[earlier] == w.place_epoch[j] and w.place_lo[earlier] >= lo:
+                room -= 1
+        w.place_room[j] = room
+
+
+def ban(g: Any, w: Any, seat: int) -> None:
+    """For each slot of `seat`: the cards its card, held from then on if it is never played,
+    cannot be (`g.excluded` of each of its plays after), and how many of its pool are left."""
+    banned = 0
+    b = w.plays_from[seat + 1] - 1
+    for a in range(w.slots_from[seat + 1] - 1, w.slots_from[seat] - 1, -1):
+        k = w.seat_slots[a]
+        while b >= w.plays_from[seat] and w.seat_plays[b] >= g.slot_time[k]:
+            banned |= g.excluded[w.seat_plays[b]]
+            b -= 1
+        w.banned[k] = banned
+        w.room[k] = popcount(w.unseen[g.slot_epoch[k]] & ~banned)
+
+
+def propose_seat(g: Any, w: Any, s: Any, seat: int, rng: Any) -> bool:
+    """Fill the slots of `seat` (not the deciding seat's): each card it played that the
+    deciding seat cannot place in one of its unseen slots of the card's stock within its
+    window (`windows`), uniformly among those still free, the earliest play first; then,
+    in the order they were taken, each other unseen slot with a card of its pool drawn
+    uniformly among those its plays after allow (`ban`). Whether the proposal goes on: it
+    is kept with the chance (the choices it had) / (the most it could have had: the
+    windows' `place_room`, `fill_bound`), so every filling within the windows and bans is
+    as likely."""
+    first, stop = w.slots_from[seat], w.slots_from[seat + 1]
+    for a in range(first, stop):
+        k = w.seat_slots[a]
+        w.fill[k] = g.slot_card[k] if shown_slot(g, s, k) else -1
+    made = 1.0
+    most = 1.0
+    for j in range(w.place_from[seat], w.place_from[seat + 1]):
+        i = w.place[j]
+        e = w.place_epoch[j]
+        lo = w.place_lo[j]
+        count = 0
+        a = first
+        while a < stop and g.slot_time[w.seat_slots[a]] <= i:
+            k = w.seat_slots[a]
+            if g.slot_epoch[k] == e and w.fill[k] < 0 and g.slot_time[k] >= lo:
+                count += 1
+            a += 1
+        if count == 0:
+            return False
+        chosen = int(uniform(rng) * count)
+        a = first
+        while chosen >= 0:
+            k = w.seat_slots[a]
+            if g.slot_epoch[k] == e and w.fill[k] < 0 and g.slot_time[k] >= lo:
+                if chosen == 0:
+                    w.fill[k] = g.play_card[i]
+                chosen -= 1
+            a += 1
+        made *= count
+        most *= w.place_room[j]
+    most *= fill_bound(g, w, s, seat)
+    for a in range(first, stop):
+        k = w.seat_slots[a]
+        if w.fill[k] < 0:
+            e = g.slot_epoch[k]
+            allowed = w.free[e] & ~w.banned[k]
+            count = popcount(allowed)
+            if count == 0:
+                return False
+            card = nth(allowed, int(uniform(rng) * count))
+            w.fill[k] = card
+            w.free[e] &= ~(1 << card)
+            w.drawn[e] += 1
+            made *= count
+    return made >= most or uniform(rng) * most < made
+
+
+def fill_bound(g: Any, w: Any, s: Any, seat: int) -> float:
+    """The most ways `seat`'s unseen slots left free by the placements could be filled.
+
+    A free slot's allowed cards grow with its time (fewer plays after it), so drawing the
+    free slots in time order, the j-th of a pool has `room - j` choices less those the
+    seats before took from its room: never more than `min(room, left) - j`, `left` the
+    pool's cards the seats before left, and no more than that of the latest slots of the
+    pool. Keeping a proposal with the chance (its choices) / (this bound) makes each
+    filling as likely, whichever slots the placements left free."""
+    most = 1.0
+    for e in range(g.epochs + 1):
+        w.count[e] = 0
+    first, stop = w.slots_from[seat], w.slots_from[seat + 1]
+    for a in range(first, stop):
+        k = w.seat_slots[a]
+        if w.fill[k] < 0:
+            w.count[g.slot_epoch[k]] += 1
+    for a in range(stop - 1, first - 1, -1):  # the latest unseen slots of each pool
+        k = w.seat_slots[a]
+        e = g.slot_epoch[k]
+        if w.count[e] > 0 and not shown_slot(g, s, k):
+            w.count[e] -= 1
+            left = popcount(w.unseen[e]) - w.drawn[e]
+            most *= min(w.room[k], left) - w.count[e]
+    return most
+
+
+def may_play(q: Any, p: Any, seat: int, held: int, card: int) -> bool:
+    """Whether `seat`, to move in the probe `q`, may play `card` holding `held`."""
+    own = q.hands[seat]
+    q.hands[seat] = held
+    allowed = lead_allowed(q, p, seat) if q.trick_len == 0 else follow_allowed(q, p, seat)
+    q.hands[seat] = own
+    return (allowed >> card) & 1 != 0
+
+
+def exclusions(q: Any, p: Any, seat: int, card: int) -> int:
+    """The cards `seat`, to move in the probe `q`, cannot have held when it played `card`:
+    each alone beside the card would have made it illegal, and so would it beside every
+    card but those (a card the rules rule out only in some hands is not one of them)."""
+    out = 0
+    for x in range(CARDS):
+        if x != card and not may_play(q, p, seat, (1 << card) | (1 << x), card):
+            out |= 1 << x
+    others = ALL_CARDS & ~out
+    cards = out
+    while cards != 0:
+        x = lowest(cards)
+        if may_play(q, p, seat, others | (1 << x), card):
+            out &= ~(1 << x)
+        cards &= cards - 1
+    return out
+
+
+def walk(g: Any, w: Any, p: Any, states: Any, seat: int) -> int:
+    """The cards the proposal gives `seat` now, its slots and plays walked in order; -1 as
+    soon as one of its plays is illegal with the cards it held then."""
+    held = 0
+    a = w.slots_from[seat]
+    stop = w.slots_from[seat + 1]
+    for b in range(w.plays_from[seat], w.plays_from[seat + 1]):
+        i = w.seat_plays[b]
+        while a < stop and g.slot_time[w.seat_slots[a]] <= i:
+            held |= 1 << w.fill[w.seat_slots[a]]
+            a += 1
+        card = g.play_card[i]
+        if not may_play(states[FIRST_PROBE + i], p, seat, held, card):
+            return -1
+        held &= ~(1 << card)
+    while a < stop:
+        held |= 1 << w.fill[w.seat_slots[a]]
+        a += 1
+    return held
+
+
+def propose(g: Any, w: Any, p: Any, s: Any, states: Any, me: int, rng: Any) -> bool:
+    """A proposal, checked seat by seat from the seat that failed last (which changes the
+    order the seats draw in, not what a proposal is): whether every play in it is legal;
+    each seat's cards now in `w.held`."""
+    for e in range(g.epochs + 1):
+        w.free[e] = w.unseen[e]
+        w.drawn[e] = 0
+    for k in range(s.players):
+        seat = (w.first + k) % s.players
+        if seat != me:
+            if not propose_seat(g, w, s, seat, rng):
+                return False
+            w.held[seat] = walk(g, w, p, states, seat)
+            if w.held[seat] < 0:
+                w.first = seat
+                return False
+    return True
+
+
+def sample(g: Any, w: Any, p: Any, s: Any, states: Any, me: int, rng: Any) -> bool:
+    """Draw a consistent world into `states[WORLD]`, a copy of the position now `s`: the
+    other hands and the stock's unseen cards as the world has them, its reshuffles seeded
+    anew; False if none was found in MAX_PROPOSALS."""
+    found = False
+    for _ in range(MAX_PROPOSALS):
+        w.proposals += 1
+        if propose(g, w, p, s, states, me, rng):
+            found = True
+            break
+    if not found:
+        return False
+    w.worlds += 1
+    ws = states[WORLD]
+    for seat in range(s.players):
+        if seat != me:
+            ws.hands[seat] = w.held[seat]
+    left = 0
+    cards = w.free[g.epochs]
+    while cards != 0:
+        w.left[left] = lowest(cards)
+        left += 1
+        cards &= cards - 1
+    for k in range(s.stock_len):
+        if g.epochs > 0 or s.stock[k] != s.shown:
+            j = int(uniform(rng) * left)
+            ws.stock[k] = w.left[j]
+            left -= 1
+            w.left[j] = w.left[left]
+    ws.shuffle_seed = next_seed(rng)
+    ws.shuffle_drawn = 0
+    return True

@@ -1,0 +1,274 @@
+"""The kernel's worlds (rulesdsl.play.kernel.worlds): on small decks the sampler draws
+exactly the worlds an exhaustive replay on the reference engine finds consistent, each
+about equally often; every world it draws replays the history legally on the reference
+engine and is the position the search plays out; and the search plays the same hands
+compiled as on CPython."""
+
+from __future__ import annotations
+
+import importlib.util
+from collections import Counter, defaultdict
+
+import pytest
+from replays import replay
+from test_search_sampler import chi_square, every_world, generous, played, small
+
+from rulesdsl.model.cards import Card
+from rulesdsl.model.rules import Rules
+from rulesdsl.model.seeds import derive, shuffle
+from rulesdsl.model.stream import Stream
+from rulesdsl.play.engine.events import Deal, Draw, Play
+from rulesdsl.play.engine.fast import int_deck
+from rulesdsl.play.engine.hand import Hand
+from rulesdsl.play.kernel.hands import kernel_player
+from rulesdsl.play.kernel.state import copy_state
+from rulesdsl.play.kernel.steps import PLAYOUT, allowed_now, play_out
+from rulesdsl.play.kernel.worlds import WORLD, prepare, sample
+from rulesdsl.play.players.bots import RandomBot
+from rulesdsl.play.players.search.bot import Position
+from rulesdsl.play.players.search.infoset import Place, observe
+from rulesdsl.play.players.search.sampler import Sampler
+from rulesdsl.read.profile import load
+
+
+def drawn(hand: Hand, seat: int) -> list[tuple[int, int, tuple[int, ...]]]:
+    """Each draw by another seat than `seat`: cards played before it, its seat, its cards."""
+    plays, draws = 0, []
+    for event in hand.events:
+        if isinstance(event, Play):
+            plays += 1
+        elif isinstance(event, Draw) and event.seat != seat:
+            draws.append((plays, event.seat, tuple(hand.codes.of[c] for c in event.cards)))
+    return draws
+
+
+def reference_key(hand: Hand, seat: int) -> tuple:
+    """A world as `seat` could tell worlds apart (the key of test_search_sampler, the cards
+    of a draw as a set: the stock's order is never seen), in card ints."""
+    code = hand.codes.of
+    deal = next(e for e in hand.events if isinstance(e, Deal))
+    dealt = tuple(frozenset(code[c] for c in h) for s, h in enumerate(deal.hands) if s != seat)
+    draws = tuple(sorted((t, s, frozenset(cards)) for t, s, cards in drawn(hand, seat)))
+    return dealt, draws, frozenset(code[c] for c in hand.stock)
+
+
+def kernel_world(position: Position, seat: int) -> tuple[tuple, dict, dict, list[int]]:
+    """The key of the world the sampler just drew (as `reference_key`), each other seat's
+    dealt cards, the cards of its later slots by (time, seat), and the stock now (top
+    last)."""
+    g, w, world = position.g, position.w, position.states[WORLD]
+    dealt: dict[int, set[int]] = defaultdict(set)
+    taken: dict[tuple[int, int], list[int]] = defaultdict(list)
+    for k in range(g.slots_len):
+        other, time, card = g.slot_seat[k], g.slot_time[k], w.fill[k]
+        if other != seat:
+            (dealt[other].add(card) if time == 0 else taken[(time, other)].append(card))
+    players = position.s.players
+    stock = list(world.stock[: world.stock_len])
+    key = (
+        tuple(frozenset(dealt[s]) for s in range(players) if s != seat),
+        tuple(sorted((t, s, frozenset(cards)) for (t, s), cards in taken.items())),
+        frozenset(stock),
+    )
+    return key, dealt, taken, stock
+
+
+def draws_from(position: Position, seat: int, rng: Stream, count: int):
+    """`count` worlds for `seat` at the position, each as `kernel_world` gives it."""
+    s, p, g, w, states = position.rows()
+    prepare(g, w, s, seat)
+    for _ in range(count):
+        copy_state(s, states[WORLD])
+        assert sample(g, w, p, s, states, seat, rng)
+        yield kernel_world(position, seat)
+
+
+CASES = [
+    ("equal-hands", {}, 11, 3),
+    ("equal-hands", {"must_head": "yes"}, 5, 4),
+    ("equal-hands", {"follow": "suit_or_trump", "when_void": "trump_if_able"}, 2, 5),
+    ("equal-hands", {"trump": "stock_bottom"}, 3, 4),
+    ("bicycle", {}, 7, 4),
+    ("equal-hands", {"deck": "A K Q J", "hand_size": "3"}, 3, 5),
+    ("equal-hands", {"deck": "A K Q J", "hand_size": "3"}, 5, 7),
+    ("equal-hands", {"deck": "A K Q J", "hand_size": "3", "when_void": "trump_if_able"}, 1, 5),
+]
+
+
+@pytest.mark.parametrize(("profile", "more", "seed", "plays"), CASES)
+def test_the_kernel_draws_every_consistent_world_uniformly(profile, more, seed, plays):
+    rules = small(profile, **more)
+    truth = played(rules, seed, plays)
+    seat = truth.to_move
+    support = {_in_ints(truth, k) for k in every_world(truth, seat)}
+    assert reference_key(truth, seat) in support
+    rng = Stream(derive(1, "kernel worlds", profile, seed))
+    draws = 100 * len(support)  # enough to see the bias of a proposal kept every time
+    counts = Counter(key for key, _, _, _ in draws_from(Position(truth), seat, rng, draws))
+    assert set(counts) == support
+    chi, df = chi_square(counts, support)
+    assert chi < generous(df), (chi, df)
+
+
+def _in_ints(hand: Hand, key: tuple) -> tuple:
+    """A key of test_search_sampler as `reference_key` gives it."""
+    code = hand.codes.of
+    dealt, draws, stock = key
+    seat = hand.to_move
+    ordered = iter(draws)
+    times = [(t, s) for t, s, _ in drawn(hand, seat)]
+    sets = [(t, s, frozenset(code[c] for c in next(ordered))) for t, s in times]
+    return (
+        tuple(frozenset(code[c] for c in h) for h in dealt),
+        tuple(sorted(sets)),
+        frozenset(code[c] for c in stock),
+    )
+
+
+def world_order(truth: Hand, seat: int, dealt: dict, taken: dict, stock: list[int]) -> list[Card]:
+    """The deck order that deals the world: the others' dealt cards in their places, each
+    draw's cards where it took them, the stock now under them (the deck order of
+    docs/rules.md, "Reproducible deals")."""
+    card = truth.codes.card
+    info = observe(truth, seat)
+    deal = next(e for e in truth.events if isinstance(e, Deal))
+    n, size = truth.players, len(deal.hands[0])
+    hands = {s: [card[c] for c in cards] for s, cards in dealt.items()}
+    hands[seat] = list(deal.hands[seat])
+    if info.place is Place.HAND:  # the card that named trump is the dealer's last
+        last = hands[deal.dealer]
+        last.append(last.pop(last.index(info.shown)))
+    order = [hands[(deal.dealer + 1 + k) % n][k // n] for k in range(n * size)]
+    bottom = []
+    if info.place is Place.STOCK_BOTTOM:
+        order.append(info.shown)
+        bottom = [truth.codes.of[info.shown]]
+    plays = 0
+    for event in truth.events:
+        if isinstance(event, Play):
+            plays += 1
+        elif isinstance(event, Draw):
+            mine = event.seat == seat
+            order += event.cards if mine else [card[c] for c in taken[(plays, event.seat)]]
+    order += [card[c] for c in reversed(stock) if c not in bottom]
+    return order
+
+
+@pytest.mark.parametrize(
+    ("profile", "more"),
+    [
+        ("equal-hands", {}),
+        ("bicycle", {}),
+        ("equal-hands", {"trump": "stock_bottom", "hand_size": "6"}),
+        ("equal-hands", {"must_head": "yes", "when_void": "trump_if_able"}),
+    ],
+)
+def test_every_kernel_world_replays_legally_and_is_the_position_played_out(profile, more):
+    rules = load(profile).rules.with_options(more)
+    for seed in range(6):
+        truth = played(rules, seed, 3 + 3 * seed, players=4)
+        if truth.is_over:
+            continue
+        seat = truth.to_move
+        position = Position(truth)
+        s, p = position.s, position.p
+        plays = [e.card for e in truth.events if isinstance(e, Play)]
+        worlds = draws_from(position, seat, Stream(seed), 4)
+        for n, (_, dealt, taken, stock) in enumerate(worlds):
+            world = position.states[WORLD]
+            hand = replay(rules, 4, world_order(truth, seat, dealt, taken, stock), plays)
+            assert hand is not None  # every play legal on the reference engine
+            assert hand.s.hands == [sorted(_cards(h)) for h in world.hands[:4]]
+            assert allowed_now(world, p) == allowed_now(s, p)
+            play_out(world, p, PLAYOUT, Stream(n))
+            assert world.over
+            bot = RandomBot(n)
+            while not hand.is_over:
+                hand.play(bot.choose(hand, hand.legal_moves()))
+
+
+def _cards(mask: int) -> list[int]:
+    return [c for c in range(52) if mask >> c & 1]
+
+
+@pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="numba is not installed")
+@pytest.mark.parametrize(
+    ("profile", "bots"),
+    [
+        ("equal-hands", ("pimc:6", "pimc:3", "ismcts:20", "heuristic")),
+        ("bicycle", ("ismcts:15", "random", "pimc:4", "playout")),
+        ("denexa", ("pimc:3",) * 4),
+    ],
+)
+def test_the_compiled_search_plays_every_hand_as_cpython_does(profile, bots):
+    from rulesdsl.play.kernel.compiled import compiled_profile
+
+    rules = load(profile).rules
+    compiled = compiled_profile(rules, 4, bots).play
+    python = kernel_player(rules, 4, bots)
+    for number in range(6):
+        deck = list(int_deck(rules))
+        shuffle(deck, Stream(number))
+        on_numba, on_cpython = Stream(number + 1), Stream(number + 1)
+        assert compiled(deck, number, on_numba, number % 4) == python(
+            deck, number, on_cpython, number % 4
+        )
+        assert on_numba.drawn == on_cpython.drawn
+
+
+def held_before_plays(position: Position, seat: int) -> dict[int, set[int]]:
+    """The cards the world drawn gives `seat` before each of its plays, by play index."""
+    g, w = position.g, position.w
+    slots = sorted(
+        (g.slot_time[k], w.fill[k]) for k in range(g.slots_len) if g.slot_seat[k] == seat
+    )
+    held, before, taken = set(), {}, 0
+    for i in range(g.plays_len):
+        if g.play_seat[i] == seat:
+            while taken < len(slots) and slots[taken][0] <= i:
+                held.add(slots[taken][1])
+                taken += 1
+            before[i] = set(held)
+            held.discard(g.play_card[i])
+    return before
+
+
+def test_worlds_through_reshuffles_are_consistent_and_as_likely_as_the_python_samplers():
+    rules = Rules().with_options(
+        {
+            "deck": "A K Q J",
+            "players": "3",
+            "hand_size": "3",
+            "exhaustion": "reshuffle",
+            "draw": "2",
+        }
+    )
+    found = 0
+    for seed in range(12):
+        truth = played(rules, seed, 10 + seed % 5)
+        if truth.is_over or not observe(truth, truth.to_move).pools:
+            continue
+        found += 1
+        seat, card = truth.to_move, truth.codes.card
+        others = [s for s in range(3) if s != seat]
+        sampler = Sampler(observe(truth, seat))
+        sampler.reveals()  # the reference engine's positions before each play
+        position = Position(truth)
+        assert position.g.epochs == len(sampler.info.pools)
+        kernel, python = Counter(), Counter()
+        for _ in draws_from(position, seat, Stream(seed), 300):
+            for other in others:
+                for i, held in held_before_plays(position, other).items():
+                    played_card = card[position.g.play_card[i]]
+                    assert sampler._may_play(i, [card[c] for c in held], played_card)
+            world = position.states[WORLD]
+            hands = tuple(frozenset(_cards(world.hands[s])) for s in others)
+            kernel[hands, frozenset(world.stock[: world.stock_len])] += 1
+        stream = Stream(seed + 100)
+        for _ in range(300):
+            s = sampler.state(sampler.sample(stream), 0)
+            python[tuple(frozenset(s.hands[o]) for o in others), frozenset(s.stock)] += 1
+        keys = set(kernel) | set(python)
+        chi = sum((kernel[k] - python[k]) ** 2 / (kernel[k] + python[k]) for k in keys)
+        assert chi < generous(len(keys) - 1), (chi, len(keys))
+    assert found
