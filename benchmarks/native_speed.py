@@ -32,11 +32,10 @@ import search_speed
 from timing import best_of
 from yardstick_numba import PLAYERS, yardstick
 
-from rulesdsl.play.kernel.compiled import compiled_profile
+from rulesdsl.play.kernel.compiled import chunks, compiled_profile
+from rulesdsl.play.kernel.deals import PLAYS
 from rulesdsl.play.kernel.plan import NotNative
 from rulesdsl.play.native import ENV
-from rulesdsl.play.native.driver import PLAYS
-from rulesdsl.play.native.kernel import chunks
 from rulesdsl.read.profile import load, shipped_names
 from rulesdsl.reason.sim import Spec, run
 

@@ -24,9 +24,8 @@ from timing import best_of
 from rulesdsl.model.seeds import derive
 from rulesdsl.play.engine.driver import play_hand
 from rulesdsl.play.engine.hand import Hand
-from rulesdsl.play.kernel.compiled import compiled_profile
+from rulesdsl.play.kernel.compiled import chunks, compiled_profile
 from rulesdsl.play.native import ENV
-from rulesdsl.play.native.kernel import chunks
 from rulesdsl.play.players.registry import make_bot
 from rulesdsl.read.profile import load
 

@@ -40,11 +40,11 @@ seed), so its rounds play the same hands. The rows:
 Warm runs use the user's kernel cache ($RULESDSL_CACHE, else ~/.cache/rulesdsl/native).
 The yardstick is `benchmarks/yardstick_numba.py`, a hand-written numba player of the
 default rules with random play: its own functions are compiled in every process (no
-`cache=True`), so its figure includes its JIT compile; it imports the project's runtime
-helpers (about 0.15 s more than importing numba alone). In-process throughput of every
+`cache=True`), so its figure includes its JIT compile. In-process throughput of every
 shipped profile against it is printed by `benchmarks/native_speed.py`, not here. Last, the
-lines of the native path (`rulesdsl/play/native/*.py`, `rulesdsl/play/kernel/*.py`, `inline.py`,
-`state_in_locals.py`).
+lines of the native path: the kernel, search included, that numba compiles and CPython
+runs alike (`rulesdsl/play/kernel/*.py`), and its build and cache
+(`rulesdsl/play/native/*.py`).
 """
 
 from __future__ import annotations
@@ -77,8 +77,6 @@ PIMC, PIMC_STICK = "simulate --bots pimc:50, 20 hands", "pimc_yardstick.py, pimc
 NATIVE_LINES = [
     *sorted((ROOT / "rulesdsl/play/native").glob("*.py")),
     *sorted((ROOT / "rulesdsl/play/kernel").glob("*.py")),
-    ROOT / "rulesdsl/play/engine/inline.py",
-    ROOT / "rulesdsl/play/engine/state_in_locals.py",
 ]
 
 

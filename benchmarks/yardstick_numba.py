@@ -9,9 +9,8 @@ kernels do. `benchmarks/native_speed.py` times it in process; as a whole process
 
 plays the hands and prints the cards played. Its own functions are compiled in every
 process, never cached (no `cache=True`), so a whole process includes its JIT compile, as a
-hand-written player's would; the helpers it shares with the kernels (the project's stream,
-`nth`, `popcount`, `shuffle` of `rulesdsl.play.native.runtime`) come from numba's cache,
-as they do for the kernels.
+hand-written player's would. It draws the project's random stream (`rulesdsl.model.stream`)
+with helpers of its own, so it plays the deals `simulate` plays.
 """
 
 from __future__ import annotations
@@ -21,9 +20,50 @@ import argparse
 import numba
 import numpy as np
 
-from rulesdsl.play.native.runtime import new_stream, next_uniform, nth, popcount, shuffle
+from rulesdsl.model.stream import GAMMA, MIX1, MIX2, UNIT
 
 PLAYERS = 4
+
+
+@numba.njit
+def new_stream(seed: int) -> np.ndarray:
+    stream = np.zeros(2, np.uint64)
+    stream[0] = np.uint64(seed)
+    return stream
+
+
+@numba.njit
+def next_uniform(stream: np.ndarray) -> float:
+    """The stream's next float in [0, 1), as `Stream.random()` draws it."""
+    k = stream[1] + np.uint64(1)
+    stream[1] = k
+    z = stream[0] + k * np.uint64(GAMMA)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(MIX1)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(MIX2)
+    return float((z ^ (z >> np.uint64(31))) >> np.uint64(11)) * UNIT
+
+
+@numba.njit
+def shuffle(cards: np.ndarray, stream: np.ndarray) -> None:
+    for i in range(len(cards) - 1, 0, -1):
+        j = int(next_uniform(stream) * (i + 1))
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+@numba.njit
+def popcount(mask: int) -> int:
+    mask = mask - ((mask >> 1) & 0x5555555555555555)
+    mask = (mask & 0x3333333333333333) + ((mask >> 2) & 0x3333333333333333)
+    mask = (mask + (mask >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return ((mask * 0x0101010101010101) & 0x7FFFFFFFFFFFFFFF) >> 56
+
+
+@numba.njit
+def nth(mask: int, index: int) -> int:
+    """The card at `index` of the set in ascending order."""
+    for _ in range(index):
+        mask &= mask - 1
+    return popcount((mask & -mask) - 1)
 
 
 @numba.njit

@@ -419,40 +419,29 @@ def _play_good(
 
 
 def native_kernels(spec: Spec) -> list[Any] | None:
-    """Each profile's native kernel, when the native path runs here, has them all and the
-    run is large enough to gain from it."""
+    """Each profile on the compiled kernel, when the native path runs here, the run is
+    large enough to gain from it and the kernel plays every profile (where it does not, it
+    says why, once, and the run plays on the pure-Python path)."""
     small = spec.units * len(spec.profiles) < NATIVE_FROM
-    if not native.available() or (small and not native.forced()):
-        return None
-    from rulesdsl.play.native.lower import NativeError
-
     bots = spec.seat_bots()
-    if needs_reference(bots):
+    if not native.available() or (small and not native.forced()) or needs_reference(bots):
         return None
-    try:
-        return [native_kernel(rules, spec.players, bots, spec.skill) for _, rules in spec.profiles]
-    except NativeError:
-        return None
-
-
-def native_kernel(rules: Rules, players: int, bots: tuple[str, ...], skill: bool) -> Any:
-    """The compiled kernel with the profile's plan (its stated rules as programs), or where
-    it cannot play the profile (`NotNative` says why) the profile's own kernel."""
     from rulesdsl.play.kernel.compiled import compiled_profile
     from rulesdsl.play.kernel.plan import NotNative
-    from rulesdsl.play.native.kernel import ready
+    from rulesdsl.play.native.trust import say
 
     try:
-        return compiled_profile(rules, players, bots)
-    except NotNative:
-        return ready(rules, players, bots, skill)
+        return [compiled_profile(rules, spec.players, bots) for _, rules in spec.profiles]
+    except NotNative as refused:
+        say(f"this run plays on the pure-Python path: {refused}")
+        return None
 
 
 def _keys(rows: Any, units: range, players: int) -> Any:
     """The columns `counted` gives, one row per deal, as ints (reason and fired by index)."""
     import numpy as np
 
-    from rulesdsl.play.native import driver as d
+    from rulesdsl.play.kernel import deals as d
 
     dealers = np.arange(units.start, units.stop, dtype=np.int64) % players
     columns = (d.WINNER, d.REASON, d.FIRED, d.TRICKS, d.PLAYS, d.STOCK_LEFT, d.ELIMINATED, d.SAVES)
@@ -495,7 +484,7 @@ def _count(tally: Tally, category: str, values: Any, name: Callable[[tuple], obj
 def _native_chunks(spec: Spec, units: range, cards: tuple[int, ...], bots: str) -> Any:
     """The chunks of `units` for a native kernel: the streams of each as `_play_chunk`
     draws them, its bots' stream the one named `bots`."""
-    from rulesdsl.play.native.kernel import chunks
+    from rulesdsl.play.kernel.compiled import chunks
 
     starts = [chunk.start for chunk in pieces(units)]
     return chunks(

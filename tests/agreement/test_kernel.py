@@ -43,7 +43,6 @@ from rulesdsl.play.kernel.hands import hand_player
 from rulesdsl.play.kernel.plan import kernel_plan, plan_record
 from rulesdsl.play.kernel.rows import search_rows as cpython_rows
 from rulesdsl.play.kernel.state import STATE, State
-from rulesdsl.play.native import driver
 from rulesdsl.play.players.bots import RandomBot
 from rulesdsl.play.players.registry import make_bot
 from rulesdsl.read.language.checker import COMPARISONS
@@ -124,7 +123,7 @@ def play_chunk(rules: Rules, skill: bool, native: bool, count: int) -> np.ndarra
     plan = kernel_plan(rules)
     table = deals.table_of(rules, 4)
     chunk = ([11, 12], [21, 22], [0, count], [count, count])
-    out = np.zeros((2 * count, len(driver.FIELDS)), np.int64)
+    out = np.zeros((2 * count, len(deals.FIELDS)), np.int64)
     if native:
         module = build.kernel()
         s, p = np.zeros(1, STATE)[0], plan_record(plan)[0]

@@ -38,9 +38,9 @@ pytest.importorskip("numba", reason="numba is not installed: pip install 'rulesd
 
 import rulesdsl
 from rulesdsl.model.text import UNSAFE
-from rulesdsl.play.native import ENV, kernel, store, trust
-from rulesdsl.play.native.kernel import CACHE_ENV
-from rulesdsl.play.native.store import KEY, KEY_SIZE, loaded, sealed
+from rulesdsl.play.kernel import build
+from rulesdsl.play.native import ENV, store, trust
+from rulesdsl.play.native.store import CACHE_ENV, KEY, KEY_SIZE, loaded, sealed
 from rulesdsl.read.profile import load
 from rulesdsl.reason import sim
 from rulesdsl.words import report
@@ -437,10 +437,8 @@ def test_two_threads_asking_for_one_kernel_not_yet_made_both_get_the_pure_figure
     cache = tmp_path / "cache" if THOROUGH else copied(two_at_once, tmp_path)[0]
     monkeypatch.setenv(ENV, "1")
     monkeypatch.setenv(CACHE_ENV, str(cache))
-    tree = kernel.module_tree(spec.profiles[0][1], spec.players, spec.seat_bots())
-    monkeypatch.delitem(sys.modules, kernel.named_text(tree)[0], raising=False)
-    kernel.kernel.cache_clear()
-    kernel.ready.cache_clear()
+    monkeypatch.delitem(sys.modules, build.module_name(build.source()), raising=False)
+    build.kernel.cache_clear()
     start = threading.Barrier(2)
     results: dict[int, str] = {}
 

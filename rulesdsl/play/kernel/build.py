@@ -145,15 +145,19 @@ def check(node: ast.FunctionDef, names: set[str]) -> None:
             raise BuildError(f"the kernel's {node.name} reads {n.id}, which is not the kernel's")
 
 
+def module_name(text: str) -> str:
+    """The name of the kernel module of `text`: a digest of it and of numba's version."""
+    import numba
+
+    digest = hashlib.blake2b(f"{numba.__version__}\0{text}".encode(), digest_size=10)
+    return f"rulesdsl_kernel_{digest.hexdigest()}"
+
+
 @cache
 def kernel() -> ModuleType:
     """The compiled kernel module (its functions compile as first called, or load from the
     cache)."""
-    import numba
-
-    from rulesdsl.play.native.kernel import cache_dir
-    from rulesdsl.play.native.store import loaded
+    from rulesdsl.play.native.store import cache_dir, loaded
 
     text = source()
-    digest = hashlib.blake2b(f"{numba.__version__}\0{text}".encode(), digest_size=10)
-    return loaded(text, f"rulesdsl_kernel_{digest.hexdigest()}", cache_dir())
+    return loaded(text, module_name(text), cache_dir())

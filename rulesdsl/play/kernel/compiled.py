@@ -1,9 +1,9 @@
 """A profile at one table on the compiled kernel: what `rulesdsl.reason.sim` plays chunks of
-deals with, as it does with a profile's own native kernel (`rulesdsl.play.native.kernel`),
-and single hands of search bots (`play`)."""
+deals with (`chunks`), and single hands of search bots (`play`)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from types import ModuleType
 from typing import Any, NamedTuple
 
@@ -15,14 +15,37 @@ from rulesdsl.model.stream import Stream
 from rulesdsl.play.engine.plan import plan_for
 from rulesdsl.play.engine.steps import Plan
 from rulesdsl.play.kernel import build
-from rulesdsl.play.kernel.deals import table_of
+from rulesdsl.play.kernel.deals import FIELDS, table_of
 from rulesdsl.play.kernel.hands import comeback, hand_result, seat_kinds
 from rulesdsl.play.kernel.plan import kernel_plan, plan_record
 from rulesdsl.play.kernel.search import PIMC
 from rulesdsl.play.kernel.state import PLAYS, SEATS, SEEN, STATE
 from rulesdsl.play.kernel.worlds import FIRST_PROBE, WORK
-from rulesdsl.play.native.driver import FIELDS
-from rulesdsl.play.native.kernel import chunks
+
+
+class Chunks(NamedTuple):
+    """Chunks of deals played in one call (`deals.play_deals`): for each, the seeds of its
+    deals' and its bots' streams, its first deal and how many deals it holds."""
+
+    deal_seeds: Any
+    bot_seeds: Any
+    starts: Any
+    counts: Any
+
+
+def chunks(
+    deal_seeds: Sequence[int],
+    bot_seeds: Sequence[int],
+    starts: Sequence[int],
+    counts: Sequence[int],
+) -> Chunks:
+    """Chunks from lists of ints, one item per chunk."""
+    return Chunks(
+        np.array(deal_seeds, np.uint64),
+        np.array(bot_seeds, np.uint64),
+        np.array(starts, np.int64),
+        np.array(counts, np.int64),
+    )
 
 
 class SearchRows(NamedTuple):
@@ -56,7 +79,7 @@ class CompiledProfile(NamedTuple):
     rows: SearchRows
 
     def chunks(self, cards: Any, played: Any, skill: bool = False) -> Any:
-        """The rows (`rulesdsl.play.native.driver.FIELDS`) of the deals of every chunk of
+        """The rows (`deals.FIELDS`) of the deals of every chunk of
         `played`, in order, with the profile's bots or (with `skill`) the heuristic bot at
         one seat."""
         out = np.zeros((int(played.counts.sum()), len(FIELDS)), np.int64)

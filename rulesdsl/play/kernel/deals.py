@@ -3,8 +3,7 @@
 each deal taking the stream's next number as its hand seed; the dealer of deal `unit` is
 `unit % players`; the bots draw from the chunk's stream `bot_seeds[k]`. With `skill`, the
 heuristic bot plays one seat (turning relative to the dealer every `players` deals) and the
-random bot the others. Each hand's numbers go to a row of `out`, as the per-profile kernels
-write them (`rulesdsl.play.native.driver.FIELDS`).
+random bot the others. Each hand's numbers go to a row of `out` (FIELDS).
 """
 
 from __future__ import annotations
@@ -21,20 +20,38 @@ from rulesdsl.play.kernel.primitives import (
 )
 from rulesdsl.play.kernel.search import play_dealt
 from rulesdsl.play.kernel.steps import HEURISTIC, RANDOM, hand_points
-from rulesdsl.play.native.driver import (
-    ELIMINATED,
-    FIRED,
-    NO_POINTS,
-    PLAYS,
-    POINTS,
-    REASON,
-    SAVES,
-    STOCK_LEFT,
-    TRICKS,
-    TRUMP,
-    WINNER,
-    WINNER_CARDS,
+
+FIELDS = (
+    "winner",
+    "reason",
+    "tricks",
+    "stock_left",
+    "trump",
+    "winner_cards",
+    "plays",
+    "saves",
+    "fired",
+    "points",
+    "eliminated",
 )
+"""The numbers of a hand, in the order of a row."""
+
+(
+    WINNER,
+    REASON,
+    TRICKS,
+    STOCK_LEFT,
+    TRUMP,
+    WINNER_CARDS,
+    PLAYS,
+    SAVES,
+    FIRED,
+    POINTS,
+    ELIMINATED,
+) = range(len(FIELDS))
+
+NO_POINTS = -(1 << 62)
+"""`points` of a hand without a winner."""
 
 
 def record(s: Any, p: Any, out: Any, row: int) -> None:

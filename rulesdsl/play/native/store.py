@@ -2,7 +2,7 @@
 kernel module's text and numba's compiled code of its functions, trusted no more than the
 user's own files (`trust.py`).
 
-The cache folder (`kernel.cache_dir`) holds a secret key (`key`: random bytes, readable by
+The cache folder (`cache_dir`) holds a secret key (`key`: random bytes, readable by
 the user alone, made on first use) and the entries, each named as its kernel's module: the
 module's text (`<name>.py`, for people to read: the kernel is executed from the text it was
 made from, never from a file) and a file per function and signature (`<function>-<digest>
@@ -137,6 +137,18 @@ def unsealed(key: bytes, label: bytes, data: bytes) -> bytes | None:
         return None
     body = data[start:]
     return body if hmac.compare_digest(data[len(MAGIC) : start], tag(key, label, body)) else None
+
+
+CACHE_ENV = "RULESDSL_CACHE"
+
+
+def cache_dir() -> Path:
+    """Where kernels are kept: $RULESDSL_CACHE, else the user's cache folder."""
+    given = os.environ.get(CACHE_ENV)
+    if given:
+        return Path(given)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "rulesdsl" / "native"
 
 
 def opened_cache(given: Path) -> Cache | None:

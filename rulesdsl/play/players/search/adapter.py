@@ -8,12 +8,10 @@ Everything else in `rulesdsl.play.players.search` goes through the reference eng
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from rulesdsl.model.cards import Card
 from rulesdsl.model.rules import Rules
-from rulesdsl.model.state import State, reshuffle_rng
-from rulesdsl.model.stream import Stream
+from rulesdsl.model.state import State
 from rulesdsl.play.engine import steps
 from rulesdsl.play.engine.hand import Hand, codes_for
 from rulesdsl.play.engine.steps import Plan
@@ -152,65 +150,3 @@ def advance(s: State, plan: Plan, card: int) -> None:
         steps.finish_trick(s, plan)
         if not s.over:
             steps.start_trick(s)
-
-
-def start(rules: Rules, players: int) -> State:
-    """The untraced State of a hand dealt from the canonical deck order, to try a kernel on."""
-    return Hand.deal(rules, players, order=list(rules.cards)).s
-
-
-def rests(
-    states: Sequence[State], streams: Sequence[Stream], moves: Sequence[Sequence[int]]
-) -> Any:
-    """A row for each move of `moves[k]` in the k-th State (mid-trick or not): the State
-    after its mover plays the move, its bots drawing from `streams[k]` as it stands; as
-    the arrays `Kernel.play_rests` reads (`native.kernel.Rests`). A move of -1 plays no
-    card (the State as it is)."""
-    import numpy as np
-
-    from rulesdsl.play.native.kernel import Rests
-
-    def padded(rows: Sequence[Sequence[int]]) -> Any:
-        table = np.full((len(rows), max(1, *map(len, rows))), -1, np.int64)
-        for k, row in enumerate(rows):
-            table[k, : len(row)] = row
-        return table
-
-    rows = [k for k, row in enumerate(moves) for _ in row]
-    held = [[list(h) for h in s.hands] for s in states]
-    for k, s in enumerate(states):  # the trick's cards back in the hands that played them
-        for seat, card in zip(s.trick_seats, s.trick, strict=False):
-            held[k][seat].append(card)
-    seats = max(1, *(len(h) for hands in held for h in hands))
-    tables = np.full((len(states), states[0].players, seats), -1, np.int64)
-    for k, hands in enumerate(held):
-        for seat, cards in enumerate(hands):
-            tables[k, seat, : len(cards)] = cards
-    shuffles = [reshuffle_rng(s) for s in states]
-    played = [
-        [*states[k].trick, *([move] if move >= 0 else [])]
-        for k, row in enumerate(moves)
-        for move in row
-    ]
-    every = (
-        tables,
-        padded([s.stock for s in states]),
-        padded([s.set_aside for s in states]),
-        np.array([s.trump for s in states], np.int64),
-        np.array([s.leader for s in states], np.int64),
-        np.array([[not a for a in s.active] for s in states], np.int64),
-        np.array([_counts(s) for s in states], np.int64),
-        np.array([s.tricks_won for s in states], np.int64),
-        np.array([s.last_win for s in states], np.int64),
-        np.array([(r.seed, r.drawn) for r in shuffles], np.uint64),
-    )
-    return Rests(
-        *(array[rows] for array in every),
-        padded(played),
-        np.array([(r.seed, r.drawn) for r in streams], np.uint64)[rows],
-    )
-
-
-def _counts(s: State) -> tuple[int, ...]:
-    """The counters of `driver.play_rest`, in its order."""
-    return (s.trick_number, s.trumps_broken, s.first_leader, s.plays, s.saves, s.fired, s.opening)
