@@ -108,11 +108,21 @@ def test_a_comeback_is_holding_the_fewest_cards_at_the_start_of_a_later_trick():
 def test_a_profile_the_kernel_cannot_search_is_said_once_and_played_all_the_same(
     capsys, monkeypatch
 ):
+    from rulesdsl.play.kernel import compiled, hands
+    from rulesdsl.play.kernel.plan import NotNative
     from rulesdsl.play.native import trust
+    from rulesdsl.play.players.search import table
+
+    def refused(*args):
+        raise NotNative("not the kernel's")
 
     monkeypatch.setattr(trust, "_said", set())
+    monkeypatch.setattr(compiled, "compiled_profile", refused)
+    monkeypatch.setattr(hands, "kernel_player", refused)
+    table.kernel_hand.cache_clear()
     argv = ["simulate", "must-overtrump", "--hands", "2", "--good-play", "pimc:1", "--workers", "1"]
     code = main(argv)
+    table.kernel_hand.cache_clear()
     out, err = capsys.readouterr()
     assert code == 0 and "good play: win share" in out
     assert err.count("search bots play this profile on the reference engine") == 1
