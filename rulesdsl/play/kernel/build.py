@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import inspect
+import threading
 from functools import cache
 from types import FunctionType, ModuleType
 from typing import Any
@@ -153,11 +154,16 @@ def module_name(text: str) -> str:
     return f"rulesdsl_kernel_{digest.hexdigest()}"
 
 
+SOURCE_LOCK = threading.Lock()
+"""Held while the kernel's text is made: Python 3.11 cannot parse in two threads at once."""
+
+
 @cache
 def kernel() -> ModuleType:
     """The compiled kernel module (its functions compile as first called, or load from the
     cache)."""
     from rulesdsl.play.native.store import cache_dir, loaded
 
-    text = source()
+    with SOURCE_LOCK:
+        text = source()
     return loaded(text, module_name(text), cache_dir())
