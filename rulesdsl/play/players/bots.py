@@ -7,7 +7,8 @@ from collections.abc import Callable, Sequence
 from rulesdsl.model.cards import Card
 from rulesdsl.model.stream import Stream
 from rulesdsl.play.engine.driver import Player
-from rulesdsl.play.engine.hand import Hand, card_beats
+from rulesdsl.play.engine.hand import Hand
+from rulesdsl.play.kernel.steps import heuristic
 
 
 class RandomBot:
@@ -64,22 +65,11 @@ class HeuristicBot:
         del seed
 
     def choose(self, hand: Hand, legal: Sequence[Card]) -> Card:
-        if len(legal) == 1:
-            return legal[0]
-        trump, key, strength = hand.trump, hand.rules.card_key, hand.rules.rank_strength
-        side = [c for c in legal if c.suit != trump]
-        best = hand.best_so_far()
-        if best is None:
-            return max(side, key=lambda c: strength[c.rank]) if side else max(legal, key=key)
-        led = hand.led_suit
-        winners = [c for c in legal if card_beats(c, best[1], led, trump, strength)]
-        side_winners = [c for c in winners if c.suit != trump]
-        plays_last = len(hand.trick) == len(hand.trick_seats) - 1
-        if side_winners:
-            return min(side_winners, key=key) if plays_last else max(side_winners, key=key)
-        if winners and (plays_last or not side):
-            return min(winners, key=key)
-        return min(side or legal, key=key)
+        """The kernel's heuristic (`rulesdsl.play.kernel.steps.heuristic`) on the hand."""
+        s, codes = hand.s, hand.codes
+        allowed = sum(1 << code for code in codes.ints(legal))
+        plays_last = len(s.trick) == len(s.trick_seats) - 1
+        return codes.card[heuristic(allowed, s.trump, s.led, s.best, plays_last)]
 
 
 BOTS: dict[str, Callable[[int], Player]] = {
