@@ -41,6 +41,9 @@ HEADER = (
     "import math\n\nimport numba\nimport numpy as np\n"
 )
 SKIPPED = frozenset({"table_of"})
+INLINED = frozenset({"pick"})
+"""Functions numba inlines where they are called (`inline='always'`): those called for every
+card that take an array (a bot's stream), so that no reference count is kept for it."""
 """Functions of those modules that run in CPython alone."""
 
 
@@ -125,7 +128,8 @@ def source() -> str:
     nodes += [node for node, _ in calls]
     names = {node.name for node in nodes} | set(values)
     for node in nodes:
-        node.decorator_list = [ast.parse("numba.njit()", mode="eval").body]
+        options = "inline='always'" if node.name in INLINED else ""
+        node.decorator_list = [ast.parse(f"numba.njit({options})", mode="eval").body]
         node.returns = None
         for arg in node.args.args:
             arg.annotation = None
