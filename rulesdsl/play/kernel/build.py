@@ -41,9 +41,9 @@ HEADER = (
     "import math\n\nimport numba\nimport numpy as np\n"
 )
 SKIPPED = frozenset({"table_of"})
-INLINED = frozenset({"pick"})
-"""Functions numba inlines where they are called (`inline='always'`): those called for every
-card that take an array (a bot's stream), so that no reference count is kept for it."""
+INLINED = frozenset({"pick", "allowed_now", "play_now"})
+"""Functions numba inlines where they are called (`inline='always'`): the small ones called
+for every card, so that no call (nor, for a bot's stream, a reference count) is paid there."""
 """Functions of those modules that run in CPython alone."""
 
 
