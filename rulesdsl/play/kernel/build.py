@@ -43,6 +43,12 @@ HEADER = (
 )
 SKIPPED = frozenset({"table_of"})
 """Functions of those modules that run in CPython alone."""
+INLINED = frozenset(
+    {"pick", "allowed_now", "play_now", "start_trick", "eliminate", "draw", "draw_for", "count_for"}
+)
+"""Functions numba inlines where they are called (`inline='always'`): small ones called for
+every card or trick from a place or two, so that no call (nor, for a bot's stream, a
+reference count) is paid there. Each was kept as it measured faster (native_speed.py)."""
 
 
 class BuildError(Exception):
@@ -126,7 +132,8 @@ def source() -> str:
     nodes += [node for node, _ in calls]
     names = {node.name for node in nodes} | set(values)
     for node in nodes:
-        node.decorator_list = [ast.parse("numba.njit()", mode="eval").body]
+        options = "inline='always'" if node.name in INLINED else ""
+        node.decorator_list = [ast.parse(f"numba.njit({options})", mode="eval").body]
         node.returns = None
         for arg in node.args.args:
             arg.annotation = None
