@@ -452,10 +452,20 @@ def _keys(rows: Any, units: range, players: int) -> Any:
 
 
 def _distinct(values: Any) -> list[tuple[tuple[int, ...], int]]:
-    """The distinct rows of an int array with their counts, in order of first occurrence."""
+    """The distinct rows of an int array with their counts, in order of first occurrence:
+    each row read as one number in mixed radix (the spans of its columns), where those
+    numbers fit in 62 bits, else row by row."""
     import numpy as np
 
-    _, firsts, counts = np.unique(values, axis=0, return_index=True, return_counts=True)
+    if len(values) == 0:
+        return []
+    lows = values.min(axis=0)
+    spans = [int(span) for span in values.max(axis=0) - lows + 1]
+    if math.prod(spans) >= 1 << 62:
+        return list(Counter(map(tuple, values.tolist())).items())
+    places = np.cumprod([1, *spans[:-1]], dtype=np.int64)
+    keys = (values - lows) @ places
+    _, firsts, counts = np.unique(keys, return_index=True, return_counts=True)
     order = np.argsort(firsts)
     return list(
         zip(map(tuple, values[firsts[order]].tolist()), counts[order].tolist(), strict=True)
