@@ -291,3 +291,12 @@ def test_distinct_rows_are_counted_in_order_of_first_occurrence(rows):
     values = np.array(rows, np.int64).reshape(len(rows), 2)
     expected = Counter(map(tuple, rows))
     assert sim._distinct(values) == list(expected.items())
+
+
+@settings(deadline=None)
+@given(st.lists(st.lists(st.integers(-(2**40), 2**40), min_size=3, max_size=3), max_size=30))
+def test_distinct_rows_of_wide_spans_are_counted_in_order_of_first_occurrence(rows):
+    import numpy as np
+
+    values = np.array(rows, np.int64).reshape(len(rows), 3)
+    assert sim._distinct(values) == list(Counter(map(tuple, rows)).items())
