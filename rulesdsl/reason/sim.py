@@ -459,8 +459,8 @@ def _distinct(values: Any) -> list[tuple[tuple[int, ...], int]]:
 
     if len(values) == 0:
         return []
-    lows = values.min(axis=0)
-    spans = [int(span) for span in values.max(axis=0) - lows + 1]
+    lows, highs = values.min(axis=0), values.max(axis=0)
+    spans = [high - low + 1 for high, low in zip(highs.tolist(), lows.tolist(), strict=True)]
     if math.prod(spans) >= 1 << 62:
         return list(Counter(map(tuple, values.tolist())).items())
     places = np.cumprod([1, *spans[:-1]], dtype=np.int64)

@@ -294,7 +294,7 @@ def test_distinct_rows_are_counted_in_order_of_first_occurrence(rows):
 
 
 @settings(deadline=None)
-@given(st.lists(st.lists(st.integers(-(2**40), 2**40), min_size=3, max_size=3), max_size=30))
+@given(st.lists(st.lists(st.integers(-(2**63), 2**63 - 1), min_size=3, max_size=3), max_size=30))
 def test_distinct_rows_of_wide_spans_are_counted_in_order_of_first_occurrence(rows):
     import numpy as np
 
