@@ -11,10 +11,9 @@ from collections import Counter, defaultdict
 
 import pytest
 from replays import replay
-from test_search_sampler import chi_square, every_world, generous, played, small
+from test_search_sampler import chi_square, every_world, generous, played, reshuffled, small
 
 from rulesdsl.model.cards import Card
-from rulesdsl.model.rules import Rules
 from rulesdsl.model.seeds import derive, shuffle
 from rulesdsl.model.stream import Stream
 from rulesdsl.play.engine.events import Deal, Draw, Play
@@ -234,21 +233,7 @@ def held_before_plays(position: Position, seat: int) -> dict[int, set[int]]:
 
 
 def test_worlds_through_reshuffles_are_consistent_and_as_likely_as_the_python_samplers():
-    rules = Rules().with_options(
-        {
-            "deck": "A K Q J",
-            "players": "3",
-            "hand_size": "3",
-            "exhaustion": "reshuffle",
-            "draw": "2",
-        }
-    )
-    found = 0
-    for seed in range(12):
-        truth = played(rules, seed, 10 + seed % 5)
-        if truth.is_over or not observe(truth, truth.to_move).pools:
-            continue
-        found += 1
+    for seed, truth in reshuffled():
         seat, card = truth.to_move, truth.codes.card
         others = [s for s in range(3) if s != seat]
         sampler = Sampler(observe(truth, seat))
@@ -271,4 +256,3 @@ def test_worlds_through_reshuffles_are_consistent_and_as_likely_as_the_python_sa
         keys = set(kernel) | set(python)
         chi = sum((kernel[k] - python[k]) ** 2 / (kernel[k] + python[k]) for k in keys)
         assert chi < generous(len(keys) - 1), (chi, len(keys))
-    assert found

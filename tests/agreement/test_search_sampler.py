@@ -171,7 +171,9 @@ def test_every_sampled_world_replays_legally_and_plays_to_its_end(profile, more)
                 hand.play(bot.choose(hand, hand.legal_moves()))
 
 
-def test_worlds_replay_through_reshuffles():
+def reshuffled() -> list[tuple[int, Hand]]:
+    """Hands of a 16-card deck at three players, the stock reshuffled before the seat to
+    move plays, each with the seed it was played from."""
     rules = Rules().with_options(
         {
             "deck": "A K Q J",
@@ -181,12 +183,17 @@ def test_worlds_replay_through_reshuffles():
             "draw": "2",
         }
     )
-    found = 0
+    found = []
     for seed in range(12):
         truth = played(rules, seed, 10 + seed % 5)
-        if truth.is_over or not observe(truth, truth.to_move).pools:
-            continue
-        found += 1
+        if not truth.is_over and observe(truth, truth.to_move).pools:
+            found.append((seed, truth))
+    assert found
+    return found
+
+
+def test_worlds_replay_through_reshuffles():
+    for seed, truth in reshuffled():
         sampler = Sampler(observe(truth, truth.to_move))
         stream = Stream(seed)
         for _ in range(5):
@@ -194,7 +201,6 @@ def test_worlds_replay_through_reshuffles():
             hand = sampler.replay(sampler.world(filling))
             assert hand.cards(truth.to_move) == truth.cards(truth.to_move)
             assert len(hand.stock) == len(truth.stock)
-    assert found
 
 
 def test_a_player_who_did_not_follow_suit_is_void_in_it():
