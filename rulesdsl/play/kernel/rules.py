@@ -86,6 +86,17 @@ def played_cards(s: Any) -> int:
     return cards
 
 
+def clockwise_active(s: Any, first: int, seats: Any) -> int:
+    """The seats still in the hand clockwise from `first`, written into `seats`; how many."""
+    n = 0
+    for k in range(s.players):
+        seat = (first + k) % s.players
+        if s.active[seat] != 0:
+            seats[n] = seat
+            n += 1
+    return n
+
+
 def active_seats(s: Any) -> int:
     """The seats still in the hand, as a mask of seats."""
     seats = 0
@@ -143,13 +154,7 @@ def no_trump(s: Any, deck: Any, dealt: int, arg: int) -> None:
 
 def everyone_draws(s: Any, arg: int) -> int:
     """Every active seat clockwise from the trick winner, in `s.drawers`; how many."""
-    n = 0
-    for k in range(s.players):
-        seat = (s.winner + k) % s.players
-        if s.active[seat] != 0:
-            s.drawers[n] = seat
-            n += 1
-    return n
+    return clockwise_active(s, s.winner, s.drawers)
 
 
 def per_card_in_trick(s: Any, seat: int, arg: int) -> int:

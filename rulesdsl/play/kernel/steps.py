@@ -43,6 +43,7 @@ from rulesdsl.play.kernel.primitives import (
     suit_cards,
     uniform,
 )
+from rulesdsl.play.kernel.rules import clockwise_active
 from rulesdsl.play.kernel.state import SEATS
 
 RANDOM, LOWEST, HIGHEST, HEURISTIC, PLAYOUT = range(5)
@@ -97,13 +98,7 @@ def deal(s: Any, p: Any, deck: Any, players: int, dealt: int, dealer: int, seed:
 
 def start_trick(s: Any) -> None:
     """The active seats clockwise from the leader play to this trick."""
-    n = 0
-    for k in range(s.players):
-        seat = (s.leader + k) % s.players
-        if s.active[seat] != 0:
-            s.trick_seats[n] = seat
-            n += 1
-    s.seats_len = n
+    s.seats_len = clockwise_active(s, s.leader, s.trick_seats)
     s.trick_len = 0
     s.led = NO_CARD
     s.best = NO_CARD
