@@ -64,7 +64,7 @@ def plays_per_second(names: list[str], hands: int) -> dict[str, float | str]:
         except NotNative as error:
             refused[name] = str(error)
             continue
-        plays[name] = int(profile.chunks(None, played)[:, PLAYS].sum())
+        plays[name] = int(profile.chunks(played)[:, PLAYS].sum())
         works[name] = partial(profile.chunks, None, played)
     seconds = best_of(works)
     rates: dict[str, float | str] = {name: plays[name] / seconds[name] for name in works}

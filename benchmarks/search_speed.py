@@ -42,7 +42,7 @@ def compiled_work(hands: int, worlds: int) -> Callable[[], object]:
     rules = load(PROFILE).rules
     profile = compiled_profile(rules, PLAYERS, (f"pimc:{worlds}",) * PLAYERS)
     played = chunks([derive(1, "deal")], [derive(1, "bots")], [0], [hands])
-    return lambda: profile.chunks(None, played)
+    return lambda: profile.chunks(played)
 
 
 def python_hands(hands: int, worlds: int) -> float:

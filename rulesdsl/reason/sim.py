@@ -515,17 +515,14 @@ def _play_native(spec: Spec, units: range, result: Result, kernels: list[Any]) -
     seat = (unit % n + unit // n) % n
     keys, skills = [], []
     for (_, rules), kernel, tally in zip(spec.profiles, kernels, result.profiles, strict=True):
-        cards = np.array(int_deck(rules), np.int64)
-        played = kernel.chunks(cards, _native_chunks(spec, units, int_deck(rules), "bots"))
+        played = kernel.chunks(_native_chunks(spec, units, int_deck(rules), "bots"))
         key = _keys(played, units, n)
         for value, count in _distinct(key):
             tally.outcomes[_named(value, kernel.plan)] += count
         tally.n += len(units)
         keys.append(key)
         if spec.skill:
-            played = kernel.chunks(
-                cards, _native_chunks(spec, units, int_deck(rules), "skill"), True
-            )
+            played = kernel.chunks(_native_chunks(spec, units, int_deck(rules), "skill"), True)
             won = (played[:, 0] == seat).astype(np.int64)[:, None]
             _count(tally, "skill", won, lambda v: v[0])
             skills.append(won)

@@ -29,10 +29,8 @@ def native_on(monkeypatch):
 
 def test_chunks_played_in_one_call_are_the_chunks_played_one_by_one():
     profile = compiled_profile(load("denexa").rules, 4, MIXED)
-    played = profile.chunks(None, chunks([5, 6, 7], [8, 9, 10], [0, 40, 80], [40, 40, 3]))
-    alone = [
-        profile.chunks(None, chunks([5 + k], [8 + k], [40 * k], [(40, 40, 3)[k]])) for k in range(3)
-    ]
+    played = profile.chunks(chunks([5, 6, 7], [8, 9, 10], [0, 40, 80], [40, 40, 3]))
+    alone = [profile.chunks(chunks([5 + k], [8 + k], [40 * k], [(40, 40, 3)[k]])) for k in range(3)]
     assert np.array_equal(played, np.concatenate(alone))
 
 

@@ -18,6 +18,7 @@ from rulesdsl.play.kernel import build
 from rulesdsl.play.kernel.deals import FIELDS, table_of
 from rulesdsl.play.kernel.hands import comeback, hand_result, seat_kinds
 from rulesdsl.play.kernel.plan import kernel_plan, plan_record
+from rulesdsl.play.kernel.rows import searched
 from rulesdsl.play.kernel.search import PIMC
 from rulesdsl.play.kernel.state import PLAYS, SEATS, SEEN, STATE
 from rulesdsl.play.kernel.worlds import FIRST_PROBE, WORK
@@ -78,7 +79,7 @@ class CompiledProfile(NamedTuple):
     budgets: Any
     rows: SearchRows
 
-    def chunks(self, cards: Any, played: Any, skill: bool = False) -> Any:
+    def chunks(self, played: Chunks, skill: bool = False) -> Any:
         """The rows (`deals.FIELDS`) of the deals of every chunk of
         `played`, in order, with the profile's bots or (with `skill`) the heuristic bot at
         one seat."""
@@ -88,7 +89,7 @@ class CompiledProfile(NamedTuple):
         self.module.play_deals(
             state, self.record, *self.rows, self.table, bots, self.budgets, skill, *played, out
         )
-        self.checked()
+        searched(int(self.rows.work["gave_up"]))
         return out
 
     def play(self, deck: Any, hand_seed: int, rng: Any, dealer: int) -> tuple[HandResult, int]:
@@ -110,16 +111,10 @@ class CompiledProfile(NamedTuple):
         )  # fmt: skip
         if isinstance(rng, Stream):
             rng.skip(int(stream[1]) - rng.drawn)
-        self.checked()
+        searched(int(self.rows.work["gave_up"]))
         plan = self.record.reshape(1).view(np.recarray)[0]
         result = hand_result(state, plan, self.plan.fired_names)
         return result, comeback(result, int(g["fewest"]))
-
-    def checked(self) -> None:
-        if self.rows.work["gave_up"]:
-            from rulesdsl.play.players.search.sampler import SamplerError
-
-            raise SamplerError("a search found no world consistent with what its seat saw")
 
 
 def compiled_profile(rules: Rules, players: int, bots: tuple[str, ...]) -> CompiledProfile:
@@ -136,5 +131,5 @@ def compiled_profile(rules: Rules, players: int, bots: tuple[str, ...]) -> Compi
     profile = CompiledProfile(
         build.kernel(), plan_for(rules), plan_record(plan)[0], table, seats, sizes, rows
     )
-    profile.chunks(None, chunks([0], [0], [0], [0]))  # compiled or loaded here, once
+    profile.chunks(chunks([0], [0], [0], [0]))  # compiled or loaded here, once
     return profile

@@ -15,7 +15,7 @@ from rulesdsl.play.engine.fast import BOTS, REASONS, SUITS, HandPlayer, recode
 from rulesdsl.play.engine.plan import plan_for
 from rulesdsl.play.kernel.plan import NotNative, kernel_plan
 from rulesdsl.play.kernel.primitives import popcount
-from rulesdsl.play.kernel.rows import search_rows
+from rulesdsl.play.kernel.rows import search_rows, searched
 from rulesdsl.play.kernel.search import ISMCTS, PIMC, play_dealt
 from rulesdsl.play.kernel.state import SEATS, State
 from rulesdsl.play.kernel.steps import hand_points
@@ -85,10 +85,7 @@ def _play(
     play_dealt(
         s, p, g, w, states, ranked, players, dealt, dealer, hand_seed, bots, budgets, rng, streams
     )
-    if w.gave_up:
-        from rulesdsl.play.players.search.sampler import SamplerError
-
-        raise SamplerError("a search found no world consistent with what its seat saw")
+    searched(w.gave_up)
     result = hand_result(s, p, fired_names)
     return result, comeback(result, g.fewest)
 

@@ -1,5 +1,6 @@
 """What a hand's searches work on, for CPython (`search.play_dealt`, `search.replay`): the
-record of what the seats see, the search's rows, the states and the seats' streams."""
+record of what the seats see, the search's rows, the states and the seats' streams; and
+whether a search gave up (`searched`)."""
 
 from __future__ import annotations
 
@@ -21,3 +22,12 @@ class States(list[Any]):
 def search_rows() -> tuple[Any, Any, States, list[Any]]:
     """`g`, `w`, `states` and `streams`, for CPython."""
     return Seen(), Work(), States(), [None] * SEATS
+
+
+def searched(gave_up: int) -> None:
+    """SamplerError where a search of the hand found no world consistent with what its
+    seat saw (`gave_up` decisions, as the search's rows count them)."""
+    if gave_up:
+        from rulesdsl.play.players.search.sampler import SamplerError
+
+        raise SamplerError("a search found no world consistent with what its seat saw")

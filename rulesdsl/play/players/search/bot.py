@@ -15,13 +15,13 @@ from rulesdsl.model.stream import Stream
 from rulesdsl.play.engine.events import Play
 from rulesdsl.play.engine.hand import Hand
 from rulesdsl.play.kernel.plan import NotNative, kernel_plan
-from rulesdsl.play.kernel.rows import search_rows
+from rulesdsl.play.kernel.rows import search_rows, searched
 from rulesdsl.play.kernel.search import deal_logged, replay
 from rulesdsl.play.kernel.state import State
 from rulesdsl.play.kernel.steps import allowed_now
 from rulesdsl.play.native.trust import say
 from rulesdsl.play.players.search.infoset import SearchError, observe
-from rulesdsl.play.players.search.sampler import Sampler, SamplerError
+from rulesdsl.play.players.search.sampler import Sampler
 
 
 class Position:
@@ -73,8 +73,7 @@ class SearchBot:
             return self.search(hand, legal, seat, Sampler(observe(hand, seat)))
         allowed = allowed_now(position.s, position.p)
         card = self.kernel_search(position.rows(), seat, allowed)
-        if position.w.gave_up:
-            raise SamplerError("no world is consistent with what the seat saw")
+        searched(position.w.gave_up)
         return hand.codes.card[card]
 
     def kernel_search(self, rows: tuple[Any, ...], seat: int, allowed: int) -> int:
