@@ -25,11 +25,9 @@ from rulesdsl.play.kernel.primitives import (
     lowest,
     new_stream,
     next_seed,
-    nth,
     popcount,
     restart,
     stream_number,
-    uniform,
 )
 from rulesdsl.play.kernel.state import copy_state
 from rulesdsl.play.kernel.steps import (
@@ -43,6 +41,7 @@ from rulesdsl.play.kernel.steps import (
     play_card,
     play_now,
     play_out,
+    random_card,
     start_trick,
 )
 from rulesdsl.play.kernel.worlds import (
@@ -167,7 +166,7 @@ def descend(w: Any, p: Any, world: Any, rng: Any) -> int:
                 w.tree_available[k] += 1
             cards &= cards - 1
         if fresh != 0:
-            card = nth_card(fresh, rng)
+            card = random_card(fresh, rng)
             node = add_child(w, node, card, seat)
             w.tree_available[node] += 1
             play_now(world, p, card)
@@ -185,11 +184,6 @@ def descend(w: Any, p: Any, world: Any, rng: Any) -> int:
         w.tree_path[depth] = node
         depth += 1
     return depth
-
-
-def nth_card(cards: int, rng: Any) -> int:
-    """A card of `cards` drawn uniformly."""
-    return nth(cards, int(uniform(rng) * popcount(cards)))
 
 
 def ismcts_card(

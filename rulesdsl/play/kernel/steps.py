@@ -324,6 +324,11 @@ def heuristic(allowed: int, trump: int, led: int, best: int, last: bool) -> int:
     return lowest(side) if side != 0 else lowest(allowed)
 
 
+def random_card(cards: int, rng: Any) -> int:
+    """A card of `cards` (not none) drawn uniformly from `rng`."""
+    return nth(cards, int(uniform(rng) * popcount(cards)))
+
+
 def pick(bot: int, s: Any, allowed: int, rng: Any, last: bool) -> int:
     """The card `bot` plays of `allowed`; random choices draw from `rng`."""
     if bot == LOWEST:
@@ -332,7 +337,7 @@ def pick(bot: int, s: Any, allowed: int, rng: Any, last: bool) -> int:
         return highest(allowed)
     if bot == HEURISTIC or (bot == PLAYOUT and uniform(rng) >= EXPLORE):
         return heuristic(allowed, s.trump, s.led, s.best, last)
-    return nth(allowed, int(uniform(rng) * popcount(allowed)))
+    return random_card(allowed, rng)
 
 
 def allowed_now(s: Any, p: Any) -> int:
