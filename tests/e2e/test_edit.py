@@ -93,3 +93,32 @@ def test_text_from_a_profile_is_shown_as_text_never_as_markup(page):
     page.locator("#edit-diagnostics button.fix-button").first.click()
     expect(page.locator("#edit-sheet .sheet h3")).to_have_text(markup)
     assert page.locator("#injected, #bold").count() == 0
+
+
+def test_text_typed_while_a_profile_is_on_its_way_is_kept(page):
+    held = []
+    page.route("**/api/profiles/bicycle", lambda route: held.append(route))
+    page.select_option("#edit-source", "shipped:bicycle")
+    page.click("#edit-open")
+    while not held:
+        page.wait_for_timeout(20)
+    typed = 'profile "mine" extends "equal-hands" {\n    draw 2\n}\n'
+    page.fill("#edit-text", typed)
+    held[0].continue_()
+    expect(page.locator("#edit-status")).to_contain_text("Kept your text")
+    assert page.input_value("#edit-text") == typed
+
+
+def test_the_page_is_ready_only_once_its_first_text_is_in_the_editor(browser, served):
+    context = browser.new_context()
+    page = context.new_page()
+    held = []
+    page.route("**/api/profiles/**", lambda route: held.append(route))
+    page.goto(served.url)
+    while not held:
+        page.wait_for_timeout(20)
+    assert page.locator("body[data-ready=true]").count() == 0
+    held[0].continue_()
+    page.wait_for_selector("body[data-ready=true]")
+    assert 'profile "equal-hands"' in page.input_value("#edit-text")
+    context.close()

@@ -68,11 +68,13 @@ async function main() {
   for (const tab of TABS) byId(`tab-${tab}`).addEventListener("click", () => showTab(tab));
   // Files another tab saved show in the lists when this one is looked at again.
   window.addEventListener("focus", () => ctx.refreshProfiles().catch(() => {}));
-  initEdit(ctx);
+  const editing = initEdit(ctx);
   initPlay(ctx);
   initCompare(ctx);
   const start = location.hash.slice(1);
   showTab(TABS.includes(start) ? start : "edit");
+  // Ready once the editor holds its first text, so nothing typed is replaced by it.
+  await editing;
   document.body.dataset.ready = "true";
 }
 

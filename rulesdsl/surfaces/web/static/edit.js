@@ -331,13 +331,16 @@ function load({ body, name, version, syntax }) {
 async function open() {
   const [origin, name] = splitSource(el("edit-source").value);
   if (dirty() && !window.confirm("The editor has changes that are not saved. Open another profile anyway?")) return;
+  const before = text();
   try {
     if (origin === "workspace") {
       const file = await get(`/api/workspace/${enc(name)}`);
+      if (typedMeanwhile(before, name)) return;
       load({ body: file.text, name: file.name, version: file.version, syntax: file.syntax });
       setStatus(`Opened ${file.name} from the workspace.`);
     } else {
       const profile = await get(`/api/profiles/${enc(name)}`);
+      if (typedMeanwhile(before, name)) return;
       const suffix = profile.syntax === "yaml" ? ".yaml" : ".rules";
       load({ body: profile.text, name: "", version: null, syntax: profile.syntax });
       el("edit-name").value = `${profile.name}${suffix}`;
@@ -347,6 +350,14 @@ async function open() {
   } catch (err) {
     setStatus(`Could not open ${name}: ${err.message}`, "error");
   }
+}
+
+/** Whether the text changed while a profile was on its way: what was typed is kept, never
+ * replaced by the profile that arrived after it. */
+function typedMeanwhile(before, name) {
+  if (text() === before) return false;
+  setStatus(`Kept your text: it changed while ${name} was opening. Open it again to replace your text.`);
+  return true;
 }
 
 function splitSource(value) {
@@ -474,10 +485,12 @@ export function initEdit(context) {
   });
   for (const id of ["sheet", "diff", "dead"]) el(`side-${id}`).addEventListener("click", () => showSide(id));
   window.addEventListener("pagehide", storeDraft);
-  restore();
+  return restore();
 }
 
-function restore() {
+/** The text the page opens on: the draft a reload left, else the chosen profile. Resolves
+ * once it is in the editor. */
+async function restore() {
   const draft = JSON.parse(localStorage.getItem(DRAFT_KEY) || "null");
   if (draft && typeof draft.text === "string") {
     el("edit-text").value = draft.text;
@@ -488,7 +501,7 @@ function restore() {
     state.savedText = draft.savedText ?? null;
     if (state.name) fillSources(ctx.meta, `workspace:${state.name}`);
     if (state.name && !dirty()) {
-      reopen(state.name);
+      await reopen(state.name);
       return;
     }
     setStatus(dirty() ? "Your unsaved changes are back, as you left them." : state.name ? `Editing ${state.name} from the workspace.` : "");
@@ -496,13 +509,15 @@ function restore() {
     checkNow();
     return;
   }
-  open();
+  await open();
 }
 
 /** Open a saved file again as the workspace holds it now. */
 async function reopen(name) {
+  const before = text();
   try {
     const file = await get(`/api/workspace/${enc(name)}`);
+    if (typedMeanwhile(before, name)) return;
     load({ body: file.text, name: file.name, version: file.version, syntax: file.syntax });
     setStatus(`Editing ${file.name} from the workspace.`);
   } catch (err) {
