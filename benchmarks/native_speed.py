@@ -65,7 +65,7 @@ def plays_per_second(names: list[str], hands: int) -> dict[str, float | str]:
             refused[name] = str(error)
             continue
         plays[name] = int(profile.chunks(played)[:, PLAYS].sum())
-        works[name] = partial(profile.chunks, None, played)
+        works[name] = partial(profile.chunks, played)
     seconds = best_of(works)
     rates: dict[str, float | str] = {name: plays[name] / seconds[name] for name in works}
     return {name: rates.get(name, refused.get(name, "")) for name in names}

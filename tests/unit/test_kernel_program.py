@@ -74,6 +74,18 @@ def test_an_aggregate_a_filter_reads_for_no_card_is_worked_out_once_before_the_c
     assert starts(program.program(reads_card.house_rules[0], 0)) == [KEEP, FOLDS.index("count")]
 
 
+@pytest.mark.parametrize("condition", ["card.trump and not hand.trump_played", "trick.number == 1"])
+def test_the_parts_of_a_refusal_that_read_no_card_are_decided_before_the_cards(condition):
+    (rule,) = stated(f"refuse lead if {condition}").house_rules
+    code = program.program(rule, 0)
+    ops = [i[0] for i in code]
+    guard = ops.index(machine.UNLESS)
+    assert BEGIN not in ops[:guard]
+    refused_none = code[guard][1]  # no card is refused: the rule does not apply
+    assert code[refused_none][:2] == (machine.PUSH, 0)
+    assert code[refused_none + 1][0] == RETURN
+
+
 def test_a_program_is_laid_out_from_its_start_and_ends_in_return():
     rules = stated("end when trick.number == 3\n winner most(p in active: p.cards)")
     code = program.program(rules.house_rules[0], 40)

@@ -39,6 +39,7 @@ them is a ProgramError.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import reduce
 from typing import NamedTuple
 
 from rulesdsl.model.language import tree as ir
@@ -192,14 +193,33 @@ class Compiler:
         out += [(STEP, slot, var, start), end]
         return slot
 
+    def refusal(self, condition: ir.Node, loops: list[Loop]) -> None:
+        """A refuse rule's code: the parts of its condition (`and`ed) that do not read
+        `card` are worked out once, before the cards, and where one is false no card is
+        refused, which the program gives as 0 (the rule does not apply)."""
+        parts = conjuncts(condition)
+        fixed = [part for part in parts if ir.CARD_VAR not in part.free]
+        per_card = [part for part in parts if ir.CARD_VAR in part.free]
+        refused_none = Label()
+        for part in fixed:
+            self.value(part, loops)
+            self.root.append((UNLESS, refused_none))
+        if per_card:
+            body = reduce(both, per_card)
+            slot = self.fold(KEEP, ir.CARD_VAR, ALLOWED, body, frozenset(), loops)
+            self.root.append((SLOT, slot))
+        else:
+            self.root.append((PUSH, 0))  # every card is refused: it does not apply
+        if fixed:
+            self.root += [(RETURN,), refused_none, (PUSH, 0)]
+
     def rule(self, rule: HouseRule) -> None:
         """The code of a stated rule's program (see the module's docstring)."""
         if rule.tree is None or (rule.kind == RuleKind.END and rule.winner is None):
             raise ProgramError("its checked tree is not kept")
         loops = [Loop(frozenset(), self.root, [])]
         if rule.kind == RuleKind.REFUSE:
-            slot = self.fold(KEEP, ir.CARD_VAR, ALLOWED, rule.tree, frozenset(), loops)
-            self.root.append((SLOT, slot))
+            self.refusal(rule.tree, loops)
         elif rule.kind == RuleKind.END:
             assert rule.winner is not None
             self.choice(rule.tree, rule.winner, NO_END, loops)
@@ -208,6 +228,17 @@ class Compiler:
             self.value(rule.tree, loops)
             self.root.append((OPERATE, OPERATIONS.index((2, "max")), 2))
         self.root.append((RETURN,))
+
+
+def conjuncts(node: ir.Node) -> list[ir.Node]:
+    """The parts of `node` that `and` joins, left to right."""
+    if isinstance(node, ir.Binary) and node.op == "and":
+        return [*conjuncts(node.left), *conjuncts(node.right)]
+    return [node]
+
+
+def both(left: ir.Node, right: ir.Node) -> ir.Node:
+    return ir.Binary(left.type, left.pos, "and", left, right, free=ir.uses(left, right))
 
 
 def _walk(items: list[Item]) -> Iterator[tuple[int | Label, ...] | Label]:
