@@ -23,7 +23,7 @@ from rulesdsl.play import native
 from rulesdsl.play.engine.fast import REASONS, HandPlayer, compile_hand, int_deck
 from rulesdsl.play.engine.match import Match
 from rulesdsl.play.players.registry import make_bot
-from rulesdsl.play.players.search.table import NO_RANDOM, good_hand, needs_reference, reference_hand
+from rulesdsl.play.players.search.table import NO_RANDOM, good_hand, search_hand, searches
 from rulesdsl.reason.executors import LOCAL, Workers, results
 
 CHUNK = 250
@@ -72,7 +72,7 @@ class Spec:
         every worker gets TASKS_PER_WORKER tasks, one to a task for matches and search
         bots (whose hands are slow). The figures are the same however chunks are grouped."""
         chunks = self.chunks()
-        slow = self.matches or self.good_play is not None or needs_reference(self.seat_bots())
+        slow = self.matches or self.good_play is not None or searches(self.seat_bots())
         spread = len(chunks) // (max(workers, 1) * TASKS_PER_WORKER)
         per = 1 if slow else max(1, min(TASK_CHUNKS, spread))
         return [
@@ -326,9 +326,9 @@ class _Decks:
 
 def hand_player(rules: Rules, players: int, bots: tuple[str, ...]) -> HandPlayer:
     """The fastest way to play hands of `rules` with `bots`, one name per seat: the
-    compiled fast path, or the reference engine for a bot it does not know."""
-    if needs_reference(bots):
-        return reference_hand(rules, players, bots)
+    compiled fast path, or the kernel for bots that search."""
+    if searches(bots):
+        return search_hand(rules, players, bots)
     return compile_hand(rules, players, bots)
 
 
@@ -424,7 +424,7 @@ def native_kernels(spec: Spec) -> list[Any] | None:
     says why, once, and the run plays on the pure-Python path)."""
     small = spec.units * len(spec.profiles) < NATIVE_FROM
     bots = spec.seat_bots()
-    if not native.available() or (small and not native.forced()) or needs_reference(bots):
+    if not native.available() or (small and not native.forced()) or searches(bots):
         return None
     from rulesdsl.play.kernel.compiled import compiled_profile
     from rulesdsl.play.kernel.plan import NotNative

@@ -12,6 +12,8 @@ from collections import Counter, defaultdict
 import pytest
 from replays import replay
 from test_search_sampler import chi_square, every_world, generous, played, reshuffled, small
+from worlds_oracle.infoset import Place, observe
+from worlds_oracle.sampler import Sampler
 
 from rulesdsl.model.cards import Card
 from rulesdsl.model.seeds import derive, shuffle
@@ -25,8 +27,6 @@ from rulesdsl.play.kernel.steps import PLAYOUT, allowed_now, play_out
 from rulesdsl.play.kernel.worlds import WORLD, prepare, sample
 from rulesdsl.play.players.bots import RandomBot
 from rulesdsl.play.players.search.bot import Position
-from rulesdsl.play.players.search.infoset import Place, observe
-from rulesdsl.play.players.search.sampler import Sampler
 from rulesdsl.read.profile import load
 
 

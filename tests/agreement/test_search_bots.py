@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from replays import replay
+from worlds_oracle.infoset import observe
 
 from rulesdsl.model.cards import Card
 from rulesdsl.model.rules import Rules
@@ -15,7 +16,6 @@ from rulesdsl.play.engine.events import Deal
 from rulesdsl.play.engine.hand import Hand
 from rulesdsl.play.players.bots import RandomBot
 from rulesdsl.play.players.registry import MAX_SEARCH, UnknownBot, make_bot
-from rulesdsl.play.players.search.infoset import observe
 from rulesdsl.read.profile import load, shipped_names
 
 SEARCHERS = ("pimc:3", "ismcts:12")
@@ -180,7 +180,7 @@ def test_a_bot_that_reads_the_other_hands_is_caught():
 
 
 def test_a_search_bot_refuses_a_hand_without_its_deal():
-    from rulesdsl.play.players.search.infoset import SearchError
+    from rulesdsl.play.kernel.rows import SearchError
 
     hand = Hand.from_position(
         Rules(), [[Card.parse("AS"), Card.parse("2S")], [Card.parse("KS")], [Card.parse("2C")]]

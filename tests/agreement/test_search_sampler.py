@@ -10,6 +10,8 @@ from collections import Counter
 
 import pytest
 from replays import replay
+from worlds_oracle.infoset import Place, observe
+from worlds_oracle.sampler import Sampler
 
 from rulesdsl.model.cards import Card, Suit
 from rulesdsl.model.rules import Rules
@@ -18,8 +20,6 @@ from rulesdsl.model.stream import Stream
 from rulesdsl.play.engine.events import Deal, Draw
 from rulesdsl.play.engine.hand import Hand
 from rulesdsl.play.players.bots import RandomBot
-from rulesdsl.play.players.search.infoset import Place, observe
-from rulesdsl.play.players.search.sampler import Sampler
 from rulesdsl.read.profile import load
 
 SMALL = {"deck": "A K Q", "hand_size": "2", "players": "3"}

@@ -94,7 +94,8 @@ def kernel_player(
     rules: Rules, players: int, bots: tuple[str, ...]
 ) -> Callable[[list[int], int, Stream, int], tuple[HandResult, int]]:
     """A function playing one hand of `rules` with `bots` (one name per seat) on the kernel:
-    its result and whether its winner came back (`comeback`); NotNative if the kernel
+    its result and whether its winner came back (`comeback`: told at a table with a search
+    seat, where what the seats see is recorded; 0 elsewhere); NotNative if the kernel
     cannot play `rules` or a bot."""
     rules.check_players(players)
     return partial(

@@ -13,8 +13,10 @@ from collections.abc import Callable
 from functools import cache, partial
 from typing import Any
 
+from rulesdsl.model.language.rule import MAX_RULES
 from rulesdsl.model.rules import Rules
-from rulesdsl.model.units import Step
+from rulesdsl.model.units import BUILT_IN_UNITS, Step
+from rulesdsl.model.units.base import ORDERED_STEPS
 from rulesdsl.play.engine import steps
 from rulesdsl.play.engine.plan import plan_for
 from rulesdsl.play.engine.steps import Decision, EndRule, PlayRule
@@ -24,8 +26,11 @@ from rulesdsl.play.kernel.program import PROGRAM, ProgramError, program
 from rulesdsl.play.kernel.rules import AT, TWINS
 from rulesdsl.play.kernel.state import Field, record_class, record_type
 
-RULES_AT = 16
-"""The most rules at one step that composes."""
+RULES_AT = MAX_RULES + max(
+    sum(step in unit.steps for unit in BUILT_IN_UNITS) for step in ORDERED_STEPS
+)
+"""The most rules at one step that composes: every built-in option acting there, and every
+rule a profile may state."""
 
 
 def _ordered(prefix: str) -> tuple[Field, ...]:

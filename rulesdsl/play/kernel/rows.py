@@ -1,13 +1,19 @@
 """What a hand's searches work on, for CPython (`search.play_dealt`, `search.replay`): the
 record of what the seats see, the search's rows, the states and the seats' streams; and
-whether a search gave up (`searched`)."""
+the error of a search that cannot be made (`SearchError`, `searched`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from rulesdsl.model.rules import RulesError
 from rulesdsl.play.kernel.state import SEATS, Seen, State
 from rulesdsl.play.kernel.worlds import Work
+
+
+class SearchError(RulesError):
+    """A hand a search bot cannot search: one not dealt by `Hand.deal`, a profile the
+    kernel cannot play, or a seat for which no consistent world was found."""
 
 
 class States(list[Any]):
@@ -25,9 +31,7 @@ def search_rows() -> tuple[Any, Any, States, list[Any]]:
 
 
 def searched(gave_up: int) -> None:
-    """SamplerError where a search of the hand found no world consistent with what its
+    """SearchError where a search of the hand found no world consistent with what its
     seat saw (`gave_up` decisions, as the search's rows count them)."""
     if gave_up:
-        from rulesdsl.play.players.search.sampler import SamplerError
-
-        raise SamplerError("a search found no world consistent with what its seat saw")
+        raise SearchError("a search found no world consistent with what its seat saw")

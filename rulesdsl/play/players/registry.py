@@ -9,8 +9,7 @@ from rulesdsl.model.text import shorten
 from rulesdsl.play.engine.driver import Player
 from rulesdsl.play.kernel.worlds import MAX_BUDGET
 from rulesdsl.play.players.bots import BOTS
-from rulesdsl.play.players.search.ismcts import IsmctsBot
-from rulesdsl.play.players.search.pimc import PimcBot
+from rulesdsl.play.players.search.bot import IsmctsBot, PimcBot
 
 
 class UnknownBot(OptionError):

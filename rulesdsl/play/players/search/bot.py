@@ -1,9 +1,8 @@
-"""What every bot that searches shares: its name `KIND:N`, its own seeded stream, and the
-part of a decision around the search: a forced card is played at once; otherwise the hand
-is replayed on the kernel (`rulesdsl.play.kernel`, in CPython) from its deal, so the
-kernel's search (`kernel.search`) decides on what the seat saw. Where the kernel cannot
-play the profile (rules the profile states), said once, the search of this package decides
-on the reference engine."""
+"""The bots that search, `pimc:N` and `ismcts:N` (`rulesdsl.play.kernel.search` says what
+each does), as players of the reference engine: a bot has its own seeded stream; a forced
+card is played at once; otherwise the hand is replayed on the kernel (in CPython) from its
+deal, and the kernel's search decides on what the seat saw. The search is written once, in
+the kernel: a profile the kernel cannot play is a SearchError, which says why."""
 
 from __future__ import annotations
 
@@ -15,13 +14,10 @@ from rulesdsl.model.stream import Stream
 from rulesdsl.play.engine.events import Play
 from rulesdsl.play.engine.hand import Hand
 from rulesdsl.play.kernel.plan import NotNative, kernel_plan
-from rulesdsl.play.kernel.rows import search_rows, searched
-from rulesdsl.play.kernel.search import deal_logged, replay
+from rulesdsl.play.kernel.rows import SearchError, search_rows, searched
+from rulesdsl.play.kernel.search import deal_logged, ismcts_card, pimc_card, replay
 from rulesdsl.play.kernel.state import State
 from rulesdsl.play.kernel.steps import allowed_now
-from rulesdsl.play.native.trust import say
-from rulesdsl.play.players.search.infoset import SearchError, observe
-from rulesdsl.play.players.search.sampler import Sampler
 
 
 class Position:
@@ -35,7 +31,10 @@ class Position:
                 "Hand.deal (or Match.deal), not one set up with Hand.from_position"
             )
         rules, code = hand.rules, hand.codes.of
-        self.p = kernel_plan(rules)
+        try:
+            self.p = kernel_plan(rules)
+        except NotNative as refused:
+            raise SearchError(f"search bots cannot play this profile: {refused}") from None
         self.s = State()
         self.g, self.w, self.states, _ = search_rows()
         players = hand.players
@@ -66,11 +65,7 @@ class SearchBot:
             return legal[0]
         seat = hand.to_move
         assert seat is not None
-        try:
-            position = Position(hand)
-        except NotNative as refused:
-            say(f"search bots play this profile on the reference engine: {refused}")
-            return self.search(hand, legal, seat, Sampler(observe(hand, seat)))
+        position = Position(hand)
         allowed = allowed_now(position.s, position.p)
         card = self.kernel_search(position.rows(), seat, allowed)
         searched(position.w.gave_up)
@@ -81,6 +76,20 @@ class SearchBot:
         kernel's search."""
         raise NotImplementedError
 
-    def search(self, hand: Hand, legal: Sequence[Card], seat: int, sampler: Sampler) -> Card:
-        """The card for `seat` among `legal` (more than one), on the reference engine."""
-        raise NotImplementedError
+
+class PimcBot(SearchBot):
+    """`pimc:N`: N worlds a decision."""
+
+    kind = "pimc"
+
+    def kernel_search(self, rows: tuple[Any, ...], seat: int, allowed: int) -> int:
+        return pimc_card(*rows, seat, allowed, self.budget, self.stream)
+
+
+class IsmctsBot(SearchBot):
+    """`ismcts:N`: N iterations a decision."""
+
+    kind = "ismcts"
+
+    def kernel_search(self, rows: tuple[Any, ...], seat: int, allowed: int) -> int:
+        return ismcts_card(*rows, seat, allowed, self.budget, self.stream)

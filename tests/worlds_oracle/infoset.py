@@ -21,10 +21,11 @@ from functools import cache
 from typing import NamedTuple
 
 from rulesdsl.model.cards import Card, Suit
-from rulesdsl.model.rules import Rules, RulesError
+from rulesdsl.model.rules import Rules
 from rulesdsl.play.engine.events import Deal, Draw, Event, Play, Reshuffle, TrickWon
 from rulesdsl.play.engine.events import TrumpShown as TrumpEvent
 from rulesdsl.play.engine.hand import Hand
+from rulesdsl.play.kernel.rows import SearchError
 
 STOCK = -1
 """The owner of a slot still in the stock."""
@@ -96,10 +97,6 @@ class SeenDraw(NamedTuple):
     count: int
     time: int
     cards: tuple[Card, ...] | None
-
-
-class SearchError(RulesError):
-    """A hand a search bot cannot read: one not dealt by `Hand.deal`."""
 
 
 @dataclass(frozen=True)

@@ -19,8 +19,8 @@ from rulesdsl.model.state import State
 from rulesdsl.model.stream import Stream
 from rulesdsl.play.engine.hand import Hand, codes_for
 from rulesdsl.play.engine.plan import plan_for
-from rulesdsl.play.players.search import adapter
-from rulesdsl.play.players.search.infoset import STOCK, InfoSet
+from worlds_oracle import adapter
+from worlds_oracle.infoset import STOCK, InfoSet
 
 Key = tuple[int, int]
 """A slot by (epoch, index)."""

@@ -1,7 +1,7 @@
-"""The one place search touches the engine's int State: replaying a world, asking what a
-seat may play with other cards in its hand, and copying a position for a playout.
+"""The one place the reference sampler touches the engine's int State: replaying a world,
+asking what a seat may play with other cards in its hand, and a world's position.
 
-Everything else in `rulesdsl.play.players.search` goes through the reference engine's public API
+Everything else in `worlds_oracle` goes through the reference engine's public API
 (`Hand.deal`, `play`, `refusals`, `copy`, events).
 """
 
@@ -135,18 +135,3 @@ def legal(s: State, plan: Plan) -> list[int]:
     if s.trick:
         return list(steps.follow_allowed(s, plan, seat))
     return list(steps.allowed_cards(s, plan.lead_rules, seat))
-
-
-def advance(s: State, plan: Plan, card: int) -> None:
-    """The seat to play plays `card`; a complete trick is finished and the next begun."""
-    seat = mover(s)
-    if s.trick:
-        steps.follow_allowed(s, plan, seat)  # the rules that refuse fire as it is played
-        steps.follow_card(s, seat, card)
-    else:
-        steps.allowed_cards(s, plan.lead_rules, seat)
-        steps.lead_card(s, seat, card)
-    if len(s.trick) == len(s.trick_seats):
-        steps.finish_trick(s, plan)
-        if not s.over:
-            steps.start_trick(s)
