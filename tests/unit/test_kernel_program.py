@@ -124,3 +124,14 @@ def test_the_programs_of_a_profile_follow_one_another_in_its_plan():
 def test_a_program_holds_fewer_instructions_than_the_rules_python_has_characters(rule):
     (stated_rule,) = stated(rule).house_rules
     assert len(program.program(stated_rule, 0)) <= len(stated_rule.source)
+
+
+def test_the_kernel_takes_as_many_rules_at_one_step_as_a_profile_may_state():
+    from rulesdsl.model.language.rule import MAX_RULES
+
+    rules = stated(
+        *[f"refuse lead if card.trump and trick.number == {k}" for k in range(MAX_RULES)]
+    )
+    rules = rules.with_options({"opening_lead": "trump_if_able"})
+    plan = kernel_plan(rules)
+    assert plan.lead_len == MAX_RULES + 1
