@@ -357,7 +357,7 @@ def _play_chunk(spec: Spec, units: range, result: Result) -> None:
     plays = [hand_player(rules, n, spec.seat_bots()) for _, rules in spec.profiles]
     bots = [Stream(derive(spec.seed, "bots", units.start)) for _ in spec.profiles]
     skilled = [
-        [compile_hand(rules, n, _skill_bots(n, seat)) for seat in range(n)]
+        [compile_hand(rules, n, _skill_bots(n, seat)) for seat in range(n)] if spec.skill else []
         for _, rules in spec.profiles
     ]
     skill_bots = [Stream(derive(spec.seed, "skill", units.start)) for _ in spec.profiles]
