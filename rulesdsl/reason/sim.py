@@ -22,6 +22,7 @@ from rulesdsl.model.stream import Stream
 from rulesdsl.play import native
 from rulesdsl.play.engine.fast import REASONS, HandPlayer, compile_hand, int_deck
 from rulesdsl.play.engine.match import Match
+from rulesdsl.play.kernel.rows import SearchError
 from rulesdsl.play.players.registry import make_bot
 from rulesdsl.play.players.search.table import NO_RANDOM, good_hand, search_hand, searches
 from rulesdsl.reason.executors import LOCAL, Workers, results
@@ -421,10 +422,11 @@ def _play_good(
 def native_kernels(spec: Spec) -> list[Any] | None:
     """Each profile on the compiled kernel, when the native path runs here, the run is
     large enough to gain from it and the kernel plays every profile (where it does not, it
-    says why, once, and the run plays on the pure-Python path)."""
+    says why, once, and the run plays on the pure-Python path; with search bots, a
+    SearchError says why)."""
     small = spec.units * len(spec.profiles) < NATIVE_FROM
     bots = spec.seat_bots()
-    if not native.available() or (small and not native.forced()) or searches(bots):
+    if not native.available() or (small and not native.forced()):
         return None
     from rulesdsl.play.kernel.compiled import compiled_profile
     from rulesdsl.play.kernel.plan import NotNative
@@ -433,6 +435,8 @@ def native_kernels(spec: Spec) -> list[Any] | None:
     try:
         return [compiled_profile(rules, spec.players, bots) for _, rules in spec.profiles]
     except NotNative as refused:
+        if searches(bots):  # the search is the kernel's alone
+            raise SearchError(f"search bots cannot play this profile: {refused}") from None
         say(f"this run plays on the pure-Python path: {refused}")
         return None
 

@@ -176,7 +176,14 @@ def test_a_comeback_is_holding_the_fewest_cards_at_the_start_of_a_later_trick():
     assert came_back(fewest[:-1], 1) is False  # never at the start of a later trick
 
 
-def test_a_profile_the_kernel_cannot_search_is_one_line_and_status_2(capsys, monkeypatch):
+@pytest.mark.parametrize(
+    ("path", "bots"),
+    [("0", ["--good-play", "pimc:1"]), ("0", ["--bots", "pimc:1"]), ("1", ["--bots", "pimc:1"])],
+)
+def test_a_profile_the_kernel_cannot_search_is_one_line_and_status_2(
+    capsys, monkeypatch, path, bots
+):
+    from rulesdsl.play import native
     from rulesdsl.play.kernel import compiled, hands
     from rulesdsl.play.kernel.plan import NotNative
     from rulesdsl.play.players.search import table
@@ -186,8 +193,9 @@ def test_a_profile_the_kernel_cannot_search_is_one_line_and_status_2(capsys, mon
 
     monkeypatch.setattr(compiled, "compiled_profile", refused)
     monkeypatch.setattr(hands, "kernel_player", refused)
+    monkeypatch.setenv(native.ENV, path)
     table.kernel_hand.cache_clear()
-    argv = ["simulate", "must-overtrump", "--hands", "2", "--good-play", "pimc:1", "--workers", "1"]
+    argv = ["simulate", "must-overtrump", "--hands", "2", *bots, "--workers", "1"]
     code = main(argv)
     table.kernel_hand.cache_clear()
     _, err = capsys.readouterr()
