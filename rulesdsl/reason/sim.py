@@ -20,7 +20,7 @@ from rulesdsl.model.rules import COUNTED, Rules
 from rulesdsl.model.seeds import derive, shuffle
 from rulesdsl.model.stream import Stream
 from rulesdsl.play import native
-from rulesdsl.play.engine.fast import REASONS, HandPlayer, compile_hand, int_deck
+from rulesdsl.play.engine.fast import REASONS, HandPlayer, compile_hand, int_deck, play_plain
 from rulesdsl.play.engine.match import Match
 from rulesdsl.play.kernel.rows import SearchError
 from rulesdsl.play.players.registry import make_bot
@@ -37,6 +37,10 @@ NATIVE_FROM = 5_000
 play sooner on the pure-Python path, which gives the same hands. Whole processes of
 `simulate equal-hands` take as long on either path near 8,000 hands (the kernel loads in
 about 0.35 s); `benchmarks/whole_process.py` times both at 1,000 and 100,000."""
+SPECIALISE_FROM = 2_000
+"""The fewest hands worth specialising a play loop for (`fast.compile_hand`, about 0.3 s
+a loop): fewer play sooner on the driver as written (`fast.play_plain`), which plays the
+same hands at about 0.6 times the speed."""
 Z95 = 1.959964
 
 
@@ -325,12 +329,12 @@ class _Decks:
         return deals
 
 
-def hand_player(rules: Rules, players: int, bots: tuple[str, ...]) -> HandPlayer:
-    """The fastest way to play hands of `rules` with `bots`, one name per seat: the
-    compiled fast path, or the kernel for bots that search."""
+def hand_player(rules: Rules, players: int, bots: tuple[str, ...], hands: int) -> HandPlayer:
+    """The fastest way to play `hands` hands of `rules` with `bots`, one name per seat: the
+    fast path, its loop specialised for many hands, or the kernel for bots that search."""
     if searches(bots):
         return search_hand(rules, players, bots)
-    return compile_hand(rules, players, bots)
+    return (compile_hand if hands >= SPECIALISE_FROM else play_plain)(rules, players, bots)
 
 
 def _skill_bots(players: int, seat: int) -> tuple[str, ...]:
@@ -355,10 +359,12 @@ def _play_chunk(spec: Spec, units: range, result: Result) -> None:
     cards = [int_deck(rules) for _, rules in spec.profiles]
     decks = _Decks(spec.seed, units.start, cards)
     card_set = [decks.index(c) for c in cards]
-    plays = [hand_player(rules, n, spec.seat_bots()) for _, rules in spec.profiles]
+    plays = [hand_player(rules, n, spec.seat_bots(), spec.units) for _, rules in spec.profiles]
     bots = [Stream(derive(spec.seed, "bots", units.start)) for _ in spec.profiles]
     skilled = [
-        [compile_hand(rules, n, _skill_bots(n, seat)) for seat in range(n)] if spec.skill else []
+        [hand_player(rules, n, _skill_bots(n, seat), spec.units // n) for seat in range(n)]
+        if spec.skill
+        else []
         for _, rules in spec.profiles
     ]
     skill_bots = [Stream(derive(spec.seed, "skill", units.start)) for _ in spec.profiles]
@@ -408,7 +414,8 @@ def _play_good(
         record(tally, key)
         tally.count("comeback", comeback)
         stepped = tuple(bot if s == seat else "heuristic" for s in range(n))
-        won = int(hand_player(rules, n, stepped)(deck, hand_seed, NO_RANDOM, dealer).winner == seat)
+        step = hand_player(rules, n, stepped, spec.units)
+        won = int(step(deck, hand_seed, NO_RANDOM, dealer).winner == seat)
         tally.count("skill", won)
         keys.append(key)
         comebacks.append(comeback)
@@ -553,7 +560,8 @@ def _play_native(spec: Spec, units: range, result: Result, kernels: list[Any]) -
 
 
 def _play_matches(spec: Spec, units: range, result: Result) -> None:
-    plays = [hand_player(rules, spec.players, spec.seat_bots()) for _, rules in spec.profiles]
+    n, bots = spec.players, spec.seat_bots()
+    plays = [hand_player(rules, n, bots, spec.units) for _, rules in spec.profiles]
     for unit in units:
         lengths, winners = [], []
         for index, (_, rules) in enumerate(spec.profiles):
