@@ -60,6 +60,7 @@ INLINED = frozenset(
         "sample",
         "copy_state",
         "may_play",
+        "after_draw",
     }
 )
 """Functions numba inlines where they are called (`inline='always'`): small ones called for
