@@ -44,11 +44,29 @@ HEADER = (
 SKIPPED = frozenset({"table_of"})
 """Functions of those modules that run in CPython alone."""
 INLINED = frozenset(
-    {"pick", "allowed_now", "play_now", "start_trick", "eliminate", "draw", "draw_for", "count_for"}
+    {
+        "pick",
+        "allowed_now",
+        "play_now",
+        "start_trick",
+        "eliminate",
+        "draw",
+        "draw_for",
+        "count_for",
+        "propose",
+        "propose_seat",
+        "walk",
+        "fill_bound",
+        "sample",
+        "copy_state",
+        "may_play",
+        "after_draw",
+    }
 )
 """Functions numba inlines where they are called (`inline='always'`): small ones called for
-every card or trick from a place or two, so that no call (nor, for a bot's stream, a
-reference count) is paid there. Each was kept as it measured faster (native_speed.py)."""
+every card or trick, and the sampler's called for every proposal or world, from a place or
+two, so that no call (nor, for a bot's stream or the states, a reference count) is paid
+there. Each was kept as it measured faster (native_speed.py, search_speed.py)."""
 
 
 class BuildError(Exception):

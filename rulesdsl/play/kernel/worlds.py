@@ -56,6 +56,7 @@ WORK_FIELDS = (
     Field("unseen", EPOCHS, meaning="the cards of each pool the seat cannot place, unplayed"),
     Field("free", EPOCHS, meaning="the cards of each pool not yet in a slot of the proposal"),
     Field("fill", SLOTS, np.int8, "the card of each slot"),
+    Field("choices", SLOTS, np.int32, "(scratch) the slots a card to place may go to"),
     Field("seat_slots", SLOTS, np.int32, "each seat's slots, seat by seat, in order"),
     Field("slots_from", SEATS + 1, meaning="where each seat's slots begin in `seat_slots`"),
     Field("seat_plays", PLAYS, np.int32, "each seat's plays, seat by seat, in order"),
@@ -290,19 +291,12 @@ def propose_seat(g: Any, w: Any, s: Any, seat: int, rng: Any) -> bool:
         while a < stop and g.slot_time[w.seat_slots[a]] <= i:
             k = w.seat_slots[a]
             if g.slot_epoch[k] == e and w.fill[k] < 0 and g.slot_time[k] >= lo:
+                w.choices[count] = k
                 count += 1
             a += 1
         if count == 0:
             return False
-        chosen = int(uniform(rng) * count)
-        a = first
-        while chosen >= 0:
-            k = w.seat_slots[a]
-            if g.slot_epoch[k] == e and w.fill[k] < 0 and g.slot_time[k] >= lo:
-                if chosen == 0:
-                    w.fill[k] = g.play_card[i]
-                chosen -= 1
-            a += 1
+        w.fill[w.choices[int(uniform(rng) * count)]] = g.play_card[i]
         made *= count
         most *= w.place_room[j]
     most *= fill_bound(g, w, s, seat)
