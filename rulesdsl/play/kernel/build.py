@@ -44,11 +44,29 @@ HEADER = (
 SKIPPED = frozenset({"table_of"})
 """Functions of those modules that run in CPython alone."""
 INLINED = frozenset(
-    {"pick", "allowed_now", "play_now", "start_trick", "eliminate", "draw", "draw_for", "count_for"}
+    {
+        "pick",
+        "allowed_now",
+        "play_now",
+        "start_trick",
+        "eliminate",
+        "draw",
+        "draw_for",
+        "count_for",
+        "random_card",
+        "uniform",
+        "play_dealt",
+        "deal_logged",
+        "play_hand",
+        "deal",
+        "deal_trump",
+        "stock_from",
+    }
 )
 """Functions numba inlines where they are called (`inline='always'`): small ones called for
-every card or trick from a place or two, so that no call (nor, for a bot's stream, a
-reference count) is paid there. Each was kept as it measured faster (native_speed.py)."""
+every card or trick from a place or two, and those a hand is dealt and played through from
+`play_deals`, so that no call (nor a reference count of each array passed on) is paid there
+for every card, trick or hand. Each was kept as it measured faster (native_speed.py)."""
 
 
 class BuildError(Exception):
