@@ -61,6 +61,17 @@ INLINED = frozenset(
         "deal",
         "deal_trump",
         "stock_from",
+        "lead_allowed",
+        "follow_allowed",
+        "lead_filter",
+        "follow_filter",
+        "play_card",
+        "finish_trick",
+        "after_draw",
+        "count_at",
+        "draw_cards",
+        "draw_end_at",
+        "next_lead_at",
     }
 )
 """Functions numba inlines where they are called (`inline='always'`): small ones called for
