@@ -112,6 +112,17 @@ def end_fold(s: Any, slot: int) -> None:
         s.folded[slot] = -1
 
 
+def next_member(s: Any, slot: int, var: int, body: int, end: int) -> int:
+    """Bind `var` to aggregate `slot`'s next member and go on at its `body`; with none left,
+    the aggregate ends and the program goes on at `end`."""
+    if s.rest[slot] == 0:
+        end_fold(s, slot)
+        return end
+    s.bound[var] = lowest(s.rest[slot])
+    s.rest[slot] &= s.rest[slot] - 1
+    return body
+
+
 def each(s: Any, slot: int, attr: int) -> None:
     """Aggregate `slot` takes attribute `attr` of each member of its set in turn (a body
     that is one attribute of its variable), as NEXT and STEP would one at a time."""
@@ -137,14 +148,9 @@ def run_program(p: Any, pc: int, s: Any, seat: int, allowed: int, winner: int) -
         elif op == STEP:
             top -= 1
             fold_value(s, a, s.stack[top], s.bound[b])
-            pc = c
+            pc = next_member(s, a, b, c + 1, p.program[c * WIDTH + 3])  # the NEXT at c
         elif op == NEXT:
-            if s.rest[a] == 0:
-                end_fold(s, a)
-                pc = c
-            else:
-                s.bound[b] = lowest(s.rest[a])
-                s.rest[a] &= s.rest[a] - 1
+            pc = next_member(s, a, b, pc, c)
         elif op == SHORT:
             if s.stack[top - 1] == b:
                 pc = a
