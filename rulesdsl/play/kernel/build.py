@@ -66,7 +66,6 @@ INLINED = frozenset(
         "lead_filter",
         "follow_filter",
         "play_card",
-        "finish_trick",
         "after_draw",
         "count_at",
         "draw_cards",
@@ -77,7 +76,10 @@ INLINED = frozenset(
 """Functions numba inlines where they are called (`inline='always'`): small ones called for
 every card or trick from a place or two, and those a hand is dealt and played through from
 `play_deals`, so that no call (nor a reference count of each array passed on) is paid there
-for every card, trick or hand. Each was kept as it measured faster (native_speed.py)."""
+for every card, trick or hand. Each was kept as it measured faster (native_speed.py).
+`finish_trick` is not: every place that plays a card would hold a copy of the end of a trick
+(the searches play in many), which doubled the kernel's first compile for little speed;
+the steps it calls are inlined into it."""
 
 
 class BuildError(Exception):
