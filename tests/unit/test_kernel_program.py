@@ -87,7 +87,7 @@ def test_the_parts_of_a_refusal_that_read_no_card_are_decided_before_the_cards(c
 
 
 def test_a_program_is_laid_out_from_its_start_and_ends_in_return():
-    rules = stated("end when trick.number == 3\n winner most(p in active: p.cards)")
+    rules = stated("end when trick.number == 3\n winner most(p in active: p.cards + p.tricks)")
     code = program.program(rules.house_rules[0], 40)
     jumps = [i[3] for i in code if i[0] in (machine.NEXT, machine.STEP)]
     assert all(40 <= there < 40 + len(code) for there in jumps)
@@ -135,3 +135,12 @@ def test_the_kernel_takes_as_many_rules_at_one_step_as_a_profile_may_state():
     rules = rules.with_options({"opening_lead": "trump_if_able"})
     plan = kernel_plan(rules)
     assert plan.lead_len == MAX_RULES + 1
+
+
+def test_an_aggregate_of_one_attribute_of_its_variable_is_one_instruction():
+    rules = stated("refuse lead if card.trump and count(c in held: c.trump) > trick.number")
+    code = program.program(rules.house_rules[0], 0)
+    ops = [i[0] for i in code]
+    assert ops.count(machine.EACH) == 2
+    assert machine.NEXT not in ops and machine.STEP not in ops
+    assert (machine.VAR_ATTR, 0) not in [i[:2] for i in code]

@@ -53,6 +53,24 @@ INLINED = frozenset(
         "draw",
         "draw_for",
         "count_for",
+        "random_card",
+        "uniform",
+        "play_dealt",
+        "deal_logged",
+        "play_hand",
+        "deal",
+        "deal_trump",
+        "stock_from",
+        "lead_allowed",
+        "follow_allowed",
+        "lead_filter",
+        "follow_filter",
+        "play_card",
+        "after_draw",
+        "count_at",
+        "draw_cards",
+        "draw_end_at",
+        "next_lead_at",
         "propose",
         "propose_seat",
         "walk",
@@ -60,13 +78,16 @@ INLINED = frozenset(
         "sample",
         "copy_state",
         "may_play",
-        "after_draw",
     }
 )
 """Functions numba inlines where they are called (`inline='always'`): small ones called for
-every card or trick, and the sampler's called for every proposal or world, from a place or
-two, so that no call (nor, for a bot's stream or the states, a reference count) is paid
-there. Each was kept as it measured faster (native_speed.py, search_speed.py)."""
+every card or trick from a place or two, those a hand is dealt and played through from
+`play_deals`, and the sampler's, called for every proposal or world, so that no call (nor a
+reference count of each array passed on) is paid there for every card, trick, hand or
+world. Each was kept as it measured faster (native_speed.py, search_speed.py).
+`finish_trick` is not: every place that plays a card would hold a copy of the end of a trick
+(the searches play in many), which doubled the kernel's first compile for little speed;
+the steps it calls are inlined into it."""
 
 
 class BuildError(Exception):

@@ -93,17 +93,18 @@ def play_deals(
     card int its int as the profile ranks it] (`table_of`)."""
     players, dealt, size = table[0], table[1], table[2]
     deck = new_deck(size)
+    ranked = new_deck(size)
+    for k in range(size):
+        ranked[k] = table[3 + size + table[3 + k]]
     row = 0
     for piece in range(len(starts)):
         deals = new_stream(deal_seeds[piece])
         rng = new_stream(bot_seeds[piece])
         for unit in range(starts[piece], starts[piece] + counts[piece]):
             for k in range(size):
-                deck[k] = table[3 + k]
-            shuffle_deck(deck, deals)
+                deck[k] = ranked[k]
+            shuffle_deck(deck, deals)  # shuffled ranked, as ranking the shuffled canonical order
             hand_seed = next_seed(deals)
-            for k in range(size):
-                deck[k] = table[3 + size + deck[k]]
             dealer = unit % players
             if skill:
                 for seat in range(players):

@@ -27,7 +27,25 @@ BOUND = 80
 """The most variables one program binds (`card` is 0): each clause's aggregates bind one
 each."""
 
-PUSH, LEAF, VAR, SLOT, ATTR, OPERATE, JUMP, UNLESS, SHORT, BEGIN, NEXT, STEP, RETURN = range(13)
+(
+    PUSH,
+    LEAF,
+    VAR,
+    SLOT,
+    ATTR,
+    OPERATE,
+    JUMP,
+    UNLESS,
+    SHORT,
+    BEGIN,
+    NEXT,
+    STEP,
+    RETURN,
+    VAR_ATTR,
+    LEAF_ATTR,
+    OPERATE_WITH,
+    EACH,
+) = range(17)
 """The operations of a program (`program.py` says what each does)."""
 
 FOLDS = (*Aggregate, "keep")
@@ -57,7 +75,10 @@ def fold_value(s: Any, slot: int, x: int, member: int) -> None:
     """The aggregate takes its body's value `x` for `member`; any and all stop once they
     know."""
     fold = s.fold[slot]
-    if fold == ANY:
+    if fold == KEEP:
+        if x == 0:
+            s.folded[slot] |= 1 << member
+    elif fold == ANY:
         if x != 0:
             s.folded[slot] = 1
             s.rest[slot] = 0
@@ -82,8 +103,6 @@ def fold_value(s: Any, slot: int, x: int, member: int) -> None:
             s.found[slot] = 0
         elif x == s.leading[slot]:
             s.found[slot] = 1
-    elif x == 0:  # KEEP
-        s.folded[slot] |= 1 << member
 
 
 def end_fold(s: Any, slot: int) -> None:
@@ -93,55 +112,82 @@ def end_fold(s: Any, slot: int) -> None:
         s.folded[slot] = -1
 
 
+def next_member(s: Any, slot: int, var: int, body: int, end: int) -> int:
+    """Bind `var` to aggregate `slot`'s next member and go on at its `body`; with none left,
+    the aggregate ends and the program goes on at `end`."""
+    if s.rest[slot] == 0:
+        end_fold(s, slot)
+        return end
+    s.bound[var] = lowest(s.rest[slot])
+    s.rest[slot] &= s.rest[slot] - 1
+    return body
+
+
+def each(s: Any, slot: int, attr: int) -> None:
+    """Aggregate `slot` takes attribute `attr` of each member of its set in turn (a body
+    that is one attribute of its variable), as NEXT and STEP would one at a time."""
+    while s.rest[slot] != 0:
+        member = lowest(s.rest[slot])
+        s.rest[slot] &= s.rest[slot] - 1
+        fold_value(s, slot, attr_value(attr, s, member), member)
+    end_fold(s, slot)
+
+
 def run_program(p: Any, pc: int, s: Any, seat: int, allowed: int, winner: int) -> int:
     """The value of the program at instruction `pc` of `p.program`, for `seat` (the player
-    to move or who draws), the cards the rules before allow, and the hand's winner."""
+    to move or who draws), the cards the rules before allow, and the hand's winner. The
+    operations are tried in the order of how often rules run them."""
     top = 0
     while True:
         at = pc * WIDTH
         op, a, b, c = p.program[at], p.program[at + 1], p.program[at + 2], p.program[at + 3]
         pc += 1
-        if op == PUSH:
-            s.stack[top] = a
+        if op == VAR_ATTR:
+            s.stack[top] = attr_value(b, s, s.bound[a])
             top += 1
-        elif op == LEAF:
-            s.stack[top] = leaf_value(a, s, seat, allowed, winner)
-            top += 1
-        elif op == VAR:
-            s.stack[top] = s.bound[a]
-            top += 1
-        elif op == SLOT:
-            s.stack[top] = s.folded[a]
-            top += 1
-        elif op == ATTR:
-            s.stack[top - 1] = attr_value(a, s, s.stack[top - 1])
-        elif op == OPERATE:
-            if b == 2:
-                top -= 1
-            s.stack[top - 1] = operate(a, s.stack[top - 1], s.stack[top] if b == 2 else 0)
-        elif op == JUMP:
-            pc = a
-        elif op == UNLESS:
+        elif op == STEP:
             top -= 1
-            if s.stack[top] == 0:
-                pc = a
+            fold_value(s, a, s.stack[top], s.bound[b])
+            pc = next_member(s, a, b, c + 1, p.program[c * WIDTH + 3])  # the NEXT at c
+        elif op == NEXT:
+            pc = next_member(s, a, b, pc, c)
         elif op == SHORT:
             if s.stack[top - 1] == b:
                 pc = a
             else:
                 top -= 1
+        elif op == UNLESS:
+            top -= 1
+            if s.stack[top] == 0:
+                pc = a
+        elif op == PUSH:
+            s.stack[top] = a
+            top += 1
+        elif op == LEAF:
+            s.stack[top] = leaf_value(a, s, seat, allowed, winner)
+            top += 1
+        elif op == OPERATE_WITH:
+            s.stack[top - 1] = operate(a, s.stack[top - 1], b)
+        elif op == SLOT:
+            s.stack[top] = s.folded[a]
+            top += 1
         elif op == BEGIN:
             begin_fold(s, a, b, set_of(c, s, seat, allowed))
-        elif op == NEXT:
-            if s.rest[a] == 0:
-                end_fold(s, a)
-                pc = c
-            else:
-                s.bound[b] = lowest(s.rest[a])
-                s.rest[a] &= s.rest[a] - 1
-        elif op == STEP:
-            top -= 1
-            fold_value(s, a, s.stack[top], s.bound[b])
-            pc = c
+        elif op == EACH:
+            each(s, a, b)
+        elif op == LEAF_ATTR:
+            s.stack[top] = attr_value(b, s, leaf_value(a, s, seat, allowed, winner))
+            top += 1
+        elif op == OPERATE:
+            if b == 2:
+                top -= 1
+            s.stack[top - 1] = operate(a, s.stack[top - 1], s.stack[top] if b == 2 else 0)
+        elif op == VAR:
+            s.stack[top] = s.bound[a]
+            top += 1
+        elif op == ATTR:
+            s.stack[top - 1] = attr_value(a, s, s.stack[top - 1])
+        elif op == JUMP:
+            pc = a
         else:
             return s.stack[top - 1]

@@ -20,6 +20,15 @@ values it takes by its result, and the program's value is the one left at RETURN
     STEP k v t    pop the body's value for v's member into aggregate k, and go on at t
     RETURN        the top value is the program's
 
+and fused ones, each doing the work of a run of the above that rules often hold:
+
+    VAR_ATTR v k      push attribute k of bound variable v (VAR v, ATTR k)
+    LEAF_ATTR l k     push attribute k of name l (LEAF l, ATTR k)
+    OPERATE_WITH k n  replace the top value by operation k of it and the number n
+                      (PUSH n, OPERATE k 2)
+    EACH k a          aggregate k takes attribute a of each member of its set in turn, and
+                      ends (its NEXT, STEP and a body VAR_ATTR of its variable)
+
 Words are numbered by their place in `meanings`' tables, which are the vocabulary's. An
 aggregate keeps its value in its slot; as in the generated Python (`codegen`), it is worked
 out in the innermost loop whose variable it reads, before the loop it does not read begins,
@@ -51,12 +60,15 @@ from rulesdsl.play.kernel.machine import (
     ATTR,
     BEGIN,
     BOUND,
+    EACH,
     FOLDS,
     JUMP,
     KEEP,
     LEAF,
+    LEAF_ATTR,
     NEXT,
     OPERATE,
+    OPERATE_WITH,
     PUSH,
     RETURN,
     SHORT,
@@ -65,6 +77,7 @@ from rulesdsl.play.kernel.machine import (
     STEP,
     UNLESS,
     VAR,
+    VAR_ATTR,
     WIDTH,
 )
 from rulesdsl.play.kernel.meanings import (
@@ -120,15 +133,12 @@ class Compiler:
         if isinstance(node, ir.Number):
             out.append((PUSH, node.value))
         elif isinstance(node, ir.Leaf):
-            leaf = leaf_of(node.code)
-            meaning = leaf_meaning(leaf_names()[leaf])
-            number = meaning.lstrip("-")
-            out.append((PUSH, int(meaning)) if number.isdigit() else (LEAF, leaf))
+            number = constant(node)
+            out.append((LEAF, leaf_of(node.code)) if number is None else (PUSH, number))
         elif isinstance(node, ir.Var):
             out.append((VAR, node.index))
         elif isinstance(node, ir.Attr):
-            self.value(node.base, loops)
-            out.append((ATTR, ATTRIBUTE_CODES[node.code]))
+            self.attribute(node, loops)
         elif isinstance(node, ir.Unary):
             self.value(node.operand, loops)
             out.append((OPERATE, OPERATIONS.index((1, node.op)), 1))
@@ -140,20 +150,41 @@ class Compiler:
             out.append(end)
         elif isinstance(node, ir.Binary):
             self.value(node.left, loops)
-            self.value(node.right, loops)
-            out.append((OPERATE, OPERATIONS.index((2, node.op)), 2))
+            self.operand(OPERATIONS.index((2, node.op)), node.right, loops)
         elif isinstance(node, ir.Ternary):
             self.choice(node.condition, node.then, node.otherwise, loops)
         elif isinstance(node, ir.Call):
             self.value(node.args[0], loops)
             for arg in node.args[1:]:
-                self.value(arg, loops)
-                out.append((OPERATE, OPERATIONS.index((2, node.fn)), 2))
+                self.operand(OPERATIONS.index((2, node.fn)), arg, loops)
         else:
             assert isinstance(node, ir.Over)
             fold = FOLDS.index(node.kind)
             slot = self.fold(fold, node.var, SET_CODES[node.over], node.body, node.free, loops)
             out.append((SLOT, slot))
+
+    def attribute(self, node: ir.Attr, loops: list[Loop]) -> None:
+        """Code that pushes an attribute's value: of a variable or a name, in one
+        instruction."""
+        out = loops[-1].body
+        code = ATTRIBUTE_CODES[node.code]
+        if isinstance(node.base, ir.Var):
+            out.append((VAR_ATTR, node.base.index, code))
+        elif isinstance(node.base, ir.Leaf) and constant(node.base) is None:
+            out.append((LEAF_ATTR, leaf_of(node.base.code), code))
+        else:
+            self.value(node.base, loops)
+            out.append((ATTR, code))
+
+    def operand(self, operation: int, right: ir.Node, loops: list[Loop]) -> None:
+        """Code that replaces the top value by `operation` of it and `right`'s value (a
+        number in the instruction, where `right` is one)."""
+        number = constant(right)
+        if number is None:
+            self.value(right, loops)
+            loops[-1].body.append((OPERATE, operation, 2))
+        else:
+            loops[-1].body.append((OPERATE_WITH, operation, number))
 
     def choice(
         self, condition: ir.Node, then: ir.Node, otherwise: ir.Node | int, loops: list[Loop]
@@ -187,10 +218,14 @@ class Compiler:
         self.slots += 1
         before: list[Item] = []
         inner: list[Item] = []
-        start, end = Label(), Label()
-        out += [before, (BEGIN, slot, fold, members), start, (NEXT, slot, var, end), inner]
         self.value(body, [*loops[: level + 1], Loop(frozenset({var}), inner, before)])
-        out += [(STEP, slot, var, start), end]
+        out += [before, (BEGIN, slot, fold, members)]
+        attribute = attribute_only(inner, var)
+        if attribute is not None:
+            out.append((EACH, slot, attribute))
+        else:
+            start, end = Label(), Label()
+            out += [start, (NEXT, slot, var, end), inner, (STEP, slot, var, start), end]
         return slot
 
     def refusal(self, condition: ir.Node, loops: list[Loop]) -> None:
@@ -224,10 +259,28 @@ class Compiler:
             assert rule.winner is not None
             self.choice(rule.tree, rule.winner, NO_END, loops)
         else:
-            self.root.append((PUSH, 0))
             self.value(rule.tree, loops)
-            self.root.append((OPERATE, OPERATIONS.index((2, "max")), 2))
+            self.root.append((OPERATE_WITH, OPERATIONS.index((2, "max")), 0))
         self.root.append((RETURN,))
+
+
+def attribute_only(body: list[Item], var: int) -> int | None:
+    """The attribute of `var` a loop's body pushes, where that is all the body does."""
+    if len(body) == 1 and isinstance(body[0], tuple) and body[0][:2] == (VAR_ATTR, var):
+        attribute = body[0][2]
+        return attribute if isinstance(attribute, int) else None
+    return None
+
+
+def constant(node: ir.Node) -> int | None:
+    """The value of a number, or of a name that means one; None for another node."""
+    if isinstance(node, ir.Number):
+        return node.value
+    if isinstance(node, ir.Leaf):
+        meaning = leaf_meaning(leaf_names()[leaf_of(node.code)])
+        if meaning.lstrip("-").isdigit():
+            return int(meaning)
+    return None
 
 
 def conjuncts(node: ir.Node) -> list[ir.Node]:
@@ -273,7 +326,21 @@ def program(rule: HouseRule, start: int) -> list[tuple[int, ...]]:
     return code
 
 
-EFFECT = {PUSH: 1, LEAF: 1, VAR: 1, SLOT: 1, ATTR: 0, JUMP: 0, UNLESS: -1, BEGIN: 0, NEXT: 0}
+EFFECT = {
+    PUSH: 1,
+    LEAF: 1,
+    VAR: 1,
+    SLOT: 1,
+    ATTR: 0,
+    JUMP: 0,
+    UNLESS: -1,
+    BEGIN: 0,
+    NEXT: 0,
+    VAR_ATTR: 1,
+    LEAF_ATTR: 1,
+    OPERATE_WITH: 0,
+    EACH: 0,
+}
 
 
 def depth(code: list[tuple[int, ...]], start: int) -> int:

@@ -86,14 +86,20 @@ def played_cards(s: Any) -> int:
     return cards
 
 
+def left_of(seat: int, players: int) -> int:
+    """The seat clockwise after `seat` at a table of `players` (without a division)."""
+    return seat + 1 if seat + 1 < players else 0
+
+
 def clockwise_active(s: Any, first: int, seats: Any) -> int:
     """The seats still in the hand clockwise from `first`, written into `seats`; how many."""
     n = 0
-    for k in range(s.players):
-        seat = (first + k) % s.players
+    seat = first
+    for _ in range(s.players):
         if s.active[seat] != 0:
             seats[n] = seat
             n += 1
+        seat = left_of(seat, s.players)
     return n
 
 

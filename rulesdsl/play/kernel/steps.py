@@ -43,7 +43,7 @@ from rulesdsl.play.kernel.primitives import (
     suit_cards,
     uniform,
 )
-from rulesdsl.play.kernel.rules import clockwise_active
+from rulesdsl.play.kernel.rules import clockwise_active, left_of
 from rulesdsl.play.kernel.state import SEATS
 
 RANDOM, LOWEST, HIGHEST, HEURISTIC, PLAYOUT = range(5)
@@ -63,15 +63,16 @@ def deal(s: Any, p: Any, deck: Any, players: int, dealt: int, dealer: int, seed:
         s.active[seat] = 1 if seat < players else 0
         s.tricks_won[seat] = 0
         s.last_win[seat] = -1
+    seat = dealer
     for k in range(dealt):
-        seat = (dealer + 1 + k) % players
+        seat = left_of(seat, players)
         s.hands[seat] = s.hands[seat] | (1 << deck[k])
     s.shown = NO_CARD
     deal_trump(p.trump_code, s, deck, dealt, p.trump_arg)
     s.remaining = players
     s.set_aside_len = 0
     s.trumps_broken = 0
-    s.leader = (dealer + 1) % players
+    s.leader = left_of(dealer, players)
     s.first_leader = s.leader
     s.trick_len = 0
     s.seats_len = 0
