@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sizing import examples
 from support import BOT_NAMES, same_game, settings_strategy
 
 from rulesdsl.model.rules import Rules, RulesError
-from rulesdsl.play.engine.fast import compile_hand
+from rulesdsl.play.engine.fast import compile_hand, play_plain
 from rulesdsl.read.profile import load
 from rulesdsl.reason.sim import Spec, _play_hands, empty_result
 
@@ -45,18 +46,28 @@ def test_thousands_of_default_hands_agree():
         same_game(rules, 4, seed % 4, seed, ("random", "random", "heuristic", "random"))
 
 
-def test_the_simulator_plays_the_compiled_hands_it_is_tested_on(monkeypatch):
-    """The function the equivalence tests call is the one the simulator plays."""
+@pytest.mark.parametrize(("specialise_from", "driver"), [(3, "compile_hand"), (4, "play_plain")])
+def test_the_simulator_plays_the_compiled_hands_it_is_tested_on(
+    monkeypatch, specialise_from, driver
+):
+    """The functions the equivalence tests call are those the simulator plays: the
+    specialised loop from SPECIALISE_FROM hands, the driver as written below it."""
     called = []
+    real = {"compile_hand": compile_hand, "play_plain": play_plain}
 
-    def spy(rules, players, bots):
-        called.append((rules, players, bots))
-        return compile_hand(rules, players, bots)
+    def spy(name):
+        def played(rules, players, bots):
+            called.append((name, rules, players, bots))
+            return real[name](rules, players, bots)
 
-    monkeypatch.setattr("rulesdsl.reason.sim.compile_hand", spy)
+        return played
+
+    for name in real:
+        monkeypatch.setattr(f"rulesdsl.reason.sim.{name}", spy(name))
+    monkeypatch.setattr("rulesdsl.reason.sim.SPECIALISE_FROM", specialise_from)
     spec = Spec(profiles=(("default", Rules()),), units=3, skill=False)
     _play_hands(spec, range(3), empty_result(spec))
-    assert called[0] == (Rules(), 4, ("random",) * 4)
+    assert called == [(driver, Rules(), 4, ("random",) * 4)]
 
 
 def test_the_specialised_hand_keeps_only_the_rules_it_has():
