@@ -469,11 +469,11 @@ def test_planted_and_damaged_files_never_run_and_are_rebuilt_with_one_line_each(
     marker = tmp_path / "marker"
     evil = pickle.dumps(Planted(marker))
     (code,) = entry.glob("play_deals-*.nbc")
-    (dealt_code,) = entry.glob("play_dealt-*.nbc")  # what play_deals calls, and it calls
-    (hand_code,) = entry.glob("play_hand-*.nbc")
+    (trick_code,) = entry.glob("finish_trick-*.nbc")  # what play_deals calls, and it calls
+    (drawers_code,) = entry.glob("drawers_at-*.nbc")
     code.write_bytes(evil)
-    dealt_code.write_bytes(b"\x80\x04garbage")
-    hand_code.write_bytes(hand_code.read_bytes()[:1000])
+    trick_code.write_bytes(b"\x80\x04garbage")
+    drawers_code.write_bytes(drawers_code.read_bytes()[:1000])
     stray = entry / f"{entry.name}.play_deals-9.py311.nbi"
     stray.write_bytes(evil)
     (cache / "__pycache__").mkdir()  # where numba read its index beside a module before
@@ -483,7 +483,7 @@ def test_planted_and_damaged_files_never_run_and_are_rebuilt_with_one_line_each(
     assert (done.code, done.out) == (0, pure)
     assert not marker.exists()
     assert all(line.startswith("rulesdsl: ") and not UNSAFE.search(line) for line in done.lines)
-    for path in (code, dealt_code, hand_code, stray):
+    for path in (code, trick_code, drawers_code, stray):
         assert sum(trust.shown(path) in line for line in done.lines) == 1
     assert len(done.lines) == 4
     again = finished(simulating(cache))

@@ -22,6 +22,7 @@ from rulesdsl.model.rules import Rules
 from rulesdsl.model.state import State
 from rulesdsl.model.stream import Stream
 from rulesdsl.play.engine import steps
+from rulesdsl.play.engine.heuristic import heuristic_card
 from rulesdsl.play.engine.plan import plan_for
 from rulesdsl.play.engine.steps import Plan
 
@@ -125,29 +126,19 @@ PICKS = dict(
 
 
 def heuristic(allowed: list[int], trump: int, led: int, best: int, plays_last: bool) -> int:
-    """The heuristic bot of rulesdsl.play.players.bots, on int cards (numba compiles it as written:
-    lists are tested by their length)."""
-    if len(allowed) == 1:
-        return allowed[0]
-    side = [c for c in allowed if c & 3 != trump]
-    if best < 0:
-        if len(side) == 0:
-            return allowed[-1]
-        top = side[-1] >> 2
-        return [c for c in side if c >> 2 == top][0]  # noqa: RUF015 (numba has no next)
-    bs = best & 3
-    winners = [
-        c
-        for c in allowed
-        if (c & 3 == trump and (bs != trump or c > best))
-        or (c & 3 == led and bs == led and c > best)
-    ]
-    side_winners = [c for c in winners if c & 3 != trump]
-    if len(side_winners) > 0:
-        return side_winners[0] if plays_last else side_winners[-1]
-    if len(winners) > 0 and (plays_last or len(side) == 0):
-        return winners[0]
-    return side[0] if len(side) > 0 else allowed[0]
+    """The heuristic bot's card of `allowed` (`heuristic.heuristic_card`, on its set). The
+    cards not recoded count strength from rank 2 (`to_int`), past the 52 cards of a set: as
+    the heuristic only compares cards with one another, they are all moved down alike by
+    the lowest strength among them."""
+    low = min(allowed) >> 2
+    if best >= 0:
+        low = min(low, best >> 2)
+    shift = low * 4
+    cards = 0
+    for card in allowed:
+        cards |= 1 << (card - shift)
+    moved = best - shift if best >= 0 else best
+    return heuristic_card(cards, trump, led, moved, plays_last) + shift
 
 
 # -- the driver ----------------------------------------------------------------------

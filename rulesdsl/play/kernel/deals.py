@@ -11,13 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from rulesdsl.play.engine.fast import int_deck, recode
-from rulesdsl.play.kernel.primitives import (
-    new_deck,
-    new_stream,
-    next_seed,
-    popcount,
-    shuffle_deck,
-)
+from rulesdsl.play.engine.masks import popcount
+from rulesdsl.play.kernel.primitives import new_deck, new_stream, next_seed, shuffle_deck
 from rulesdsl.play.kernel.search import play_dealt
 from rulesdsl.play.kernel.steps import HEURISTIC, RANDOM, hand_points
 

@@ -12,9 +12,9 @@ from rulesdsl.model.result import HandResult
 from rulesdsl.model.rules import Rules
 from rulesdsl.model.stream import Stream
 from rulesdsl.play.engine.fast import BOTS, REASONS, SUITS, HandPlayer, recode
+from rulesdsl.play.engine.masks import popcount
 from rulesdsl.play.engine.plan import plan_for
 from rulesdsl.play.kernel.plan import NotNative, kernel_plan
-from rulesdsl.play.kernel.primitives import popcount
 from rulesdsl.play.kernel.rows import search_rows, searched
 from rulesdsl.play.kernel.search import ISMCTS, PIMC, play_dealt
 from rulesdsl.play.kernel.state import SEATS, State

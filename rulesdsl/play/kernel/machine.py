@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from rulesdsl.model.language.vocab import Aggregate
+from rulesdsl.play.engine.masks import lowest
 from rulesdsl.play.kernel.meanings import attr_value, leaf_value, operate, set_of
-from rulesdsl.play.kernel.primitives import lowest
 
 WIDTH = 4
 """The numbers of an instruction: its operation and three operands."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from rulesdsl.model.language.vocab import ATTRIBUTES, CALLS, CARD_SETS, NAMES, SUITS, Type
 from rulesdsl.model.language.vocab import SETS as SEAT_SETS
-from rulesdsl.play.kernel.primitives import popcount
+from rulesdsl.play.engine.masks import popcount
 from rulesdsl.play.kernel.rules import active_seats, played_cards
 
 LEAVES: dict[str, str] = {

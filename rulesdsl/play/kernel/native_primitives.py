@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from rulesdsl.model.stream import GAMMA, MIX1, MIX2, UNIT
-from rulesdsl.play.kernel.primitives import ALL_CARDS, SUIT_CARDS
+from rulesdsl.play.engine.masks import ALL_CARDS, SUIT_CARDS
 
 
 def popcount(mask):

@@ -26,12 +26,8 @@ from rulesdsl.model.units import opening_lead as opening_lead_unit
 from rulesdsl.model.units import scoring as scoring_unit
 from rulesdsl.model.units import trump as trump_unit
 from rulesdsl.model.units import when_void as when_void_unit
-from rulesdsl.play.kernel.primitives import (
-    cards_above,
-    popcount,
-    shuffle_cards,
-    suit_cards,
-)
+from rulesdsl.play.engine.masks import cards_above, popcount, suit_cards
+from rulesdsl.play.kernel.primitives import shuffle_cards
 
 # -- step 1: the cards a player may play ---------------------------------------------
 

@@ -21,21 +21,15 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from rulesdsl.play.kernel.primitives import (
-    lowest,
-    new_stream,
-    next_seed,
-    popcount,
-    restart,
-    stream_number,
-)
+from rulesdsl.play.engine.heuristic import heuristic_card
+from rulesdsl.play.engine.masks import lowest, popcount
+from rulesdsl.play.kernel.primitives import new_stream, next_seed, restart, stream_number
 from rulesdsl.play.kernel.state import copy_state
 from rulesdsl.play.kernel.steps import (
     PLAYOUT,
     allowed_now,
     deal,
     finish_trick,
-    heuristic,
     last_to_play,
     pick,
     play_card,
@@ -91,7 +85,7 @@ def pimc_card(
         w.wins[lowest(cards)] = 0
         cards &= cards - 1
     world, played = states[WORLD], states[PLAYED]
-    usual = heuristic(allowed, s.trump, s.led, s.best, last_to_play(s))
+    usual = heuristic_card(allowed, s.trump, s.led, s.best, last_to_play(s))
     for _ in range(worlds):
         copy_state(s, world)
         if not sample(g, w, p, s, states, me, rng):
@@ -198,7 +192,7 @@ def ismcts_card(
         copy_state(s, world)
         if not sample(g, w, p, s, states, me, rng):
             w.gave_up += 1
-            return heuristic(allowed, s.trump, s.led, s.best, last_to_play(s))
+            return heuristic_card(allowed, s.trump, s.led, s.best, last_to_play(s))
         depth = descend(w, p, world, rng)
         if world.over == 0:
             play_out(world, p, PLAYOUT, rng)

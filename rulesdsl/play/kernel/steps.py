@@ -19,6 +19,8 @@ from rulesdsl.model.state import (
     TRICK_LIMIT_TRICKS,
     beats,
 )
+from rulesdsl.play.engine.heuristic import heuristic_card
+from rulesdsl.play.engine.masks import highest, lowest, nth, popcount, suit_cards
 from rulesdsl.play.engine.steps import winner_leads
 from rulesdsl.play.kernel.dispatch import (
     all_out_at,
@@ -33,16 +35,7 @@ from rulesdsl.play.kernel.dispatch import (
     refill_at,
     score_at,
 )
-from rulesdsl.play.kernel.primitives import (
-    cards_above,
-    highest,
-    lowest,
-    nth,
-    popcount,
-    stream_number,
-    suit_cards,
-    uniform,
-)
+from rulesdsl.play.kernel.primitives import stream_number, uniform
 from rulesdsl.play.kernel.rules import clockwise_active, left_of
 from rulesdsl.play.kernel.state import SEATS
 
@@ -301,30 +294,6 @@ def hand_points(s: Any, p: Any) -> int:
 # -- the bots ---------------------------------------------------------------------------
 
 
-def heuristic(allowed: int, trump: int, led: int, best: int, last: bool) -> int:
-    """The heuristic bot (rulesdsl.play.players.bots) on a set of cards."""
-    if popcount(allowed) == 1:
-        return lowest(allowed)
-    side = allowed & ~suit_cards(trump)
-    if best < 0:
-        if side == 0:
-            return highest(allowed)
-        top = highest(side) >> 2
-        return lowest(side & (15 << (top * 4)))
-    bs = best & 3
-    winners = allowed & suit_cards(trump)
-    if bs == trump:
-        winners &= cards_above(best)
-    if bs == led:
-        winners |= allowed & suit_cards(led) & cards_above(best)
-    side_winners = winners & ~suit_cards(trump)
-    if side_winners != 0:
-        return lowest(side_winners) if last else highest(side_winners)
-    if winners != 0 and (last or side == 0):
-        return lowest(winners)
-    return lowest(side) if side != 0 else lowest(allowed)
-
-
 def random_card(cards: int, rng: Any) -> int:
     """A card of `cards` (not none) drawn uniformly from `rng`."""
     return nth(cards, int(uniform(rng) * popcount(cards)))
@@ -337,7 +306,7 @@ def pick(bot: int, s: Any, allowed: int, rng: Any, last: bool) -> int:
     if bot == HIGHEST:
         return highest(allowed)
     if bot == HEURISTIC or (bot == PLAYOUT and uniform(rng) >= EXPLORE):
-        return heuristic(allowed, s.trump, s.led, s.best, last)
+        return heuristic_card(allowed, s.trump, s.led, s.best, last)
     return random_card(allowed, rng)
 
 

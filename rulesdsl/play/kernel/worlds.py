@@ -31,7 +31,8 @@ from typing import Any
 
 import numpy as np
 
-from rulesdsl.play.kernel.primitives import ALL_CARDS, lowest, next_seed, nth, popcount, uniform
+from rulesdsl.play.engine.masks import ALL_CARDS, lowest, nth, popcount
+from rulesdsl.play.kernel.primitives import next_seed, uniform
 from rulesdsl.play.kernel.state import (
     CARDS,
     EPOCHS,

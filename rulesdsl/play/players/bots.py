@@ -8,7 +8,7 @@ from rulesdsl.model.cards import Card
 from rulesdsl.model.stream import Stream
 from rulesdsl.play.engine.driver import Player
 from rulesdsl.play.engine.hand import Hand
-from rulesdsl.play.kernel.steps import heuristic
+from rulesdsl.play.engine.heuristic import heuristic_card
 
 
 class RandomBot:
@@ -65,11 +65,11 @@ class HeuristicBot:
         del seed
 
     def choose(self, hand: Hand, legal: Sequence[Card]) -> Card:
-        """The kernel's heuristic (`rulesdsl.play.kernel.steps.heuristic`) on the hand."""
+        """The heuristic (`rulesdsl.play.engine.heuristic`) on the hand."""
         s, codes = hand.s, hand.codes
         allowed = sum(1 << code for code in codes.ints(legal))
         plays_last = len(s.trick) == len(s.trick_seats) - 1
-        return codes.card[heuristic(allowed, s.trump, s.led, s.best, plays_last)]
+        return codes.card[heuristic_card(allowed, s.trump, s.led, s.best, plays_last)]
 
 
 BOTS: dict[str, Callable[[int], Player]] = {
