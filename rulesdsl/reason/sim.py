@@ -22,7 +22,7 @@ from rulesdsl.model.stream import Stream
 from rulesdsl.play import native
 from rulesdsl.play.engine.fast import REASONS, HandPlayer, compile_hand, int_deck, play_plain
 from rulesdsl.play.engine.match import Match
-from rulesdsl.play.kernel.rows import SearchError
+from rulesdsl.play.kernel.rows import not_searchable
 from rulesdsl.play.players.registry import make_bot
 from rulesdsl.play.players.search.table import NO_RANDOM, good_hand, search_hand, searches
 from rulesdsl.reason.executors import LOCAL, Workers, results
@@ -443,7 +443,7 @@ def native_kernels(spec: Spec) -> list[Any] | None:
         return [compiled_profile(rules, spec.players, bots) for _, rules in spec.profiles]
     except NotNative as refused:
         if searches(bots):  # the search is the kernel's alone
-            raise SearchError(f"search bots cannot play this profile: {refused}") from None
+            raise not_searchable(refused) from None
         say(f"this run plays on the pure-Python path: {refused}")
         return None
 

@@ -16,6 +16,11 @@ class SearchError(RulesError):
     kernel cannot play, or a seat for which no consistent world was found."""
 
 
+def not_searchable(reason: object) -> SearchError:
+    """The SearchError of a profile the kernel cannot play, for `reason`."""
+    return SearchError(f"search bots cannot play this profile: {reason}")
+
+
 class States(list[Any]):
     """The states a search works on, for CPython: each made as it is first asked for."""
 

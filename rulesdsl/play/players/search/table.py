@@ -14,7 +14,7 @@ from rulesdsl.model.stream import Stream
 from rulesdsl.play import native
 from rulesdsl.play.engine import fast
 from rulesdsl.play.kernel.plan import NotNative
-from rulesdsl.play.kernel.rows import SearchError
+from rulesdsl.play.kernel.rows import not_searchable
 from rulesdsl.play.players.registry import is_search_bot
 
 
@@ -42,7 +42,7 @@ def kernel_hand(rules: Rules, players: int, bots: tuple[str, ...]) -> KernelHand
 
         return kernel_player(rules, players, bots)
     except NotNative as refused:
-        raise SearchError(f"search bots cannot play this profile: {refused}") from None
+        raise not_searchable(refused) from None
 
 
 def search_hand(rules: Rules, players: int, bots: tuple[str, ...]) -> fast.HandPlayer:
