@@ -8,10 +8,10 @@ from rulesdsl.play.engine.masks import cards_above, highest, lowest, popcount, s
 
 
 def heuristic_card(allowed: int, trump: int, led: int, best: int, last: bool) -> int:
-    """The heuristic bot's card of the set `allowed`: leading, the lowest card of its highest
-    side rank (a trump only holding none else); following, a side card that wins the trick
-    (the lowest when last to play, else the highest), else a trump that wins when last to
-    play or holding no side card, else its lowest side card."""
+    """The heuristic bot's card of the set `allowed`: leading, a card of its highest side
+    rank (its highest trump when it holds only trumps); following, a side card that wins the
+    trick (the lowest when last to play, else the highest), else its lowest winning trump
+    when last to play or holding no side card, else its lowest side card."""
     if popcount(allowed) == 1:
         return lowest(allowed)
     side = allowed & ~suit_cards(trump)
