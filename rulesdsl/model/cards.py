@@ -42,6 +42,22 @@ class Suit(IntEnum):
 RANK_NAMES = {11: "J", 12: "Q", 13: "K", 14: "A"}
 QUOTED = 24  # the most characters of a typed text quoted back
 RANKS_HIGH_TO_LOW: tuple[int, ...] = tuple(range(14, 1, -1))
+RANK_WORDS = {
+    2: "two",
+    3: "three",
+    4: "four",
+    5: "five",
+    6: "six",
+    7: "seven",
+    8: "eight",
+    9: "nine",
+    10: "ten",
+    11: "jack",
+    12: "queen",
+    13: "king",
+    14: "ace",
+}
+"""Each rank's name in words, as the rules' language names it."""
 _RANK_READ = {"J": 11, "Q": 12, "K": 13, "A": 14, "T": 10, "10": 10}
 _SUIT_READ = {"C": Suit.CLUBS, "D": Suit.DIAMONDS, "H": Suit.HEARTS, "S": Suit.SPADES}
 _SUIT_READ.update({s.symbol: s for s in Suit})

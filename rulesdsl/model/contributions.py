@@ -77,13 +77,18 @@ class Model:
 
 
 def _contributions(rules: Rules) -> Iterator[Contribution]:
-    stated_at = {step: rule for rule in reversed(rules.house_rules) for step in rule.step_names}
+    strength = rules.rank_strength
+    stated_at = {
+        step: rule
+        for rule in reversed(rules.house_rules)
+        for step in rule.steps_for(strength)
+    }
     for unit in UNITS:
         for step, fn in unit.plays(getattr(rules, unit.name)).items():
             taker = stated_at.get(step) if COMPOSITION[step] is Composition.EXCLUSIVE else None
             yield Contribution(unit.name, step, fn, replaced_by=taker and taker.name)
     for rule in rules.house_rules:
-        for step, fn in rule.steps.items():
+        for step, fn in rule.steps_for(rules.rank_strength).items():
             holder = HOLDERS.get(step)
             exclusive = COMPOSITION[step] is Composition.EXCLUSIVE
             replaces = holder.name if exclusive and holder is not None else None

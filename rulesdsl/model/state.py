@@ -30,6 +30,25 @@ STOCK_EXHAUSTED, LAST_PLAYER, ALL_OUT, MOST_TRICKS, TRICK_LIMIT, HOUSE_RULE = ra
 TRICK_LIMIT_TRICKS = 2000
 
 
+MEMORY = (
+    "hand_played",
+    "history_best",
+    "history_cards",
+    "history_leader",
+    "history_led",
+    "history_winner",
+    "streak",
+    "streak_seat",
+    "won",
+)
+"""The fields of the hand's memory: kept where a profile's rules read one."""
+
+
+def reads_memory(code: str) -> bool:
+    """Whether a rule's code reads the hand's memory."""
+    return any(f"s.{field}" in code for field in MEMORY)
+
+
 class State:
     """One hand, as ints and lists of ints (and the stream of reshuffles)."""
 
@@ -40,9 +59,15 @@ class State:
         "end_reason",
         "fired",
         "first_leader",
+        "hand_played",
         "hand_seed",
         "hand_winner",
         "hands",
+        "history_best",
+        "history_cards",
+        "history_leader",
+        "history_led",
+        "history_winner",
         "holding",
         "last_win",
         "leader",
@@ -51,6 +76,7 @@ class State:
         "opening",
         "over",
         "players",
+        "played_by",
         "plays",
         "refused",
         "remaining",
@@ -58,6 +84,8 @@ class State:
         "saves",
         "set_aside",
         "stock",
+        "streak",
+        "streak_seat",
         "trace",
         "trick",
         "trick_number",
@@ -67,6 +95,7 @@ class State:
         "trump",
         "trumps_broken",
         "winner",
+        "won",
     )
 
     def __init__(
@@ -104,6 +133,20 @@ class State:
         self.hand_winner = -1
         self.eliminated: list[tuple[int, int]] = []  # (trick, seat), in order
         self.trick_winners: list[int] = []
+        # The memory of the hand, read by the rules a profile states: each trick won so
+        # far by its number (1 for the first; 0 holds none, for the trick before the
+        # first), the cards played to them and the cards each seat won (each once), and
+        # the tricks in a row `streak_seat` won, up to the last.
+        self.history_leader = [-1]
+        self.history_led = [NO_CARD]
+        self.history_winner = [-1]
+        self.history_best = [NO_CARD]
+        self.history_cards: list[list[int]] = [[]]
+        self.hand_played: list[int] = []
+        self.won: list[list[int]] = [[] for _ in range(players)]
+        self.streak = 0
+        self.streak_seat = -1
+        self.played_by = [NO_CARD] * players  # the card each seat played to this trick
         self.plays = 0
         self.saves = 0
         self.fired = 0  # the bits of the rules that fired (rule coverage)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import pickle
 from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
 from hypothesis import assume, given, settings
@@ -69,10 +70,17 @@ def rule(name: str) -> HouseRule:
     return found
 
 
+def steps(name: str) -> dict[Step, Any]:
+    """The step functions of a shipped profile's one rule, under its deck."""
+    rules = load(name).rules
+    (found,) = rules.house_rules
+    return found.steps_for(rules.rank_strength)
+
+
 def allowed(name: str, step: Step, s: State, seat: int, before: list[int]) -> list[int]:
     """The cards the skeleton allows after the rule's filter: "if able", a filter that
     would leave no card does not apply."""
-    kept = rule(name).steps[step](s, seat, list(before))
+    kept = steps(name)[step](s, seat, list(before))
     return kept or list(before)
 
 
@@ -168,14 +176,14 @@ def test_trump_wins_draw_two(played, drawn):
     s = State()
     for seat, text in enumerate(played):
         play(s, seat, text)
-    assert rule("trump-wins-draw-two").steps[Step.DRAW_COUNT](s, s.winner) == drawn
+    assert steps("trump-wins-draw-two")[Step.DRAW_COUNT](s, s.winner) == drawn
 
 
 def test_trump_wins_draw_two_draws_one_without_trumps():
     s = State(trump=-1)
     for seat, text in enumerate(("KS", "AS")):
         play(s, seat, text)
-    assert rule("trump-wins-draw-two").steps[Step.DRAW_COUNT](s, s.winner) == 1
+    assert steps("trump-wins-draw-two")[Step.DRAW_COUNT](s, s.winner) == 1
 
 
 # points for tricks
@@ -183,7 +191,7 @@ def test_trump_wins_draw_two_draws_one_without_trumps():
 
 def test_points_for_tricks_scores_the_tricks_the_hand_winner_won():
     s = State(tricks_won=[1, 4, 0, 2])
-    score = rule("points-for-tricks").steps[Step.SCORE]
+    score = steps("points-for-tricks")[Step.SCORE]
     assert score(s, 1) == 4
     assert score(s, 2) == 0
 
@@ -194,23 +202,23 @@ def test_points_for_tricks_scores_the_tricks_the_hand_winner_won():
 def test_time_limit_does_not_end_a_hand_before_the_end_of_trick_8():
     # At the end of a trick the engine has counted it: trick 7 is over.
     s = State(hands=[cards("2C 3C"), cards("4C"), [], []], trick_number=7)
-    assert rule("time-limit").steps[Step.END_CHECK](s) == NO_END
+    assert steps("time-limit")[Step.END_CHECK](s) == NO_END
 
 
 def test_time_limit_ends_the_hand_at_trick_8_for_the_most_cards():
     s = State(hands=[cards("2C 3C"), cards("4C 5C 6C"), cards("7C"), []], trick_number=8)
-    assert rule("time-limit").steps[Step.END_CHECK](s) == 1
+    assert steps("time-limit")[Step.END_CHECK](s) == 1
 
 
 def test_time_limit_gives_no_winner_when_several_tie_for_the_most():
     s = State(hands=[cards("2C 3C 8D"), cards("4C 5C 6C"), cards("7C"), []], trick_number=8)
-    assert rule("time-limit").steps[Step.END_CHECK](s) == NO_WINNER
+    assert steps("time-limit")[Step.END_CHECK](s) == NO_WINNER
 
 
 def test_time_limit_counts_only_active_players():
     hands = [cards("2C 3C 8D"), cards("4C 5C 6C"), cards("7C"), []]
     s = State(hands=hands, active=[False, True, True, False], trick_number=8)
-    assert rule("time-limit").steps[Step.END_CHECK](s) == 1
+    assert steps("time-limit")[Step.END_CHECK](s) == 1
 
 
 # the generated code keeps to the step-function conventions
@@ -423,7 +431,7 @@ def test_a_generated_filter_refuses_exactly_the_cards_its_tree_refuses(condition
 
 
 def test_the_engine_finds_the_rules_of_each_step_in_the_order_they_apply(tmp_path):
-    from rulesdsl.model.language.rule import at_step
+    from rulesdsl.model.contributions import model
     from rulesdsl.read.profile import clear_cache, load_file
 
     path = tmp_path / "p.rules"
@@ -433,7 +441,11 @@ def test_the_engine_finds_the_rules_of_each_step_in_the_order_they_apply(tmp_pat
         "    rule b {\n        refuse lead if card.strength > 8\n    }\n}\n"
     )
     clear_cache()
-    rules = load_file(path).rules.house_rules
-    assert [n for n, _ in at_step(rules, Step.FOLLOW_FILTER)] == ["must-overtrump", "a"]
-    assert [n for n, _ in at_step(rules, Step.LEAD_FILTER)] == ["a", "b"]
-    assert at_step(rules, Step.DRAW_COUNT) == ()
+    found = model(load_file(path).rules)
+
+    def stated(step: Step) -> list[str]:
+        return [c.rule for c in found.at(step) if c.stated]
+
+    assert stated(Step.FOLLOW_FILTER) == ["must-overtrump", "a"]
+    assert stated(Step.LEAD_FILTER) == ["a", "b"]
+    assert stated(Step.DRAW_COUNT) == []

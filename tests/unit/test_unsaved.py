@@ -18,6 +18,7 @@ from rulesdsl.model.language.vocab import (
     AGGREGATE_TYPES,
     ATTRIBUTES,
     CALLS,
+    ELEMENTS,
     DURING,
     NAMES,
     Aggregate,
@@ -261,13 +262,16 @@ AS_NUMBER = {
     Type.BOOL: "(1 if {} else 0)",
     Type.SUIT: "(1 if {} == trump else 0)",
     Type.CARD: "{}.strength",
+    Type.MAYBE_CARD: "{}.strength",
+    Type.RANK: "(1 if {} >= queen else 0)",
+    Type.TRICK: "{}.number",
     Type.SEAT: "{}.cards",
     Type.MAYBE_SEAT: "(1 if {} == none else 0)",
     Type.NONE: "(1 if trump == {} else 0)",
     Type.CARDS: "count(x in {}: x.trump)",
     Type.SEATS: "count(x in {}: x.active)",
+    Type.TRICKS: "count(x in {}: x.number > 1)",
 }
-ELEMENT = {Type.CARDS: Type.CARD, Type.SEATS: Type.SEAT}
 
 
 def _numbers_of(owner: Type, attribute: Attribute, where: Where) -> list[str]:
@@ -276,7 +280,7 @@ def _numbers_of(owner: Type, attribute: Attribute, where: Where) -> list[str]:
     number = AS_NUMBER[attribute.type]
     names = [n for n, name in NAMES.items() if name.type == owner and where in name.where]
     found = [number.format(f"{n}.{{}}") for n in names[:2]]
-    sets = [n for n, name in NAMES.items() if ELEMENT.get(name.type) == owner]
+    sets = [n for n, name in NAMES.items() if ELEMENTS.get(name.type) == owner]
     found += [f"sum(x in {s}: {number.format('x.{}')})" for s in sets if where in NAMES[s].where][
         :1
     ]

@@ -43,6 +43,8 @@ def span(node: ir.Node) -> Span:
     """The least and largest value an int expression can take in any game."""
     if isinstance(node, ir.Number):
         return node.value, node.value
+    if isinstance(node, ir.Named):
+        return 0, MOST_CARDS
     if isinstance(node, ir.Leaf):
         return LEAF_SPANS[node.code]
     if isinstance(node, ir.Attr):
@@ -93,7 +95,8 @@ def cost(node: ir.Node) -> int:
     """The most steps evaluating `node` takes, each time: each name, operator and call one,
     an aggregate its set's largest size times its body (and the step of each element)."""
     if isinstance(node, ir.Over):
-        return 1 + node.over.size * (cost(node.body) + 1)
+        base = cost(node.base) if node.base is not None else 0
+        return base + 1 + node.over.size * (cost(node.body) + 1)
     return 1 + sum(cost(part) for part in _parts(node))
 
 
@@ -113,13 +116,14 @@ def work(node: ir.Node, loops: Loops = (), times: int = 1) -> int:
         around = loops[: max(used) + 1] if used else ()  # the loops it stays inside
         hoisted = math.prod(most for _, most in around)
         inner = (*around, (node.var, size))
-        return hoisted * (1 + size) + work(node.body, inner, hoisted * size)
+        base = work(node.base, around, hoisted) if node.base is not None else 0
+        return base + hoisted * (1 + size) + work(node.body, inner, hoisted * size)
     return times + sum(work(part, loops, times) for part in _parts(node))
 
 
 def _parts(node: ir.Node) -> tuple[ir.Node, ...]:
     if isinstance(node, ir.Over):
-        return (node.body,)
+        return (node.body,) if node.base is None else (node.base, node.body)
     if isinstance(node, ir.Attr):
         return (node.base,)
     if isinstance(node, ir.Unary):

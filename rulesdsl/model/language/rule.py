@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import hashlib
 import linecache
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
@@ -16,10 +17,12 @@ from typing import Any
 
 from rulesdsl.model.kinds import OptionError
 from rulesdsl.model.language.tree import Node
+from rulesdsl.model.language.vocab import RANK_CODE
 from rulesdsl.model.text import Pos
 from rulesdsl.model.units.base import Step
 
 LANGUAGES = ("en", "pt", "uk")
+NAMED_RANK = re.compile(r"\b" + RANK_CODE.format(r"(\d+)") + r"\b")
 
 
 # Where each step lies in section 2 of docs/rules.md, and what a rule decides there.
@@ -94,8 +97,18 @@ class HouseRule:
     winner: Node | None = field(default=None, compare=False, repr=False)
 
     @property
-    def steps(self) -> dict[Step, Callable[..., Any]]:
-        fn = compiled(self.source, self.function)
+    def ranks(self) -> frozenset[int]:
+        """The ranks the rule names (`queen`, `QS`)."""
+        return frozenset(int(rank) for rank in NAMED_RANK.findall(self.source))
+
+    def steps_for(self, strength: Mapping[int, int]) -> dict[Step, Callable[..., Any]]:
+        """The rule's step functions under a deck whose ranks have `strength`
+        (`Rules.rank_strength`), each named rank's strength in its place; none where it
+        names a rank the deck does not hold: there it never acts."""
+        if not self.ranks <= strength.keys():
+            return {}
+        source = NAMED_RANK.sub(lambda found: str(strength[int(found[1])]), self.source)
+        fn = compiled(source, self.function)
         return {step: fn for step in self.step_names}
 
     def sentence(self, lang: str) -> str | None:
@@ -142,8 +155,3 @@ def check_house_rules(rules: Any) -> None:
         raise OptionError("house_rules: two rules have the same name")
 
 
-def at_step(rules: tuple[HouseRule, ...], step: Step) -> tuple[tuple[str, Callable[..., Any]], ...]:
-    """The rules that act at `step`, in the order they apply, each as (name, step function):
-    what the engine asks after the options' own functions there (filters and end checks in
-    order; a draw or score count, at most one, in place of the option's)."""
-    return tuple((r.name, r.steps[step]) for r in rules if step in r.step_names)

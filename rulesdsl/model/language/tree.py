@@ -36,6 +36,16 @@ class Number(Node):
 
 
 @dataclass(frozen=True)
+class Named(Node):
+    """A rank (`queen`, suit -1) or a card (`QS`) by name: its value is its strength, or
+    card, under the profile's deck order, which the rule is given when a profile plays it
+    (`rule.HouseRule.steps_for`)."""
+
+    rank: int
+    suit: int = -1
+
+
+@dataclass(frozen=True)
 class Var(Node):
     """A bound variable (`c` in `any(c in allowed: ...)`), or `card` (index 0)."""
 
@@ -76,12 +86,14 @@ class Call(Node):
 
 @dataclass(frozen=True)
 class Over(Node):
-    """A bounded aggregate: `kind(var in over: body)`."""
+    """A bounded aggregate: `kind(var in over: body)`; of a set that is an attribute
+    (`p.won`), `base` is the value it is of (`p`), whose code stands for `{x}` in `over`."""
 
     kind: Aggregate
     var: int
     over: SetCode
     body: Node
+    base: Node | None = None
 
 
 def uses(*nodes: Node) -> frozenset[int]:

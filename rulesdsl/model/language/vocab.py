@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from rulesdsl.model.cards import RANKS_HIGH_TO_LOW
+from rulesdsl.model.cards import RANK_WORDS, RANKS_HIGH_TO_LOW
 from rulesdsl.model.kinds import PlayerRange
 from rulesdsl.model.state import TRICK_LIMIT_TRICKS
 
@@ -27,11 +27,15 @@ class Type(StrEnum):
     BOOL = "a condition"
     SUIT = "a suit"
     CARD = "a card"
+    MAYBE_CARD = "a card or none"
+    RANK = "a rank"
     SEAT = "a seat"
     MAYBE_SEAT = "a seat or none"
     NONE = "none"
+    TRICK = "a trick"
     CARDS = "a set of cards"
     SEATS = "a set of seats"
+    TRICKS = "a set of tricks"
 
 
 class Where(StrEnum):
@@ -59,6 +63,13 @@ MOST_TRICKS = TRICK_LIMIT_TRICKS
 PLAYERS_SPAN = (PlayerRange.lowest, MOST_PLAYERS)
 
 
+RANK_OF = {word: rank for rank, word in RANK_WORDS.items()}
+"""The rank of each rank's name."""
+RANK_CODE = "RANK_{}"
+"""A rank (2 to 14) in a rule's code: where a profile plays the rule, its deck puts the
+rank's strength in its place (`rule.HouseRule.steps_for`)."""
+
+
 @dataclass(frozen=True)
 class Name:
     """A name of the language: a value (`code` over the state, or `means` in the language)."""
@@ -71,6 +82,11 @@ class Name:
     means: str = ""
     resolved: str = ""  # the code in draw and end rules, when it differs
     span: tuple[int, int] = (0, 0)  # a number's least and largest value, in any game
+
+    @property
+    def rank(self) -> int:
+        """The rank a rank's name names (2 to 14); 0 for any other name."""
+        return RANK_OF.get(self.name, 0)
 
     def code_at(self, where: Where) -> str:
         return self.resolved if self.resolved and where in RESOLVED else self.code
@@ -136,6 +152,10 @@ NAMES: dict[str, Name] = {
         ),
         Name("active", Type.SEATS, ANYWHERE, "the players still in the hand"),
         Name("seats", Type.SEATS, ANYWHERE, "every seat"),
+        *(
+            Name(word, Type.RANK, ANYWHERE, f"the rank {word}, placed by the deck's order")
+            for word in RANK_OF
+        ),
         Name("true", Type.BOOL, ANYWHERE, "always", "True"),
         Name("false", Type.BOOL, ANYWHERE, "never", "False"),
         Name("none", Type.NONE, ANYWHERE, "no suit, no seat", "-1"),
@@ -176,6 +196,38 @@ NAMES: dict[str, Name] = {
             "s.best",
         ),
         Name("trick.winner", Type.SEAT, RESOLVED, "the trick's winner", "s.winner"),
+        Name("trick.leader", Type.SEAT, DURING, "who led this trick", "s.leader"),
+        Name(
+            "previous",
+            Type.TRICK,
+            DURING,
+            "the trick before this one (none at the first)",
+            "s.trick_number",
+            resolved="(s.trick_number - 1)",  # the skeleton counts the trick once it is won
+        ),
+        Name(
+            "hand.tricks",
+            Type.TRICKS,
+            ANYWHERE,
+            "the tricks of this hand won so far (at a draw and at the end of a trick, this "
+            "one too)",
+        ),
+        Name(
+            "hand.played",
+            Type.CARDS,
+            ANYWHERE,
+            "the cards played to the tricks of this hand won so far, each once (at a draw "
+            "and at the end of a trick, this one's too)",
+            "s.hand_played",
+            span=(0, MOST_CARDS),
+        ),
+        Name(
+            "hand.last_trick",
+            Type.TRICK,
+            frozenset({Where.SCORE}),
+            "the trick after which the hand ended",
+            "s.trick_number",
+        ),
         Name(
             "trick.won_by_trump",
             Type.BOOL,
@@ -202,15 +254,14 @@ NAMES: dict[str, Name] = {
     )
 }
 
-CARD_SETS = {
-    n.code: SetCode(n.code, size=n.span[1]) for n in NAMES.values() if n.type == Type.CARDS
-}
-"""How each set of cards is iterated, by its code."""
-
 SETS: dict[str, SetCode] = {
     "active": SetCode("range(s.players)", "s.active[{v}]", MOST_PLAYERS),
     "seats": SetCode("range(s.players)", size=MOST_PLAYERS),
+    "hand.tricks": SetCode("range(1, s.trick_number + 1)", size=MOST_TRICKS),
 }
+"""How each set of seats or tricks is iterated, by its name."""
+ELEMENTS = {Type.CARDS: Type.CARD, Type.SEATS: Type.SEAT, Type.TRICKS: Type.TRICK}
+"""The type of a set's members."""
 
 ATTRIBUTES: dict[tuple[Type, str], Attribute] = {
     (a.owner, a.name): a
@@ -225,6 +276,7 @@ ATTRIBUTES: dict[tuple[Type, str], Attribute] = {
             "({x} >> 2)",
             span=(0, len(RANKS_HIGH_TO_LOW) - 1),
         ),
+        Attribute(Type.CARD, "rank", Type.RANK, "its rank", "({x} >> 2)"),
         Attribute(
             Type.CARD,
             "beats_best",
@@ -251,8 +303,88 @@ ATTRIBUTES: dict[tuple[Type, str], Attribute] = {
             span=(0, MOST_TRICKS),
         ),
         Attribute(Type.SEAT, "active", Type.BOOL, "they are still in the hand", "s.active[{x}]"),
+        Attribute(
+            Type.SEAT,
+            "streak",
+            Type.INT,
+            "how many tricks in a row they won, up to the last trick won",
+            "(s.streak if s.streak_seat == {x} else 0)",
+            span=(0, MOST_TRICKS),
+        ),
+        Attribute(
+            Type.SEAT,
+            "won",
+            Type.CARDS,
+            "the cards they won in tricks this hand, each once",
+            "s.won[{x}]",
+            span=(0, MOST_CARDS),
+        ),
+        Attribute(
+            Type.SEAT,
+            "played",
+            Type.MAYBE_CARD,
+            "the card they played to this trick (none before they play)",
+            "s.played_by[{x}]",
+            DURING,
+        ),
+        Attribute(
+            Type.TRICK, "number", Type.INT, "its number in the hand", "{x}", span=(0, MOST_TRICKS)
+        ),
+        Attribute(Type.TRICK, "leader", Type.MAYBE_SEAT, "who led it", "s.history_leader[{x}]"),
+        Attribute(Type.TRICK, "led", Type.SUIT, "the suit led to it", "s.history_led[{x}]"),
+        Attribute(Type.TRICK, "winner", Type.MAYBE_SEAT, "who won it", "s.history_winner[{x}]"),
+        Attribute(
+            Type.TRICK, "best", Type.MAYBE_CARD, "the card that won it", "s.history_best[{x}]"
+        ),
+        Attribute(
+            Type.TRICK,
+            "cards",
+            Type.CARDS,
+            "the cards played to it",
+            "s.history_cards[{x}]",
+            span=(0, MOST_PLAYERS),
+        ),
     )
 }
+
+
+def guarded(attribute: Attribute, code: str) -> str:
+    """A card attribute's `code` made to read a card or none (`{x}` < 0): none is of no
+    suit and no trump, and its strength and rank are below every card's."""
+    if attribute.type == Type.BOOL:
+        return f"({{x}} >= 0 and {code})"
+    return f"(-1 if {{x}} < 0 else {code})"
+
+
+def _of_card_or_none(attribute: Attribute) -> Attribute:
+    low, high = attribute.span
+    return Attribute(
+        Type.MAYBE_CARD,
+        attribute.name,
+        attribute.type,
+        f"{attribute.description} (none: {NONE_SAYS[attribute.type]})",
+        guarded(attribute, attribute.code),
+        attribute.where,
+        (min(low, -1), high) if attribute.type == Type.INT else attribute.span,
+    )
+
+
+NONE_SAYS = {Type.SUIT: "none", Type.BOOL: "no", Type.INT: "-1", Type.RANK: "below every rank"}
+
+ATTRIBUTES.update(
+    ((Type.MAYBE_CARD, a.name), _of_card_or_none(a))
+    for a in list(ATTRIBUTES.values())
+    if a.owner == Type.CARD and a.where == ANYWHERE
+)
+
+
+CARD_SETS = {
+    **{n.code: SetCode(n.code, size=n.span[1]) for n in NAMES.values() if n.type == Type.CARDS},
+    **{
+        a.code: SetCode(a.code, size=a.span[1]) for a in ATTRIBUTES.values() if a.type == Type.CARDS
+    },
+}
+"""How each set of cards is iterated, by its code (an attribute's with `{x}` for its owner's)."""
 
 
 class Aggregate(StrEnum):

@@ -15,7 +15,7 @@ from rulesdsl.model.contributions import HOLDERS, Contribution, model
 from rulesdsl.model.language.rule import HouseRule
 from rulesdsl.model.result import EndReason
 from rulesdsl.model.rules import COUNTED, UNITS, Rules
-from rulesdsl.model.state import CORE, Refill
+from rulesdsl.model.state import CORE, Refill, reads_memory
 from rulesdsl.model.units import Step
 from rulesdsl.play.engine import steps
 from rulesdsl.play.engine.steps import Decision, EndRule, Plan, PlayRule
@@ -129,4 +129,5 @@ def plan_for(rules: Rules) -> Plan:
         match_end=decision(rules, Step.MATCH_END),
         next_dealer=decision(rules, Step.NEXT_DEALER),
         fired_names=FiredNames(rules.house_rules),
+        remembers=any(reads_memory(rule.source) for rule in rules.house_rules),
     )

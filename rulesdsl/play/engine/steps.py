@@ -78,6 +78,7 @@ class Plan(NamedTuple):
     match_end: Decision  # between hands: (points, hands, players) -> the match is over
     next_dealer: Decision  # between hands: (dealer, winner, players) -> seat
     fired_names: Mapping[int, frozenset[str]]  # the rules that fired, by `State.fired`
+    remembers: bool  # the profile's rules read the hand's memory: keep it (`remember_trick`)
 
 
 # -- the rules' defaults, where no option acts --------------------------------------
@@ -126,6 +127,7 @@ def start_trick(s: State) -> None:
     s.led = NO_CARD
     s.best = NO_CARD
     s.winner = -1
+    s.played_by = [NO_CARD] * n
     return None
 
 
@@ -157,6 +159,7 @@ def lead_card(s: State, seat: int, card: int) -> None:
     """Step 1: the leader plays `card`: it names the led suit and is the best so far."""
     s.hands[seat].remove(card)
     s.trick.append(card)
+    s.played_by[seat] = card
     if s.trace:
         s.log.append(("play", s.trick_number + 1, seat, card))
     s.led = card & 3
@@ -169,6 +172,7 @@ def follow_card(s: State, seat: int, card: int) -> None:
     """Step 1: a follower plays `card`; step 2 as it goes: is it the best so far."""
     s.hands[seat].remove(card)
     s.trick.append(card)
+    s.played_by[seat] = card
     if s.trace:
         s.log.append(("play", s.trick_number + 1, seat, card))
     if beats(card, s.best, s.led, s.trump):
@@ -276,6 +280,27 @@ def end_by(s: State, end: EndRule) -> None:
     return None
 
 
+def remember_trick(s: State, winner: int) -> None:
+    """The hand's memory of the trick just won (`s.trick` still holds its cards)."""
+    s.history_leader.append(s.leader)
+    s.history_led.append(s.led)
+    s.history_winner.append(winner)
+    s.history_best.append(s.best)
+    s.history_cards.append(s.trick)
+    won = s.won[winner]
+    for card in s.trick:
+        if card not in s.hand_played:
+            s.hand_played.append(card)
+        if card not in won:
+            won.append(card)
+    if s.streak_seat == winner:
+        s.streak += 1
+    else:
+        s.streak_seat = winner
+        s.streak = 1
+    return None
+
+
 def finish_trick(s: State, p: Plan) -> None:
     """Steps 2 to 10, once everyone active at the lead has played."""
     number = s.trick_number + 1
@@ -290,6 +315,8 @@ def finish_trick(s: State, p: Plan) -> None:
     if s.trace:
         rule = p.trump.rule if trumped else CORE
         s.log.append(("trick_won", number, winner, list(s.trick), rule))
+    if p.remembers:
+        remember_trick(s, winner)
     last_card = not s.hands[winner]
     s.set_aside.extend(s.trick)
     s.trick = []

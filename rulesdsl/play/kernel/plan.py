@@ -166,7 +166,7 @@ def _put_programs(plan: Any, rules: Rules) -> Programs:
             raise NotNative(f"the profile's rules compile to more than {PROGRAM} instructions")
         for k, instruction in enumerate(code):
             plan.program[(start + k) * WIDTH : (start + k + 1) * WIDTH] = instruction
-        for function in rule.steps.values():
+        for function in rule.steps_for(rules.rank_strength).values():
             programs[function] = start
         start += len(code)
     return programs

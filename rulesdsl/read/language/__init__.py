@@ -2,7 +2,7 @@
 step functions generated from it.
 
 The seam to the engines: a resolved profile's `Rules.house_rules` holds its HouseRules in
-the order they apply, each with `.steps` (step -> generated function); `unit.at_step`
-gives those of one step, in order, as (name, function), and the engine's plan
-(rulesdsl/play/engine/plan.py) asks them there.
+the order they apply, each with `.steps_for(deck strengths)` (step -> generated function);
+the rule model (rulesdsl/model/contributions.py) puts them at their steps, and the
+engine's plan (rulesdsl/play/engine/plan.py) asks them there.
 """

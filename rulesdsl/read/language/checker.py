@@ -16,6 +16,7 @@ from functools import cache
 
 from lark import Lark, Token, Tree, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
+from rulesdsl.model.cards import Card
 from rulesdsl.model.hints import Fit, Suggestion, mean, verified
 from rulesdsl.model.language import tree as ir
 from rulesdsl.model.language.vocab import (
@@ -23,6 +24,7 @@ from rulesdsl.model.language.vocab import (
     ATTRIBUTES,
     CALLS,
     CARD_SETS,
+    ELEMENTS,
     NAMES,
     PLAYING,
     SEAT_ONLY,
@@ -37,8 +39,18 @@ from rulesdsl.read import GRAMMAR_DIR
 
 COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
 ORDERED = ("<", "<=", ">", ">=")
+ORDERED_TYPES = (Type.INT, Type.RANK)
+"""The types whose values are in order: numbers, and ranks by the deck's order."""
 # Types that may be compared with == and !=, and what `none` may stand for.
-NULLABLE = {Type.SUIT: Type.SUIT, Type.SEAT: Type.MAYBE_SEAT, Type.MAYBE_SEAT: Type.MAYBE_SEAT}
+NULLABLE = {
+    Type.SUIT: Type.SUIT,
+    Type.SEAT: Type.MAYBE_SEAT,
+    Type.MAYBE_SEAT: Type.MAYBE_SEAT,
+    Type.CARD: Type.MAYBE_CARD,
+    Type.MAYBE_CARD: Type.MAYBE_CARD,
+}
+MAYBE = {Type.SEAT: Type.MAYBE_SEAT, Type.CARD: Type.MAYBE_CARD}
+"""A value's type, and the type of it or none."""
 WORDS = {"NAME": "a name", "INT": "a number", "$END": "the end of the clause"}
 
 
@@ -215,6 +227,10 @@ class Checker:
             raise self.fail(token, "rule-range", "this number is too large", "use at most 9 digits")
         return ir.Number(Type.INT, self.pos(tree), int(token))
 
+    def _card(self, tree: Tree) -> ir.Node:
+        card = Card.parse(str(tree.children[0]))
+        return ir.Named(Type.CARD, self.pos(tree), card.rank, int(card.suit))
+
     def _path(self, tree: Tree) -> ir.Node:
         parts: list[Token] = list(tree.children)
         node, used = self._head(parts)
@@ -284,13 +300,15 @@ class Checker:
             return self._means(name.means, span)
         if dotted == "card":
             return ir.Var(Type.CARD, span, ir.CARD_VAR, free=frozenset({ir.CARD_VAR}))
-        if name.type == Type.SEATS:
+        if name.type == Type.RANK:
+            return ir.Named(Type.RANK, span, name.rank)
+        if name.type in (Type.SEATS, Type.TRICKS):
             raise ClauseError(
                 Problem(
                     span,
                     "rule-type",
                     f"`{dotted}` is {name.type}: it can only be ranged over",
-                    f"e.g. count(p in {dotted}: p.cards > 0)",
+                    f"e.g. count(x in {dotted}: ...)",
                 )
             )
         return ir.Leaf(name.type, span, name.code_at(self.where))
@@ -356,7 +374,8 @@ class Checker:
         left, right = self.node(first), self.node(second)
         op = str(op)
         if op in ORDERED:
-            left, right = self.expect(first, Type.INT), self.expect(second, Type.INT)
+            ordered = left.type if left.type in ORDERED_TYPES else Type.INT
+            left, right = self.expect(first, ordered), self.expect(second, ordered)
         elif _common(left.type, right.type) in (None, *_SETS):
             raise self.fail(
                 tree,
@@ -371,7 +390,7 @@ class Checker:
         condition = self.expect(condition_tree, Type.BOOL)
         then, otherwise = self.node(then_tree), self.node(otherwise_tree)
         kind = _common(then.type, otherwise.type)
-        if kind is None or kind in (Type.CARDS, Type.SEATS):
+        if kind is None or kind in _SETS:
             raise self.fail(
                 tree,
                 "rule-type",
@@ -396,7 +415,7 @@ class Checker:
             hint = self.fix(str(fn), fn, fn, Aggregate) or "aggregates: " + ", ".join(Aggregate)
             raise self.fail(fn, "rule-name", f"unknown aggregate `{fn}`", hint)
         kind = Aggregate(str(fn))
-        over, element, set_free = self._set(set_tree)
+        over, element, members = self._set(set_tree)
         if kind in SEAT_ONLY and element != Type.SEAT:
             raise self.fail(set_tree, "rule-type", f"`{kind}` ranges over seats, not cards")
         if str(var) in NAMES or str(var) in self.scope.names:
@@ -410,33 +429,37 @@ class Checker:
             body = self.expect(body_tree, AGGREGATE_TYPES[kind][0])
         finally:
             del self.scope.names[str(var)]
-        free = (body.free - {index}) | set_free
+        base = members.base if isinstance(members, ir.Attr) else None
+        free = (body.free - {index}) | members.free
         result = AGGREGATE_TYPES[kind][1]
-        return ir.Over(result, self.pos(tree), kind, index, over, body, free=free)
+        return ir.Over(result, self.pos(tree), kind, index, over, body, base, free=free)
 
-    def _set(self, tree: Tree | Token) -> tuple[SetCode, Type, frozenset[int]]:
-        if isinstance(tree, Tree) and tree.data == "path" and len(tree.children) == 1:
-            word = str(tree.children[0])
+    def _set(self, tree: Tree | Token) -> tuple[SetCode, Type, ir.Node]:
+        """How the set an aggregate ranges over is iterated, its members' type, and the set
+        (a name, or an attribute: `p.won`)."""
+        if isinstance(tree, Tree) and tree.data == "path":
+            word = ".".join(str(c) for c in tree.children)
             if word in SETS:
                 self._name_here(word, tree)
-                return SETS[word], Type.SEAT, frozenset()
+                name = NAMES[word]
+                return SETS[word], ELEMENTS[name.type], ir.Leaf(name.type, self.pos(tree), "")
         node = self.node(tree)
         if node.type != Type.CARDS:
             raise self.fail(
                 tree,
                 "rule-type",
-                f"this is {node.type}; a set of cards or seats is needed here",
+                f"this is {node.type}; a set of cards, seats or tricks is needed here",
                 "sets: " + ", ".join(n for n, v in NAMES.items() if v.type in _SETS),
             )
-        assert isinstance(node, ir.Leaf)
-        return CARD_SETS[node.code], Type.CARD, node.free
+        assert isinstance(node, ir.Leaf | ir.Attr)
+        return CARD_SETS[node.code], Type.CARD, node
 
     def _name_here(self, word: str, tree: Tree) -> None:
         if self.where not in NAMES[word].where:
             raise self.fail(tree, "rule-context", f"`{word}` has no value at {self.where.value}")
 
 
-_SETS = (Type.CARDS, Type.SEATS)
+_SETS = tuple(ELEMENTS)
 
 
 def _names_here(where: Where, prefix: str = "") -> list[str]:
@@ -470,7 +493,12 @@ _TYPE_HINT = "the table of docs/house-rules.md gives the type of every name"
 
 
 def _fits(actual: Type, wanted: Type) -> bool:
-    return actual == wanted or (wanted == Type.MAYBE_SEAT and actual in (Type.SEAT, Type.NONE))
+    return actual == wanted or (wanted in MAYBE.values() and actual in (Type.NONE, *_plain(wanted)))
+
+
+def _plain(maybe: Type) -> list[Type]:
+    """The types whose values, or none, make the type `maybe`."""
+    return [plain for plain, either in MAYBE.items() if either == maybe]
 
 
 def _common(a: Type, b: Type) -> Type | None:
@@ -480,8 +508,9 @@ def _common(a: Type, b: Type) -> Type | None:
     if Type.NONE in (a, b):
         other = b if a == Type.NONE else a
         return NULLABLE.get(other)
-    if {a, b} == {Type.SEAT, Type.MAYBE_SEAT}:
-        return Type.MAYBE_SEAT
+    for plain, maybe in MAYBE.items():
+        if {a, b} == {plain, maybe}:
+            return maybe
     return None
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rulesdsl.model.language import tree as ir
-from rulesdsl.model.language.vocab import Aggregate, Type
+from rulesdsl.model.language.vocab import RANK_CODE, Aggregate, Type
 
 NO_END = -2
 """What an end check returns when the hand does not end (a seat wins, -1: nobody)."""
@@ -90,6 +90,10 @@ class Gen:
     def _number(self, node: ir.Number) -> str:
         return str(int(node.value))
 
+    def _named(self, node: ir.Named) -> str:
+        rank = RANK_CODE.format(node.rank)
+        return rank if node.suit < 0 else f"({rank} * 4 + {node.suit})"
+
     def _var(self, node: ir.Var) -> str:
         return "card" if node.index == ir.CARD_VAR else f"v{node.index}"
 
@@ -120,7 +124,10 @@ class Gen:
         keys = {"r": result, "v": var, "x": "{x}", "top": result + "top", "tie": result + "tie"}
         self.emit(start.format(**keys), node.free)
         saved = self.stack
-        self.open(f"for {var} in {node.over.iterate}:", frozenset({node.var}), node.free)
+        members = node.over.iterate
+        if node.base is not None:
+            members = members.replace("{x}", self.expr(node.base))
+        self.open(f"for {var} in {members}:", frozenset({node.var}), node.free)
         if node.over.keep:
             self.emit(
                 f"if not {node.over.keep.replace('{v}', var)}:\n    continue",
