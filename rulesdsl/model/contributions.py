@@ -79,9 +79,7 @@ class Model:
 def _contributions(rules: Rules) -> Iterator[Contribution]:
     strength = rules.rank_strength
     stated_at = {
-        step: rule
-        for rule in reversed(rules.house_rules)
-        for step in rule.steps_for(strength)
+        step: rule for rule in reversed(rules.house_rules) for step in rule.steps_for(strength)
     }
     for unit in UNITS:
         for step, fn in unit.plays(getattr(rules, unit.name)).items():

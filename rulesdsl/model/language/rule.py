@@ -153,5 +153,3 @@ def check_house_rules(rules: Any) -> None:
     names = [r.name for r in rules]
     if len(set(names)) != len(names):
         raise OptionError("house_rules: two rules have the same name")
-
-
