@@ -429,8 +429,7 @@ def _resolve(real: Path, root: Path) -> Loaded:
     profile = Profile(name, shown, doc, settings, chain, problems, files, house, parsed, before)
     if doc.ok:
         profile.diagnostics += check_rules(profile.rules, doc)
-        reshuffle = profile.rules.exhaustion == "reshuffle"
-        profile.diagnostics += rule_warnings(house, reshuffle, doc)
+        profile.diagnostics += rule_warnings(house, profile.rules, doc)
     profile.diagnostics.sort(key=lambda d: (d.line, d.column))
     profile.diagnostics[:] = capped(profile.diagnostics)
     return Loaded(profile, stamps, parent.cyclic)

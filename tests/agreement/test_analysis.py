@@ -531,19 +531,34 @@ def test_the_first_and_the_sure_trick_of_an_end_rule(tmp_path, condition, first,
     assert (stated.first_trick(rule), stated.sure_trick(rule)) == (first, sure)
 
 
+TRUMP = stated.Winning(trump=True)
+
+
 @pytest.mark.parametrize(
-    ("count", "by_trump", "otherwise"),
+    ("count", "kind", "of_kind", "otherwise"),
     [
-        ("2 if trick.won_by_trump else 1", (2,), (1,)),
-        ("1 if not trick.won_by_trump else 3", (3,), (1,)),
-        ("min(players, 2) - 1", (1,), (1,)),  # a table seats 2 at least
-        ("2 if trick.won_by_trump and stock.size > 3 else 0", (0, 1, 2), (0,)),
+        ("2 if trick.won_by_trump else 1", TRUMP, (2,), (1,)),
+        ("1 if not trick.won_by_trump else 3", TRUMP, (3,), (1,)),
+        ("min(players, 2) - 1", None, (1,), (1,)),  # a table seats 2 at least
+        ("2 if trick.won_by_trump and stock.size > 3 else 0", TRUMP, (0, 1, 2), (0,)),
+        ("2 if trick.best.rank == ace else 1", stated.Winning(rank=14), (2,), (1,)),
+        ("3 if queen != trick.best.rank else 1", stated.Winning(rank=12), (1,), (3,)),
+        ("0 if trick.best == QS else 1", stated.Winning(suit=3, rank=12), (0,), (1,)),
+        ("2 if trick.best.suit == hearts else 1", stated.Winning(suit=2), (2,), (1,)),
     ],
 )
-def test_the_values_of_a_stated_draw_count(tmp_path, count, by_trump, otherwise):
+def test_the_values_of_a_stated_draw_count(tmp_path, count, kind, of_kind, otherwise):
     rules = stated_rules(tmp_path, f"rule r {{\n draw {count}\n}}")
     (rule,) = rules.house_rules
-    assert stated.draw_counts(rule, 52) == stated.DrawCounts(by_trump, otherwise)
+    assert stated.draw_counts(rule, 52) == stated.DrawCounts(kind, of_kind, otherwise)
+
+
+def test_a_draw_count_on_tricks_won_by_an_ace_is_limited_by_the_aces(shipped_by_name):
+    reports = shipped_by_name["ace-draws-two"].players
+    # four aces win at most four tricks: up to five players the stock outlasts the hand
+    for players in (3, 4, 5):
+        assert reports[players].stock_runs_out.verdict is Verdict.NEVER
+    assert reports[6].stock_runs_out.verdict is Verdict.CAN
 
 
 def test_a_hand_that_does_not_end_has_a_witness_the_engine_stops_at_its_trick_limit():

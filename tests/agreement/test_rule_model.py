@@ -49,6 +49,15 @@ POOL = """profile "pool" extends "equal-hands" {
         winner most(p in active: p.cards) }
     rule third-trick { end after trick 3
         winner most(p in active: p.tricks) }
+    rule two-in-a-row { end when trick.winner.streak >= 2
+        winner trick.winner }
+    rule king-two { draw 2 if trick.best.rank == king else 1 }
+    rule aces-score { score max(1, count(c in hand.winner.won: c.rank == ace)) }
+    rule hearts-broken {
+        refuse lead if card.suit == hearts and not any(c in hand.played: c.suit == hearts) }
+    rule previous-suit { refuse lead if card.suit == previous.led }
+    rule no-queen-first { refuse card if trick.number == 1 and card == QS }
+    rule last-trump-two { score 2 if hand.last_trick.best.trump else 1 }
 }
 """
 
@@ -93,6 +102,11 @@ BOTS = [("lowest",) * 4, ("highest",) * 4, ("random",) * 4]
         "low-follow",
         "six-cards",
         "third-trick",
+        "two-in-a-row",
+        "king-two",
+        "hearts-broken",
+        "previous-suit",
+        "no-queen-first",
     ],
 )
 def test_a_stated_rule_that_did_not_fire_plays_the_hand_as_the_profile_without_it(name):
@@ -344,6 +358,12 @@ SMALL_CASES = [
     ({}, ["ace-none", "no-trump-lead"]),
     ({}, ["six-cards", "low-follow"]),
     ({"hand_size": "3"}, ["third-trick", "tricks-score"]),
+    ({}, ["two-in-a-row"]),
+    ({"hand_size": "3"}, ["two-in-a-row", "king-two"]),
+    ({"hand_size": "1"}, ["two-in-a-row"]),
+    ({}, ["hearts-broken", "previous-suit"]),
+    ({"hand_size": "3"}, ["no-queen-first", "aces-score"]),
+    ({}, ["king-two", "last-trump-two"]),
 ]
 
 

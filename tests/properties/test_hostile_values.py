@@ -232,7 +232,7 @@ def test_the_values_a_stated_draw_count_takes_are_those_the_engine_draws(count, 
     rule = stated_count("draw", count)
     assume(rule is not None)
     values = stated.draw_counts(rule, cards)
-    for taken in (values.by_trump, values.otherwise):
+    for taken in (values.of_kind, values.otherwise):
         assert taken, count
         assert all(0 <= n <= cards for n in taken)
         assert list(taken) == list(range(taken[0], taken[-1] + 1))

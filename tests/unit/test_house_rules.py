@@ -255,7 +255,7 @@ def test_rules_with_profile_rules_pickle_and_still_play():
     back = pickle.loads(pickle.dumps(rules))
     assert back == rules
     s = State(hands=[cards("2C 3C"), cards("4C"), [], []], trick_number=8)
-    assert back.house_rules[0].steps[Step.END_CHECK](s) == 0
+    assert back.house_rules[0].steps_for(back.rank_strength)[Step.END_CHECK](s) == 0
 
 
 def test_rules_refuse_anything_but_profile_rules_as_house_rules():
@@ -276,7 +276,7 @@ def test_a_step_function_gives_its_source_to_inspect_for_the_fast_path_to_inline
     import inspect
 
     found = rule("time-limit")
-    assert inspect.getsource(found.steps[Step.END_CHECK]) == found.source
+    assert inspect.getsource(steps("time-limit")[Step.END_CHECK]) == found.source
 
 
 # any well-typed rule runs on any position, never raising, in bounded time
@@ -360,7 +360,7 @@ def test_any_play_filter_keeps_a_subset_of_the_allowed_cards(condition, position
     assert built is not None, [d.message for d in found]
     s, seat = position
     allowed = s.hands[seat]
-    kept = built.steps[built.step_names[0]](s, seat, list(allowed))
+    kept = built.steps_for(Rules().rank_strength)[built.step_names[0]](s, seat, list(allowed))
     assert set(kept) <= set(allowed)
 
 

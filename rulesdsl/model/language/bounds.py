@@ -97,7 +97,7 @@ def cost(node: ir.Node) -> int:
     if isinstance(node, ir.Over):
         base = cost(node.base) if node.base is not None else 0
         return base + 1 + node.over.size * (cost(node.body) + 1)
-    return 1 + sum(cost(part) for part in _parts(node))
+    return 1 + sum(cost(part) for part in ir.parts(node))
 
 
 Loops = tuple[tuple[int, int], ...]
@@ -118,23 +118,7 @@ def work(node: ir.Node, loops: Loops = (), times: int = 1) -> int:
         inner = (*around, (node.var, size))
         base = work(node.base, around, hoisted) if node.base is not None else 0
         return base + hoisted * (1 + size) + work(node.body, inner, hoisted * size)
-    return times + sum(work(part, loops, times) for part in _parts(node))
-
-
-def _parts(node: ir.Node) -> tuple[ir.Node, ...]:
-    if isinstance(node, ir.Over):
-        return (node.body,) if node.base is None else (node.base, node.body)
-    if isinstance(node, ir.Attr):
-        return (node.base,)
-    if isinstance(node, ir.Unary):
-        return (node.operand,)
-    if isinstance(node, ir.Binary):
-        return node.left, node.right
-    if isinstance(node, ir.Ternary):
-        return node.condition, node.then, node.otherwise
-    if isinstance(node, ir.Call):
-        return node.args
-    return ()
+    return times + sum(work(part, loops, times) for part in ir.parts(node))
 
 
 @dataclass(frozen=True)
@@ -148,7 +132,7 @@ class Breach:
 
 def out_of_range(node: ir.Node) -> Breach | None:
     """The innermost number of the clause that can leave ±NUMBER_LIMIT, if one can."""
-    for part in _parts(node):
+    for part in ir.parts(node):
         inner = out_of_range(part)
         if inner is not None:
             return inner
@@ -189,7 +173,7 @@ def breach(node: ir.Node, loops: Loops = ()) -> Breach | None:
 
 def _aggregates(node: ir.Node) -> list[ir.Node]:
     found = [node] if isinstance(node, ir.Over) else []
-    return found + [a for part in _parts(node) for a in _aggregates(part)]
+    return found + [a for part in ir.parts(node) for a in _aggregates(part)]
 
 
 FILTER_LOOPS: Loops = ((ir.CARD_VAR, MOST_CARDS),)

@@ -8,6 +8,7 @@ evaluate each aggregate outside the loops it does not depend on.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from rulesdsl.model.language.vocab import Aggregate, SetCode, Type
@@ -98,3 +99,29 @@ class Over(Node):
 
 def uses(*nodes: Node) -> frozenset[int]:
     return frozenset().union(*(n.free for n in nodes))
+
+
+def parts(node: Node) -> tuple[Node, ...]:
+    """The nodes `node` is made of, in the order they are written."""
+    if isinstance(node, Over):
+        return (node.body,) if node.base is None else (node.base, node.body)
+    if isinstance(node, Attr):
+        return (node.base,)
+    if isinstance(node, Unary):
+        return (node.operand,)
+    if isinstance(node, Binary):
+        return node.left, node.right
+    if isinstance(node, Ternary):
+        return node.condition, node.then, node.otherwise
+    if isinstance(node, Call):
+        return node.args
+    return ()
+
+
+def walk(node: Node) -> Iterator[Node]:
+    """`node` and every node within it, outermost first."""
+    waiting = [node]
+    while waiting:
+        found = waiting.pop()
+        yield found
+        waiting.extend(reversed(parts(found)))

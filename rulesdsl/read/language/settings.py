@@ -8,10 +8,14 @@ inherited rule away. Play filters then run in this order, after the options' fil
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
 
+from rulesdsl.model.cards import Card, Suit, rank_text
 from rulesdsl.model.hints import Fit, verified
+from rulesdsl.model.language import tree as ir
 from rulesdsl.model.language.rule import MAX_CODE, MAX_RULES, HouseRule, Removal, RuleKind
+from rulesdsl.model.rules import Rules
 from rulesdsl.model.text import TOP, Pos
 from rulesdsl.read.diagnostics import Diagnostic, Located, fix_columns, line_index, with_fix
 from rulesdsl.read.sources import short_path
@@ -181,13 +185,16 @@ def _removed_fix(removal: Removal, inherited: list[str], tried: Refit | None) ->
 
 
 def rule_warnings(
-    rules: tuple[RuleSetting, ...], reshuffle: bool, doc: Document
+    rules: tuple[RuleSetting, ...], options: Rules, doc: Document
 ) -> list[Diagnostic]:
-    """What the checker says of a profile's rules as a whole: a draw rule that can draw
-    as many cards as a trick holds, with `exhaustion reshuffle`, need not end a hand."""
+    """What the checker says of a profile's rules under its options: a draw rule that can
+    draw as many cards as a trick holds, with `exhaustion reshuffle`, need not end a hand;
+    a rule that names a card or rank the deck does not hold never acts."""
     where = Located(doc.path, doc.source)
     found = []
+    reshuffle = options.exhaustion == "reshuffle"
     for setting in rules:
+        found += _unheld(setting, options.rank_strength, where)
         rule = setting.rule
         if (
             not reshuffle
@@ -204,6 +211,28 @@ def rule_warnings(
                 f"rule {rule.name} draws {most} cards with exhaustion reshuffle: a hand might "
                 "never end (the winner can draw back every card played)",
                 "draw at most 1, or use another exhaustion rule",
+                "warning",
+            )
+        )
+    return found
+
+
+def _unheld(setting: RuleSetting, strength: Mapping[int, int], where: Located) -> list[Diagnostic]:
+    """A warning at each card or rank the rule names that the deck does not hold."""
+    rule = setting.rule
+    trees = [tree for tree in (rule.tree, rule.winner) if tree is not None]
+    found = []
+    for node in (n for tree in trees for n in ir.walk(tree)):
+        if not isinstance(node, ir.Named) or node.rank in strength:
+            continue
+        named = rank_text(node.rank) if node.suit < 0 else str(Card(node.rank, Suit(node.suit)))
+        what = f"card of rank {named}" if node.suit < 0 else named
+        found.append(
+            where.at(
+                node.pos if setting.origin == "set" else TOP,
+                "unheld-card",
+                f"the deck holds no {what}: rule {rule.name} never acts",
+                "name a card the deck holds, or change `deck`",
                 "warning",
             )
         )

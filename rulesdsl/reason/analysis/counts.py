@@ -10,9 +10,9 @@ function below, and reads its option there and nowhere else. A rule the profile 
 (section 5 of docs/rules.md) is a choice either way where the model cannot see its condition: a
 draw count of any value its expression allows, an end rule that may end any trick from
 the first its condition allows, or not (`stated.py` reads those off the rule). Where a
-stated draw count depends on whether a trump won the trick, the state also counts the
-tricks won by a trump: each sets a trump aside for good (without reshuffles), so there
-are at most as many as the deck has trumps.
+stated draw count depends on the kind of card that won the trick (a trump, an ace), the
+state also counts the tricks won by a card of that kind: each sets one aside for good
+(without reshuffles), so there are at most as many as the deck holds.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from typing import Any
 
 from rulesdsl.model.contributions import model
 from rulesdsl.model.language.rule import HouseRule
+from rulesdsl.model.language.vocab import MOST_CARDS, MOST_TRICKS
 from rulesdsl.model.rules import OPTIONS, Rules
 from rulesdsl.model.units import Step
 from rulesdsl.model.units.acting import Fact
@@ -56,8 +57,8 @@ class End(StrEnum):
 
 
 State = tuple[tuple[int, ...], int, int]
-"""The sorted sizes of the active hands (largest first), the stock, and the tricks won by a
-trump so far (counted only where a stated draw count tells them apart, else 0)."""
+"""The sorted sizes of the active hands (largest first), the stock, and the tricks won by the
+kind of card a stated draw count tells apart so far (else 0)."""
 
 
 @dataclass
@@ -73,7 +74,7 @@ class Trick:
     events: set[Fact] = field(default_factory=set)
     end: End | None = None
     winner_cards: frozenset[int] = frozenset()  # the hand winner's possible card counts
-    trump_wins: int = 0  # tricks won by a trump so far, this one included
+    kind_wins: int = 0  # tricks won by the counted kind of card so far, this one included
     stated_end: bool = False  # ended by a rule the profile states
 
 
@@ -196,7 +197,7 @@ def score_points(rules: Rules) -> tuple[float, float]:
     """The least and most points a hand winner can score (infinite where unknown)."""
     own = stated(rules, Step.SCORE)
     if own:
-        return said.span(own[0].tree, False) if own[0].tree is not None else said.ANY
+        return said.span(own[0].tree) if own[0].tree is not None else said.ANY
     points = _option_effect(rules, Step.SCORE)
     if isinstance(points, Points):
         return (0, math.inf) if points.per_card else (points.fixed, points.fixed)
@@ -238,39 +239,46 @@ def stated_counts(rules: Rules) -> said.DrawCounts | None:
 
 
 def draw_counts(rules: Rules, in_trick: int) -> tuple[int, ...]:
-    """Step 4: every count a drawer may take (without trumps, no trick is won by one)."""
+    """Step 4: every count a drawer may take (where the deck holds no card of the kind the
+    count tells apart, no trick is won by one)."""
     own = stated_counts(rules)
     if own is None:
         return (draw_count(rules, in_trick),)
-    return own.otherwise if trumps(rules) == 0 else own.all
+    return own.otherwise if kind_wins_most(rules) == 0 else own.all
 
 
-def trumps(rules: Rules) -> int | None:
-    """The most tricks a trump can win in a hand: one per trump in the deck (none without
-    trumps); None (no limit) where reshuffles bring played trumps back."""
-    if rules.trump == "none":  # a deal without a trump suit
-        return 0
-    return None if reshuffles(rules) else len(rules.cards) // 4
-
-
-def counts_trump_wins(rules: Rules) -> bool:
-    """Whether the state counts the tricks won by a trump: where the profile's draw count
-    differs on them and their number is limited."""
+def kind_wins_most(rules: Rules) -> int | None:
+    """The most tricks a card of the kind the profile's draw count tells apart can win in
+    a hand: one per such card in the deck; None (no limit) where no draw count tells a
+    kind apart, or reshuffles bring played cards back."""
     own = stated_counts(rules)
-    return own is not None and own.by_trump != own.otherwise and trumps(rules) is not None
+    if own is None or own.kind is None:
+        return None
+    if own.kind.trump and rules.trump == "none":  # a deal without a trump suit
+        return 0
+    if reshuffles(rules):
+        return None
+    return own.kind.in_deck(frozenset(rules.rank_strength), rules.trump != "none")
+
+
+def counts_kind_wins(rules: Rules) -> bool:
+    """Whether the state counts the tricks won by a kind of card: where the profile's draw
+    count differs on them and their number is limited."""
+    own = stated_counts(rules)
+    return own is not None and own.of_kind != own.otherwise and kind_wins_most(rules) is not None
 
 
 @lru_cache(maxsize=1024)
-def draw_choices(rules: Rules, in_trick: int, trump_wins: int) -> tuple[tuple[int, int], ...]:
-    """Step 4: every count a drawer may take, each with the tricks won by a trump after
-    this one: a count the profile's rule gives on a trick won by a trump only while
-    there is a trump left to win one."""
+def draw_choices(rules: Rules, in_trick: int, kind_wins: int) -> tuple[tuple[int, int], ...]:
+    """Step 4: every count a drawer may take, each with the tricks won by the counted kind
+    of card after this one: a count the profile's rule gives on a trick won by such a card
+    only while there is one left to win it."""
     own = stated_counts(rules)
-    if own is None or not counts_trump_wins(rules):
-        return tuple((n, trump_wins) for n in draw_counts(rules, in_trick))
-    choices = tuple((n, trump_wins) for n in own.otherwise)
-    if trump_wins < (trumps(rules) or 0):
-        choices += tuple((n, trump_wins + 1) for n in own.by_trump)
+    if own is None or not counts_kind_wins(rules):
+        return tuple((n, kind_wins) for n in draw_counts(rules, in_trick))
+    choices = tuple((n, kind_wins) for n in own.otherwise)
+    if kind_wins < (kind_wins_most(rules) or 0):
+        choices += tuple((n, kind_wins + 1) for n in own.of_kind)
     return choices
 
 
@@ -377,7 +385,7 @@ def play_trick(
     winner: int,
     wanted: int,
     others: tuple[int, ...] = (),
-    trump_wins: int = 0,
+    kind_wins: int = 0,
 ) -> Trick:
     """One trick from `state`, won by the active hand at index `winner`, whose drawers
     take `wanted` cards; `others` orders the rest clockwise from the winner (as indexes
@@ -386,7 +394,7 @@ def play_trick(
     rest = others or tuple(i for i in range(len(sizes)) if i != winner)
     after = [sizes[i] - 1 for i in (winner, *rest)]
     set_aside = setup_.in_play - sum(sizes) - stock + len(sizes)
-    trick = Trick(after, stock, set_aside, len(sizes), trump_wins=trump_wins)
+    trick = Trick(after, stock, set_aside, len(sizes), kind_wins=kind_wins)
     if any(size >= 2 for size in sizes):
         trick.events.add(Fact.FOLLOWER_CHOOSES)
     wants = wanted > 0
@@ -406,10 +414,12 @@ def play_trick(
 
 
 def next_state(trick: Trick) -> State:
-    return tuple(sorted(trick.sizes, reverse=True)), trick.stock, trick.trump_wins
+    return tuple(sorted(trick.sizes, reverse=True)), trick.stock, trick.kind_wins
 
 
-def tricks_from(rules: Rules, setup_: Setup, state: State) -> Iterator[Trick]:
+def tricks_from(
+    rules: Rules, setup_: Setup, state: State, largest: int = MOST_CARDS
+) -> Iterator[Trick]:
     """Every trick the counts allow from `state`: one per distinct winner's hand size and
     draw count; where every player draws and who gets the last cards matters, one per
     distinct order of the other hands' sizes; and, where the profile states end rules, the
@@ -424,7 +434,9 @@ def tricks_from(rules: Rules, setup_: Setup, state: State) -> Iterator[Trick]:
             for wanted, after in draw_choices(rules, len(sizes), won):
                 for others in orders(rules, sizes, stock, index, wanted):
                     trick = play_trick(rules, setup_, state, index, wanted, others, after)
-                    ending = stated_end_truths(rules, trick, setup_) if stated_ends else {False}
+                    ending = (
+                        stated_end_truths(rules, trick, setup_, largest) if stated_ends else {False}
+                    )
                     if False in ending or trick.end is not None:
                         yield trick
                     if trick.end is None and any_end:
@@ -454,15 +466,31 @@ def counts_at(state: State, players: int) -> said.Counts:
     return said.Counts(players, sizes, stock)
 
 
-def stated_end_truths(rules: Rules, trick: Trick, setup_: Setup) -> frozenset[bool]:
+def stated_end_truths(
+    rules: Rules, trick: Trick, setup_: Setup, largest: int = MOST_CARDS
+) -> frozenset[bool]:
     """Whether the end rules the profile states can end the hand after `trick` (True), and
     can let it go on (False), as their conditions read at the counts the trick leaves: it
-    ends where one of them surely holds."""
-    counts = counts_at(next_state(trick), setup_.players)
+    ends where one of them surely holds. No hand holds more than `largest` cards at a
+    trick's start."""
+    counts = counts_after(rules, next_state(trick), setup_.players, largest)
     found = [said.truths(r.tree, counts) for r in stated(rules, Step.END_CHECK)]
     can_end = any(True in truths for truths in found)
     must_end = any(truths == {True} for truths in found)
     return frozenset({*((True,) if can_end else ()), *(() if must_end else (False,))})
+
+
+def counts_after(rules: Rules, state: State, players: int, largest: int) -> said.Counts:
+    """What an end rule's condition can read of the count state a trick leaves, where no
+    hand holds more than `largest` cards at a trick's start. That bounds the tricks in a
+    row its winner won: for the hand to go on to step 9, another player is still in, who
+    played a card to every trick of the streak and, where only the winner draws, drew
+    none, so held as many more cards at its start as it is long."""
+    sizes, stock, _ = state
+    longest = MOST_TRICKS
+    if not everyone_draws(rules) and len(sizes) >= 2:
+        longest = max(0, largest - min(sizes))
+    return said.Counts(players, sizes, stock, streak=(0, longest))
 
 
 def house_ends(trick: Trick, stated: bool) -> Iterator[Trick]:
@@ -490,6 +518,7 @@ class CountModel:
     winner_cards: frozenset[int]  # the card counts a hand winner can hold at the end
     can_end_without_winner: bool
     cycles: bool
+    largest: int  # no hand holds more cards at a trick's start (a bound, for streaks)
     # The last trick at whose end the profile's own end rules are asked, the hand not
     # over by then (None: any, or the profile states no end rule, all it is asked for).
     latest_going_on: int | None = None
@@ -498,9 +527,19 @@ class CountModel:
 
 
 @lru_cache(maxsize=256)
-def build(rules: Rules, players: int, budget: int = TRICK_BUDGET) -> CountModel:
+def build(
+    rules: Rules, players: int, budget: int = TRICK_BUDGET, largest: int | None = None
+) -> CountModel:
     """Walk every reachable count state (depth first), with the longest and shortest
-    number of tricks to an end from each."""
+    number of tricks to an end from each. Where an end rule the profile states reads a
+    streak, the walk is made twice: the first finds the `largest` hand held at a trick's
+    start, which bounds a streak in the second."""
+    if largest is None:
+        largest = MOST_CARDS
+        if any(said.reads_streak(r) for r in stated(rules, Step.END_CHECK)):
+            first = build(rules, players, budget, largest)
+            if first.complete:
+                largest = max(max(sizes, default=0) for sizes, _, _ in first.reached)
     setup_ = setup(rules, players)
     start = setup_.state
     edges: dict[State, list[tuple[Trick, State | None]]] = {}
@@ -515,7 +554,7 @@ def build(rules: Rules, players: int, budget: int = TRICK_BUDGET) -> CountModel:
             complete = False
             break
         out = []
-        for trick in tricks_from(rules, setup_, state):
+        for trick in tricks_from(rules, setup_, state, largest):
             following = None if trick.end is not None else next_state(trick)
             out.append((trick, following))
             if following is not None and following not in edges:
@@ -546,6 +585,7 @@ def build(rules: Rules, players: int, budget: int = TRICK_BUDGET) -> CountModel:
         winner_cards=frozenset(c for t in tricks for c in t.winner_cards),
         can_end_without_winner=any(t.end is not None and not t.winner_cards for t in tricks),
         cycles=cycles,
+        largest=largest,
         latest_going_on=latest,
         reached=frozenset(edges),
         end_asked=frozenset(

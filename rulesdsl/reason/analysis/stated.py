@@ -1,7 +1,8 @@
 """What the count model can read off the rules a profile states: the values a draw count
-can take on a trick won by a trump and on any other, and the first trick an end rule can
-end. Read off each rule's checked tree (`rulesdsl.model.language.tree`); what a tree does not settle
-is taken either way, so what is read here only ever removes what cannot happen.
+can take on a trick won by a kind of card (a trump, an ace) and on any other, and the
+first trick an end rule can end. Read off each rule's checked tree
+(`rulesdsl.model.language.tree`); what a tree does not settle is taken either way, so what
+is read here only ever removes what cannot happen.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from rulesdsl.model.language import bounds
 from rulesdsl.model.language import tree as ir
@@ -18,6 +20,7 @@ from rulesdsl.model.language.vocab import (
     MOST_TRICKS,
     NAMES,
     SETS,
+    SUITS,
     Aggregate,
     Type,
     Where,
@@ -28,34 +31,83 @@ Span = tuple[float, float]
 
 ANY: Span = (-math.inf, math.inf)
 
-# How `trick.won_by_trump` reads in a checked tree: the trump attribute of the trick's best.
-TRUMP_CODE = ATTRIBUTES[(Type.CARD, "trump")].code
 BEST_CODE = NAMES["trick.best"].code_at(Where.DRAW)
 TRICK_NUMBER = NAMES["trick.number"].code_at(Where.END)
+KIND_CODES = {
+    ATTRIBUTES[(Type.CARD, "trump")].code: "trump",
+    ATTRIBUTES[(Type.CARD, "suit")].code: "suit",
+    ATTRIBUTES[(Type.CARD, "rank")].code: "rank",
+}
+"""The attributes of the trick's winning card that name a kind of card."""
+SUIT_CODES = {NAMES[word].code: suit for suit, word in enumerate(SUITS)}
 
 
-def won_by_trump(node: ir.Node) -> bool:
-    """Whether `node` is `trick.won_by_trump`."""
-    return (
-        isinstance(node, ir.Attr)
-        and node.code == TRUMP_CODE
-        and isinstance(node.base, ir.Leaf)
-        and node.base.code == BEST_CODE
-    )
+class Winning(NamedTuple):
+    """A kind of card that wins a trick, which a draw count may tell apart: the trumps,
+    the cards of a suit, of a rank, or one card (a rank and a suit)."""
+
+    trump: bool = False
+    suit: int = -1
+    rank: int = 0
+
+    def in_deck(self, ranks: frozenset[int], trumps: bool) -> int:
+        """How many cards of the kind a deck of `ranks` holds (with a trump suit or not):
+        each wins at most one trick of a hand where no reshuffle brings it back."""
+        if self.trump:
+            return len(ranks) if trumps else 0
+        if self.rank:
+            return 0 if self.rank not in ranks else 1 if self.suit >= 0 else len(SUITS)
+        return len(ranks)
 
 
-def truth(node: ir.Node, by_trump: bool) -> bool | None:
-    """The condition's value when the trick was (or was not) won by a trump; None when
-    that does not settle it."""
-    if won_by_trump(node):
-        return by_trump
+def winning(node: ir.Node) -> tuple[Winning, bool] | None:
+    """The kind of card `node` says the trick's winning card is, or is not (False): a test
+    of `trick.best` (`trick.won_by_trump`, `trick.best.rank == ace`, `trick.best == QS`,
+    `trick.best.suit != hearts`); None for any other condition."""
+    if _is_best(node, "trump"):
+        return Winning(trump=True), True
+    if not isinstance(node, ir.Binary) or node.op not in ("==", "!="):
+        return None
+    said = node.op == "=="
+    for one, other in ((node.left, node.right), (node.right, node.left)):
+        if _is_best(one, "rank") and isinstance(other, ir.Named):
+            return Winning(rank=other.rank), said
+        if _is_best(one, "suit") and isinstance(other, ir.Leaf) and other.code in SUIT_CODES:
+            return Winning(suit=SUIT_CODES[other.code]), said
+        if _is_best(one) and isinstance(other, ir.Named) and other.suit >= 0:
+            return Winning(suit=other.suit, rank=other.rank), said
+    return None
+
+
+def _is_best(node: ir.Node, attribute: str = "") -> bool:
+    """Whether `node` is the trick's winning card (`trick.best`), or its attribute."""
+    if attribute:
+        if not isinstance(node, ir.Attr) or KIND_CODES.get(node.code) != attribute:
+            return False
+        node = node.base
+    return isinstance(node, ir.Leaf) and node.code == BEST_CODE
+
+
+def kind_of(tree: ir.Node | None) -> Winning | None:
+    """The first kind of winning card a count's tree tells apart (the others it may test
+    are taken either way)."""
+    tests = (winning(node) for node in ir.walk(tree)) if tree is not None else iter(())
+    return next((found[0] for found in tests if found is not None), None)
+
+
+def truth(node: ir.Node, kind: Winning | None, of_kind: bool) -> bool | None:
+    """The condition's value when the trick was (or was not) won by a card of `kind`;
+    None when that does not settle it."""
+    found = winning(node)
+    if found is not None and found[0] == kind:
+        return of_kind == found[1]
     if isinstance(node, ir.Leaf) and node.code in ("True", "False"):
         return node.code == "True"
     if isinstance(node, ir.Unary) and node.op == "not":
-        inner = truth(node.operand, by_trump)
+        inner = truth(node.operand, kind, of_kind)
         return None if inner is None else not inner
     if isinstance(node, ir.Binary) and node.op in ("and", "or"):
-        left, right = truth(node.left, by_trump), truth(node.right, by_trump)
+        left, right = truth(node.left, kind, of_kind), truth(node.right, kind, of_kind)
         stop = node.op == "or"  # the value that settles the operator alone
         if stop in (left, right):
             return stop
@@ -63,24 +115,26 @@ def truth(node: ir.Node, by_trump: bool) -> bool | None:
     return None
 
 
-def span(node: ir.Node, by_trump: bool) -> Span:
+def span(node: ir.Node, kind: Winning | None = None, of_kind: bool = False) -> Span:
     """The values an int expression can take when the trick was (or was not) won by a
-    trump. Every number the vocabulary gives is a count or a place, so at least 0."""
+    card of `kind`."""
     if isinstance(node, ir.Number):
         return node.value, node.value
     if isinstance(node, ir.Ternary):
-        known = truth(node.condition, by_trump)
+        known = truth(node.condition, kind, of_kind)
         if known is not None:
-            return span(node.then if known else node.otherwise, by_trump)
-        (a, b), (c, d) = span(node.then, by_trump), span(node.otherwise, by_trump)
+            return span(node.then if known else node.otherwise, kind, of_kind)
+        (a, b) = span(node.then, kind, of_kind)
+        (c, d) = span(node.otherwise, kind, of_kind)
         return min(a, c), max(b, d)
     if isinstance(node, ir.Unary) and node.op == "-":
-        low, high = span(node.operand, by_trump)
+        low, high = span(node.operand, kind, of_kind)
         return -high, -low
     if isinstance(node, ir.Binary) and node.op in "+-*":
-        return _arithmetic(node.op, span(node.left, by_trump), span(node.right, by_trump))
+        left, right = span(node.left, kind, of_kind), span(node.right, kind, of_kind)
+        return _arithmetic(node.op, left, right)
     if isinstance(node, ir.Call):
-        spans = [span(a, by_trump) for a in node.args]
+        spans = [span(a, kind, of_kind) for a in node.args]
         pick = min if node.fn == "min" else max
         return pick(s[0] for s in spans), pick(s[1] for s in spans)
     return bounds.span(node)
@@ -95,14 +149,16 @@ def _arithmetic(op: str, left: Span, right: Span) -> Span:
 
 @dataclass(frozen=True)
 class DrawCounts:
-    """The counts a drawer may take on a trick won by a trump, and on any other."""
+    """The counts a drawer may take on a trick won by a card of `kind`, and on any other
+    (`kind` None: the count does not tell the winning cards apart, and both are all)."""
 
-    by_trump: tuple[int, ...]
+    kind: Winning | None
+    of_kind: tuple[int, ...]
     otherwise: tuple[int, ...]
 
     @property
     def all(self) -> tuple[int, ...]:
-        return tuple(sorted(set(self.by_trump) | set(self.otherwise)))
+        return tuple(sorted(set(self.of_kind) | set(self.otherwise)))
 
 
 def draw_counts(rule: HouseRule, most_cards: int) -> DrawCounts:
@@ -114,11 +170,13 @@ def draw_counts(rule: HouseRule, most_cards: int) -> DrawCounts:
     def held(value: float) -> int:
         return int(min(max(0, value), top))
 
-    def values(by_trump: bool) -> tuple[int, ...]:
-        low, high = span(rule.tree, by_trump) if rule.tree is not None else ANY
+    kind = kind_of(rule.tree)
+
+    def values(of_kind: bool) -> tuple[int, ...]:
+        low, high = span(rule.tree, kind, of_kind) if rule.tree is not None else ANY
         return tuple(range(held(low), held(high) + 1))
 
-    return DrawCounts(values(True), values(False))
+    return DrawCounts(kind, values(True), values(False))
 
 
 def first_trick(rule: HouseRule) -> int:
@@ -186,6 +244,7 @@ class Counts:
     sizes: tuple[int, ...]
     stock: int
     tricks: Span = (1, MOST_TRICKS)
+    streak: Span = (0, MOST_TRICKS)  # the tricks in a row the last trick's winner won
 
 
 @dataclass(frozen=True)
@@ -205,6 +264,7 @@ SEAT_CODES = {
     NAMES["drawer"].code_at(Where.DRAW): ANY_ACTIVE,
 }
 CARDS_CODE = ATTRIBUTES[(Type.SEAT, "cards")].code
+STREAK_CODE = ATTRIBUTES[(Type.SEAT, "streak")].code
 TRICKS_CODE = ATTRIBUTES[(Type.SEAT, "tricks")].code
 ACTIVE_CODE = ATTRIBUTES[(Type.SEAT, "active")].code
 LEAF_SPANS: dict[str, Callable[[Counts], Span]] = {
@@ -276,6 +336,8 @@ class Reader:
             return LEAF_SPANS[node.code](self.counts)
         if isinstance(node, ir.Attr) and node.code in (CARDS_CODE, TRICKS_CODE):
             return self._seat_span(node)
+        if isinstance(node, ir.Attr) and node.code == STREAK_CODE:
+            return self.counts.streak  # the last winner's; any other seat's is 0
         if isinstance(node, ir.Binary) and node.op in "+-*":
             return _arithmetic(node.op, self.span(node.left), self.span(node.right))
         if isinstance(node, ir.Unary) and node.op == "-":
@@ -325,6 +387,12 @@ def _compare(op: str, left: Span, right: Span) -> frozenset[bool]:
         ">=": (can_more or can_equal, can_less),
     }[op]
     return frozenset(t for t, possible in zip((True, False), truths, strict=True) if possible)
+
+
+def reads_streak(rule: HouseRule) -> bool:
+    """Whether a rule's condition reads a seat's streak."""
+    found = (n for n in ir.walk(rule.tree)) if rule.tree is not None else iter(())
+    return any(isinstance(n, ir.Attr) and n.code == STREAK_CODE for n in found)
 
 
 def truths(condition: ir.Node | None, counts: Counts) -> frozenset[bool]:

@@ -36,6 +36,7 @@ from rulesdsl.reason.analysis.counts import (
     State,
     build,
     can_score,
+    counts_after,
     counts_at,
     draw_counts,
     out_before_draw,
@@ -44,7 +45,7 @@ from rulesdsl.reason.analysis.counts import (
     reshuffles,
     score_points,
 )
-from rulesdsl.reason.analysis.stated import can_hold, first_trick, span
+from rulesdsl.reason.analysis.stated import Counts, can_hold, first_trick, span
 
 # Deals the search tries per player count, then swaps of two cards it climbs by (for a
 # question with an aim), before it calls a question unknown.
@@ -174,7 +175,7 @@ def _has_winner(rule: HouseRule, proofs: Proofs) -> str | None:
 def _other_points(rule: HouseRule, proofs: Proofs) -> str | None:
     """A score rule acts where it gives other points than the option it replaces."""
     option = replaced_points(proofs.rules)
-    own = span(rule.tree, False) if rule.tree is not None else None
+    own = span(rule.tree) if rule.tree is not None else None
     if option is not None and own == (option, option):
         return f"it always scores {option}, as the option it replaces does"
     return _has_winner(rule, proofs)
@@ -203,15 +204,26 @@ def _in_time(rule: HouseRule, proofs: Proofs) -> str | None:
             f"players no hand goes on past trick {latest} (a hand lasts at most "
             f"{model.max_tricks} tricks)"
         )
-    return _cannot_hold(rule, model, model.end_asked, "at the end of a trick")
+    players, rules = model.setup.players, proofs.rules
+
+    def after(state: State) -> Counts:
+        return counts_after(rules, state, players, model.largest)
+
+    return _cannot_hold(rule, model, model.end_asked, "at the end of a trick", after)
 
 
 def _cannot_hold(
-    rule: HouseRule, model: CountModel, states: frozenset[State], when: str
+    rule: HouseRule,
+    model: CountModel,
+    states: frozenset[State],
+    when: str,
+    read: Callable[[State], Counts] | None = None,
 ) -> str | None:
-    """A proof that the rule's condition is false in each of `states`, if it is."""
+    """A proof that the rule's condition is false in each of `states` (read by `read`,
+    else as they are), if it is."""
     players = model.setup.players
-    if any(can_hold(rule.tree, counts_at(state, players)) for state in states):
+    counts = read or (lambda state: counts_at(state, players))
+    if any(can_hold(rule.tree, counts(state)) for state in states):
         return None
     largest = max((max(sizes, default=0) for sizes, _, _ in states), default=0)
     return (
