@@ -13,7 +13,7 @@ from support import BOT_NAMES, same_game, settings_strategy
 
 from rulesdsl.model.rules import Rules, RulesError
 from rulesdsl.play.engine.fast import compile_hand, play_plain
-from rulesdsl.read.profile import load
+from rulesdsl.read.profile import load, shipped_names
 from rulesdsl.reason.sim import Spec, _play_hands, empty_result
 
 
@@ -108,14 +108,7 @@ def test_rare_rule_combinations_agree():
             same_game(rules, players, seed % players, seed, bots)
 
 
-HOUSE_PROFILES = (
-    "must-overtrump",
-    "trumps-broken",
-    "no-trump-first-lead",
-    "trump-wins-draw-two",
-    "points-for-tricks",
-    "time-limit",
-)
+HOUSE_PROFILES = tuple(n for n in shipped_names() if load(n).rules.house_rules)
 
 
 @settings(

@@ -10,6 +10,7 @@ from rulesdsl.model.cards import Card, Suit
 from rulesdsl.model.language import vocab
 from rulesdsl.model.result import EndReason
 from rulesdsl.model.state import State
+from rulesdsl.play.engine import steps
 from rulesdsl.play.engine.events import Draw, HandEnd, Score
 from rulesdsl.play.engine.hand import Hand
 from rulesdsl.play.engine.match import Match
@@ -146,3 +147,131 @@ def test_the_analysis_finds_a_hand_where_each_shipped_stated_rule_acts():
         finding = analyse(name, rules, 4).players[4].rules[name]
         assert finding.verdict is Verdict.CAN, name
         assert name in w.compiled_outcome(rules, finding.witness).fired, name
+
+
+# -- the house rules of the trick-taking family (docs/rules.md) -------------------------
+
+
+def draws(hand: Hand) -> list[tuple[int, int]]:
+    """Each draw of the hand so far: (seat, cards drawn)."""
+    return [(e.seat, len(e.cards)) for e in hand.events if isinstance(e, Draw)]
+
+
+def test_hearts_broken_refuses_a_heart_lead_until_a_heart_was_played_to_an_earlier_trick():
+    hand = position("hearts-broken", "2H 5C 9C|3C 4D 6H 7H|7C 8D 9D", "2D 3D 5D 6D 7D", Suit.SPADES)
+    assert hand.legal_moves() == cards("5C 9C")
+    refusal = hand.check(Card.parse("2H"))
+    assert refusal is not None and refusal.rule == "hearts-broken"
+    play(hand, "9C 3C 7C")  # no heart played: still closed
+    assert Card.parse("2H") not in hand.legal_moves()
+    play(hand, "5C 6H 8D")  # seat 1 discards a heart; seat 0 wins and leads again
+    assert Card.parse("2H") in hand.legal_moves()
+    assert "hearts-broken" in hand.fired
+    only = position("hearts-broken", "2H 5H|3C 4D|7C 8D", "2S 3S 4S", Suit.SPADES)
+    assert only.legal_moves() == cards("2H 5H")  # only hearts: the rule does not apply
+
+
+def test_no_queen_of_spades_first_trick_refuses_it_on_the_first_trick_if_able():
+    hand = position(
+        "no-queen-of-spades-first-trick", "2S 5C|QS 9S 4D|3S 8D", "2C 3C 4C", Suit.HEARTS
+    )
+    play(hand, "2S")
+    assert hand.legal_moves() == cards("9S")
+    refusal = hand.check(Card.parse("QS"))
+    assert refusal is not None and refusal.rule == "no-queen-of-spades-first-trick"
+    forced = position(
+        "no-queen-of-spades-first-trick", "2S 5C|QS 4D|3S 8D", "2C 3C 4C", Suit.HEARTS
+    )
+    play(forced, "2S")
+    assert forced.legal_moves() == cards("QS")  # its only card of the led suit
+    later = position("no-queen-of-spades-first-trick", "2S 5S|QS 9S|3S 8S", "2C 3C 4C", Suit.HEARTS)
+    play(later, "2S 9S 3S")  # trick 1; seat 1 wins and leads trick 2
+    assert Card.parse("QS") in later.legal_moves()
+
+
+def test_previous_suit_barred_refuses_the_suit_led_to_the_previous_trick():
+    hand = position("previous-suit-barred", "5C 9C 2D|3C 4D 6H|7C 8D 9D", "2S 3S 4S", Suit.SPADES)
+    assert set(hand.legal_moves()) == set(cards("5C 9C 2D"))  # no previous trick
+    play(hand, "9C 3C 7C")
+    assert Card.parse("5C") not in hand.legal_moves()
+    assert Card.parse("2D") in hand.legal_moves()
+    only = position("previous-suit-barred", "5C 9C|3C 4D|7C 8D", "2C 4C 6C", Suit.SPADES)
+    play(only, "9C 3C 7C")  # seat 0 draws a club: it holds only clubs
+    assert all(card.suit is Suit.CLUBS for card in only.legal_moves())
+
+
+def test_ace_draws_two_draws_two_after_an_ace_wins_and_one_otherwise():
+    hand = position("ace-draws-two", "AC 2D|3C 4D|5C 8D", "2S 3S 4S 5S 6S 7S", Suit.SPADES)
+    play(hand, "AC 3C 5C 2D 4D 8D")
+    assert draws(hand) == [(0, 2), (2, 1)]
+    assert "ace-draws-two" in hand.fired
+
+
+def test_ace_draws_two_names_the_ace_under_the_deck_order_aces_low():
+    rules = load("ace-draws-two").rules.with_options({"deck": "K Q J 10 9 8 7 6 5 4 3 2 A"})
+    hand = Hand.from_position(
+        rules, [cards("AC 2D"), cards("3D 4D"), cards("5D 8D")], cards("2S 3S 4S"), None, 0
+    )
+    play(hand, "AC 3D 5D")  # the lowest card wins: nobody else holds a club
+    assert draws(hand) == [(0, 2)]
+
+
+def test_three_in_a_row_ends_the_hand_for_the_player_who_won_the_last_three_tricks():
+    hands = "AC KC QC JC|2C 3C 4C 5C|6C 7C 8C 9C|2D 3D 4D 5D"
+    hand = position("three-in-a-row", hands, "2S 3S 4S 5S 6S 7S 8S", Suit.SPADES)
+    play(hand, "AC 2C 6C 2D KC 3C 7C 3D")
+    assert not hand.is_over
+    play(hand, "QC 4C 8C 4D")
+    assert hand.outcome is not None
+    assert (hand.outcome.winner, hand.outcome.reason, hand.outcome.tricks) == (
+        0,
+        EndReason.HOUSE_RULE,
+        3,
+    )
+    (end,) = [e for e in hand.events if isinstance(e, HandEnd)]
+    assert end.rule == "three-in-a-row"
+
+
+def test_three_in_a_row_counts_only_tricks_won_one_after_another():
+    hands = "AC KC 2H QC|2C 3C AH 4C|6C 7C 8C 9C|2D 3D 4D 5D"
+    hand = position("three-in-a-row", hands, "2S 3S 4S 5S 6S 7S 8S 9S", Suit.SPADES)
+    play(hand, "AC 2C 6C 2D KC 3C 7C 3D")  # seat 0 wins two
+    play(hand, "2H AH 8C 4D")  # seat 1 wins the third
+    assert not hand.is_over
+    assert hand.s.streak == 1 and hand.s.streak_seat == 1
+
+
+def test_trump_finish_scores_two_when_the_last_trick_was_won_by_a_trump():
+    rules = load("trump-finish-scores-two").rules
+    trumped = Hand.from_position(rules, [cards("2C"), cards("3H"), cards("5C")], [], Suit.HEARTS, 0)
+    play(trumped, "2C 3H 5C")
+    assert trumped.outcome is not None
+    assert (trumped.outcome.winner, trumped.outcome.points) == (1, 2)
+    plain = Hand.from_position(
+        rules, [cards("AC 2D"), cards("3C"), cards("5C")], [], Suit.HEARTS, 0
+    )
+    play(plain, "AC 3C 5C")
+    assert plain.outcome is not None
+    assert (plain.outcome.winner, plain.outcome.points) == (0, 1)
+
+
+def test_aces_score_counts_the_aces_the_hand_winner_won_and_at_least_one():
+    rules = load("aces-score").rules
+    hand = Hand.from_position(rules, [cards("AC AD"), cards("3C 4D"), cards("5C 6D")], [], None, 0)
+    play(hand, "AC 3C 5C AD 4D 6D")
+    assert hand.outcome is not None
+    assert (hand.outcome.winner, hand.outcome.points) == (0, 2)
+    none = Hand.from_position(rules, [cards("KC"), cards("3C"), cards("5C")], [], None, 0)
+    play(none, "KC 3C 5C")
+    assert none.outcome is not None
+    assert (none.outcome.winner, none.outcome.points) == (0, 1)
+
+
+def test_the_hand_remembers_each_card_won_and_played_once():
+    s = State([[], [], []], [], -1, 0, [True] * 3, False)
+    for _ in range(2):  # a reshuffle brings the same cards back to a later trick
+        s.trick, s.leader, s.led, s.best = [48, 8, 4], 0, 0, 48
+        steps.remember_trick(s, 0)
+    assert sorted(s.won[0]) == [4, 8, 48] and sorted(s.hand_played) == [4, 8, 48]
+    assert s.history_winner == [-1, 0, 0] and (s.streak, s.streak_seat) == (2, 0)
+    assert s.history_cards[1] == [48, 8, 4]
