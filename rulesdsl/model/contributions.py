@@ -86,11 +86,15 @@ def _contributions(rules: Rules) -> Iterator[Contribution]:
             taker = stated_at.get(step) if COMPOSITION[step] is Composition.EXCLUSIVE else None
             yield Contribution(unit.name, step, fn, replaced_by=taker and taker.name)
     for rule in rules.house_rules:
-        for step, fn in rule.steps_for(rules.rank_strength).items():
+        for step, fn in rule.steps_for(strength).items():
             holder = HOLDERS.get(step)
             exclusive = COMPOSITION[step] is Composition.EXCLUSIVE
             replaces = holder.name if exclusive and holder is not None else None
-            yield Contribution(rule.name, step, fn, stated=True, replaces=replaces)
+            first = stated_at[step] if exclusive else rule
+            taker = None if first is rule else first.name
+            yield Contribution(
+                rule.name, step, fn, stated=True, replaces=replaces, replaced_by=taker
+            )
 
 
 @cache

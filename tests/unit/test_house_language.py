@@ -325,10 +325,20 @@ def test_convert_is_lossless_both_ways_for_rules(text):
     ]
 
 
-def test_a_profile_counts_the_draw_with_one_rule_at_most(tmp_path):
-    body = "    rule a {\n        draw 1\n    }\n"
-    (found,) = problems(profile(tmp_path, body, parent="trump-wins-draw-two"))
+def test_of_two_draw_counts_the_first_written_decides_and_the_later_is_a_warning(tmp_path):
+    body = "    rule a {\n        draw 3\n    }\n"
+    path = profile(tmp_path, body, parent="trump-wins-draw-two")
+    assert not problems(path)
+    (found,) = [d for d in load_file(path).diagnostics if d.code == "rule-conflict"]
     assert (found.line, found.column, found.code) == (2, 10, "rule-conflict")
+    assert found.severity == "warning" and "never acts" in found.message
+    from rulesdsl.model.contributions import model
+    from rulesdsl.model.units.base import Step
+    from rulesdsl.play.engine.plan import plan_for
+
+    rules = load_file(path).rules
+    assert plan_for(rules).draw_count.rule == "trump-wins-draw-two"
+    assert [c.rule for c in model(rules).at(Step.DRAW_COUNT)] == ["trump-wins-draw-two"]
 
 
 @pytest.mark.parametrize(

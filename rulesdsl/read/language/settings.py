@@ -243,7 +243,8 @@ COUNTED = {RuleKind.DRAW: "the cards a player draws", RuleKind.SCORE: "the point
 
 
 def _one_count_each(rules: tuple[RuleSetting, ...], where: Located) -> list[Diagnostic]:
-    """A draw or score count replaces the option's: a profile may have one of each."""
+    """A draw or score count replaces the option's; of two, the first written decides,
+    and the later never acts."""
     found = []
     for kind in (RuleKind.DRAW, RuleKind.SCORE):
         counting = [s for s in rules if s.rule.kind == kind]
@@ -253,10 +254,10 @@ def _one_count_each(rules: tuple[RuleSetting, ...], where: Located) -> list[Diag
                 where.at(
                     pos,
                     "rule-conflict",
-                    f"rules {counting[0].name} and {extra.name} both count {COUNTED[kind]}; "
-                    "one count replaces the option's",
-                    f"keep one of them, or take the inherited one away: rule {counting[0].name} "
-                    "{ removed }",
+                    f"rule {extra.name} never acts: rule {counting[0].name}, written before it, "
+                    f"counts {COUNTED[kind]} (the first rule written decides)",
+                    f"take one of them away: rule {extra.name} {{ removed }}",
+                    "warning",
                 )
             )
     return found
