@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from rulesdsl.model.language.rule import STEP_PLACES, Clause
-from rulesdsl.model.language.vocab import ATTRIBUTES, NAMES, Attribute, Name
+from rulesdsl.model.language.vocab import ATTRIBUTES, NAMES, Attribute, Name, Type
 from rulesdsl.model.rules import OPTIONS, option_values
 from rulesdsl.model.text import Pos
 from rulesdsl.read.language.settings import RuleSetting
@@ -21,9 +21,14 @@ from rulesdsl.read.syntax.document import Document, Entry, RuleBlock
 from rulesdsl.reason.analysis.lint import LINT_BUDGET
 from rulesdsl.reason.analysis.report import dead_rules, dead_stated_rules
 from rulesdsl.words.explain import DEFAULT_LANGUAGE, house_sentence, phrases
+from rulesdsl.words.highlight import pattern
+from rulesdsl.words.rule_words import in_words
 
-# A name of the rule language as written: `card`, `trick.number`, `hand.winner.tricks`.
-PATH = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+# A card named in a rule (`QS`, `10H`), as the rule grammar reads it.
+CARD = re.compile(r"\b" + pattern("CARD"))
+# A name of the rule language as written: `card`, `trick.number`, `hand.winner.tricks`;
+# or a card named.
+PATH = re.compile(CARD.pattern + r"|[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 
 
 class Part(Enum):
@@ -203,6 +208,9 @@ def _rule(target: HoverTarget, chain: list[Profile]) -> str:
     said = vocabulary(target.word) if target.word else None
     if said is not None:
         lines += [f"`{target.word}`: {said.description} ({said.type})", ""]
+    elif target.word and CARD.fullmatch(target.word):
+        words = phrases(DEFAULT_LANGUAGE).get("house", "words")
+        lines += [f"`{target.word}`: {in_words(target.word, words)} ({Type.CARD})", ""]
     setting = next((s for s in chain[0].house if s.name == block.name and s.origin == "set"), None)
     removed = any(e.key == Clause.REMOVED for e in block.entries)
     above = inherited_rule(block.name, chain)
