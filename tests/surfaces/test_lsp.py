@@ -1164,9 +1164,38 @@ def _hover_on(tmp_path, clause: str, word: str) -> str:
             "best",
             "`hand.last_trick.best`: the card that won it (a card or none)",
         ),
+        # `cards` of a seat and of a trick: a letter's is told by the set it ranges over.
+        (
+            "score count(t in hand.tricks: count(c in t.cards: c.trump) > 1)",
+            "cards",
+            "`t.cards`: the cards played to it (a set of cards)",
+        ),
+        (
+            "score sum(p in seats: p.cards)",
+            "cards",
+            "`p.cards`: how many cards they hold (a number)",
+        ),
+        (
+            "score max(1, count(c in hand.winner.won: c.rank == ace))",
+            "rank",
+            "`c.rank`: its rank (a rank)",
+        ),
     ],
 )
 def test_hover_names_a_card_a_rank_and_the_hands_memory(tmp_path, clause, word, said):
     if clause.startswith("end "):
         clause += "\n        winner trick.winner"
     assert _hover_on(tmp_path, clause, word) == said
+
+
+def test_hover_in_a_yaml_clause_tells_a_letters_attribute_by_its_set(tmp_path):
+    from rulesdsl.surfaces.lsp.describe import hover, target_at
+
+    path = tmp_path / "h.yaml"
+    clause = '    score: "count(t in hand.tricks: count(c in t.cards: c.trump) > 1)"'
+    path.write_text(f"profile: h\nextends: equal-hands\nrules:\n  r:\n{clause}\n")
+    profile = load_file(path)
+    assert profile.ok, profile.diagnostics
+    target = target_at(profile.document, 4, clause.index("t.cards") + 3)
+    said = hover(target, [profile])
+    assert said is not None and said.startswith("`t.cards`: the cards played to it")

@@ -27,10 +27,9 @@ from rulesdsl.read.language.checker import begins
 from rulesdsl.read.profile import shipped_names
 from rulesdsl.read.syntax.document import RULES_KEY
 from rulesdsl.read.syntax.yamlform import ENTRY_KEYS
-from rulesdsl.surfaces.lsp.slots import ClauseSlot, Need, clause_slot, path_type
+from rulesdsl.surfaces.lsp.slots import QUOTES, ClauseSlot, Need, clause_slot, path_type
 
 NAME = r"[A-Za-z_][A-Za-z0-9_\-]*"
-QUOTES = "\"'"
 ASSUMED = "assumed"
 # How far a rule's clauses are indented in YAML (as the writer indents them).
 YAML_CLAUSE_INDENT = 4

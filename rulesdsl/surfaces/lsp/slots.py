@@ -32,6 +32,8 @@ from rulesdsl.read.language.compile import COUNTS, TARGET_WHERE
 
 TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*|\d+|==|!=|<=|>=|\S")
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
+QUOTES = "\"'"
+"""The quotes a YAML clause may be written in."""
 
 
 class Need(Enum):
