@@ -55,7 +55,6 @@ RANKED = (STRENGTH, RANK)
 """The attributes that say a card's rank: its place in the order, and its rank."""
 NOT_HELD = -1
 """The strength of a rank the deck does not hold."""
-"""The attributes that say a card's rank: its place in the order, and its rank."""
 
 
 def plain(text: str) -> Forms:
