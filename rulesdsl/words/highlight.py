@@ -2,7 +2,8 @@
 
 The keywords, the string and comment patterns come from grammar/profile.lark; the option
 names and value words from the registry; the clause words of a rule the profile states and
-the names of its language from the rule language's own tables. `make generate` writes them
+the names of its language from the rule language's own tables, and the pattern of a card
+named in a rule (`QS`) from its grammar, grammar/house.lark. `make generate` writes them
 under editors/ (`rulesdsl.words.generate`); a test checks that the committed files are what
 this makes, so they cannot drift from the language.
 """
@@ -34,6 +35,10 @@ VIM_RULES = {
         r'syn region rulesdslString start=/"/ skip=/\\./ end=/"/ oneline',
     ),
     "COMMENT": ("#[^\n]*", r"syn match rulesdslComment /#.*$/ contains=@Spell"),
+    "CARD": (
+        "(10|[2-9TJQKA])[CDHS](?![A-Za-z0-9_])",
+        r"syn match rulesdslCard /\<\(10\|[2-9TJQKA]\)[CDHS]\>/",
+    ),
 }
 
 
@@ -53,8 +58,16 @@ def keywords() -> list[str]:
     return [p.value for p in _terminals().values() if p.type == "str" and p.value.isalpha()]
 
 
+@cache
+def _rule_terminals() -> dict[str, Any]:
+    from rulesdsl.read.language.checker import parser
+
+    return {t.name: t.pattern for t in parser().terminals}
+
+
 def pattern(name: str) -> str:
-    return _terminals()[name].value
+    """A terminal's pattern: the profile grammar's, else the rule language's (`CARD`)."""
+    return (_terminals().get(name) or _rule_terminals()[name]).value
 
 
 def value_words() -> list[str]:
@@ -98,6 +111,7 @@ def textmate() -> dict[str, Any]:
                 "keyword",
                 "value",
                 "rule_word",
+                "card",
                 "number",
             )
         ],
@@ -130,6 +144,7 @@ def textmate() -> dict[str, Any]:
                 "name": f"variable.language.{LANGUAGE}",
                 "match": rf"\b({_alternatives(rule_words())})\b",
             },
+            "card": {"name": f"constant.other.card.{LANGUAGE}", "match": rf"\b{pattern('CARD')}"},
             "number": {"name": f"constant.numeric.{LANGUAGE}", "match": r"\b[0-9]+\b"},
         },
     }
@@ -145,6 +160,7 @@ class WordKind(StrEnum):
     CLAUSE = "clause"
     VALUE = "value"
     RULE_WORD = "rule_word"
+    CARD = "card"
     NUMBER = "number"
 
 
@@ -157,6 +173,7 @@ SCOPE_KINDS = {
     "keyword.control": WordKind.CLAUSE,
     "constant.language": WordKind.VALUE,
     "variable.language": WordKind.RULE_WORD,
+    "constant.other.card": WordKind.CARD,
     "constant.numeric": WordKind.NUMBER,
 }
 
@@ -245,6 +262,7 @@ def vim_syntax() -> str:
         "syn keyword rulesdslClause " + " ".join(clause_words()),
         "syn keyword rulesdslRuleWord " + " ".join(rule_words()),
         r"syn match rulesdslNumber /\<[0-9]\+\>/",
+        _vim_rule("CARD"),
         _vim_rule("STRING"),
         _vim_rule("COMMENT"),
         "hi def link rulesdslKeyword Keyword",
@@ -253,6 +271,7 @@ def vim_syntax() -> str:
         "hi def link rulesdslValue Constant",
         "hi def link rulesdslClause Statement",
         "hi def link rulesdslRuleWord Special",
+        "hi def link rulesdslCard Constant",
         "hi def link rulesdslNumber Number",
         "hi def link rulesdslString String",
         "hi def link rulesdslComment Comment",

@@ -15,7 +15,12 @@ Cards are said as players say them: a comparison of a card's `.strength` with a 
 names the ranks of the profile's deck order (`cards` and `ranks`: "the card is a jack or
 higher"), `card.strength == N and card.suit == S` names the card ("the queen of spades"),
 and a comparison of two strengths says which ranks higher. A strength no rank of the deck
-has is said to be impossible, never as a number.
+has is said to be impossible, never as a number. A rank named (`card.rank >= jack`) is said
+the same way, and a card named (`QS`) as players name it ("the queen of spades").
+
+Where a phrase depends on what its part is (`cards` of a seat is a number, of a trick a
+set), its entry holds a phrase for each type of part, keyed by the type's name (`seat`,
+`trick`): the type of a name or attribute comes from the vocabulary.
 """
 
 from __future__ import annotations
@@ -26,8 +31,8 @@ from typing import Any
 
 from lark import Token, Tree, UnexpectedInput
 
-from rulesdsl.model.cards import RANKS_HIGH_TO_LOW, rank_text
-from rulesdsl.model.language.vocab import SUITS
+from rulesdsl.model.cards import RANKS_HIGH_TO_LOW, Card, rank_text
+from rulesdsl.model.language.vocab import ATTRIBUTES, ELEMENTS, NAMES, RANK_OF, SUITS, Type
 from rulesdsl.read.language.checker import parser
 
 Forms = Mapping[str, str]
@@ -45,7 +50,11 @@ COMPARE: dict[str, Callable[[int, int], bool]] = {
 }
 # `a OP b` said the other way round: `b FLIPPED[OP] a`.
 FLIPPED = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
-STRENGTH, SUIT = "strength", "suit"
+STRENGTH, RANK, SUIT = "strength", "rank", "suit"
+RANKED = (STRENGTH, RANK)
+"""The attributes that say a card's rank: its place in the order, and its rank."""
+NOT_HELD = -1
+"""The strength of a rank the deck does not hold."""
 
 
 def plain(text: str) -> Forms:
@@ -55,6 +64,18 @@ def plain(text: str) -> Forms:
 def forms(found: str | Forms) -> Forms:
     """A table's entry as forms: a mapping of them, or one text, the plain form."""
     return found if isinstance(found, Mapping) else plain(found)
+
+
+def for_type(entry: str | Mapping[str, Any], kind: Type | None) -> str | Mapping[str, Any]:
+    """A table's entry for a part of the type: the phrase for its type (keyed by the type's
+    name), where the entry holds one for each; else the entry itself."""
+    if not isinstance(entry, Mapping):
+        return entry
+    if kind is not None and kind.name.lower() in entry:
+        return entry[kind.name.lower()]
+    if PLAIN in entry or not entry:
+        return entry
+    return next(iter(entry.values()))  # unknown type (text that does not check): any
 
 
 class _Parts(dict[str, str]):
@@ -74,13 +95,14 @@ class Words:
     def __init__(self, table: Mapping[str, Any], deck: Sequence[int] = RANKS_HIGH_TO_LOW) -> None:
         self.table = table
         self.by_strength = tuple(reversed(deck))
-        self.bound: list[str] = []
+        self.bound: dict[str, Type | None] = {}  # each letter and its type
 
     # -- phrases and their forms ----------------------------------------------------------
 
-    def phrase(self, group: str, key: str, **parts: Forms) -> Forms:
-        """The phrase `key` of `group` with its parts filled in, in every form it has."""
-        template = self.table.get(group, {}).get(key)
+    def phrase(self, group: str, key: str, kind: Type | None = None, **parts: Forms) -> Forms:
+        """The phrase `key` of `group` with its parts filled in, in every form it has (the
+        phrase for a part of type `kind`, where it differs by type)."""
+        template = for_type(self.table.get(group, {}).get(key), kind)
         if template is None:
             return plain(" ".join([key, *(p[PLAIN] for p in parts.values())]))
         templates = template if isinstance(template, Mapping) else {PLAIN: template}
@@ -92,8 +114,9 @@ class Words:
         filled = _Parts()
         for name, forms in parts.items():
             filled[name] = forms[PLAIN]
+            own = _Parts({"x": forms[PLAIN], **{f"x_{f}": text for f, text in forms.items()}})
             for form, default in defaults.items():
-                filled[f"{name}_{form}"] = forms.get(form) or default.format(x=forms[PLAIN])
+                filled[f"{name}_{form}"] = forms.get(form) or default.format_map(own)
         return filled
 
     def say(self, item: Tree | Token) -> Forms:
@@ -114,16 +137,27 @@ class Words:
 
     def path(self, parts: Sequence[str]) -> Forms:
         """A name (a bound letter, a name of the vocabulary) and its attributes."""
+        return self.typed(parts)[0]
+
+    def typed(self, parts: Sequence[str]) -> tuple[Forms, Type | None]:
+        """A path in words, and its type (None where the vocabulary does not give one)."""
         names = self.table.get("names", {})
         if parts[0] in self.bound:
-            used, said = 1, plain(parts[0])
+            used, said, kind = 1, plain(parts[0]), self.bound[parts[0]]
         else:
             used = 2 if ".".join(parts[:2]) in names and len(parts) > 1 else 1
             head = ".".join(parts[:used])
             said = forms(names.get(head, head))
+            kind = NAMES[head].type if head in NAMES else None
         for attribute in parts[used:]:
-            said = self.phrase("attributes", attribute, x=said)
-        return said
+            said = self.phrase("attributes", attribute, kind, x=said)
+            found = ATTRIBUTES.get((kind, attribute)) if kind is not None else None
+            kind = found.type if found is not None else None
+        return said, kind
+
+    def _type(self, tree: Tree | Token) -> Type | None:
+        parts = _path_parts(tree)
+        return self.typed(parts)[1] if parts is not None else None
 
     def _is_suit(self, tree: Tree | Token) -> str | None:
         """The suit word, if `tree` is a suit named as such."""
@@ -133,8 +167,16 @@ class Words:
         return None
 
     def _is_none(self, tree: Tree | Token) -> bool:
+        return _path_parts(tree) == ("none",) and "none" not in self.bound
+
+    def _rank_named(self, tree: Tree | Token) -> int | None:
+        """The strength of the rank named (`queen`) in the deck's order, NOT_HELD where the
+        deck does not hold it; None if `tree` names no rank."""
         parts = _path_parts(tree)
-        return parts == ("none",) and "none" not in self.bound
+        if parts is None or len(parts) != 1 or parts[0] not in RANK_OF or parts[0] in self.bound:
+            return None
+        rank = RANK_OF[parts[0]]
+        return self.by_strength.index(rank) if rank in self.by_strength else NOT_HELD
 
     # -- operators ------------------------------------------------------------------------
 
@@ -164,7 +206,7 @@ class Words:
             if j is None:
                 continue
             used |= {i, j}
-            merged[min(i, j)] = self._card(owner, strength, suits[j][1])
+            merged[min(i, j)] = self._card_is(owner, strength, suits[j][1])
             merged[max(i, j)] = None  # said with the other
         return [c for c in merged if c is not None]
 
@@ -201,11 +243,11 @@ class Words:
     def _aggregate(self, tree: Tree) -> Forms:
         fn, var, _, over, body = tree.children
         over_said = self.say(over)
-        self.bound.append(str(var))
+        self.bound[str(var)] = ELEMENTS.get(self._type(over))
         try:
             parts = {"v": plain(str(var)), "set": over_said, "x": self.say(body)}
         finally:
-            self.bound.pop()
+            del self.bound[str(var)]
         return self.phrase("aggregates", str(fn), **parts)
 
     # -- cards by rank and suit -----------------------------------------------------------
@@ -218,14 +260,18 @@ class Words:
         return parts[:-1]
 
     def _about_cards(self, subject: Tree | Token, op: str, other: Tree | Token) -> Forms | None:
-        """`X.strength OP N`, `X.strength OP Y.strength` and `X.suit OP S` by rank and suit
-        names; None for any other comparison."""
-        owner = self._owner(subject, STRENGTH)
-        if owner is not None:
-            number = _number(other)
-            if number is not None:
-                return self._ranks(owner, op, number)
-            other_owner = self._owner(other, STRENGTH)
+        """`X.strength OP N`, `X.rank OP queen`, `X.strength OP Y.strength` (or `.rank`)
+        and `X.suit OP S` by rank and suit names; None for any other comparison."""
+        for ranked in RANKED:
+            owner = self._owner(subject, ranked)
+            if owner is None:
+                continue
+            strength = _number(other) if ranked == STRENGTH else self._rank_named(other)
+            if ranked == RANK and strength == NOT_HELD:  # the rule never acts in this deck
+                return self.phrase("cards", "never", x=self.path(owner))
+            if strength is not None:
+                return self._ranks(owner, op, strength)
+            other_owner = self._owner(other, ranked)
             if other_owner is not None:
                 return self.phrase("rank_ops", op, a=self.path(owner), b=self.path(other_owner))
         owner = self._owner(subject, SUIT)
@@ -263,10 +309,11 @@ class Words:
         return forms(self.table["suit_one"][suit])
 
     def _rank_equal(self, tree: Tree | Token) -> tuple[tuple[str, ...], int] | None:
-        """(owner, number) of `X.strength == N` or `N == X.strength`."""
-        sides = _equal_sides(tree)
-        for subject, other in sides:
+        """(owner, strength) of `X.strength == N` or `X.rank == queen`, either way round."""
+        for subject, other in _equal_sides(tree):
             owner, number = self._owner(subject, STRENGTH), _number(other)
+            if owner is None:
+                owner, number = self._owner(subject, RANK), self._rank_named(other)
             if owner is not None and number is not None:
                 return owner, number
         return None
@@ -279,13 +326,20 @@ class Words:
                 return owner, suit
         return None
 
-    def _card(self, owner: Sequence[str], strength: int, suit: str) -> Forms:
+    def _card_is(self, owner: Sequence[str], strength: int, suit: str) -> Forms:
         """`X.strength == strength and X.suit == suit`: the card it names, or never."""
         x = self.path(owner)
         if not 0 <= strength < len(self.by_strength):
             return self.phrase("cards", "never", x=x)
         card = self._rank(strength, "of", suit=forms(self.table["suits_of"][suit]))
         return self.phrase("cards", "is", x=x, card=card)
+
+    def _card(self, tree: Tree) -> Forms:
+        """A card named (`QS`): "the queen of spades"."""
+        card = Card.parse(str(tree.children[0]))
+        of = self.table["ranks"][rank_text(card.rank)]["of"]
+        suit = forms(self.table["suits_of"][card.suit.word])
+        return {PLAIN: of.format_map(self._parts({"suit": suit}))}
 
 
 def _path_parts(tree: Tree | Token) -> tuple[str, ...] | None:

@@ -50,6 +50,18 @@ def test_the_textmate_patterns_read_a_rules_clause():
     assert found == ["card", "beats_best", "trick", "number"]
 
 
+def test_a_card_named_in_a_rule_is_coloured_as_a_card_in_every_editor():
+    """`QS` and `10H` as the rule grammar reads them, not `QSX` nor a part of a name; the
+    Vim rule says the same (Vim reads `\\<`, `\\>` as word ends)."""
+    line = "    refuse card if card == QS or card == 10H or card.rank >= queen and AQSX > 1"
+    found = highlight.tokens(f'profile "p" {{\n  rule q {{\n{line}\n  }}\n}}')
+    cards = [(t.column, t.length) for t in found if t.kind is highlight.WordKind.CARD]
+    assert cards == [(line.index("QS") + 1, 2), (line.index("10H") + 1, 3)]
+    vim = highlight.vim_syntax()
+    assert r"syn match rulesdslCard /\<\(10\|[2-9TJQKA]\)[CDHS]\>/" in vim
+    assert "hi def link rulesdslCard" in vim
+
+
 def test_the_textmate_patterns_read_a_statement():
     repository = highlight.textmate()["repository"]
     statement = re.match(repository["statement"]["match"], "    assumed hand_size players + 1")

@@ -902,7 +902,7 @@ def test_completion_after_a_dot_offers_what_follows_and_replaces_the_whole_name(
     assert "card.beats_best" in card
     assert card["card.trump"].text_edit.range.start == at(5, 25)
     # A letter an aggregate binds is of its set's type: a seat's numbers follow it here.
-    assert set(items(at(8, 33))) == {"p.cards", "p.tricks"}
+    assert set(items(at(8, 33))) == {"p.cards", "p.tricks", "p.streak"}
     session.close(uri)
 
 
@@ -940,7 +940,8 @@ SPOTS = {
 }
 # What may follow a word to make it whole: nothing, an attribute, a comparison.
 ENDINGS = ["", " >= 0", " == trump", " == none", ".trump", ".active", ".strength", ".cards"]
-ENDINGS += [".strength >= 0", ".cards >= 0"]
+ENDINGS += [".strength >= 0", ".cards >= 0", " >= queen", ".number", ".number >= 0", ".winner"]
+ENDINGS += [".won", ".rank", ".played.rank", ".best.rank"]
 AGGREGATE_ENDS = [
     f"{over}{compared}"
     for over in ("(y in seats: y.active)", "(y in seats: y.cards)", "(1, 2)")
@@ -961,6 +962,13 @@ def _spots() -> list[tuple[str, str, str]]:
         ("draw", "count(x in ", ": true)"),
         ("score", "sum(x in ", ": 1)"),
         ("winner", "most(x in ", ": 1)"),
+    ]
+    # What is in order with a rank, a number, and a card's rank.
+    found += [
+        ("refuse", "card if card.rank >= ", ""),
+        ("draw", "1 if queen < ", " else 2"),
+        ("score", "count(x in hand.winner.won: x.rank > ", ")"),
+        ("end", "when trick.winner.streak >= ", ""),
     ]
     return found
 
@@ -1014,6 +1022,9 @@ def test_completion_in_a_clause_offers_exactly_what_can_stand_there(word, before
         ("refuse", "card if any(x in held: "),
         ("score", "sum(x in seats: "),
         ("winner", ""),
+        ("score", "sum(x in hand.tricks: "),
+        ("refuse", "lead if any(x in previous.cards: "),
+        ("draw", "count(x in trick.winner.won: "),
     ],
 )
 def test_completion_after_a_dot_offers_exactly_what_can_follow(word, before):
@@ -1082,3 +1093,109 @@ def test_hover_tells_a_restated_rule_with_a_typo_as_a_restatement(parent, name, 
         assert "takes away" not in said and "removed" not in said
         (error,) = errors
         assert f"- error `{error.code}` at {line}:{error.column}: " in said
+
+
+def test_completion_offers_the_ranks_in_order_with_a_rank_and_the_hands_memory_after_a_dot():
+    ranks = {n for n, name in NAMES.items() if name.type == Type.RANK}
+    offered = set(_offered("refuse", "follow if card.rank >= "))
+    assert ranks <= offered and {"card", "trick.best", "previous"} <= offered
+    assert "players" not in offered  # a number is not in order with a rank
+    assert not ranks & set(_offered("draw", "1 + "))
+    trick = {f"t.{a.name}" for (owner, _), a in ATTRIBUTES.items() if owner == Type.TRICK}
+    assert set(_offered("refuse", "lead if any(t in hand.tricks: t.")) == trick - {"t.cards"}
+    assert set(_offered("refuse", "lead if any(t in hand.tricks: t.best.")) == {
+        "t.best.suit",
+        "t.best.trump",
+        "t.best.strength",
+        "t.best.rank",
+    }
+    assert "hand.tricks" in _offered("score", "count(t in ")
+    assert "hand.tricks" not in _offered("winner", "most(p in ")
+    assert "p.won" not in _offered("refuse", "card if any(p in seats: p.")  # a set: no value
+
+
+def _hover_on(tmp_path, clause: str, word: str) -> str:
+    from rulesdsl.surfaces.lsp.describe import hover, target_at
+
+    path = tmp_path / "h.rules"
+    lines = [
+        'profile "h" extends "equal-hands" {',
+        "    rule r {",
+        f"        {clause}",
+        "    }",
+        "}",
+    ]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    profile = load_file(path)
+    assert profile.ok, profile.diagnostics
+    target = target_at(profile.document, 2, lines[2].index(word) + 1)
+    said = hover(target, [profile])
+    assert said is not None
+    return said.splitlines()[0]
+
+
+@pytest.mark.parametrize(
+    ("clause", "word", "said"),
+    [
+        ("refuse card if card == QS", "QS", "`QS`: the queen of spades (a card)"),
+        ("refuse card if card == 10H", "10H", "`10H`: the 10 of hearts (a card)"),
+        (
+            "refuse card if card.rank >= jack",
+            "jack",
+            "`jack`: the rank jack, placed by the deck's order (a rank)",
+        ),
+        (
+            "refuse lead if card.suit == previous.led",
+            "previous",
+            f"`previous`: {NAMES['previous'].description} (a trick)",
+        ),
+        (
+            "refuse lead if card.suit == previous.led",
+            "led",
+            "`previous.led`: the suit led to it (a suit)",
+        ),
+        (
+            "end when trick.winner.streak >= 3",
+            "streak",
+            f"`trick.winner.streak`: {ATTRIBUTES[Type.SEAT, 'streak'].description} (a number)",
+        ),
+        (
+            "score 2 if hand.last_trick.best.trump else 1",
+            "best",
+            "`hand.last_trick.best`: the card that won it (a card or none)",
+        ),
+        # `cards` of a seat and of a trick: a letter's is told by the set it ranges over.
+        (
+            "score count(t in hand.tricks: count(c in t.cards: c.trump) > 1)",
+            "cards",
+            "`t.cards`: the cards played to it (a set of cards)",
+        ),
+        (
+            "score sum(p in seats: p.cards)",
+            "cards",
+            "`p.cards`: how many cards they hold (a number)",
+        ),
+        (
+            "score max(1, count(c in hand.winner.won: c.rank == ace))",
+            "rank",
+            "`c.rank`: its rank (a rank)",
+        ),
+    ],
+)
+def test_hover_names_a_card_a_rank_and_the_hands_memory(tmp_path, clause, word, said):
+    if clause.startswith("end "):
+        clause += "\n        winner trick.winner"
+    assert _hover_on(tmp_path, clause, word) == said
+
+
+def test_hover_in_a_yaml_clause_tells_a_letters_attribute_by_its_set(tmp_path):
+    from rulesdsl.surfaces.lsp.describe import hover, target_at
+
+    path = tmp_path / "h.yaml"
+    clause = '    score: "count(t in hand.tricks: count(c in t.cards: c.trump) > 1)"'
+    path.write_text(f"profile: h\nextends: equal-hands\nrules:\n  r:\n{clause}\n")
+    profile = load_file(path)
+    assert profile.ok, profile.diagnostics
+    target = target_at(profile.document, 4, clause.index("t.cards") + 3)
+    said = hover(target, [profile])
+    assert said is not None and said.startswith("`t.cards`: the cards played to it")

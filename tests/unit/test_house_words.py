@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from rulesdsl.model.cards import RANKS_HIGH_TO_LOW, rank_text
-from rulesdsl.model.language.vocab import ATTRIBUTES, NAMES, SUITS, Aggregate
+from rulesdsl.model.language.vocab import ATTRIBUTES, NAMES, RANK_OF, SUITS, Aggregate
 from rulesdsl.read.profile import load_file
 from rulesdsl.surfaces.lsp.describe import HoverTarget, Part, hover
 from rulesdsl.words.explain import house_sentence, phrases, rule_sheet
@@ -232,3 +232,148 @@ def test_every_form_a_template_asks_for_has_a_default(lang):
     assert asked <= set(words["forms"]), asked - set(words["forms"])
     for entry in templates(words):
         assert "{" not in re.sub(r"\{[a-z]+(?:_[a-z]+)?\}", "", entry), entry
+
+
+# -- the hand's memory, ranks and cards by name ----------------------------------------
+
+MEMORY = {
+    "card.suit == hearts and not any(c in hand.played: c.suit == hearts)": {
+        "en": "the card is a heart and for no c among the cards played to the tricks of the "
+        "hand so far, c is a heart",
+        "pt": "a carta é de copas e para nenhum c entre as cartas jogadas nas vazas desta mão "
+        "até agora, c é de copas",
+        "uk": "карта червової масті і для жодного c із карт, досі зіграних у взятки цієї "  # noqa: RUF001
+        "руки: c червової масті",
+    },
+    "trick.number == 1 and card == QS": {
+        "en": "the trick's number is 1 and the card is the queen of spades",
+        "pt": "o número da vaza é 1 e a carta é a dama de espadas",
+        "uk": "номер взятки — 1 і карта — дама пік",  # noqa: RUF001
+    },
+    "card.suit == previous.led": {
+        "en": "the suit of the card is the suit led to the previous trick",
+        "pt": "o naipe da carta é o naipe de saída na vaza anterior",
+        "uk": "масть карти — масть виходу попередньої взятки",
+    },
+    "2 if trick.best.rank == ace else 1": {
+        "en": "2 if the best card so far is an ace, else 1",
+        "pt": "2 se a melhor carta até agora é um ás, senão 1",
+        "uk": "2, якщо найкраща досі карта — туз, інакше 1",
+    },
+    "trick.winner.streak >= 3": {
+        "en": "the number of tricks in a row the trick winner won is at least 3",
+        "pt": "o número de vazas seguidas ganhas por quem ganhou a vaza é pelo menos 3",
+        "uk": "кількість виграних поспіль взяток у переможця взятки не менше, ніж 3",  # noqa: RUF001
+    },
+    "max(1, count(c in hand.winner.won: c.rank == ace))": {
+        "en": "the greatest of 1, the number of c among the cards the hand winner won in "
+        "tricks this hand for which c is an ace",
+        "pt": "o maior destes valores: 1, o número de c entre as cartas ganhas por quem ganhou "
+        "a mão nesta mão para os quais c é um ás",
+        "uk": "найбільше з чисел: 1, кількість c із карт, які переможець руки виграв у "  # noqa: RUF001
+        "взятках цієї руки (тих, для яких c — туз)",
+    },
+    "2 if hand.last_trick.best.trump else 1": {
+        "en": "2 if the card that won the last trick of the hand is a trump, else 1",
+        "pt": "2 se a carta que ganhou a última vaza da mão é trunfo, senão 1",
+        "uk": "2, якщо карта, що виграла останню взятку руки — козир, інакше 1",
+    },
+    "sum(t in hand.tricks: count(c in t.cards: c.trump))": {
+        "en": "the sum over t among the tricks of the hand so far of the number of c among "
+        "the cards played to t for which c is a trump",
+        "pt": "a soma, para cada t entre as vazas desta mão até agora, do seguinte: o número "
+        "de c entre as cartas jogadas em t para os quais c é trunfo",
+        "uk": "сума за всіма t із досі зіграних взяток цієї руки: кількість c із карт, "
+        "зіграних у t (тих, для яких c — козир)",  # noqa: RUF001
+    },
+    "trick.leader.cards > 2": {
+        "en": "the number of cards the player who led the trick holds is more than 2",
+        "pt": "o número de cartas na mão de quem saiu nesta vaza é maior do que 2",
+        "uk": "кількість карт у гравця, що зайшов у цю взятку більше, ніж 2",  # noqa: RUF001
+    },
+    "any(t in hand.tricks: t.number > 1 and t.leader == me)": {
+        "en": "for some t among the tricks of the hand so far, the trick number of t is more "
+        "than 1 and the player who led t is the player to play",
+        "pt": "para algum t entre as vazas desta mão até agora, o número de ordem de t é "
+        "maior do que 1 e quem saiu em t é o jogador da vez",
+        "uk": "для деякого t із досі зіграних взяток цієї руки: номер t більше, ніж 1 і "  # noqa: RUF001
+        "гравець, що зайшов у t — гравець на ходу",  # noqa: RUF001
+    },
+    "card.rank > previous.best.rank": {
+        "en": "the card ranks above the card that won the previous trick",
+        "pt": "a carta vale mais do que a carta que ganhou a vaza anterior",
+        "uk": "карта старша, ніж карта, що виграла попередню взятку",
+    },
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("written", list(MEMORY))
+def test_the_hands_memory_and_named_cards_are_said_in_words(lang, written):
+    assert in_words(written, table(lang)) == MEMORY[written][lang]
+
+
+NONE = {
+    "me.played == none": {
+        "en": "the player to play has not played to this trick",
+        "pt": "o jogador da vez ainda não jogou nesta vaza",
+        "uk": "гравець на ходу ще не зіграв у цю взятку",  # noqa: RUF001
+    },
+    "previous.best != none": {
+        "en": "a card won the previous trick",
+        "pt": "uma carta ganhou a vaza anterior",
+        "uk": "попередню взятку виграла якась карта",
+    },
+    "none == previous.winner": {
+        "en": "nobody won the previous trick",
+        "pt": "ninguém ganhou a vaza anterior",
+        "uk": "попередню взятку ніхто не виграв",
+    },
+    "most(p in seats: p.cards) == none": {
+        "en": "the p among every player for whom the number of cards p holds is greatest "
+        "(nobody on a tie) is none",
+    },
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("written", list(NONE))
+def test_a_card_or_a_seat_compared_with_none_says_whether_there_is_one(lang, written):
+    said = in_words(written, table(lang))
+    if lang in NONE[written]:
+        assert said == NONE[written][lang]
+    other = written.replace("==", "!=") if "==" in written else written.replace("!=", "==")
+    assert in_words(f"not ({written})", table(lang)) == in_words(other, table(lang)) != said
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_rank_by_name_is_said_by_the_ranks_it_keeps_under_each_order(lang):
+    """`card.rank OP queen` keeps the same ranks as `card.strength OP` the queen's strength,
+    under any deck order; a rank the deck does not hold is said to be impossible."""
+    rng = random.Random(f"named ranks {lang}")
+    words = table(lang)
+    for _ in range(DRAWS // 4):
+        deck, op = a_deck(rng), rng.choice(list(COMPARE))
+        word, rank = rng.choice(sorted((w, r) for w, r in RANK_OF.items()))
+        said = in_words(f"card.rank {op} {word}", words, deck)
+        if rank in deck:
+            strength = by_strength(deck).index(rank)
+            kept = {r for s, r in enumerate(by_strength(deck)) if COMPARE[op](s, strength)}
+            assert read_ranks(said, lang, "card", deck) == kept, (op, word, deck, said)
+        else:
+            never = template(lang, "cards", "never")
+            assert said == never.format(x=nominative(words["names"]["card"]))
+        assert said == in_words(f"{word} {FLIPPED[op]} card.rank", words, deck)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_rank_and_a_suit_by_name_name_the_card_as_a_named_card_does(lang):
+    words = table(lang)
+    for word, rank in RANK_OF.items():
+        for suit in SUITS:
+            card = f"{rank_text(rank)}{suit[0].upper()}"
+            by_parts = in_words(f"card.rank == {word} and card.suit == {suit}", words)
+            assert by_parts == in_words(f"card == {card}", words), card
+            of = words["ranks"][rank_text(rank)]["of"]
+            assert of.format(suit=words["suits_of"][suit]) in by_parts
+    assert in_words("queen", words) == nominative(words["names"]["queen"])

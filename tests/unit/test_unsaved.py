@@ -281,7 +281,8 @@ def _numbers_of(owner: Type, attribute: Attribute, where: Where) -> list[str]:
     names = [n for n, name in NAMES.items() if name.type == owner and where in name.where]
     found = [number.format(f"{n}.{{}}") for n in names[:2]]
     sets = [n for n, name in NAMES.items() if ELEMENTS.get(name.type) == owner]
-    found += [f"sum(x in {s}: {number.format('x.{}')})" for s in sets if where in NAMES[s].where][
+    # `y`, as the number may range over `x` (`count(x in y.cards: x.trump)`)
+    found += [f"sum(y in {s}: {number.format('y.{}')})" for s in sets if where in NAMES[s].where][
         :1
     ]
     return found

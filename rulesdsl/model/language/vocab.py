@@ -158,7 +158,7 @@ NAMES: dict[str, Name] = {
         ),
         Name("true", Type.BOOL, ANYWHERE, "always", "True"),
         Name("false", Type.BOOL, ANYWHERE, "never", "False"),
-        Name("none", Type.NONE, ANYWHERE, "no suit, no seat", "-1"),
+        Name("none", Type.NONE, ANYWHERE, "no suit, no seat, no card", "-1"),
         *(
             Name(word, Type.SUIT, ANYWHERE, f"the suit {word}", str(i))
             for i, word in enumerate(SUITS)

@@ -16,11 +16,10 @@ from rulesdsl.model.language.rule import Clause, Target
 from rulesdsl.model.language.vocab import (
     AGGREGATE_TYPES,
     ATTRIBUTES,
+    ELEMENTS,
     NAMES,
     Aggregate,
-    Name,
     Type,
-    Where,
 )
 from rulesdsl.model.rules import OPTIONS, option_values
 from rulesdsl.model.units.base import METADATA
@@ -28,11 +27,9 @@ from rulesdsl.read.language.checker import begins
 from rulesdsl.read.profile import shipped_names
 from rulesdsl.read.syntax.document import RULES_KEY
 from rulesdsl.read.syntax.yamlform import ENTRY_KEYS
-from rulesdsl.surfaces.lsp.describe import vocabulary
-from rulesdsl.surfaces.lsp.slots import ClauseSlot, Need, clause_slot
+from rulesdsl.surfaces.lsp.slots import QUOTES, ClauseSlot, Need, clause_slot, path_type
 
 NAME = r"[A-Za-z_][A-Za-z0-9_\-]*"
-QUOTES = "\"'"
 ASSUMED = "assumed"
 # How far a rule's clauses are indented in YAML (as the writer indents them).
 YAML_CLAUSE_INDENT = 4
@@ -150,12 +147,14 @@ def _words(slot: ClauseSlot) -> list[tuple[str, str]]:
 
 
 def _fits(slot: ClauseSlot, kind: Type) -> bool:
-    """Whether a value of the type can begin what is needed: a set where a set is, else
-    a value that can begin the type needed (any value but a set, when that is not known)."""
+    """Whether a value of the type can begin what is needed: a set where a set is (a set,
+    or a value with one: `p.won`), else a value that can begin the type needed (any value
+    but a set, when that is not known)."""
     if slot.need is Need.SET:
-        return kind == Type.SEATS or (kind == Type.CARDS and not slot.seats_only)
+        sets = [Type.SEATS] if slot.seats_only else list(ELEMENTS)
+        return any(begins(kind, wanted, slot.where) for wanted in sets)
     if slot.wanted is None:
-        return kind not in (Type.CARDS, Type.SEATS)
+        return kind not in ELEMENTS
     return begins(kind, slot.wanted, slot.where)
 
 
@@ -193,7 +192,7 @@ def _following(slot: ClauseSlot, head: str) -> list[Candidate]:
         for n, name in NAMES.items()
         if n.startswith(head + ".") and slot.where in name.where and _fits(slot, name.type)
     ]
-    owner = slot.bound.get(head) or _type_here(head, slot.where)
+    owner = path_type(head, slot.where, slot.bound)
     attributes = [
         (f"{head}.{a.name}", a.description)
         for a in ATTRIBUTES.values()
@@ -203,14 +202,6 @@ def _following(slot: ClauseSlot, head: str) -> list[Candidate]:
         Candidate(path, CandidateKind.VALUE, description, path)
         for path, description in names + attributes
     ]
-
-
-def _type_here(path: str, where: Where) -> Type | None:
-    """The type of a written name (or attribute path) that has a value at the place."""
-    said = vocabulary(path)
-    if isinstance(said, Name) and where not in said.where:
-        return None
-    return said.type if said is not None else None
 
 
 def _dsl(before: str) -> list[Candidate]:

@@ -7,11 +7,12 @@ option's value, or a rule the profile states, can come from.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from enum import Enum
 
 from rulesdsl.model.language.rule import STEP_PLACES, Clause
-from rulesdsl.model.language.vocab import ATTRIBUTES, NAMES, Attribute, Name
+from rulesdsl.model.language.vocab import ATTRIBUTES, NAMES, Attribute, Name, Type
 from rulesdsl.model.rules import OPTIONS, option_values
 from rulesdsl.model.text import Pos
 from rulesdsl.read.language.settings import RuleSetting
@@ -20,10 +21,16 @@ from rulesdsl.read.sources import short_path
 from rulesdsl.read.syntax.document import Document, Entry, RuleBlock
 from rulesdsl.reason.analysis.lint import LINT_BUDGET
 from rulesdsl.reason.analysis.report import dead_rules, dead_stated_rules
+from rulesdsl.surfaces.lsp.slots import QUOTES, clause_slot
 from rulesdsl.words.explain import DEFAULT_LANGUAGE, house_sentence, phrases
+from rulesdsl.words.highlight import pattern
+from rulesdsl.words.rule_words import in_words
 
-# A name of the rule language as written: `card`, `trick.number`, `hand.winner.tricks`.
-PATH = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+# A card named in a rule (`QS`, `10H`), as the rule grammar reads it.
+CARD = re.compile(r"\b" + pattern("CARD"))
+# A name of the rule language as written: `card`, `trick.number`, `hand.winner.tricks`;
+# or a card named.
+PATH = re.compile(CARD.pattern + r"|[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 
 
 class Part(Enum):
@@ -44,6 +51,7 @@ class HoverTarget:
     entry: Entry | None = None
     rule: RuleBlock | None = None
     word: str | None = None
+    bound: Mapping[str, Type] = field(default_factory=dict)  # the letters bound at the word
 
 
 @dataclass(frozen=True)
@@ -76,7 +84,8 @@ def target_at(doc: Document, line: int, column: int) -> HoverTarget | None:
         if _covers(block.name_pos, line, column):
             return HoverTarget(Part.RULE, rule=block)
         if block.name_pos.line - 1 <= line < _last_line(block):
-            return HoverTarget(Part.CLAUSE, rule=block, word=_word_at(doc, block, line, column))
+            word, bound = _word_at(doc, block, line, column)
+            return HoverTarget(Part.CLAUSE, rule=block, word=word, bound=bound)
     return None
 
 
@@ -85,34 +94,50 @@ def _last_line(block: RuleBlock) -> int:
     return max([block.end_line, *(e.key_pos.line for e in block.entries)])
 
 
-def _word_at(doc: Document, block: RuleBlock, line: int, column: int) -> str | None:
+def _word_at(
+    doc: Document, block: RuleBlock, line: int, column: int
+) -> tuple[str | None, dict[str, Type]]:
     """The rule language's name written under 0-based `line`, `column` in one of the
-    block's expressions, cut after the part the cursor is on: `trick` or `trick.number`."""
-    expressions = [
-        e.value_pos
-        for e in block.entries
-        if e.key != Clause.SAY and e.value_pos.line - 1 == line and e.value is not None
-    ]
-    if not any(_covers(pos, line, column) for pos in expressions):
-        return None
+    block's expressions, cut after the part the cursor is on (`trick` or `trick.number`),
+    and the letters the aggregates around it bind, each with its type."""
+    entry = next(
+        (
+            e
+            for e in block.entries
+            if e.key != Clause.SAY
+            and e.value is not None
+            and e.value_pos.line - 1 == line
+            and _covers(e.value_pos, line, column)
+        ),
+        None,
+    )
+    if entry is None:
+        return None, {}
     text = doc.source.splitlines()[line]
     for found in PATH.finditer(text):
         if found.start() <= column <= found.end():
             cut = text.find(".", column, found.end())
-            return text[found.start() : cut if cut >= 0 else found.end()]
-    return None
+            before = text[entry.value_pos.column - 1 : found.start()].lstrip(QUOTES)
+            slot = clause_slot(entry.key, before)
+            bound = dict(slot.bound) if slot is not None else {}
+            return text[found.start() : cut if cut >= 0 else found.end()], bound
+    return None, {}
 
 
-def vocabulary(word: str) -> Name | Attribute | None:
+def vocabulary(word: str, bound: Mapping[str, Type] | None = None) -> Name | Attribute | None:
     """The name or attribute of the rule language a written path ends with: `trick.number`
-    is a name; `card.trump` (or `c.trump`, for a bound `c`) the attribute `trump`."""
+    is a name; `card.trump` (or `c.trump`, for a letter `c` bound to a card) the attribute
+    `trump`; of a letter whose type is not known, the one attribute of that name."""
     if word in NAMES:
         return NAMES[word]
     head, _, last = word.rpartition(".")
-    owner = vocabulary(head) if head else None
-    if isinstance(owner, (Name, Attribute)) and (owner.type, last) in ATTRIBUTES:
-        return ATTRIBUTES[(owner.type, last)]
-    named = [a for (_, name), a in ATTRIBUTES.items() if name == last and head]
+    if not head:
+        return None
+    said = vocabulary(head, bound)
+    owner = (bound or {}).get(head) or (said.type if said is not None else None)
+    if (owner, last) in ATTRIBUTES:
+        return ATTRIBUTES[(owner, last)]
+    named = [a for (_, name), a in ATTRIBUTES.items() if name == last]
     return named[0] if len(named) == 1 else None
 
 
@@ -200,9 +225,12 @@ def _rule(target: HoverTarget, chain: list[Profile]) -> str:
     assert target.rule is not None
     block = target.rule
     lines = []
-    said = vocabulary(target.word) if target.word else None
+    said = vocabulary(target.word, target.bound) if target.word else None
     if said is not None:
         lines += [f"`{target.word}`: {said.description} ({said.type})", ""]
+    elif target.word and CARD.fullmatch(target.word):
+        words = phrases(DEFAULT_LANGUAGE).get("house", "words")
+        lines += [f"`{target.word}`: {in_words(target.word, words)} ({Type.CARD})", ""]
     setting = next((s for s in chain[0].house if s.name == block.name and s.origin == "set"), None)
     removed = any(e.key == Clause.REMOVED for e in block.entries)
     above = inherited_rule(block.name, chain)

@@ -11,25 +11,29 @@ the clause does not parse.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 
 from rulesdsl.model.language.rule import Clause, Target
 from rulesdsl.model.language.vocab import (
     AGGREGATE_TYPES,
+    ATTRIBUTES,
     CALLS,
+    ELEMENTS,
     NAMES,
     SEAT_ONLY,
     Aggregate,
     Type,
     Where,
 )
+from rulesdsl.read.language.checker import ORDERED, ORDERED_TYPES
 from rulesdsl.read.language.compile import COUNTS, TARGET_WHERE
 
 TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*|\d+|==|!=|<=|>=|\S")
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
-ELEMENT = {Type.CARDS: Type.CARD, Type.SEATS: Type.SEAT}
-ORDERED = ("<", "<=", ">", ">=")
+QUOTES = "\"'"
+"""The quotes a YAML clause may be written in."""
 
 
 class Need(Enum):
@@ -106,10 +110,12 @@ def expression_slot(where: Where, wanted: Type, text: str) -> ClauseSlot:
     """What may stand after `text`, the start of an expression of the wanted type."""
     frames = [_Frame(wanted)]
     need, now = Need.VALUE, wanted
-    before = ""
+    before, left = "", None
     for token in TOKEN.findall(text):
         frame = frames[-1]
-        if token == "(":
+        if token in ORDERED:  # in the order of what it compares: numbers, or ranks
+            need, now = Need.VALUE, left if left in ORDERED_TYPES else Type.INT
+        elif token == "(":
             frames.append(_opened(before, now))
             need, now = (Need.LETTER, None) if frames[-1].aggregate else (Need.VALUE, now)
             if frames[-1].aggregate in CALLS:  # `max(` is a call of numbers, or an aggregate
@@ -120,6 +126,7 @@ def expression_slot(where: Where, wanted: Type, text: str) -> ClauseSlot:
             need, now = Need.OPERATOR, None
         else:
             need, now = _after(token, before, frame, need)
+        left = path_type(token, where, _bound(frames)) if WORD.fullmatch(token) else None
         before = token
     frame = frames[-1]
     seats_only = frame.aggregate in SEAT_ONLY
@@ -146,7 +153,7 @@ def _after(token: str, before: str, frame: _Frame, need: Need) -> tuple[Need, Ty
     if token == "else":
         frame.ifs = max(0, frame.ifs - 1)
         return Need.VALUE, frame.wanted
-    if token in ORDERED or token in ("+", "-", "*", ","):
+    if token in ("+", "-", "*", ","):
         return Need.VALUE, Type.INT
     if token in ("==", "!="):
         return Need.VALUE, None
@@ -164,10 +171,31 @@ def _after(token: str, before: str, frame: _Frame, need: Need) -> tuple[Need, Ty
 
 
 def _bound(frames: list[_Frame]) -> dict[str, Type]:
-    """The letters the open aggregates bind, each of its set's element type."""
-    bound = {}
+    """The letters the open aggregates bind, each of its set's element type (a set named,
+    `seats`, or an attribute, `p.won`, of a letter bound around it)."""
+    bound: dict[str, Type] = {}
     for frame in frames:
-        name = NAMES.get(frame.over)
-        if frame.letter and name is not None and name.type in ELEMENT:
-            bound[frame.letter] = ELEMENT[name.type]
+        over = path_type(frame.over, None, bound) if frame.over else None
+        if frame.letter and over in ELEMENTS:
+            bound[frame.letter] = ELEMENTS[over]
     return bound
+
+
+def path_type(path: str, where: Where | None, bound: Mapping[str, Type]) -> Type | None:
+    """The type of a written path (`hand.winner.won`, `t.best.rank` for a bound `t`), None
+    where it is no value, or (at a place given) a part of it has no value there."""
+    parts = path.split(".")
+    if parts[0] in bound:
+        kind, rest = bound[parts[0]], parts[1:]
+    else:
+        used = next((n for n in (2, 1) if ".".join(parts[:n]) in NAMES), 0)
+        name = NAMES.get(".".join(parts[:used]))
+        if name is None or (where is not None and where not in name.where):
+            return None
+        kind, rest = name.type, parts[used:]
+    for attribute in rest:
+        found = ATTRIBUTES.get((kind, attribute))
+        if found is None or (where is not None and where not in found.where):
+            return None
+        kind = found.type
+    return kind
