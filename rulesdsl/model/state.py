@@ -36,6 +36,7 @@ MEMORY = (
     "history_cards",
     "history_leader",
     "history_led",
+    "history_plays",
     "history_winner",
     "streak",
     "streak_seat",
@@ -67,6 +68,7 @@ class State:
         "history_cards",
         "history_leader",
         "history_led",
+        "history_plays",
         "history_winner",
         "holding",
         "last_win",
@@ -142,6 +144,7 @@ class State:
         self.history_winner = [-1]
         self.history_best = [NO_CARD]
         self.history_cards: list[list[int]] = [[]]
+        self.history_plays: list[list[int]] = [[NO_CARD] * players]  # by seat
         self.hand_played: list[int] = []
         self.won: list[list[int]] = [[] for _ in range(players)]
         self.streak = 0

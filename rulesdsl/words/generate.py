@@ -16,7 +16,15 @@ import sys
 from pathlib import Path
 
 from rulesdsl.model.language.rule import Clause
-from rulesdsl.model.language.vocab import ANYWHERE, ATTRIBUTES, NAMES, PLAYING, Name, Where
+from rulesdsl.model.language.vocab import (
+    ANYWHERE,
+    ATTRIBUTES,
+    FUNCTIONS,
+    NAMES,
+    PLAYING,
+    Name,
+    Where,
+)
 from rulesdsl.model.rules import options_table
 from rulesdsl.read.language.compile import COUNTS, TARGET_WHERE
 from rulesdsl.read.schema import profile_schema
@@ -81,8 +89,9 @@ def _grouped(names: list[Name]) -> list[list[Name]]:
 
 
 def names_table() -> str:
-    """The rule language's names, then its attributes, as Markdown tables: each with its
-    type, the clauses where it has a value and its meaning."""
+    """The rule language's names, its attributes and its functions of values other than
+    numbers, as Markdown tables: each with its type, the clauses where it has a value and
+    its meaning."""
     rows = ["| name | type | has a value in | meaning |", "|---|---|---|---|"]
     for group in _grouped(list(NAMES.values())):
         first = group[0]
@@ -95,6 +104,11 @@ def names_table() -> str:
     rows += [
         f"| `.{a.name}` | {a.owner} | {a.type} | {_where(a.where)} | {a.description} |"
         for a in ATTRIBUTES.values()
+    ]
+    rows += ["", "| function | of | type | meaning |", "|---|---|---|---|"]
+    rows += [
+        f"| `{f.name}(a, b)` | {', '.join(str(p) for p in f.params)} | {f.type} | {f.description} |"
+        for f in FUNCTIONS.values()
     ]
     return "\n".join(rows)
 

@@ -18,7 +18,7 @@ from functools import cache
 from typing import Any
 
 from rulesdsl.model.language.rule import Clause, Target
-from rulesdsl.model.language.vocab import ATTRIBUTES, CALLS, NAMES, Aggregate
+from rulesdsl.model.language.vocab import ATTRIBUTES, CALLS, FUNCTIONS, NAMES, Aggregate
 from rulesdsl.model.rules import OPTIONS
 from rulesdsl.model.units.base import METADATA
 
@@ -85,7 +85,7 @@ def rule_words() -> list[str]:
     """The words of the rule language: each part of its names, its attributes, aggregates,
     functions and the plays `refuse` decides on; words highlighted otherwise excepted."""
     parts = [part for name in NAMES for part in name.split(".")]
-    words = [*parts, *(a for _, a in ATTRIBUTES), *Aggregate, *CALLS, *Target]
+    words = [*parts, *(a for _, a in ATTRIBUTES), *Aggregate, *CALLS, *FUNCTIONS, *Target]
     taken = {*OPTIONS, *METADATA, *keywords(), *value_words(), *clause_words()}
     return [w for w in dict.fromkeys(map(str, words)) if w not in taken]
 

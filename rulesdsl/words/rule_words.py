@@ -32,7 +32,15 @@ from typing import Any
 from lark import Token, Tree, UnexpectedInput
 
 from rulesdsl.model.cards import RANKS_HIGH_TO_LOW, Card, rank_text
-from rulesdsl.model.language.vocab import ATTRIBUTES, ELEMENTS, NAMES, RANK_OF, SUITS, Type
+from rulesdsl.model.language.vocab import (
+    ATTRIBUTES,
+    ELEMENTS,
+    FUNCTIONS,
+    NAMES,
+    RANK_OF,
+    SUITS,
+    Type,
+)
 from rulesdsl.read.language.checker import parser
 
 Forms = Mapping[str, str]
@@ -237,8 +245,23 @@ class Words:
 
     def _call(self, tree: Tree) -> Forms:
         fn, *args = tree.children
+        if str(fn) in FUNCTIONS:
+            a, b = (self.say(arg) for arg in args)
+            return self.phrase("ops", str(fn), a=a, b=b)
         listed = plain(", ".join(self.say(a)[PLAIN] for a in args))
         return self.phrase("ops", str(fn), a=listed)
+
+    def _call_path(self, tree: Tree) -> Forms:
+        """A function's value and its attributes: `card_of(me, previous).suit`."""
+        call, *names = tree.children
+        said = self.say(call)
+        function = FUNCTIONS.get(str(call.children[0]))
+        kind = function.type if function is not None else Type.INT
+        for attribute in names:
+            said = self.phrase("attributes", str(attribute), kind, x=said)
+            found = ATTRIBUTES.get((kind, str(attribute))) if kind is not None else None
+            kind = found.type if found is not None else None
+        return said
 
     def _aggregate(self, tree: Tree) -> Forms:
         fn, var, _, over, body = tree.children

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sizing import examples
 
-from rulesdsl.model.language.vocab import ATTRIBUTES, CALLS, NAMES, Aggregate
+from rulesdsl.model.language.vocab import ATTRIBUTES, CALLS, FUNCTIONS, NAMES, Aggregate
 from rulesdsl.read.language.checker import COMPARISONS
 from rulesdsl.read.profile import clear_cache, load_file, read_document
 from rulesdsl.read.schema import profile_schema
@@ -227,7 +227,7 @@ def test_every_part_of_the_rule_language_has_words_in_every_language(lang):
     assert set(words["names"]) == set(NAMES)
     assert set(words["attributes"]) == {attribute for _, attribute in ATTRIBUTES}
     assert set(words["aggregates"]) == set(Aggregate)
-    ops = {"not", "and", "or", "if", *COMPARISONS, "+", "-", "*", *CALLS}
+    ops = {"not", "and", "or", "if", *COMPARISONS, "+", "-", "*", *CALLS, *FUNCTIONS}
     assert set(words["ops"]) == ops | {"is_none", "is_not_none"}  # a comparison with none
 
 

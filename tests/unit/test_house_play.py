@@ -275,3 +275,22 @@ def test_the_hand_remembers_each_card_won_and_played_once():
     assert sorted(s.won[0]) == [4, 8, 48] and sorted(s.hand_played) == [4, 8, 48]
     assert s.history_winner == [-1, 0, 0] and (s.streak, s.streak_seat) == (2, 0)
     assert s.history_cards[1] == [48, 8, 4]
+
+
+def test_a_card_each_seat_played_to_an_earlier_trick_is_remembered(tmp_path):
+    path = tmp_path / "own-suit.rules"
+    path.write_text(
+        'profile "own-suit" extends "equal-hands" {\n'
+        "    follow any\n"
+        "    rule own-suit {\n"
+        "        refuse card if card.suit == card_of(me, previous).suit\n"
+        "    }\n}\n"
+    )
+    rules = load(str(path)).rules
+    hands = [cards("9C 2D 3H"), cards("3C 4D 5H"), cards("7C 8D 9H")]
+    hand = Hand.from_position(rules, hands, cards("2S 3S 4S"), Suit.SPADES, 0)
+    assert set(hand.legal_moves()) == set(cards("9C 2D 3H"))  # no previous trick
+    play(hand, "9C 4D 9H")  # seat 0 wins with the only club, draws 2S and leads
+    assert set(hand.legal_moves()) == set(cards("2D 3H 2S"))
+    play(hand, "2D")
+    assert set(hand.legal_moves()) == set(cards("3C 5H"))  # seat 1 played a diamond

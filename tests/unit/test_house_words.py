@@ -299,6 +299,19 @@ MEMORY = {
         "uk": "для деякого t із досі зіграних взяток цієї руки: номер t більше, ніж 1 і "  # noqa: RUF001
         "гравець, що зайшов у t — гравець на ходу",  # noqa: RUF001
     },
+    "card.suit == card_of(me, previous).suit": {
+        "en": "the suit of the card is the suit of the card the player to play played to the "
+        "previous trick",
+        "pt": "o naipe da carta é o naipe da carta jogada pelo jogador da vez na vaza anterior",
+        "uk": "масть карти — масть карти, яку гравець на ходу зіграв у попередню взятку",  # noqa: RUF001
+    },
+    "card_of(previous.winner, previous) == QS": {
+        "en": "the card the winner of the previous trick played to the previous trick is the "
+        "queen of spades",
+        "pt": "a carta jogada por quem ganhou a vaza anterior na vaza anterior é a dama de "
+        "espadas",
+        "uk": "карта, яку переможець попередньої взятки зіграв у попередню взятку — дама пік",  # noqa: RUF001
+    },
     "card.rank > previous.best.rank": {
         "en": "the card ranks above the card that won the previous trick",
         "pt": "a carta vale mais do que a carta que ganhou a vaza anterior",

@@ -81,7 +81,7 @@ class Ternary(Node):
 
 @dataclass(frozen=True)
 class Call(Node):
-    fn: str  # min or max
+    fn: str  # min or max of numbers, or a function of `vocab.FUNCTIONS`
     args: tuple[Node, ...]
 
 

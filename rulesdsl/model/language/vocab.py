@@ -201,7 +201,7 @@ NAMES: dict[str, Name] = {
             "previous",
             Type.TRICK,
             DURING,
-            "the trick before this one (none at the first)",
+            "the trick before this one (at the first trick, none: no leader, winner, suit or card)",
             "s.trick_number",
             resolved="(s.trick_number - 1)",  # the skeleton counts the trick once it is won
         ),
@@ -413,3 +413,29 @@ AGGREGATE_TYPES: dict[Aggregate, tuple[Type, Type]] = {
 }
 SEAT_ONLY = frozenset({Aggregate.MOST, Aggregate.LEAST})
 CALLS = ("min", "max")  # min(a, b, ...) and max(a, b, ...) of numbers
+
+
+@dataclass(frozen=True)
+class Function:
+    """`name(a, b)`: a value read by its arguments' values; `code` has `{a}` and `{b}`."""
+
+    name: str
+    params: tuple[Type, ...]
+    type: Type
+    description: str
+    code: str
+
+
+FUNCTIONS: dict[str, Function] = {
+    f.name: f
+    for f in (
+        Function(
+            "card_of",
+            (Type.MAYBE_SEAT, Type.TRICK),
+            Type.MAYBE_CARD,
+            "the card a seat played to a trick (none where they did not play to it)",
+            "(s.history_plays[{b}][{a}] if {a} >= 0 else -1)",
+        ),
+    )
+}
+"""The functions of values other than numbers, by name."""

@@ -287,6 +287,7 @@ def remember_trick(s: State, winner: int) -> None:
     s.history_winner.append(winner)
     s.history_best.append(s.best)
     s.history_cards.append(s.trick)
+    s.history_plays.append(s.played_by)
     won = s.won[winner]
     for card in s.trick:
         if card not in s.hand_played:

@@ -25,6 +25,7 @@ from rulesdsl.model.language.vocab import (
     CALLS,
     CARD_SETS,
     ELEMENTS,
+    FUNCTIONS,
     NAMES,
     PLAYING,
     SEAT_ONLY,
@@ -402,12 +403,32 @@ class Checker:
 
     def _call(self, tree: Tree) -> ir.Node:
         fn, *arg_trees = tree.children
+        if str(fn) in FUNCTIONS:
+            return self._function(tree)
         if str(fn) not in CALLS:
-            choices = [*CALLS, *Aggregate]
-            hint = self.fix(str(fn), fn, fn, choices) or f"functions: {', '.join(CALLS)}"
+            choices = [*CALLS, *FUNCTIONS, *Aggregate]
+            every = ", ".join([*CALLS, *FUNCTIONS])
+            hint = self.fix(str(fn), fn, fn, choices) or f"functions: {every}"
             raise self.fail(fn, "rule-name", f"unknown function `{fn}`", hint)
         args = tuple(self.expect(a, Type.INT) for a in arg_trees)
         return ir.Call(Type.INT, self.pos(tree), str(fn), args, free=ir.uses(*args))
+
+    def _call_path(self, tree: Tree) -> ir.Node:
+        """A function's value and its attributes: `card_of(me, previous).suit`."""
+        call, *names = tree.children
+        node = self.node(call)
+        for token in names:
+            node = self._attribute(node, token, tree)
+        return node
+
+    def _function(self, tree: Tree) -> ir.Node:
+        fn, *arg_trees = tree.children
+        function = FUNCTIONS[str(fn)]
+        if len(arg_trees) != len(function.params):
+            wanted = ", ".join(str(p) for p in function.params)
+            raise self.fail(tree, "rule-type", f"`{fn}` takes {len(function.params)}: {wanted}")
+        args = tuple(self.expect(a, p) for a, p in zip(arg_trees, function.params, strict=True))
+        return ir.Call(function.type, self.pos(tree), str(fn), args, free=ir.uses(*args))
 
     def _aggregate(self, tree: Tree) -> ir.Node:
         fn, var, _, set_tree, body_tree = tree.children

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rulesdsl.model.language import tree as ir
-from rulesdsl.model.language.vocab import RANK_CODE, Aggregate, Type
+from rulesdsl.model.language.vocab import FUNCTIONS, RANK_CODE, Aggregate, Type
 
 NO_END = -2
 """What an end check returns when the hand does not end (a seat wins, -1: nobody)."""
@@ -115,6 +115,9 @@ class Gen:
         return f"({self.expr(node.then)} if {condition} else {self.expr(node.otherwise)})"
 
     def _call(self, node: ir.Call) -> str:
+        if node.fn in FUNCTIONS:
+            a, b = (self.expr(arg) for arg in node.args)
+            return FUNCTIONS[node.fn].code.format(a=a, b=b)
         return f"{node.fn}({', '.join(self.expr(a) for a in node.args)})"
 
     def _over(self, node: ir.Over) -> str:

@@ -21,6 +21,7 @@ from rulesdsl.model.language.vocab import (
     ATTRIBUTES,
     CALLS,
     ELEMENTS,
+    FUNCTIONS,
     NAMES,
     SEAT_ONLY,
     Aggregate,
@@ -120,6 +121,8 @@ def expression_slot(where: Where, wanted: Type, text: str) -> ClauseSlot:
             need, now = (Need.LETTER, None) if frames[-1].aggregate else (Need.VALUE, now)
             if frames[-1].aggregate in CALLS:  # `max(` is a call of numbers, or an aggregate
                 need, now = Need.VALUE, Type.INT
+            elif frames[-1].aggregate in FUNCTIONS:  # `card_of(`: a seat, then a trick
+                need, now = Need.VALUE, FUNCTIONS[frames[-1].aggregate].params[0]
         elif token == ")":
             if len(frames) > 1:
                 frames.pop()
@@ -137,7 +140,7 @@ def expression_slot(where: Where, wanted: Type, text: str) -> ClauseSlot:
 def _opened(before: str, now: Type | None) -> _Frame:
     """The frame a `(` opens: an aggregate's or a call's after its name, else a group of
     the type needed where it stands."""
-    if before in set(Aggregate) or before in CALLS:
+    if before in set(Aggregate) or before in CALLS or before in FUNCTIONS:
         return _Frame(None, aggregate=before)
     return _Frame(now)
 
