@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from sizing import examples
 
 from rulesdsl.model.language.vocab import ATTRIBUTES, CALLS, FUNCTIONS, NAMES, Aggregate
-from rulesdsl.read.language.checker import COMPARISONS
+from rulesdsl.read.language.checker import COMPARISONS, canonical, parser
 from rulesdsl.read.profile import clear_cache, load_file, read_document
 from rulesdsl.read.schema import profile_schema
 from rulesdsl.read.syntax.chars import refusal
@@ -458,3 +458,29 @@ def test_a_yaml_clause_holding_what_no_clause_can_is_refused(tmp_path, value, co
     path.write_text(f"profile: h\nrules:\n  r:\n    draw: {value}\n")
     doc = read_document(path, path.read_text())
     assert [d.code for d in doc.diagnostics] == [code]
+
+
+# The canonical spacing of a clause reads as the clause does
+
+
+SPACED = [
+    ["card", "==", "10H", "and", "card", "!=", "2C"],
+    ["card_of", "(", "me", ",", "previous", ")", ".", "suit", "==", "hearts"],
+    ["card", ".", "rank", ">=", "jack", "or", "card", "==", "QS"],
+    ["count", "(", "c", "in", "hand", ".", "played", ":", "c", "==", "10D", ")", ">", "1"],
+    ["trick", ".", "number", "==", "10", "and", "card", "!=", "TS"],
+]
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(st.sampled_from(SPACED), st.lists(st.sampled_from(["", " ", "   "]), min_size=20))
+def test_the_canonical_spacing_of_a_clause_reads_as_the_clause(tokens, gaps):
+    """Any spacing that keeps the words apart reads as the clause, and so does its
+    canonical spacing: a card named (`10H`) is one word, never a number and a letter."""
+    text = tokens[0]
+    for token, gap in zip(tokens[1:], gaps, strict=False):
+        words = text[-1].isalnum() and token[0].isalnum()
+        text += (gap or " " if words else gap) + token
+    written = " ".join(tokens)
+    assert canonical(text) == canonical(written)
+    assert parser().parse(canonical(text), start="expr") == parser().parse(written, start="expr")

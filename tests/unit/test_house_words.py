@@ -308,8 +308,7 @@ MEMORY = {
     "card_of(previous.winner, previous) == QS": {
         "en": "the card the winner of the previous trick played to the previous trick is the "
         "queen of spades",
-        "pt": "a carta jogada por quem ganhou a vaza anterior na vaza anterior é a dama de "
-        "espadas",
+        "pt": "a carta jogada por quem ganhou a vaza anterior na vaza anterior é a dama de espadas",
         "uk": "карта, яку переможець попередньої взятки зіграв у попередню взятку — дама пік",  # noqa: RUF001
     },
     "card.rank > previous.best.rank": {

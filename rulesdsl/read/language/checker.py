@@ -89,9 +89,17 @@ class ClauseError(Exception):
         self.problem = problem
 
 
+@cache
+def _token() -> re.Pattern[str]:
+    """A token of a clause: a card named (the grammar's CARD), a name, a number, an
+    operator."""
+    card = next(t.pattern.value for t in parser().terminals if t.name == "CARD")
+    return re.compile(rf"{card}|[A-Za-z_][A-Za-z0-9_]*|\d+|==|!=|<=|>=|\S")
+
+
 def canonical(text: str) -> str:
     """The clause with its spacing made regular: equal for texts that read the same."""
-    tokens = re.findall(r"[A-Za-z_][A-Za-z0-9_]*|\d+|==|!=|<=|>=|\S", text)
+    tokens = [found.group() for found in _token().finditer(text)]
     out = ""
     for token in tokens:
         glued = out.endswith(("(", ".")) or token in (".", ",", ":", ")")
