@@ -970,6 +970,11 @@ def _spots() -> list[tuple[str, str, str]]:
         ("score", "count(x in hand.winner.won: x.rank > ", ")"),
         ("end", "when trick.winner.streak >= ", ""),
     ]
+    # After a card named: `10H` is one word, not a number and a letter.
+    found += [
+        ("refuse", "card if card == 10H and ", ""),
+        ("draw", "1 if trick.best != 10D else ", ""),
+    ]
     return found
 
 

@@ -90,11 +90,15 @@ class ClauseError(Exception):
 
 
 @cache
+def card_pattern() -> str:
+    """The pattern of a card named in a clause (`QS`, `10H`): the grammar's CARD."""
+    return next(t.pattern.value for t in parser().terminals if t.name == "CARD")
+
+
+@cache
 def _token() -> re.Pattern[str]:
-    """A token of a clause: a card named (the grammar's CARD), a name, a number, an
-    operator."""
-    card = next(t.pattern.value for t in parser().terminals if t.name == "CARD")
-    return re.compile(rf"{card}|[A-Za-z_][A-Za-z0-9_]*|\d+|==|!=|<=|>=|\S")
+    """A token of a clause: a card named, a name, a number, an operator."""
+    return re.compile(rf"{card_pattern()}|[A-Za-z_][A-Za-z0-9_]*|\d+|==|!=|<=|>=|\S")
 
 
 def canonical(text: str) -> str:

@@ -28,10 +28,12 @@ from rulesdsl.model.language.vocab import (
     Type,
     Where,
 )
-from rulesdsl.read.language.checker import ORDERED, ORDERED_TYPES
+from rulesdsl.read.language.checker import ORDERED, ORDERED_TYPES, card_pattern
 from rulesdsl.read.language.compile import COUNTS, TARGET_WHERE
 
-TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*|\d+|==|!=|<=|>=|\S")
+TOKEN = re.compile(
+    rf"{card_pattern()}|[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*|\d+|==|!=|<=|>=|\S"
+)
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
 QUOTES = "\"'"
 """The quotes a YAML clause may be written in."""
@@ -112,7 +114,7 @@ def expression_slot(where: Where, wanted: Type, text: str) -> ClauseSlot:
     frames = [_Frame(wanted)]
     need, now = Need.VALUE, wanted
     before, left = "", None
-    for token in TOKEN.findall(text):
+    for token in (found.group() for found in TOKEN.finditer(text)):
         frame = frames[-1]
         if token in ORDERED:  # in the order of what it compares: numbers, or ranks
             need, now = Need.VALUE, left if left in ORDERED_TYPES else Type.INT
