@@ -315,6 +315,37 @@ def test_random_stated_rules_play_the_same_hands_in_the_kernel(rules, players, b
     assert_same_hands(rules, players, (bot, *MIXED)[:players], 8)
 
 
+REMEMBERING = """
+    rule hearts-broken {
+        refuse lead if card.suit == hearts and not any(c in hand.played: c.suit == hearts)
+    }
+    rule no-queen { refuse card if trick.number == 1 and card == QS }
+    rule no-two { refuse card if card == 2C or card.rank == three }
+    rule previous-suit { refuse lead if card.suit == previous.led }
+    rule beaten { refuse follow if any(p in seats: p.played.rank > card.rank and p != me) }
+    rule ace-two { draw 2 if trick.best.rank == ace else 1 }
+    rule three {
+        end when trick.winner.streak >= 3 or count(t in hand.tricks: t.winner == trick.leader) > 4
+        winner trick.winner
+    }
+    rule greedy { refuse lead if card.trump and count(c in me.won: c.trump) > 2 }
+    rule kings { score count(c in hand.last_trick.cards: c.rank > jack) + hand.winner.streak }
+"""
+"""Rules that name ranks and cards and read the hand's memory (some name cards a short deck
+lacks: there they never act)."""
+
+
+@pytest.mark.parametrize("deck", ["standard", "A K Q J 10 9 8 7", "A 10 K Q J 9 8 7"])
+def test_rules_reading_the_hands_memory_play_the_same_hands_in_the_kernel(deck):
+    read = load_text(Path("/memory.rules"), f'profile "memory" {{\n{REMEMBERING}\n}}\n')
+    assert read.ok, [d.text() for d in read.diagnostics]
+    rules = read.rules.with_options({"deck": deck, "players": "3..5"})
+    for players in (3, 4, 5):
+        assert_same_hands(rules, players, MIXED[:players], 20)
+    if importlib.util.find_spec("numba") is not None:
+        assert (play_chunk(rules, True, True, 40) == play_chunk(rules, True, False, 40)).all()
+
+
 @pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="numba is not installed")
 @settings(
     max_examples=examples(30, 300),
