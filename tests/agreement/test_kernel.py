@@ -335,11 +335,16 @@ REMEMBERING = """
 lacks: there they never act)."""
 
 
-@pytest.mark.parametrize("deck", ["standard", "A K Q J 10 9 8 7", "A 10 K Q J 9 8 7"])
-def test_rules_reading_the_hands_memory_play_the_same_hands_in_the_kernel(deck):
+def remembering(deck: str = "standard") -> Rules:
+    """The rules of REMEMBERING, with `deck`, for 3 to 5 players."""
     read = load_text(Path("/memory.rules"), f'profile "memory" {{\n{REMEMBERING}\n}}\n')
     assert read.ok, [d.text() for d in read.diagnostics]
-    rules = read.rules.with_options({"deck": deck, "players": "3..5"})
+    return read.rules.with_options({"deck": deck, "players": "3..5"})
+
+
+@pytest.mark.parametrize("deck", ["standard", "A K Q J 10 9 8 7", "A 10 K Q J 9 8 7"])
+def test_rules_reading_the_hands_memory_play_the_same_hands_in_the_kernel(deck):
+    rules = remembering(deck)
     for players in (3, 4, 5):
         assert_same_hands(rules, players, MIXED[:players], 20)
     if importlib.util.find_spec("numba") is not None:

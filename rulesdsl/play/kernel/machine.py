@@ -115,8 +115,9 @@ def end_fold(s: Any, slot: int) -> None:
 
 def take_member(s: Any, slot: int) -> int:
     """Aggregate `slot`'s next member, which its set leaves: of a mask, its lowest; of the
-    tricks 1 to n (`-n`, `meanings.SETS`), the last."""
-    rest = s.rest[slot]
+    tricks 1 to n (`-n`, `meanings.SETS`), the last. (An int: CPython scores a hand the
+    compiled kernel played on its numpy record, `compiled.CompiledProfile.play`.)"""
+    rest = int(s.rest[slot])
     if rest < 0:
         s.rest[slot] = rest + 1
         return -rest
