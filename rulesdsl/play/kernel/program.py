@@ -245,7 +245,8 @@ class Compiler:
         self.value(body, [*loops[: level + 1], Loop(frozenset({var}), inner, before)])
         if isinstance(members, int):
             out += [before, (BEGIN, slot, fold, members)]
-        else:  # its value, pushed where the aggregate begins
+        else:  # the set's value (`p.won`), pushed in `out` (as a loop's body that binds
+            # nothing, any aggregate in it goes to `out` first), popped as it begins
             self.value(members, [*loops[: level + 1], Loop(frozenset(), out, out)])
             out += [before, (BEGIN_TOP, slot, fold)]
         attribute = attribute_only(inner, var)
