@@ -25,6 +25,7 @@ from rulesdsl.model.language.vocab import (
     ATTRIBUTES,
     CALLS,
     ELEMENTS,
+    FUNCTIONS,
     NAMES,
     SEAT_ONLY,
     SETS,
@@ -197,10 +198,21 @@ def expression(
     def values(kind: Type, path: bool = path) -> list[str]:
         bound = [v for v, t in scope if fits(t, kind)]
         if path:
-            return [n for n in named(kind, where) if NAMES[n].type != Type.NONE] + bound
+            names = [n for n in named(kind, where) if NAMES[n].type != Type.NONE]
+            return names + bound + functions(kind)
         numbers = [str(draw(st.integers(0, 12)))] if kind == Type.INT else []
         cards = [draw(st.sampled_from(CARD_NAMES))] if fits(Type.CARD, kind) else []
-        return named(kind, where) + bound + numbers + cards
+        return named(kind, where) + bound + numbers + cards + functions(kind)
+
+    def functions(kind: Type) -> list[str]:
+        """A call of each function of the kind, its arguments names or variables."""
+        found = []
+        for function in (f for f in FUNCTIONS.values() if fits(f.type, kind)):
+            args = [values(param, True) for param in function.params]
+            if all(args):
+                said = ", ".join(draw(st.sampled_from(arg)) for arg in args)
+                found.append(f"{function.name}({said})")
+        return found
 
     leaves = values(wanted)
     forms = ["leaf"] * bool(leaves)
@@ -330,6 +342,7 @@ REMEMBERING = """
     }
     rule greedy { refuse lead if card.trump and count(c in me.won: c.trump) > 2 }
     rule kings { score count(c in hand.last_trick.cards: c.rank > jack) + hand.winner.streak }
+    rule own-suit { refuse card if card.suit == card_of(me, previous).suit }
 """
 """Rules that name ranks and cards and read the hand's memory (some name cards a short deck
 lacks: there they never act)."""

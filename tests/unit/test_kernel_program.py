@@ -10,7 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl.model.language.vocab import ATTRIBUTES, CALLS, ELEMENTS, NAMES, Aggregate
+from rulesdsl.model.language.vocab import (
+    ATTRIBUTES,
+    CALLS,
+    ELEMENTS,
+    FUNCTIONS,
+    NAMES,
+    Aggregate,
+)
 from rulesdsl.model.language.vocab import SETS as NAMED_SETS
 from rulesdsl.play.kernel import machine, program
 from rulesdsl.play.kernel.machine import BEGIN, FOLDS, KEEP, RETURN
@@ -52,7 +59,7 @@ def test_every_name_of_the_language_has_a_meaning_on_the_kernels_state():
 def test_every_attribute_operation_and_aggregate_has_a_meaning_on_the_kernels_state():
     assert set(ATTRIBUTES_MEANT) == set(ATTRIBUTES)
     ops = {op for _, op in OPERATIONS} | set(SHORT)
-    assert ops == {"not", "and", "or", "+", "-", "*", *COMPARISONS, *CALLS}
+    assert ops == {"not", "and", "or", "+", "-", "*", *COMPARISONS, *CALLS, *FUNCTIONS}
     folds = inspect.getsource(machine.fold_value)
     for kind in Aggregate:
         assert getattr(machine, kind.name) == FOLDS.index(kind)

@@ -178,7 +178,7 @@ def run_program(p: Any, pc: int, s: Any, seat: int, allowed: int, winner: int) -
             s.stack[top] = leaf_value(a, s, seat, allowed, winner)
             top += 1
         elif op == OPERATE_WITH:
-            s.stack[top - 1] = operate(a, s.stack[top - 1], b)
+            s.stack[top - 1] = operate(a, s, s.stack[top - 1], b)
         elif op == SLOT:
             s.stack[top] = s.folded[a]
             top += 1
@@ -192,7 +192,7 @@ def run_program(p: Any, pc: int, s: Any, seat: int, allowed: int, winner: int) -
         elif op == OPERATE:
             if b == 2:
                 top -= 1
-            s.stack[top - 1] = operate(a, s.stack[top - 1], s.stack[top] if b == 2 else 0)
+            s.stack[top - 1] = operate(a, s, s.stack[top - 1], s.stack[top] if b == 2 else 0)
         elif op == VAR:
             s.stack[top] = s.bound[a]
             top += 1

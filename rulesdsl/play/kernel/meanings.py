@@ -11,6 +11,7 @@ made from it as this module is imported); the native build compiles the same tex
 
 from __future__ import annotations
 
+from rulesdsl.model.kinds import PlayerRange
 from rulesdsl.model.language.vocab import (
     ATTRIBUTES,
     CALLS,
@@ -95,10 +96,18 @@ ATTRIBUTES_MEANT.update(
     if owner == Type.MAYBE_CARD
 )
 
+SEATS = PlayerRange.highest
+"""The seats of a trick's row of `history_plays` (`state.SEATS`)."""
+FUNCTIONS_MEANT: dict[str, str] = {
+    "card_of": f"s.history_plays[{{b}} * {SEATS} + {{a}}] if {{a}} >= 0 else -1",
+}
+"""Each function of the vocabulary (`vocab.FUNCTIONS`), of the values `{a}` and `{b}`."""
+
 UNARY = {"not": "{a} == 0", "-": "-{a}"}
 BINARY = {
     **{op: f"{{a}} {op} {{b}}" for op in ("+", "-", "*", "==", "!=", "<", "<=", ">", ">=")},
     **{fn: f"{fn}({{a}}, {{b}})" for fn in CALLS},  # of many numbers: two at a time
+    **FUNCTIONS_MEANT,
 }
 SHORT = {"and": 0, "or": 1}
 """`and` and `or`: the value of the left side that decides without the right."""
@@ -164,7 +173,9 @@ def source() -> str:
     )
     lines += _chain("def set_of(code, s, seat, allowed):", list(SETS.values()))
     table = {**{(1, op): m for op, m in UNARY.items()}, **{(2, op): m for op, m in BINARY.items()}}
-    lines += _chain("def operate(code, a, b):", [table[op].format(**operands) for op in OPERATIONS])
+    lines += _chain(
+        "def operate(code, s, a, b):", [table[op].format(**operands) for op in OPERATIONS]
+    )
     return "\n".join(lines)
 
 

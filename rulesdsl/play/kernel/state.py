@@ -35,6 +35,7 @@ class Field(NamedTuple):
     meaning: str = ""
     length: str = ""  # the field that counts the row's items in use, where it is a list
     copied: bool = True  # False: working space, not part of a position (not copied)
+    stride: int = 1  # the numbers each item of a list takes
 
 
 FIELDS = (
@@ -115,6 +116,14 @@ FIELDS = (
             ("cards", np.int64, "the cards played to it, a mask"),
         )
     ),
+    Field(
+        "history_plays",
+        TRICKS * SEATS,
+        np.int8,
+        "by trick number, then seat: the card each seat played to it, -1 for none",
+        "remembered",
+        stride=SEATS,
+    ),
 )
 """Every field of the state."""
 
@@ -175,7 +184,8 @@ def copy_source() -> str:
     lines = ["def copy_state(a, b):"]
     for f in (f for f in FIELDS if f.copied):
         if f.length:
-            lines.append(f"    b.{f.name}[:a.{f.length}] = a.{f.name}[:a.{f.length}]")
+            used = f"a.{f.length}" + (f" * {f.stride}" if f.stride > 1 else "")
+            lines.append(f"    b.{f.name}[:{used}] = a.{f.name}[:{used}]")
         else:
             lines.append(f"    b.{f.name}{'[:]' if f.size else ''} = a.{f.name}")
     return "\n".join(lines) + "\n"

@@ -95,6 +95,7 @@ def start_memory(s: Any) -> None:
     s.hand_played = 0
     for seat in range(SEATS):
         s.won[seat] = 0
+        s.history_plays[seat] = -1
     s.streak = 0
     s.streak_seat = -1
     s.history_leader[0] = -1
@@ -271,6 +272,10 @@ def remember_trick(s: Any, number: int, winner: int) -> None:
     s.history_led[number] = s.led
     s.history_best[number] = s.best
     s.history_cards[number] = cards
+    for seat in range(SEATS):
+        s.history_plays[number * SEATS + seat] = -1
+    for k in range(s.seats_len):
+        s.history_plays[number * SEATS + s.trick_seats[k]] = s.trick[k]
     s.remembered = number + 1
     s.hand_played |= cards
     s.won[winner] |= cards
