@@ -113,6 +113,7 @@ CLAUSE_DESCRIPTIONS = {
     Clause.DRAW: "the cards a drawer takes, an expression (replaces the draw option)",
     Clause.SCORE: "the hand winner's match points, an expression (replaces scoring)",
     Clause.END: "`after trick N` or `when CONDITION`: the hand ends after step 9",
+    Clause.LEAD: "after the deal, who leads the first trick: a seat, or none (the options say)",
     Clause.WINNER: "who wins a hand an end rule ends: a seat, or none",
 }
 

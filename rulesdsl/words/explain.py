@@ -367,6 +367,8 @@ def rule_text(rule: HouseRule, words: Phrases, deck: Sequence[int]) -> str:
             return words.house((RuleKind.END, "after"), number=number, winner=winner)
         condition = said(ends.removeprefix("when "))
         return words.house((RuleKind.END, "when"), condition=condition, winner=winner)
+    if rule.kind == RuleKind.LEAD:
+        return words.house((RuleKind.LEAD,), seat=said(rule.clause(RuleKind.LEAD)))
     return words.house((rule.kind,), count=said(rule.clause(rule.kind)))
 
 

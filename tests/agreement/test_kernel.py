@@ -241,7 +241,7 @@ def expression(
         attribute = draw(st.sampled_from(attributes))
         return f"{part(attribute.owner, path=True)}.{attribute.name}"
     if form == "if":
-        plain = [k for k, maybe in MAYBE.items() if maybe == wanted]
+        plain = [k for k, maybe in MAYBE.items() if maybe == wanted and values(k)]
         kind = draw(st.sampled_from(plain)) if plain else wanted
         return f"({part(kind)} if {part(Type.BOOL)} else {part(wanted)})"
     if form == "arith":
@@ -294,6 +294,8 @@ def stated_rule(draw, index: int) -> str:
         condition = draw(expression(Type.BOOL, Where.END, ()))
         winner = draw(expression(Type.MAYBE_SEAT, Where.END, ()))
         return f"rule r{index} {{ end when {condition}\n winner {winner} }}"
+    if kind == RuleKind.LEAD:
+        return f"rule r{index} {{ lead {draw(expression(Type.MAYBE_SEAT, Where.DEAL, ()))} }}"
     where = Where.DRAW if kind == RuleKind.DRAW else Where.SCORE
     return f"rule r{index} {{ {kind} {draw(expression(Type.INT, where, ()))} }}"
 

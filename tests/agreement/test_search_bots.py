@@ -14,6 +14,8 @@ from rulesdsl.model.stream import Stream
 from rulesdsl.play.engine.driver import play_hand
 from rulesdsl.play.engine.events import Deal
 from rulesdsl.play.engine.hand import Hand
+from rulesdsl.play.engine.plan import plan_for
+from rulesdsl.play.kernel.rows import SearchError
 from rulesdsl.play.players.bots import RandomBot
 from rulesdsl.play.players.registry import MAX_SEARCH, UnknownBot, make_bot
 from rulesdsl.read.profile import load, shipped_names
@@ -72,12 +74,23 @@ PROFILES = [
 ]
 
 
-@pytest.mark.parametrize("profile", PROFILES)
+LEADING = {name for name in shipped_names() if plan_for(load(name).rules).first_lead}
+"""The shipped profiles whose rules decide who leads from the dealt hands: not searched."""
+
+
+@pytest.mark.parametrize("profile", [p for p in PROFILES if p not in LEADING])
 def test_search_bots_play_every_profile_to_its_end(profile):
     rules = small(profile)
     players = [make_bot("pimc:2", 1), make_bot("ismcts:6", 2), RandomBot(3)]
     result = play_hand(Hand.deal(rules, 3, 0, seed=4), players)
     assert result.tricks >= 1
+
+
+@pytest.mark.parametrize("profile", sorted(LEADING))
+def test_a_profile_deciding_the_first_lead_from_the_deal_is_refused_by_search_bots(profile):
+    hand = Hand.deal(load(profile).rules, 3, 0, seed=4)  # a deck with the card it names
+    with pytest.raises(SearchError, match="decides who leads from the dealt hands"):
+        play_hand(hand, [make_bot("pimc:2", 1), RandomBot(2), RandomBot(3)])
 
 
 def deck(rules: Rules, seed: int) -> list[Card]:

@@ -11,7 +11,7 @@ from rulesdsl.model.language import vocab
 from rulesdsl.model.result import EndReason
 from rulesdsl.model.state import State
 from rulesdsl.play.engine import steps
-from rulesdsl.play.engine.events import Draw, HandEnd, Score
+from rulesdsl.play.engine.events import Draw, HandEnd, Lead, Score
 from rulesdsl.play.engine.hand import Hand
 from rulesdsl.play.engine.match import Match
 from rulesdsl.read.profile import load
@@ -294,3 +294,25 @@ def test_a_card_each_seat_played_to_an_earlier_trick_is_remembered(tmp_path):
     assert set(hand.legal_moves()) == set(cards("2D 3H 2S"))
     play(hand, "2D")
     assert set(hand.legal_moves()) == set(cards("3C 5H"))  # seat 1 played a diamond
+
+
+def test_two_of_clubs_leads_gives_the_first_lead_to_its_holder_who_must_lead_it():
+    rules = load("two-of-clubs-leads").rules
+    top = cards("5D 6D 2C 7D 8D 9D 3C 4C 5C 6C 7C 8C")
+    order = top + [c for c in rules.cards if c not in top]
+    hand = Hand.deal(rules, 3, 0, order=order)  # seat 0 gets 2C 9D 5C
+    lead = next(e for e in hand.events if isinstance(e, Lead))
+    assert (lead.seat, lead.rule) == (0, "two-of-clubs-leads")
+    assert hand.legal_moves() == cards("2C")
+    refusal = hand.check(Card.parse("9D"))
+    assert refusal is not None and refusal.rule == "two-of-clubs-first"
+    assert "two-of-clubs-leads" in hand.fired
+
+
+def test_two_of_clubs_leads_leaves_the_first_lead_to_the_options_when_nobody_holds_it():
+    rules = load("two-of-clubs-leads").rules
+    order = [c for c in rules.cards if str(c) != "2C"] + cards("2C")  # 2C at the bottom
+    hand = Hand.deal(rules, 3, 2, order=order)
+    lead = next(e for e in hand.events if isinstance(e, Lead))
+    assert lead.seat == 0 and lead.rule != "two-of-clubs-leads"
+    assert len(hand.legal_moves()) > 1  # the forced card does not apply

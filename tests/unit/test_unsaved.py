@@ -252,6 +252,7 @@ def _clause(where: Where, number: str) -> tuple[str, str]:
         Where.DRAW: ("draw", number),
         Where.SCORE: ("score", number),
         Where.END: ("end", f"when {condition}"),
+        Where.DEAL: ("lead", f"none if {condition} else none"),
     }
     return forms[where]
 

@@ -27,6 +27,7 @@ NAMED_RANK = re.compile(r"\b" + RANK_CODE.format(r"(\d+)") + r"\b")
 
 # Where each step lies in section 2 of docs/rules.md, and what a rule decides there.
 STEP_PLACES = {
+    Step.FIRST_LEAD: "after the deal, who leads the hand's first trick",
     Step.LEAD_FILTER: "step 1, the cards the leader may lead",
     Step.FOLLOW_FILTER: "step 1, the cards a follower may play",
     Step.DRAW_COUNT: "step 4, how many cards a drawer takes",
@@ -42,6 +43,7 @@ class RuleKind(StrEnum):
     DRAW = "draw"
     SCORE = "score"
     END = "end"
+    LEAD = "lead"
 
 
 class Clause(StrEnum):
@@ -52,6 +54,7 @@ class Clause(StrEnum):
     DRAW = RuleKind.DRAW.value
     SCORE = RuleKind.SCORE.value
     END = RuleKind.END.value
+    LEAD = RuleKind.LEAD.value
     WINNER = "winner"
     REMOVED = "removed"
     SAY = "say"

@@ -41,6 +41,7 @@ class Type(StrEnum):
 class Where(StrEnum):
     """Where a clause is evaluated: the step of section 2 of docs/rules.md it acts at."""
 
+    DEAL = "the deal"
     LEAD = "a lead"
     FOLLOW = "a follow"
     PLAY = "a card played"
@@ -52,7 +53,7 @@ class Where(StrEnum):
 PLAYING = frozenset({Where.LEAD, Where.FOLLOW, Where.PLAY})
 RESOLVED = frozenset({Where.DRAW, Where.END})
 DURING = PLAYING | RESOLVED
-ANYWHERE = DURING | {Where.SCORE}
+ANYWHERE = DURING | {Where.DEAL, Where.SCORE}
 
 
 SUITS = ("clubs", "diamonds", "hearts", "spades")
@@ -303,6 +304,15 @@ ATTRIBUTES: dict[tuple[Type, str], Attribute] = {
             span=(0, MOST_TRICKS),
         ),
         Attribute(Type.SEAT, "active", Type.BOOL, "they are still in the hand", "s.active[{x}]"),
+        Attribute(
+            Type.SEAT,
+            "hand",
+            Type.CARDS,
+            "the cards they hold",
+            "s.hands[{x}]",
+            frozenset({Where.DEAL, Where.SCORE}),  # hidden while the hand is played
+            span=(0, MOST_CARDS),
+        ),
         Attribute(
             Type.SEAT,
             "streak",

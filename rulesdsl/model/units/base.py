@@ -56,6 +56,7 @@ class Step(StrEnum):
     DECK = "deck"  # the cards in play and their rank order (the deal, and step 2)
     DEAL = "deal"  # the cards each player is dealt (section 4)
     TRUMP = "trump"  # the trump suit: fixed at the deal, it beats the others at step 2
+    FIRST_LEAD = "first_lead"  # after the deal, who leads the hand's first trick
     LEAD_FILTER = "lead_filter"  # step 1, the leader's allowed cards
     FOLLOW_FILTER = "follow_filter"  # step 1, a follower's allowed cards
     ELIMINATE = "eliminate"  # steps 3 and 6, when an empty hand is out
@@ -84,7 +85,7 @@ class Composition(StrEnum):
     EXCLUSIVE = "exclusive"  # one rule decides: a second contributor is refused
 
 
-ORDERED_STEPS = PLAY_FILTERS | {Step.END_CHECK}
+ORDERED_STEPS = PLAY_FILTERS | {Step.FIRST_LEAD, Step.END_CHECK}
 COMPOSITION = {
     step: Composition.ORDERED if step in ORDERED_STEPS else Composition.EXCLUSIVE for step in Step
 }

@@ -232,6 +232,8 @@ def play(t: HandTable, deck: list[int], hand_seed: int, rng: Stream, dealer: int
     stock.reverse()
     s = State(hands, stock, trump, (dealer + 1) % t.players, [True] * t.players, False)
     s.hand_seed = hand_seed
+    if t.plan.first_lead:
+        steps.lead_first(s, t.plan)
     play_tricks(s, t.plan, t.pick, rng.random)
     return result(s, t.plan)
 

@@ -8,6 +8,7 @@ logged in ints and read back here as Cards and Events.
 from __future__ import annotations
 
 import copy
+import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -196,7 +197,10 @@ class Hand:
         hand.order = tuple(order)
         hand.events.append(Deal(dealer, tuple(tuple(h) for h in hands), len(rest)))
         hand.events.append(TrumpShown(trump, shown, rules.trump, rule=trump_of.rule))
-        hand.events.append(hand.first_lead())
+        decided = steps.lead_first(hand.s, hand.plan)
+        steps.start_trick(hand.s)
+        lead = hand.first_lead()
+        hand.events.append(lead if decided == CORE else dataclasses.replace(lead, rule=decided))
         return hand
 
     @classmethod

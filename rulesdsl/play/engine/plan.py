@@ -18,7 +18,7 @@ from rulesdsl.model.rules import COUNTED, UNITS, Rules
 from rulesdsl.model.state import CORE, Refill, reads_memory
 from rulesdsl.model.units import Step
 from rulesdsl.play.engine import steps
-from rulesdsl.play.engine.steps import Decision, EndRule, Plan, PlayRule
+from rulesdsl.play.engine.steps import Decision, EndRule, Plan, PlayRule, SeatRule
 
 FIRED_BITS = {name: 1 << i for i, name in enumerate(COUNTED)}
 """Each counted rule's bit in `State.fired`."""
@@ -112,6 +112,9 @@ def plan_for(rules: Rules) -> Plan:
     """The Plan of `rules`."""
     draw_end = decision(rules, Step.DRAW_END)
     return Plan(
+        first_lead=tuple(
+            SeatRule(c.function, c.rule, bit_of(rules, c.rule)) for c in _at(rules, Step.FIRST_LEAD)
+        ),
         lead_rules=play_rules(rules, Step.LEAD_FILTER),
         follow_rules=play_rules(rules, Step.FOLLOW_FILTER),
         trump=decision(rules, Step.TRUMP),

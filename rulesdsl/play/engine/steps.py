@@ -37,6 +37,15 @@ class PlayRule(NamedTuple):
     bit: int
 
 
+class SeatRule(NamedTuple):
+    """A rule that names a seat (who leads the first trick), -1 for none: the rule it
+    belongs to and its coverage bit."""
+
+    seat: Callable[[State], int]
+    rule: str
+    bit: int
+
+
 class EndRule(NamedTuple):
     """An end check: whether the hand ends, and who wins (`NO_END`: it goes on); the rule it
     belongs to, its coverage bit, and the reason a hand it ends ends with."""
@@ -63,6 +72,7 @@ class Plan(NamedTuple):
     """The profile's rules, as the skeleton asks them: at the steps that compose, every
     rule's part in order; at the others, the one rule that decides."""
 
+    first_lead: tuple[SeatRule, ...]  # after the deal: who leads the first trick, in order
     lead_rules: tuple[PlayRule, ...]  # step 1
     follow_rules: tuple[PlayRule, ...]  # step 1
     trump: Decision  # the deal's trump: (deck, dealt) -> (suit, stock); step 2
@@ -114,6 +124,22 @@ def trick_winner_wins(s: State) -> int:
 
 
 # -- the skeleton -------------------------------------------------------------------
+
+
+def lead_first(s: State, p: Plan) -> str:
+    """After the deal: the first rule the profile states that names a seat still in, with
+    cards, leads the first trick (it fires where that is not the seat after the dealer);
+    the rule that decided, CORE where none did."""
+    decided = CORE
+    for rule in p.first_lead:
+        seat = rule.seat(s)
+        if decided == CORE and seat >= 0 and s.active[seat] and s.hands[seat]:
+            decided = rule.rule
+            if seat != s.leader:
+                s.fired |= rule.bit
+                s.leader = seat
+                s.first_leader = seat
+    return decided
 
 
 def start_trick(s: State) -> None:

@@ -28,6 +28,7 @@ class Call(NamedTuple):
 
 
 CALLS: dict[Step, Call] = {
+    Step.FIRST_LEAD: Call("first_lead_at", "s", "-1", "run_program(p, arg, s, -1, 0, -1)"),
     Step.LEAD_FILTER: Call(
         "lead_filter", "s, seat, allowed", "allowed", "run_program(p, arg, s, seat, allowed, -1)"
     ),

@@ -80,6 +80,7 @@ ATTRIBUTES_MEANT: dict[tuple[Type, str], str] = {
     (Type.SEAT, "active"): "s.active[{x}]",
     (Type.SEAT, "streak"): "s.streak if s.streak_seat == {x} else 0",
     (Type.SEAT, "won"): "s.won[{x}]",
+    (Type.SEAT, "hand"): "s.hands[{x}]",
     (Type.SEAT, "played"): "played_by(s, {x})",
     (Type.TRICK, "number"): "{x}",
     (Type.TRICK, "leader"): "s.history_leader[{x}]",

@@ -19,7 +19,7 @@ from rulesdsl.model.units import BUILT_IN_UNITS, Step
 from rulesdsl.model.units.base import ORDERED_STEPS
 from rulesdsl.play.engine import steps
 from rulesdsl.play.engine.plan import plan_for
-from rulesdsl.play.engine.steps import Decision, EndRule, PlayRule
+from rulesdsl.play.engine.steps import Decision, EndRule, PlayRule, SeatRule
 from rulesdsl.play.kernel.dispatch import stated_code
 from rulesdsl.play.kernel.machine import WIDTH
 from rulesdsl.play.kernel.program import PROGRAM, ProgramError, program
@@ -56,6 +56,7 @@ def _replaceable(prefix: str) -> tuple[Field, ...]:
 
 
 PLAN_FIELDS = (
+    *_ordered("first"),
     *_ordered("lead"),
     *_ordered("follow"),
     *_ordered("end"),
@@ -123,14 +124,14 @@ def _put_ordered(
     plan: Any,
     prefix: str,
     step: Step,
-    rules: tuple[PlayRule | EndRule, ...],
+    rules: tuple[PlayRule | EndRule | SeatRule, ...],
     programs: Programs,
 ) -> None:
     if len(rules) > RULES_AT:
         raise NotNative(f"more than {RULES_AT} rules at one step")
     setattr(plan, f"{prefix}_len", len(rules))
     for k, rule in enumerate(rules):
-        function = rule.keep if isinstance(rule, PlayRule) else rule.check
+        function = rule[0]  # its function: what it keeps, checks or names
         code, arg = code_of(step, function, rule.rule, programs)
         getattr(plan, f"{prefix}_code")[k] = code
         getattr(plan, f"{prefix}_arg")[k] = arg
@@ -183,6 +184,7 @@ def kernel_plan(rules: Rules) -> Any:
     p = plan_for(rules)
     plan = KernelPlan()
     programs = _put_programs(plan, rules)
+    _put_ordered(plan, "first", Step.FIRST_LEAD, p.first_lead, programs)
     _put_ordered(plan, "lead", Step.LEAD_FILTER, p.lead_rules, programs)
     _put_ordered(plan, "follow", Step.FOLLOW_FILTER, p.follow_rules, programs)
     _put_ordered(plan, "end", Step.END_CHECK, p.end_checks, programs)

@@ -287,6 +287,8 @@ class Compiler:
         elif rule.kind == RuleKind.END:
             assert rule.winner is not None
             self.choice(rule.tree, rule.winner, NO_END, loops)
+        elif rule.kind == RuleKind.LEAD:
+            self.value(rule.tree, loops)
         else:
             self.value(rule.tree, loops)
             self.root.append((OPERATE_WITH, OPERATIONS.index((2, "max")), 0))

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulesdsl.model.rules import RulesError
+from rulesdsl.model.rules import Rules, RulesError
+from rulesdsl.play.engine.plan import plan_for
 from rulesdsl.play.kernel.state import SEATS, Seen, State
 from rulesdsl.play.kernel.worlds import Work
 
@@ -19,6 +20,17 @@ class SearchError(RulesError):
 def not_searchable(reason: object) -> SearchError:
     """The SearchError of a profile the kernel cannot play, for `reason`."""
     return SearchError(f"search bots cannot play this profile: {reason}")
+
+
+def check_searchable(rules: Rules) -> None:
+    """SearchError where a search's worlds would not keep what its seat saw: a rule that
+    decides who leads from the dealt hands, which the worlds are not drawn to agree with."""
+    leads = plan_for(rules).first_lead
+    if leads:
+        raise not_searchable(
+            f"the rule {leads[0].rule} decides who leads from the dealt hands, which the "
+            "search's worlds are not drawn to agree with"
+        )
 
 
 class States(list[Any]):

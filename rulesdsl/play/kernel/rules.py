@@ -235,6 +235,7 @@ TWINS: dict[Callable[..., Any], Callable[..., Any]] = {
 unit's function that reads only what the kernel's state holds alike is the kernel's own."""
 
 AT: dict[Step, tuple[Callable[..., Any], ...]] = {
+    Step.FIRST_LEAD: (),
     Step.LEAD_FILTER: (trump_on_opening,),
     Step.FOLLOW_FILTER: (follow_suit, suit_or_trump, trump_when_void, head_the_trick),
     Step.TRUMP: (dealer_last_card, fixed_suit, stock_turnup, stock_bottom, no_trump),

@@ -29,6 +29,7 @@ from rulesdsl.play.kernel.dispatch import (
     draw_end_at,
     drawers_at,
     end_at,
+    first_lead_at,
     follow_filter,
     lead_filter,
     next_lead_at,
@@ -45,6 +46,19 @@ EXPLORE = 0.2
 """The chance that the playout policy plays a random legal card."""
 
 # -- the deal ---------------------------------------------------------------------------
+
+
+def lead_first(s: Any, p: Any) -> None:
+    """After the deal, who leads the first trick, as `rulesdsl.play.engine.steps.lead_first`
+    decides it: the first rule the profile states that names a seat still in, with cards."""
+    for k in range(p.first_len):
+        seat = first_lead_at(p.first_code[k], p, s, p.first_arg[k])
+        if seat >= 0 and s.active[seat] == 1 and s.hands[seat] != 0:
+            if seat != s.leader:
+                s.fired |= p.first_bit[k]
+                s.leader = seat
+                s.first_leader = seat
+            return
 
 
 def deal(s: Any, p: Any, deck: Any, players: int, dealt: int, dealer: int, seed: int) -> None:
@@ -88,6 +102,7 @@ def deal(s: Any, p: Any, deck: Any, players: int, dealt: int, dealer: int, seed:
     s.remembered = 0
     if p.remembers != 0:
         start_memory(s)
+    lead_first(s, p)
 
 
 def start_memory(s: Any) -> None:

@@ -189,6 +189,13 @@ def filter_source(function: str, refused: ir.Node) -> str:
     return gen.source()
 
 
+def seat_source(function: str, who: ir.Node) -> str:
+    """`def f(s) -> int`: the seat, -1 for none."""
+    gen = Gen(f"def {function}(s: State) -> int:")
+    gen.emit(f"return {gen.expr(who)}")
+    return gen.source()
+
+
 def count_source(function: str, parameter: str, count: ir.Node) -> str:
     """`def f(s, <parameter>) -> int`: the count, never below 0."""
     gen = Gen(f"def {function}(s: State, {parameter}: int) -> int:")

@@ -7,7 +7,8 @@
 
 A rule has exactly one kind clause: `refuse lead|follow|card if COND` (a play filter),
 `draw COUNT` or `score COUNT` (replacing the option's count), or `end when COND` /
-`end after trick N` with `winner SEAT` (an end rule, after step 9). `say LANG "text"`
+`end after trick N` with `winner SEAT` (an end rule, after step 9), or `lead SEAT` (after
+the deal, who leads the first trick; none: as the options say). `say LANG "text"`
 gives the sentence `explain` prints in that language. `removed` (alone) takes an
 inherited rule of that name away.
 """
@@ -123,7 +124,7 @@ class _Compiler:
             self.error(
                 self.block.name_pos,
                 "rule-shape",
-                f"rule `{self.block.name}` says neither refuse, draw, score nor end",
+                f"rule `{self.block.name}` says none of {', '.join(RuleKind)}",
                 "e.g. `refuse lead if card.trump and trick.number == 1`",
             )
             return None
@@ -194,6 +195,11 @@ class _Compiler:
             text = self._value(head)
             if kind == RuleKind.REFUSE:
                 return self._refuse(head, text, name)
+            if kind == RuleKind.LEAD:
+                who = check_expression(text, head.value_pos, Where.DEAL, Type.MAYBE_SEAT)
+                source = codegen.seat_source(name, who)
+                clauses = ((kind.value, canonical(text)),)
+                return Built(kind, clauses, source, (Step.FIRST_LEAD,), tree=who)
             if kind in COUNTS:
                 where, parameter, step = COUNTS[kind]
                 count = check_expression(text, head.value_pos, where, Type.INT)

@@ -238,6 +238,11 @@ def _refuses(rule: HouseRule, proofs: Proofs) -> str | None:
     return no_choice(proofs) or _cannot_hold(rule, proofs.model, reached, "at a play")
 
 
+def _unseen(rule: HouseRule, proofs: Proofs) -> str | None:
+    """No proof: what the rule reads (who holds which card) is not in the counts."""
+    return None
+
+
 StatedNever = Callable[[HouseRule, Proofs], str | None]
 
 STATED: dict[Step, tuple[str, StatedNever, tuple[Effect, ...]]] = {
@@ -249,6 +254,11 @@ STATED: dict[Step, tuple[str, StatedNever, tuple[Effect, ...]]] = {
         (Effect.PLAY, Effect.HAND_END),
     ),
     Step.END_CHECK: ("it ends the hand", _in_time, (Effect.HAND_END, Effect.HAND_WINNER)),
+    Step.FIRST_LEAD: (
+        "it gives the first lead to another player than the seat after the dealer",
+        _unseen,
+        (Effect.PLAY,),
+    ),
     Step.SCORE: (
         "it scores a hand winner other points than the option it replaces would",
         _other_points,

@@ -85,6 +85,8 @@ def clause_slot(clause: str, rest: str) -> ClauseSlot | None:
         return expression_slot(COUNTS_WHERE[clause], Type.INT, rest)
     if clause == Clause.WINNER:
         return expression_slot(Where.END, Type.MAYBE_SEAT, rest)
+    if clause == Clause.LEAD:
+        return expression_slot(Where.DEAL, Type.MAYBE_SEAT, rest)
     if clause == Clause.END:
         head = re.match(r"\s*(\w+)", rest)
         if head is None:

@@ -14,7 +14,13 @@ from rulesdsl.model.stream import Stream
 from rulesdsl.play.engine.events import Play
 from rulesdsl.play.engine.hand import Hand
 from rulesdsl.play.kernel.plan import NotNative, kernel_plan
-from rulesdsl.play.kernel.rows import SearchError, not_searchable, search_rows, searched
+from rulesdsl.play.kernel.rows import (
+    SearchError,
+    check_searchable,
+    not_searchable,
+    search_rows,
+    searched,
+)
 from rulesdsl.play.kernel.search import deal_logged, ismcts_card, pimc_card, replay
 from rulesdsl.play.kernel.state import State
 from rulesdsl.play.kernel.steps import allowed_now
@@ -35,6 +41,7 @@ class Position:
             self.p = kernel_plan(rules)
         except NotNative as refused:
             raise not_searchable(refused) from None
+        check_searchable(rules)
         self.s = State()
         self.g, self.w, self.states, _ = search_rows()
         players = hand.players
