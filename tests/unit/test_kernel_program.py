@@ -161,7 +161,7 @@ def test_an_aggregate_of_one_attribute_of_its_variable_is_one_instruction():
 
 
 def test_a_rank_or_card_a_rule_names_is_its_strength_or_card_under_the_decks_order():
-    rules = stated("refuse card if card == 10H or card.rank >= queen")
+    rules = stated("refuse card if card.trump or card == 10H or card.rank >= queen")
     rules = rules.with_options({"deck": "A 10 K Q J 9 8 7"})
     code = program.program(rules.house_rules[0], 0, rules.rank_strength)
     pushed = {i[2] for i in code if i[0] == machine.OPERATE_WITH}
@@ -207,3 +207,16 @@ def test_the_set_of_tricks_gives_the_tricks_won_so_far_last_first():
 )
 def test_the_plan_keeps_the_hands_memory_where_a_rule_reads_it(rule, remembers):
     assert kernel_plan(stated(rule)).remembers == remembers
+
+
+def test_a_refusal_reading_only_the_card_is_one_mask_made_with_the_program():
+    """`card.suit == hearts`, `card == QS`, `card.rank >= jack`: the cards refused are worked
+    out for every card as the program is made (KEPT), and keep what the fold kept."""
+    for condition in ("card.suit == hearts", "card == QS", "card.rank >= jack or card == 2C"):
+        rules = stated(f"refuse card if {condition}")
+        (rule,) = rules.house_rules
+        code = program.program(rule, 0, rules.rank_strength)
+        assert [i[0] for i in code].count(machine.KEPT) == 1, condition
+    rules = stated("refuse card if card.trump")  # reads the trump suit: card by card
+    (rule,) = rules.house_rules
+    assert machine.KEPT not in [i[0] for i in program.program(rule, 0, rules.rank_strength)]

@@ -46,7 +46,8 @@ each."""
     OPERATE_WITH,
     EACH,
     BEGIN_TOP,
-) = range(18)
+    KEPT,
+) = range(19)
 """The operations of a program (`program.py` says what each does)."""
 
 FOLDS = (*Aggregate, "keep")
@@ -203,5 +204,8 @@ def run_program(p: Any, pc: int, s: Any, seat: int, allowed: int, winner: int) -
         elif op == BEGIN_TOP:
             top -= 1
             begin_fold(s, a, b, s.stack[top])
+        elif op == KEPT:
+            s.stack[top] = allowed & ~a
+            top += 1
         else:
             return s.stack[top - 1]

@@ -30,6 +30,9 @@ and fused ones, each doing the work of a run of the above that rules often hold:
                       (PUSH n, OPERATE k 2)
     EACH k a          aggregate k takes attribute a of each member of its set in turn, and
                       ends (its NEXT, STEP and a body VAR_ATTR of its variable)
+    KEPT m            push the allowed cards but those of the mask m: a refuse rule whose
+                      condition on the card reads nothing else, worked out for every card
+                      as the program is made
 
 Words are numbered by their place in `meanings`' tables, which are the vocabulary's; a rank
 or a card a rule names (`queen`, `QS`) is a number, its strength (or card) under the
@@ -51,13 +54,14 @@ them is a ProgramError.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import operator
+from collections.abc import Callable, Iterator, Mapping
 from functools import reduce
 from typing import NamedTuple
 
 from rulesdsl.model.language import tree as ir
 from rulesdsl.model.language.rule import MAX_CODE, HouseRule, RuleKind
-from rulesdsl.model.language.vocab import CARD_SETS, NAMES, Type
+from rulesdsl.model.language.vocab import ATTRIBUTES, CARD_SETS, NAMES, Type
 from rulesdsl.model.state import NO_END
 from rulesdsl.play.kernel.machine import (
     AGGREGATES,
@@ -69,6 +73,7 @@ from rulesdsl.play.kernel.machine import (
     FOLDS,
     JUMP,
     KEEP,
+    KEPT,
     LEAF,
     LEAF_ATTR,
     NEXT,
@@ -94,6 +99,28 @@ from rulesdsl.play.kernel.meanings import (
     leaf_of,
 )
 from rulesdsl.play.kernel.meanings import SHORT as DECIDES
+from rulesdsl.play.kernel.state import CARDS
+
+CARD_ATTRIBUTES: dict[str, Callable[[int], int]] = {
+    ATTRIBUTES[Type.CARD, "suit"].code: lambda card: card & 3,
+    ATTRIBUTES[Type.CARD, "rank"].code: lambda card: card >> 2,
+    ATTRIBUTES[Type.CARD, "strength"].code: lambda card: card >> 2,
+}
+"""The attributes of a card that read nothing but the card."""
+CARD_OPERATIONS: dict[str, Callable[[int, int], int]] = {
+    "and": lambda a, b: a and b,
+    "or": lambda a, b: a or b,
+    "==": operator.eq,
+    "!=": operator.ne,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+}
+"""The operations on what a card's attributes and constants give."""
 
 PROGRAM = MAX_CODE
 """The most instructions a profile's programs hold in all: as many as the characters of
@@ -268,7 +295,10 @@ class Compiler:
         for part in fixed:
             self.value(part, loops)
             self.root.append((UNLESS, refused_none))
-        if per_card:
+        refused = self.refused_cards(reduce(both, per_card)) if per_card else None
+        if refused is not None:
+            self.root.append((KEPT, refused))
+        elif per_card:
             body = reduce(both, per_card)
             slot = self.fold(KEEP, ir.CARD_VAR, ALLOWED, body, frozenset(), loops)
             self.root.append((SLOT, slot))
@@ -276,6 +306,39 @@ class Compiler:
             self.root.append((PUSH, 0))  # every card is refused: it does not apply
         if fixed:
             self.root += [(RETURN,), refused_none, (PUSH, 0)]
+
+    def refused_cards(self, condition: ir.Node) -> int | None:
+        """The cards a condition that reads nothing but the card and constants (`card.suit
+        == hearts`, `card == QS`) refuses, as a mask, worked out here for every card; None
+        for a condition that reads more."""
+        refused = 0
+        for card in range(CARDS):
+            value = self.of_card(condition, card)
+            if value is None:
+                return None
+            refused |= (value != 0) << card
+        return refused
+
+    def of_card(self, node: ir.Node, card: int) -> int | None:
+        """The value of `node` for `card`, where it reads nothing but the card and
+        constants; None where it reads more."""
+        number = self.constant(node)
+        if number is not None:
+            return number
+        if isinstance(node, ir.Var) and node.index == ir.CARD_VAR:
+            return card
+        if isinstance(node, ir.Attr) and node.code in CARD_ATTRIBUTES:
+            base = self.of_card(node.base, card)
+            return None if base is None else int(CARD_ATTRIBUTES[node.code](base))
+        if isinstance(node, ir.Unary):
+            inner = self.of_card(node.operand, card)
+            return None if inner is None else int(not inner) if node.op == "not" else -inner
+        if isinstance(node, ir.Binary) and node.op in CARD_OPERATIONS:
+            left, right = self.of_card(node.left, card), self.of_card(node.right, card)
+            if left is None or right is None:
+                return None
+            return int(CARD_OPERATIONS[node.op](left, right))
+        return None
 
     def rule(self, rule: HouseRule) -> None:
         """The code of a stated rule's program (see the module's docstring)."""
@@ -363,6 +426,7 @@ EFFECT = {
     OPERATE_WITH: 0,
     EACH: 0,
     BEGIN_TOP: -1,
+    KEPT: 1,
 }
 
 
