@@ -77,16 +77,14 @@ class Model:
 
 
 def _contributions(rules: Rules) -> Iterator[Contribution]:
-    strength = rules.rank_strength
-    stated_at = {
-        step: rule for rule in reversed(rules.house_rules) for step in rule.steps_for(strength)
-    }
+    steps = {rule.name: rule.steps_for(rules.rank_strength) for rule in rules.house_rules}
+    stated_at = {step: rule for rule in reversed(rules.house_rules) for step in steps[rule.name]}
     for unit in UNITS:
         for step, fn in unit.plays(getattr(rules, unit.name)).items():
             taker = stated_at.get(step) if COMPOSITION[step] is Composition.EXCLUSIVE else None
             yield Contribution(unit.name, step, fn, replaced_by=taker and taker.name)
     for rule in rules.house_rules:
-        for step, fn in rule.steps_for(strength).items():
+        for step, fn in steps[rule.name].items():
             holder = HOLDERS.get(step)
             exclusive = COMPOSITION[step] is Composition.EXCLUSIVE
             replaces = holder.name if exclusive and holder is not None else None

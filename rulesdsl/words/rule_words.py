@@ -25,13 +25,13 @@ set), its entry holds a phrase for each type of part, keyed by the type's name (
 
 from __future__ import annotations
 
-import operator
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from lark import Token, Tree, UnexpectedInput
 
 from rulesdsl.model.cards import RANKS_HIGH_TO_LOW, Card, rank_text
+from rulesdsl.model.language.tree import OPERATORS
 from rulesdsl.model.language.vocab import (
     ATTRIBUTES,
     ELEMENTS,
@@ -48,14 +48,6 @@ Forms = Mapping[str, str]
 
 PLAIN = "nom"
 
-COMPARE: dict[str, Callable[[int, int], bool]] = {
-    "==": operator.eq,
-    "!=": operator.ne,
-    "<": operator.lt,
-    "<=": operator.le,
-    ">": operator.gt,
-    ">=": operator.ge,
-}
 # `a OP b` said the other way round: `b FLIPPED[OP] a`.
 FLIPPED = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 STRENGTH, RANK, SUIT = "strength", "rank", "suit"
@@ -308,7 +300,7 @@ class Words:
         """`X.strength OP number` as the ranks it keeps: none, all, one, all but one, or
         every rank from one up or down."""
         count = len(self.by_strength)
-        kept = [s for s in range(count) if COMPARE[op](s, number)]
+        kept = [s for s in range(count) if OPERATORS[op](s, number)]
         x = self.path(owner)
         if not kept:
             return self.phrase("cards", "never", x=x)

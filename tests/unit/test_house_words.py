@@ -12,11 +12,13 @@ from pathlib import Path
 import pytest
 
 from rulesdsl.model.cards import RANKS_HIGH_TO_LOW, rank_text
+from rulesdsl.model.language.tree import OPERATORS
 from rulesdsl.model.language.vocab import ATTRIBUTES, NAMES, RANK_OF, SUITS, Aggregate
+from rulesdsl.read.language.checker import COMPARISONS
 from rulesdsl.read.profile import load_file
 from rulesdsl.surfaces.lsp.describe import HoverTarget, Part, hover
 from rulesdsl.words.explain import house_sentence, phrases, rule_sheet
-from rulesdsl.words.rule_words import COMPARE, FLIPPED, in_words
+from rulesdsl.words.rule_words import FLIPPED, in_words
 
 LANGS = ("en", "pt", "uk")
 SUBJECTS = ("card", "trick.best")
@@ -87,13 +89,13 @@ def without_card_names(sentence: str, lang: str) -> str:
 def test_a_strength_compared_with_a_number_is_said_by_the_ranks_it_keeps(lang):
     rng = random.Random(f"ranks {lang}")
     for _ in range(DRAWS):
-        deck, op, subject = a_deck(rng), rng.choice(list(COMPARE)), rng.choice(SUBJECTS)
+        deck, op, subject = a_deck(rng), rng.choice(COMPARISONS), rng.choice(SUBJECTS)
         number = rng.randint(-2, len(deck) + 2)
         written = f"{subject}.strength {op} {number}"
         if rng.random() < 0.5:
             written = f"{number} {FLIPPED[op]} {subject}.strength"
         said = in_words(written, table(lang), deck)
-        kept = {r for s, r in enumerate(by_strength(deck)) if COMPARE[op](s, number)}
+        kept = {r for s, r in enumerate(by_strength(deck)) if OPERATORS[op](s, number)}
         assert read_ranks(said, lang, subject, deck) == kept, (written, deck, said)
         assert not re.search(r"\d", without_card_names(said, lang)), (written, deck, said)
 
@@ -123,7 +125,7 @@ def test_a_strength_and_a_suit_name_the_card(lang):
 def test_two_strengths_and_a_suit_are_compared_in_words(lang):
     words = table(lang)
     card, best = (nominative(words["names"][n]) for n in ("card", "trick.best"))
-    for op in COMPARE:
+    for op in COMPARISONS:
         said = in_words(f"card.strength {op} trick.best.strength", words)
         assert said == template(lang, "rank_ops", op).format(a=card, b=best)
     for suit in SUITS:
@@ -204,12 +206,12 @@ def test_every_name_operator_aggregate_and_card_has_words(lang):
     words = table(lang)
     assert set(NAMES) <= set(words["names"])
     assert {name for _, name in ATTRIBUTES} <= set(words["attributes"])
-    assert set(COMPARE) | {"and", "or", "not", "+", "-", "*", "if", "min", "max"} <= set(
+    assert set(COMPARISONS) | {"and", "or", "not", "+", "-", "*", "if", "min", "max"} <= set(
         words["ops"]
     )
     assert {"is_none", "is_not_none"} <= set(words["ops"])
     assert set(Aggregate) <= set(words["aggregates"])
-    assert set(COMPARE) <= set(words["rank_ops"])
+    assert set(COMPARISONS) <= set(words["rank_ops"])
     assert {rank_text(r) for r in RANKS_HIGH_TO_LOW} == set(words["ranks"])
     assert all(set(r) == {"a", "of"} for r in words["ranks"].values())
     assert set(SUITS) == set(words["suits_of"]) == set(words["suit_one"])
@@ -365,12 +367,12 @@ def test_a_rank_by_name_is_said_by_the_ranks_it_keeps_under_each_order(lang):
     rng = random.Random(f"named ranks {lang}")
     words = table(lang)
     for _ in range(DRAWS // 4):
-        deck, op = a_deck(rng), rng.choice(list(COMPARE))
+        deck, op = a_deck(rng), rng.choice(COMPARISONS)
         word, rank = rng.choice(sorted((w, r) for w, r in RANK_OF.items()))
         said = in_words(f"card.rank {op} {word}", words, deck)
         if rank in deck:
             strength = by_strength(deck).index(rank)
-            kept = {r for s, r in enumerate(by_strength(deck)) if COMPARE[op](s, strength)}
+            kept = {r for s, r in enumerate(by_strength(deck)) if OPERATORS[op](s, strength)}
             assert read_ranks(said, lang, "card", deck) == kept, (op, word, deck, said)
         else:
             never = template(lang, "cards", "never")

@@ -8,11 +8,27 @@ evaluate each aggregate outside the loops it does not depend on.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import operator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from rulesdsl.model.language.vocab import Aggregate, SetCode, Type
 from rulesdsl.model.text import Pos
+
+OPERATORS: dict[str, Callable[[int, int], int]] = {
+    "and": lambda a, b: a and b,
+    "or": lambda a, b: a or b,
+    "==": operator.eq,
+    "!=": operator.ne,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+}
+"""What each operator of a `Binary` makes of two ints (a condition is 0 or 1)."""
 
 CARD_VAR = 0
 

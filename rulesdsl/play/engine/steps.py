@@ -131,7 +131,7 @@ def lead_first(s: State, p: Plan) -> str:
     cards, leads the first trick (it fires where that is not the seat after the dealer);
     the rule that decided, CORE where none did."""
     decided = CORE
-    for rule in p.first_lead:
+    for rule in p.first_lead:  # no break: the fast path unrolls a loop over the rules
         seat = rule.seat(s)
         if decided == CORE and seat >= 0 and s.active[seat] and s.hands[seat]:
             decided = rule.rule

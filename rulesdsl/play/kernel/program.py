@@ -54,7 +54,6 @@ them is a ProgramError.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable, Iterator, Mapping
 from functools import reduce
 from typing import NamedTuple
@@ -107,20 +106,6 @@ CARD_ATTRIBUTES: dict[str, Callable[[int], int]] = {
     ATTRIBUTES[Type.CARD, "strength"].code: lambda card: card >> 2,
 }
 """The attributes of a card that read nothing but the card."""
-CARD_OPERATIONS: dict[str, Callable[[int, int], int]] = {
-    "and": lambda a, b: a and b,
-    "or": lambda a, b: a or b,
-    "==": operator.eq,
-    "!=": operator.ne,
-    "<": operator.lt,
-    "<=": operator.le,
-    ">": operator.gt,
-    ">=": operator.ge,
-    "+": operator.add,
-    "-": operator.sub,
-    "*": operator.mul,
-}
-"""The operations on what a card's attributes and constants give."""
 
 PROGRAM = MAX_CODE
 """The most instructions a profile's programs hold in all: as many as the characters of
@@ -333,11 +318,11 @@ class Compiler:
         if isinstance(node, ir.Unary):
             inner = self.of_card(node.operand, card)
             return None if inner is None else int(not inner) if node.op == "not" else -inner
-        if isinstance(node, ir.Binary) and node.op in CARD_OPERATIONS:
+        if isinstance(node, ir.Binary) and node.op in ir.OPERATORS:
             left, right = self.of_card(node.left, card), self.of_card(node.right, card)
             if left is None or right is None:
                 return None
-            return int(CARD_OPERATIONS[node.op](left, right))
+            return int(ir.OPERATORS[node.op](left, right))
         return None
 
     def rule(self, rule: HouseRule) -> None:
