@@ -15,6 +15,8 @@ from rulesdsl.model.language.vocab import Aggregate, SetCode, Type
 from rulesdsl.model.text import Pos
 
 CARD_VAR = 0
+"""The variable of what a rule decides on, one at a time: `card` in a filter, `player` in
+a rule of who is out."""
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,9 @@
     }
 
 A rule has exactly one kind clause: `refuse lead|follow|card if COND` (a play filter),
-`draw COUNT` or `score COUNT` (replacing the option's count), or `end when COND` /
-`end after trick N` with `winner SEAT` (an end rule, after step 9). `say LANG "text"`
+`draw COUNT` or `score COUNT` (replacing the option's count), `end when COND` /
+`end after trick N` with `winner SEAT` (an end rule, after step 9), or `out if COND` (at
+step 6, each player still in for whom the condition holds is out). `say LANG "text"`
 gives the sentence `explain` prints in that language. `removed` (alone) takes an
 inherited rule of that name away.
 """
@@ -20,7 +21,7 @@ from typing import NamedTuple
 
 from rulesdsl.model.hints import Fit, verified
 from rulesdsl.model.language import tree as ir
-from rulesdsl.model.language.bounds import FILTER_LOOPS, Loops, breach, upper
+from rulesdsl.model.language.bounds import FILTER_LOOPS, OUT_LOOPS, Loops, breach, upper
 from rulesdsl.model.language.rule import (
     LANGUAGES,
     Clause,
@@ -123,7 +124,7 @@ class _Compiler:
             self.error(
                 self.block.name_pos,
                 "rule-shape",
-                f"rule `{self.block.name}` says neither refuse, draw, score nor end",
+                f"rule `{self.block.name}` says none of {', '.join(RuleKind)}",
                 "e.g. `refuse lead if card.trump and trick.number == 1`",
             )
             return None
@@ -194,6 +195,11 @@ class _Compiler:
             text = self._value(head)
             if kind == RuleKind.REFUSE:
                 return self._refuse(head, text, name)
+            if kind == RuleKind.OUT:
+                condition = check_out(text, head.value_pos)
+                source = codegen.out_source(name, condition)
+                clauses = ((kind.value, canonical(text)),)
+                return Built(kind, clauses, source, (Step.OUT,), tree=condition)
             if kind in COUNTS:
                 where, parameter, step = COUNTS[kind]
                 count = check_expression(text, head.value_pos, where, Type.INT)
@@ -290,6 +296,13 @@ def check_refuse(text: str, base: Pos, chained: int = CHAINED) -> tuple[Target, 
     target = Target(str(word))
     checker.where = TARGET_WHERE[target]
     return target, within_limits(checker.expect(condition_tree, Type.BOOL), FILTER_LOOPS)
+
+
+def check_out(text: str, base: Pos, chained: int = CHAINED) -> ir.Node:
+    """`if COND`: the condition on `player` that puts them out at step 6."""
+    checker = Checker(base, Where.OUT, _recheck(lambda t, c: check_out(t, base, c)), chained)
+    tree = checker.parse(text, "out")
+    return within_limits(checker.expect(tree.children[1], Type.BOOL), OUT_LOOPS)
 
 
 def check_end(text: str, base: Pos, chained: int = CHAINED) -> ir.Node:
