@@ -249,6 +249,7 @@ STATED: dict[Step, tuple[str, StatedNever, tuple[Effect, ...]]] = {
         (Effect.PLAY, Effect.HAND_END),
     ),
     Step.END_CHECK: ("it ends the hand", _in_time, (Effect.HAND_END, Effect.HAND_WINNER)),
+    Step.OUT: ("it puts a player out who would stay in", no_proof, tuple(Effect)),
     Step.SCORE: (
         "it scores a hand winner other points than the option it replaces would",
         _other_points,
