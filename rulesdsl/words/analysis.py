@@ -3,6 +3,7 @@ rule's verdict with its proof, and the hands that replay the witnesses."""
 
 from __future__ import annotations
 
+from rulesdsl.reason.analysis.counts import unsettled
 from rulesdsl.reason.analysis.report import Analysis
 from rulesdsl.reason.analysis.verdicts import PlayersReport, Verdict
 from rulesdsl.reason.analysis.witness import Witness
@@ -19,11 +20,19 @@ def _summary(report: PlayersReport, width: int) -> list[str]:
     most = "no end" if m.max_tricks is None else str(m.max_tricks)
     least = "no end" if m.min_tricks is None else str(m.min_tricks)
     longest = f"; the longest hand found lasts {report.longest.trick}" if report.longest else ""
-    lines = [
-        f"{report.players} players: a hand lasts {least} to {most} tricks "
-        f"({m.states} count states{longest})",
-        f"least stock left {m.min_stock}; "
-        f"stock runs out: {report.stock_runs_out.verdict}; all out: {report.all_out.verdict}",
+    flags = f"stock runs out: {report.stock_runs_out.verdict}; all out: {report.all_out.verdict}"
+    if not m.complete:
+        lines = [
+            f"{report.players} players: {unsettled(m)}, so no bound is proved{longest}",
+            flags,
+        ]
+    else:
+        lines = [
+            f"{report.players} players: a hand lasts {least} to {most} tricks "
+            f"({m.states} count states{longest})",
+            f"least stock left {m.min_stock}; {flags}",
+        ]
+    lines += [
         f"hand can fail to end: {report.hand_fails_to_end.verdict} "
         f"({report.hand_fails_to_end.proof})",
         f"match can fail to end: {report.match_fails_to_end.verdict} "

@@ -462,6 +462,22 @@ def test_past_its_state_budget_the_model_proves_nothing():
     assert dead_rules(Rules(), budget=3) == {}
 
 
+def test_a_model_that_proves_nothing_claims_no_bound_and_says_why(monkeypatch):
+    """Where the counts are unsettled (a rule whose effect on them is not known, or too
+    many states), the report states no length of a hand and no least stock, and says why."""
+    from rulesdsl.reason.analysis import verdicts
+    from rulesdsl.words import analysis as words
+
+    real = verdicts.build
+    monkeypatch.setattr(verdicts, "build", lambda rules, players, *_: real(rules, players, 3))
+    report = verdicts.analyse_players(Rules(), 4, tries=5)
+    text = "\n".join(words._summary(report, 100))
+    assert "more than" in text and "no bound is proved" in text
+    assert "least stock left" not in text and "a hand lasts" not in text
+    assert report.to_dict()["min_stock_left"] is None
+    assert "more than" in report.to_dict()["counts_unsettled"]
+
+
 def test_under_draw_by_everyone_the_draw_that_empties_the_stock_ends_the_hand():
     # 2 players, 1 card each, 50 in the stock, 2 drawn by each player a trick: 2 cards are
     # left for the 13th trick, and the winner's draw takes them and ends the hand

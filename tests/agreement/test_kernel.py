@@ -24,6 +24,8 @@ from rulesdsl.model.language.vocab import (
     AGGREGATE_TYPES,
     ATTRIBUTES,
     CALLS,
+    ELEMENTS,
+    FUNCTIONS,
     NAMES,
     SEAT_ONLY,
     SETS,
@@ -45,7 +47,7 @@ from rulesdsl.play.kernel.rows import search_rows as cpython_rows
 from rulesdsl.play.kernel.state import STATE, State
 from rulesdsl.play.players.bots import RandomBot
 from rulesdsl.play.players.registry import make_bot
-from rulesdsl.read.language.checker import COMPARISONS
+from rulesdsl.read.language.checker import COMPARISONS, MAYBE
 from rulesdsl.read.language.compile import TARGET_WHERE
 from rulesdsl.read.profile import load, load_text, shipped_names
 
@@ -150,18 +152,25 @@ def test_the_compiled_kernel_gives_the_numbers_cpython_gives(name, skill):
 
 # -- random rules a profile states, drawn from the vocabulary of the rules' language --------
 
+SET_TYPES = tuple(ELEMENTS)
 CARD_SETS = [n for n, name in NAMES.items() if name.type == Type.CARDS]
-SET_TYPES = (Type.CARDS, Type.SEATS)
+ATTRIBUTE_SETS = [a for a in ATTRIBUTES.values() if a.type in SET_TYPES]
+CARD_NAMES = [f"{rank}{suit}" for rank in ("2", "3", "7", "10", "J", "Q", "A") for suit in "CDHS"]
+"""Cards a rule may name: some of them no short deck holds (a rule naming one never acts)."""
 PARTS = 3
 """How deep a random expression nests."""
 
 
 def fits(actual: Type, wanted: Type) -> bool:
-    return actual == wanted or (wanted == Type.MAYBE_SEAT and actual in (Type.SEAT, Type.NONE))
+    return actual == wanted or (
+        wanted in MAYBE.values() and (actual == Type.NONE or MAYBE.get(actual) == wanted)
+    )
 
 
-EQUAL = (Type.SUIT, Type.SEAT, Type.CARD, Type.BOOL)
-"""The types `==` compares (besides numbers)."""
+EQUAL = (Type.SUIT, Type.SEAT, Type.MAYBE_SEAT, Type.CARD, Type.MAYBE_CARD, Type.BOOL)
+"""The types `==` compares (besides numbers, ranks and tricks, which `compare` draws)."""
+ORDERED = (Type.INT, Type.RANK)
+"""The types `<` compares."""
 
 
 def named(kind: Type, where: Where) -> list[str]:
@@ -174,13 +183,36 @@ def named(kind: Type, where: Where) -> list[str]:
 
 
 @st.composite
-def expression(draw, wanted: Type, where: Where, scope: tuple[tuple[str, Type], ...], depth=0):
+def expression(
+    draw,
+    wanted: Type,
+    where: Where,
+    scope: tuple[tuple[str, Type], ...],
+    depth: int = 0,
+    path: bool = False,
+):
     """The text of an expression of the `wanted` type at `where`, the variables of `scope`
-    bound: any name, attribute, operation, call and aggregate of the language."""
+    bound: any name, attribute, operation, call and aggregate of the language; with `path`,
+    a name, a variable or an attribute of one (what an attribute is of)."""
 
-    def values(kind: Type) -> list[str]:
+    def values(kind: Type, path: bool = path) -> list[str]:
+        bound = [v for v, t in scope if fits(t, kind)]
+        if path:
+            names = [n for n in named(kind, where) if NAMES[n].type != Type.NONE]
+            return names + bound + functions(kind)
         numbers = [str(draw(st.integers(0, 12)))] if kind == Type.INT else []
-        return named(kind, where) + [v for v, t in scope if fits(t, kind)] + numbers
+        cards = [draw(st.sampled_from(CARD_NAMES))] if fits(Type.CARD, kind) else []
+        return named(kind, where) + bound + numbers + cards + functions(kind)
+
+    def functions(kind: Type) -> list[str]:
+        """A call of each function of the kind, its arguments names or variables."""
+        found = []
+        for function in (f for f in FUNCTIONS.values() if fits(f.type, kind)):
+            args = [values(param, True) for param in function.params]
+            if all(args):
+                said = ", ".join(draw(st.sampled_from(arg)) for arg in args)
+                found.append(f"{function.name}({said})")
+        return found
 
     leaves = values(wanted)
     forms = ["leaf"] * bool(leaves)
@@ -188,26 +220,29 @@ def expression(draw, wanted: Type, where: Where, scope: tuple[tuple[str, Type], 
         attributes = [
             a
             for a in ATTRIBUTES.values()
-            if where in a.where and fits(a.type, wanted) and values(a.owner)
+            if where in a.where and fits(a.type, wanted) and values(a.owner, True)
         ]
-        forms += ["attribute"] * bool(attributes) + ["if"]
-        forms += {
-            Type.INT: ["arith", "negate", "call", "aggregate"],
-            Type.BOOL: ["logic", "not", "compare", "equal", "aggregate"],
-            Type.MAYBE_SEAT: ["aggregate"],
-        }.get(wanted, [])
+        forms += ["attribute"] * bool(attributes)
+        if not path:
+            forms += ["if"]
+            forms += {
+                Type.INT: ["arith", "negate", "call", "aggregate"],
+                Type.BOOL: ["logic", "not", "compare", "equal", "aggregate"],
+                Type.MAYBE_SEAT: ["aggregate"],
+            }.get(wanted, [])
     form = draw(st.sampled_from(forms))
 
-    def part(kind: Type, bound: tuple[tuple[str, Type], ...] = scope) -> str:
-        return draw(expression(kind, where, bound, depth + 1))
+    def part(kind: Type, bound: tuple[tuple[str, Type], ...] = scope, path: bool = False) -> str:
+        return draw(expression(kind, where, bound, depth + 1, path))
 
     if form == "leaf":
         return draw(st.sampled_from(leaves))
     if form == "attribute":
         attribute = draw(st.sampled_from(attributes))
-        return f"{part(attribute.owner)}.{attribute.name}"
+        return f"{part(attribute.owner, path=True)}.{attribute.name}"
     if form == "if":
-        kind = Type.SEAT if wanted == Type.MAYBE_SEAT else wanted
+        plain = [k for k, maybe in MAYBE.items() if maybe == wanted]
+        kind = draw(st.sampled_from(plain)) if plain else wanted
         return f"({part(kind)} if {part(Type.BOOL)} else {part(wanted)})"
     if form == "arith":
         return f"({part(Type.INT)} {draw(st.sampled_from('+-*'))} {part(Type.INT)})"
@@ -221,19 +256,28 @@ def expression(draw, wanted: Type, where: Where, scope: tuple[tuple[str, Type], 
     if form == "not":
         return f"not {part(Type.BOOL)}"
     if form == "compare":
-        return f"({part(Type.INT)} {draw(st.sampled_from(COMPARISONS))} {part(Type.INT)})"
+        kind = draw(st.sampled_from([k for k in ORDERED if values(k)]))
+        return f"({part(kind)} {draw(st.sampled_from(COMPARISONS))} {part(kind)})"
     if form == "equal":
-        kind = draw(st.sampled_from([k for k in EQUAL if named(k, where)]))
-        right = "none" if kind == Type.SUIT and draw(st.booleans()) else part(kind)
-        return f"({part(kind)} {draw(st.sampled_from(['==', '!=']))} {right})"
+        kind = draw(st.sampled_from([k for k in EQUAL if values(k, True)]))
+        nullable = kind in (Type.SUIT, *MAYBE.values())
+        right = "none" if nullable and draw(st.booleans()) else part(kind)
+        return f"({part(kind, path=True)} {draw(st.sampled_from(['==', '!=']))} {right})"
     kinds = [k for k, (body, result) in AGGREGATE_TYPES.items() if fits(result, wanted)]
     kind = draw(st.sampled_from(kinds))
     sets = [n for n in SETS if where in NAMES[n].where]
-    if kind not in SEAT_ONLY:
+    if kind in SEAT_ONLY:
+        sets = [n for n in sets if NAMES[n].type == Type.SEATS]
+    else:
         sets += [n for n in CARD_SETS if where in NAMES[n].where]
+        sets += [a for a in ATTRIBUTE_SETS if where in a.where and values(a.owner, True)]
     over = draw(st.sampled_from(sets))
+    if isinstance(over, str):
+        member = ELEMENTS[NAMES[over].type]
+    else:
+        member = ELEMENTS[over.type]
+        over = f"{part(over.owner, path=True)}.{over.name}"
     var = f"v{depth}"
-    member = Type.SEAT if over in SETS else Type.CARD
     body = part(AGGREGATE_TYPES[kind][0], (*scope, (var, member)))
     return f"{kind}({var} in {over}: {body})"
 
@@ -281,6 +325,43 @@ def test_random_stated_rules_play_the_same_hands_in_the_kernel(rules, players, b
     except RulesError:
         return
     assert_same_hands(rules, players, (bot, *MIXED)[:players], 8)
+
+
+REMEMBERING = """
+    rule hearts-broken {
+        refuse lead if card.suit == hearts and not any(c in hand.played: c.suit == hearts)
+    }
+    rule no-queen { refuse card if trick.number == 1 and card == QS }
+    rule no-two { refuse card if card == 2C or card.rank == three }
+    rule previous-suit { refuse lead if card.suit == previous.led }
+    rule beaten { refuse follow if any(p in seats: p.played.rank > card.rank and p != me) }
+    rule ace-two { draw 2 if trick.best.rank == ace else 1 }
+    rule three {
+        end when trick.winner.streak >= 3 or count(t in hand.tricks: t.winner == trick.leader) > 4
+        winner trick.winner
+    }
+    rule greedy { refuse lead if card.trump and count(c in me.won: c.trump) > 2 }
+    rule kings { score count(c in hand.last_trick.cards: c.rank > jack) + hand.winner.streak }
+    rule own-suit { refuse card if card.suit == card_of(me, previous).suit }
+"""
+"""Rules that name ranks and cards and read the hand's memory (some name cards a short deck
+lacks: there they never act)."""
+
+
+def remembering(deck: str = "standard") -> Rules:
+    """The rules of REMEMBERING, with `deck`, for 3 to 5 players."""
+    read = load_text(Path("/memory.rules"), f'profile "memory" {{\n{REMEMBERING}\n}}\n')
+    assert read.ok, [d.text() for d in read.diagnostics]
+    return read.rules.with_options({"deck": deck, "players": "3..5"})
+
+
+@pytest.mark.parametrize("deck", ["standard", "A K Q J 10 9 8 7", "A 10 K Q J 9 8 7"])
+def test_rules_reading_the_hands_memory_play_the_same_hands_in_the_kernel(deck):
+    rules = remembering(deck)
+    for players in (3, 4, 5):
+        assert_same_hands(rules, players, MIXED[:players], 20)
+    if importlib.util.find_spec("numba") is not None:
+        assert (play_chunk(rules, True, True, 40) == play_chunk(rules, True, False, 40)).all()
 
 
 @pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="numba is not installed")

@@ -11,11 +11,13 @@ from collections import Counter, defaultdict
 
 import pytest
 from replays import replay
+from test_kernel import remembering
 from test_search_sampler import chi_square, every_world, generous, played, reshuffled, small
 from worlds_oracle.infoset import Place, observe
 from worlds_oracle.sampler import Sampler
 
 from rulesdsl.model.cards import Card
+from rulesdsl.model.rules import Rules
 from rulesdsl.model.seeds import derive, shuffle
 from rulesdsl.model.stream import Stream
 from rulesdsl.play.engine.events import Deal, Draw, Play
@@ -163,7 +165,16 @@ def world_order(truth: Hand, seat: int, dealt: dict, taken: dict, stock: list[in
     ],
 )
 def test_every_kernel_world_replays_legally_and_is_the_position_played_out(profile, more):
-    rules = load(profile).rules.with_options(more)
+    assert_worlds_replay(load(profile).rules.with_options(more))
+
+
+def test_the_worlds_of_rules_reading_the_hands_memory_replay_legally():
+    assert_worlds_replay(remembering())
+
+
+def assert_worlds_replay(rules: Rules) -> None:
+    """Every world drawn at positions of a few hands replays legally on the reference
+    engine, holds the position's hands and allowed cards, and plays out."""
     for seed in range(6):
         truth = played(rules, seed, 3 + 3 * seed, players=4)
         if truth.is_over:
@@ -197,12 +208,13 @@ def _cards(mask: int) -> list[int]:
         ("equal-hands", ("pimc:6", "pimc:3", "ismcts:20", "heuristic")),
         ("bicycle", ("ismcts:15", "random", "pimc:4", "playout")),
         ("denexa", ("pimc:3",) * 4),
+        ("memory", ("pimc:4", "ismcts:15", "random", "heuristic")),
     ],
 )
 def test_the_compiled_search_plays_every_hand_as_cpython_does(profile, bots):
     from rulesdsl.play.kernel.compiled import compiled_profile
 
-    rules = load(profile).rules
+    rules = remembering() if profile == "memory" else load(profile).rules
     compiled = compiled_profile(rules, 4, bots).play
     python = kernel_player(rules, 4, bots)
     for number in range(6):

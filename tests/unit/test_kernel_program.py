@@ -10,7 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl.model.language.vocab import ATTRIBUTES, CALLS, NAMES, Aggregate, Type
+from rulesdsl.model.language.vocab import (
+    ATTRIBUTES,
+    CALLS,
+    ELEMENTS,
+    FUNCTIONS,
+    NAMES,
+    Aggregate,
+)
+from rulesdsl.model.language.vocab import SETS as NAMED_SETS
 from rulesdsl.play.kernel import machine, program
 from rulesdsl.play.kernel.machine import BEGIN, FOLDS, KEEP, RETURN
 from rulesdsl.play.kernel.meanings import (
@@ -18,10 +26,13 @@ from rulesdsl.play.kernel.meanings import (
     LEAVES,
     OPERATIONS,
     RESOLVED,
+    SET_CODES,
     SETS,
     SHORT,
+    set_of,
 )
 from rulesdsl.play.kernel.plan import NotNative, kernel_plan
+from rulesdsl.play.kernel.state import State
 from rulesdsl.read.language.checker import COMPARISONS, MAX_CLAUSE, MAX_DEPTH
 from rulesdsl.read.profile import load_text
 
@@ -35,8 +46,9 @@ def stated(*rules: str) -> object:
 
 def test_every_name_of_the_language_has_a_meaning_on_the_kernels_state():
     for name, word in NAMES.items():
-        sets = word.type in (Type.CARDS, Type.SEATS)
-        assert word.means or name == "card" or name in (SETS if sets else LEAVES), name
+        sets = word.type in ELEMENTS
+        named = word.means or name == "card" or word.rank  # a rank is a number (PUSH)
+        assert named or name in (SETS if sets else LEAVES), name
         assert (name in RESOLVED) == bool(word.resolved), name
     assert set(LEAVES) | set(SETS) <= set(NAMES)
     for one in NAMES.values():  # names of one code mean one thing
@@ -47,7 +59,7 @@ def test_every_name_of_the_language_has_a_meaning_on_the_kernels_state():
 def test_every_attribute_operation_and_aggregate_has_a_meaning_on_the_kernels_state():
     assert set(ATTRIBUTES_MEANT) == set(ATTRIBUTES)
     ops = {op for _, op in OPERATIONS} | set(SHORT)
-    assert ops == {"not", "and", "or", "+", "-", "*", *COMPARISONS, *CALLS}
+    assert ops == {"not", "and", "or", "+", "-", "*", *COMPARISONS, *CALLS, *FUNCTIONS}
     folds = inspect.getsource(machine.fold_value)
     for kind in Aggregate:
         assert getattr(machine, kind.name) == FOLDS.index(kind)
@@ -61,23 +73,27 @@ def test_the_interpreters_bounds_hold_any_rule_the_checker_reads():
     assert machine.STACK > MAX_DEPTH
 
 
+def code_of(rule: str, start: int = 0) -> list[tuple[int, ...]]:
+    """The program of a profile's one rule, laid out from `start`."""
+    rules = stated(rule)
+    return program.program(rules.house_rules[0], start, rules.rank_strength)
+
+
 def starts(code: list[tuple[int, ...]]) -> list[int]:
     """The folds of the aggregates of a program, in the order they begin."""
     return [i[2] for i in code if i[0] == BEGIN]
 
 
 def test_an_aggregate_a_filter_reads_for_no_card_is_worked_out_once_before_the_cards():
-    rules = stated("refuse card if card.trump and count(c in held: c.trump) > 2")
-    code = program.program(rules.house_rules[0], 0)
+    code = code_of("refuse card if card.trump and count(c in held: c.trump) > 2")
     assert starts(code) == [FOLDS.index(Aggregate.COUNT), KEEP]
-    reads_card = stated("refuse card if count(c in held: c.suit == card.suit) > 2")
-    assert starts(program.program(reads_card.house_rules[0], 0)) == [KEEP, FOLDS.index("count")]
+    reads_card = code_of("refuse card if count(c in held: c.suit == card.suit) > 2")
+    assert starts(reads_card) == [KEEP, FOLDS.index("count")]
 
 
 @pytest.mark.parametrize("condition", ["card.trump and not hand.trump_played", "trick.number == 1"])
 def test_the_parts_of_a_refusal_that_read_no_card_are_decided_before_the_cards(condition):
-    (rule,) = stated(f"refuse lead if {condition}").house_rules
-    code = program.program(rule, 0)
+    code = code_of(f"refuse lead if {condition}")
     ops = [i[0] for i in code]
     guard = ops.index(machine.UNLESS)
     assert BEGIN not in ops[:guard]
@@ -87,8 +103,7 @@ def test_the_parts_of_a_refusal_that_read_no_card_are_decided_before_the_cards(c
 
 
 def test_a_program_is_laid_out_from_its_start_and_ends_in_return():
-    rules = stated("end when trick.number == 3\n winner most(p in active: p.cards + p.tricks)")
-    code = program.program(rules.house_rules[0], 40)
+    code = code_of("end when trick.number == 3\n winner most(p in active: p.cards + p.tricks)", 40)
     jumps = [i[3] for i in code if i[0] in (machine.NEXT, machine.STEP)]
     assert all(40 <= there < 40 + len(code) for there in jumps)
     assert code[-1][0] == RETURN
@@ -105,7 +120,7 @@ def test_a_rule_beyond_the_interpreters_bounds_is_not_the_kernels(monkeypatch):
 def test_the_programs_of_a_profile_follow_one_another_in_its_plan():
     rules = stated("draw 2 if trick.won_by_trump else 1", "score hand.winner.tricks")
     plan = kernel_plan(rules)
-    first = program.program(rules.house_rules[0], 0)
+    first = program.program(rules.house_rules[0], 0, rules.rank_strength)
     assert plan.count_arg == 0
     assert plan.score_arg == len(first)
     assert plan.count_replaces == plan.score_replaces == 1
@@ -123,7 +138,7 @@ def test_the_programs_of_a_profile_follow_one_another_in_its_plan():
 )
 def test_a_program_holds_fewer_instructions_than_the_rules_python_has_characters(rule):
     (stated_rule,) = stated(rule).house_rules
-    assert len(program.program(stated_rule, 0)) <= len(stated_rule.source)
+    assert len(code_of(rule)) <= len(stated_rule.source)
 
 
 def test_the_kernel_takes_as_many_rules_at_one_step_as_a_profile_may_state():
@@ -138,9 +153,57 @@ def test_the_kernel_takes_as_many_rules_at_one_step_as_a_profile_may_state():
 
 
 def test_an_aggregate_of_one_attribute_of_its_variable_is_one_instruction():
-    rules = stated("refuse lead if card.trump and count(c in held: c.trump) > trick.number")
-    code = program.program(rules.house_rules[0], 0)
+    code = code_of("refuse lead if card.trump and count(c in held: c.trump) > trick.number")
     ops = [i[0] for i in code]
     assert ops.count(machine.EACH) == 2
     assert machine.NEXT not in ops and machine.STEP not in ops
     assert (machine.VAR_ATTR, 0) not in [i[:2] for i in code]
+
+
+def test_a_rank_or_card_a_rule_names_is_its_strength_or_card_under_the_decks_order():
+    rules = stated("refuse card if card == 10H or card.rank >= queen")
+    rules = rules.with_options({"deck": "A 10 K Q J 9 8 7"})
+    code = program.program(rules.house_rules[0], 0, rules.rank_strength)
+    pushed = {i[2] for i in code if i[0] == machine.OPERATE_WITH}
+    assert {6 * 4 + 2, 4} <= pushed  # 10 is the 6th strength of 8 (7 is 0), queen the 4th
+
+
+def test_a_rule_naming_a_rank_the_deck_lacks_has_no_program():
+    short = {"deck": "A K Q J 10 9 8 7"}
+    plan = kernel_plan(stated("refuse card if card == 2C", "score 3").with_options(short))
+    alone = kernel_plan(stated("score 3").with_options(short))
+    assert (plan.lead_len, plan.follow_len) == (alone.lead_len, alone.follow_len)
+    assert plan.score_arg == 0  # the score rule's program is the first
+
+
+def test_an_aggregate_of_a_set_that_is_an_attribute_begins_with_the_sets_value():
+    code = code_of("score count(c in hand.winner.won: c.rank == ace)")
+    ops = [i[0] for i in code]
+    begin = ops.index(machine.BEGIN_TOP)
+    assert ops[begin - 1] == machine.LEAF_ATTR
+    assert BEGIN not in ops
+    assert program.depth(code, 0) == 1  # the set's value is taken off as it begins
+
+
+def test_the_set_of_tricks_gives_the_tricks_won_so_far_last_first():
+    s = State()
+    s.rest[0] = set_of(SET_CODES[NAMED_SETS["hand.tricks"]], s, 0, 0)
+    assert s.rest[0] == 0  # none before the first trick is won
+    s.trick_number = 3
+    s.rest[0] = set_of(SET_CODES[NAMED_SETS["hand.tricks"]], s, 0, 0)
+    assert [machine.take_member(s, 0) for _ in range(3)] == [3, 2, 1]
+    assert s.rest[0] == 0
+    s.rest[0] = 0b10110
+    assert [machine.take_member(s, 0) for _ in range(3)] == [1, 2, 4]
+
+
+@pytest.mark.parametrize(
+    ("rule", "remembers"),
+    [
+        ("score 2", 0),
+        ("score count(c in hand.played: c.trump)", 1),
+        ("draw trick.leader.streak", 1),
+    ],
+)
+def test_the_plan_keeps_the_hands_memory_where_a_rule_reads_it(rule, remembers):
+    assert kernel_plan(stated(rule)).remembers == remembers

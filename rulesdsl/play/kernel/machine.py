@@ -45,7 +45,8 @@ each."""
     LEAF_ATTR,
     OPERATE_WITH,
     EACH,
-) = range(17)
+    BEGIN_TOP,
+) = range(18)
 """The operations of a program (`program.py` says what each does)."""
 
 FOLDS = (*Aggregate, "keep")
@@ -112,14 +113,25 @@ def end_fold(s: Any, slot: int) -> None:
         s.folded[slot] = -1
 
 
+def take_member(s: Any, slot: int) -> int:
+    """Aggregate `slot`'s next member, which its set leaves: of a mask, its lowest; of the
+    tricks 1 to n (`-n`, `meanings.SETS`), the last. (An int: CPython scores a hand the
+    compiled kernel played on its numpy record, `compiled.CompiledProfile.play`.)"""
+    rest = int(s.rest[slot])
+    if rest < 0:
+        s.rest[slot] = rest + 1
+        return -rest
+    s.rest[slot] = rest & (rest - 1)
+    return lowest(rest)
+
+
 def next_member(s: Any, slot: int, var: int, body: int, end: int) -> int:
     """Bind `var` to aggregate `slot`'s next member and go on at its `body`; with none left,
     the aggregate ends and the program goes on at `end`."""
     if s.rest[slot] == 0:
         end_fold(s, slot)
         return end
-    s.bound[var] = lowest(s.rest[slot])
-    s.rest[slot] &= s.rest[slot] - 1
+    s.bound[var] = take_member(s, slot)
     return body
 
 
@@ -127,8 +139,7 @@ def each(s: Any, slot: int, attr: int) -> None:
     """Aggregate `slot` takes attribute `attr` of each member of its set in turn (a body
     that is one attribute of its variable), as NEXT and STEP would one at a time."""
     while s.rest[slot] != 0:
-        member = lowest(s.rest[slot])
-        s.rest[slot] &= s.rest[slot] - 1
+        member = take_member(s, slot)
         fold_value(s, slot, attr_value(attr, s, member), member)
     end_fold(s, slot)
 
@@ -167,7 +178,7 @@ def run_program(p: Any, pc: int, s: Any, seat: int, allowed: int, winner: int) -
             s.stack[top] = leaf_value(a, s, seat, allowed, winner)
             top += 1
         elif op == OPERATE_WITH:
-            s.stack[top - 1] = operate(a, s.stack[top - 1], b)
+            s.stack[top - 1] = operate(a, s, s.stack[top - 1], b)
         elif op == SLOT:
             s.stack[top] = s.folded[a]
             top += 1
@@ -181,7 +192,7 @@ def run_program(p: Any, pc: int, s: Any, seat: int, allowed: int, winner: int) -
         elif op == OPERATE:
             if b == 2:
                 top -= 1
-            s.stack[top - 1] = operate(a, s.stack[top - 1], s.stack[top] if b == 2 else 0)
+            s.stack[top - 1] = operate(a, s, s.stack[top - 1], s.stack[top] if b == 2 else 0)
         elif op == VAR:
             s.stack[top] = s.bound[a]
             top += 1
@@ -189,5 +200,8 @@ def run_program(p: Any, pc: int, s: Any, seat: int, allowed: int, winner: int) -
             s.stack[top - 1] = attr_value(a, s, s.stack[top - 1])
         elif op == JUMP:
             pc = a
+        elif op == BEGIN_TOP:
+            top -= 1
+            begin_fold(s, a, b, s.stack[top])
         else:
             return s.stack[top - 1]

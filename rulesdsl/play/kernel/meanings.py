@@ -11,10 +11,19 @@ made from it as this module is imported); the native build compiles the same tex
 
 from __future__ import annotations
 
-from rulesdsl.model.language.vocab import ATTRIBUTES, CALLS, CARD_SETS, NAMES, SUITS, Type
-from rulesdsl.model.language.vocab import SETS as SEAT_SETS
+from rulesdsl.model.kinds import PlayerRange
+from rulesdsl.model.language.vocab import (
+    ATTRIBUTES,
+    CALLS,
+    CARD_SETS,
+    NAMES,
+    SUITS,
+    Type,
+    guarded,
+)
+from rulesdsl.model.language.vocab import SETS as NAMED_SETS
 from rulesdsl.play.engine.masks import popcount
-from rulesdsl.play.kernel.rules import active_seats, played_cards
+from rulesdsl.play.kernel.rules import active_seats, played_by, played_cards
 
 LEAVES: dict[str, str] = {
     "players": "s.players",
@@ -30,6 +39,9 @@ LEAVES: dict[str, str] = {
     "trick.size": "s.trick_len",
     "trick.best": "s.best",
     "trick.winner": "s.winner",
+    "trick.leader": "s.leader",
+    "previous": "s.trick_number",
+    "hand.last_trick": "s.trick_number",
     "hand.trump_played": "s.trumps_broken",
     "hand.winner": "winner",
     "stock.size": "s.stock_len",
@@ -40,6 +52,7 @@ the cards the rules before allow `allowed` and the hand's winner `winner`."""
 RESOLVED: dict[str, str] = {
     "trick.number": "s.trick_number",  # the order of a trick counts the trick once won
     "trick.size": "s.seats_len",  # the won cards are set aside by then
+    "previous": "s.trick_number - 1",
 }
 """A name's meaning in draw and end rules, where it differs (`Name.resolved`)."""
 
@@ -49,25 +62,52 @@ SETS: dict[str, str] = {
     "played": "played_cards(s)",
     "active": "active_seats(s)",
     "seats": "(1 << s.players) - 1",
+    "hand.played": "s.hand_played",
+    "hand.tricks": "-s.trick_number",
 }
-"""Each name that is a set, as a mask (cards by card, seats by seat)."""
+"""Each name that is a set, as a mask (cards by card, seats by seat); a set of tricks, the
+tricks 1 to n, as -n (`machine.take_member`)."""
 
 ATTRIBUTES_MEANT: dict[tuple[Type, str], str] = {
     (Type.CARD, "suit"): "{x} & 3",
     (Type.CARD, "trump"): "({x} & 3) == s.trump",
     (Type.CARD, "strength"): "{x} >> 2",
+    (Type.CARD, "rank"): "{x} >> 2",  # a rank is its strength (program.py names ranks so)
     (Type.CARD, "beats_best"): "s.best < 0 or (({x} & 3) == (s.best & 3) and {x} > s.best)"
     " or (({x} & 3) == s.trump and (s.best & 3) != s.trump)",
     (Type.SEAT, "cards"): "popcount(s.hands[{x}])",
     (Type.SEAT, "tricks"): "s.tricks_won[{x}]",
     (Type.SEAT, "active"): "s.active[{x}]",
+    (Type.SEAT, "streak"): "s.streak if s.streak_seat == {x} else 0",
+    (Type.SEAT, "won"): "s.won[{x}]",
+    (Type.SEAT, "played"): "played_by(s, {x})",
+    (Type.TRICK, "number"): "{x}",
+    (Type.TRICK, "leader"): "s.history_leader[{x}]",
+    (Type.TRICK, "led"): "s.history_led[{x}]",
+    (Type.TRICK, "winner"): "s.trick_winners[{x} - 1] if {x} > 0 else -1",
+    (Type.TRICK, "best"): "s.history_best[{x}]",
+    (Type.TRICK, "cards"): "s.history_cards[{x}]",
 }
-"""Each attribute, of the value `{x}`."""
+"""Each attribute, of the value `{x}` (a set of cards is a mask); a card's or none's is the
+card's, with none guarded (`vocab.guarded`)."""
+ATTRIBUTES_MEANT.update(
+    ((owner, name), guarded(ATTRIBUTES[owner, name], ATTRIBUTES_MEANT[Type.CARD, name]))
+    for owner, name in ATTRIBUTES
+    if owner == Type.MAYBE_CARD
+)
+
+SEATS = PlayerRange.highest
+"""The seats of a trick's row of `history_plays` (`state.SEATS`)."""
+FUNCTIONS_MEANT: dict[str, str] = {
+    "card_of": f"s.history_plays[{{b}} * {SEATS} + {{a}}] if {{a}} >= 0 else -1",
+}
+"""Each function of the vocabulary (`vocab.FUNCTIONS`), of the values `{a}` and `{b}`."""
 
 UNARY = {"not": "{a} == 0", "-": "-{a}"}
 BINARY = {
     **{op: f"{{a}} {op} {{b}}" for op in ("+", "-", "*", "==", "!=", "<", "<=", ">", ">=")},
     **{fn: f"{fn}({{a}}, {{b}})" for fn in CALLS},  # of many numbers: two at a time
+    **FUNCTIONS_MEANT,
 }
 SHORT = {"and": 0, "or": 1}
 """`and` and `or`: the value of the left side that decides without the right."""
@@ -107,7 +147,7 @@ LEAF_CODES = _vocabulary_codes()
 ATTRIBUTE_CODES = {ATTRIBUTES[key].code: k for k, key in enumerate(ATTRIBUTES_MEANT)}
 """The number of each attribute, by its vocabulary code (a checked tree's `Attr.code`)."""
 SET_CODES = {
-    SEAT_SETS[name] if name in SEAT_SETS else CARD_SETS[NAMES[name].code]: k
+    NAMED_SETS[name] if name in NAMED_SETS else CARD_SETS[NAMES[name].code]: k
     for k, name in enumerate(SETS)
 }
 """The number of each set, by how the vocabulary iterates it (a checked tree's `Over.over`)."""
@@ -133,7 +173,9 @@ def source() -> str:
     )
     lines += _chain("def set_of(code, s, seat, allowed):", list(SETS.values()))
     table = {**{(1, op): m for op, m in UNARY.items()}, **{(2, op): m for op, m in BINARY.items()}}
-    lines += _chain("def operate(code, a, b):", [table[op].format(**operands) for op in OPERATIONS])
+    lines += _chain(
+        "def operate(code, s, a, b):", [table[op].format(**operands) for op in OPERATIONS]
+    )
     return "\n".join(lines)
 
 
@@ -141,6 +183,7 @@ def _made() -> dict[str, object]:
     space: dict[str, object] = {
         "popcount": popcount,
         "played_cards": played_cards,
+        "played_by": played_by,
         "active_seats": active_seats,
     }
     exec(compile(source(), "<rulesdsl kernel words>", "exec"), space)

@@ -73,6 +73,7 @@ PLAN_FIELDS = (
     *_decided("next_lead"),
     *_replaceable("score"),
     Field("program", PROGRAM * WIDTH, meaning="the programs of the stated rules, in order"),
+    Field("remembers", meaning="1: the stated rules read the hand's memory, which is kept"),
 )
 """Every field of a plan."""
 
@@ -157,16 +158,20 @@ def _put_programs(plan: Any, rules: Rules) -> Programs:
     """Each stated rule's program, one after another in `plan.program`; where each starts."""
     programs: Programs = {}
     start = 0
+    strength = rules.rank_strength
     for rule in rules.house_rules:
+        functions = rule.steps_for(strength).values()
+        if not functions:
+            continue  # it names a rank the deck does not hold: it never acts
         try:
-            code = program(rule, start)
+            code = program(rule, start, strength)
         except ProgramError as error:
             raise NotNative(f"the rule {rule.name} cannot be the kernel's: {error}") from None
         if start + len(code) > PROGRAM:
             raise NotNative(f"the profile's rules compile to more than {PROGRAM} instructions")
         for k, instruction in enumerate(code):
             plan.program[(start + k) * WIDTH : (start + k + 1) * WIDTH] = instruction
-        for function in rule.steps_for(rules.rank_strength).values():
+        for function in functions:
             programs[function] = start
         start += len(code)
     return programs
@@ -198,6 +203,7 @@ def kernel_plan(rules: Rules) -> Any:
     _put(plan, "all_out", Step.ALL_OUT, p.all_out, programs)
     _put(plan, "next_lead", Step.NEXT_LEAD, p.next_lead, programs)
     _put(plan, "score", Step.SCORE, p.score, programs)
+    plan.remembers = int(p.remembers)
     return plan
 
 

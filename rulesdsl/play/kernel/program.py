@@ -16,6 +16,8 @@ values it takes by its result, and the program's value is the one left at RETURN
     UNLESS t      pop the top; go on at t where it was 0 (false)
     SHORT t d     `and` (d 0), `or` (d 1): where the top is d go on at t keeping it, else pop
     BEGIN k f m   aggregate k starts, making f (`machine.FOLDS`) of set m (`meanings.SETS`)
+    BEGIN_TOP k f aggregate k starts, making f of the set the top value is (a set that is an
+                  attribute: `p.won`), which it pops
     NEXT k v t    bind v to aggregate k's next member; with none left, go on at t
     STEP k v t    pop the body's value for v's member into aggregate k, and go on at t
     RETURN        the top value is the program's
@@ -29,10 +31,12 @@ and fused ones, each doing the work of a run of the above that rules often hold:
     EACH k a          aggregate k takes attribute a of each member of its set in turn, and
                       ends (its NEXT, STEP and a body VAR_ATTR of its variable)
 
-Words are numbered by their place in `meanings`' tables, which are the vocabulary's. An
-aggregate keeps its value in its slot; as in the generated Python (`codegen`), it is worked
-out in the innermost loop whose variable it reads, before the loop it does not read begins,
-so its work stays within the bounds the checker proves (`model.language.bounds`).
+Words are numbered by their place in `meanings`' tables, which are the vocabulary's; a rank
+or a card a rule names (`queen`, `QS`) is a number, its strength (or card) under the
+profile's deck order. An aggregate keeps its value in its slot; as in the generated Python
+(`codegen`), it is worked out in the innermost loop whose variable it reads, before the
+loop it does not read begins, so its work stays within the bounds the checker proves
+(`model.language.bounds`).
 
 What each stated rule's program gives:
 
@@ -47,18 +51,19 @@ them is a ProgramError.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from functools import reduce
 from typing import NamedTuple
 
 from rulesdsl.model.language import tree as ir
 from rulesdsl.model.language.rule import MAX_CODE, HouseRule, RuleKind
-from rulesdsl.model.language.vocab import CARD_SETS, NAMES
+from rulesdsl.model.language.vocab import CARD_SETS, NAMES, Type
 from rulesdsl.model.state import NO_END
 from rulesdsl.play.kernel.machine import (
     AGGREGATES,
     ATTR,
     BEGIN,
+    BEGIN_TOP,
     BOUND,
     EACH,
     FOLDS,
@@ -123,18 +128,33 @@ class Loop(NamedTuple):
 class Compiler:
     """One rule's code, as runs of items within runs, laid out by `program`."""
 
-    def __init__(self) -> None:
+    def __init__(self, strength: Mapping[int, int]) -> None:
+        self.strength = strength  # each rank's, under the profile's deck order
         self.slots = 0
         self.root: list[Item] = []
+
+    def constant(self, node: ir.Node) -> int | None:
+        """The value of a number, of a name that means one, or of a rank or card named
+        (under the profile's deck order); None for another node."""
+        if isinstance(node, ir.Number):
+            return node.value
+        if isinstance(node, ir.Named):
+            strength = self.strength[node.rank]
+            return strength if node.suit < 0 else strength * 4 + node.suit
+        if isinstance(node, ir.Leaf):
+            meaning = leaf_meaning(leaf_names()[leaf_of(node.code)])
+            if meaning.lstrip("-").isdigit():
+                return int(meaning)
+        return None
 
     def value(self, node: ir.Node, loops: list[Loop]) -> None:
         """Code that pushes `node`'s value, at the end of the innermost loop's body."""
         out = loops[-1].body
-        if isinstance(node, ir.Number):
-            out.append((PUSH, node.value))
+        number = self.constant(node)
+        if number is not None:
+            out.append((PUSH, number))
         elif isinstance(node, ir.Leaf):
-            number = constant(node)
-            out.append((LEAF, leaf_of(node.code)) if number is None else (PUSH, number))
+            out.append((LEAF, leaf_of(node.code)))
         elif isinstance(node, ir.Var):
             out.append((VAR, node.index))
         elif isinstance(node, ir.Attr):
@@ -160,7 +180,11 @@ class Compiler:
         else:
             assert isinstance(node, ir.Over)
             fold = FOLDS.index(node.kind)
-            slot = self.fold(fold, node.var, SET_CODES[node.over], node.body, node.free, loops)
+            if node.base is None:
+                members: int | ir.Node = SET_CODES[node.over]
+            else:  # a set that is an attribute (`p.won`): its value, a mask
+                members = ir.Attr(Type.CARDS, node.pos, node.base, node.over.iterate)
+            slot = self.fold(fold, node.var, members, node.body, node.free, loops)
             out.append((SLOT, slot))
 
     def attribute(self, node: ir.Attr, loops: list[Loop]) -> None:
@@ -170,7 +194,7 @@ class Compiler:
         code = ATTRIBUTE_CODES[node.code]
         if isinstance(node.base, ir.Var):
             out.append((VAR_ATTR, node.base.index, code))
-        elif isinstance(node.base, ir.Leaf) and constant(node.base) is None:
+        elif isinstance(node.base, ir.Leaf) and self.constant(node.base) is None:
             out.append((LEAF_ATTR, leaf_of(node.base.code), code))
         else:
             self.value(node.base, loops)
@@ -179,7 +203,7 @@ class Compiler:
     def operand(self, operation: int, right: ir.Node, loops: list[Loop]) -> None:
         """Code that replaces the top value by `operation` of it and `right`'s value (a
         number in the instruction, where `right` is one)."""
-        number = constant(right)
+        number = self.constant(right)
         if number is None:
             self.value(right, loops)
             loops[-1].body.append((OPERATE, operation, 2))
@@ -205,13 +229,13 @@ class Compiler:
         self,
         fold: int,
         var: int,
-        members: int,
+        members: int | ir.Node,
         body: ir.Node,
         free: frozenset[int],
         loops: list[Loop],
     ) -> int:
-        """Code for an aggregate, where it is worked out (see the module's docstring); its
-        slot."""
+        """Code for an aggregate of the set `members` (its number, or the node whose value
+        it is), where it is worked out (see the module's docstring); its slot."""
         level = max((i for i, loop in enumerate(loops) if loop.binds & free), default=0)
         out = loops[level].body if level == len(loops) - 1 else loops[level + 1].before
         slot = self.slots
@@ -219,7 +243,12 @@ class Compiler:
         before: list[Item] = []
         inner: list[Item] = []
         self.value(body, [*loops[: level + 1], Loop(frozenset({var}), inner, before)])
-        out += [before, (BEGIN, slot, fold, members)]
+        if isinstance(members, int):
+            out += [before, (BEGIN, slot, fold, members)]
+        else:  # the set's value (`p.won`), pushed in `out` (as a loop's body that binds
+            # nothing, any aggregate in it goes to `out` first), popped as it begins
+            self.value(members, [*loops[: level + 1], Loop(frozenset(), out, out)])
+            out += [before, (BEGIN_TOP, slot, fold)]
         attribute = attribute_only(inner, var)
         if attribute is not None:
             out.append((EACH, slot, attribute))
@@ -272,17 +301,6 @@ def attribute_only(body: list[Item], var: int) -> int | None:
     return None
 
 
-def constant(node: ir.Node) -> int | None:
-    """The value of a number, or of a name that means one; None for another node."""
-    if isinstance(node, ir.Number):
-        return node.value
-    if isinstance(node, ir.Leaf):
-        meaning = leaf_meaning(leaf_names()[leaf_of(node.code)])
-        if meaning.lstrip("-").isdigit():
-            return int(meaning)
-    return None
-
-
 def conjuncts(node: ir.Node) -> list[ir.Node]:
     """The parts of `node` that `and` joins, left to right."""
     if isinstance(node, ir.Binary) and node.op == "and":
@@ -302,9 +320,11 @@ def _walk(items: list[Item]) -> Iterator[tuple[int | Label, ...] | Label]:
             yield item
 
 
-def program(rule: HouseRule, start: int) -> list[tuple[int, ...]]:
-    """The instructions of `rule`'s program, laid out from instruction `start`."""
-    compiler = Compiler()
+def program(rule: HouseRule, start: int, strength: Mapping[int, int]) -> list[tuple[int, ...]]:
+    """The instructions of `rule`'s program, laid out from instruction `start`, under a deck
+    whose ranks have `strength` (`Rules.rank_strength`; it holds every rank the rule
+    names)."""
+    compiler = Compiler(strength)
     compiler.rule(rule)
     items = list(_walk(compiler.root))
     at = start
@@ -340,6 +360,7 @@ EFFECT = {
     LEAF_ATTR: 1,
     OPERATE_WITH: 0,
     EACH: 0,
+    BEGIN_TOP: -1,
 }
 
 

@@ -82,6 +82,17 @@ def played_cards(s: Any) -> int:
     return cards
 
 
+def played_by(s: Any, seat: int) -> int:
+    """The card `seat` played to this trick, -1 for none. At a draw and at the end of a
+    trick (the trick is complete, `s.trick_len` 0 again), the cards of the trick just won,
+    which stay in `s.trick` until the next begins."""
+    played = s.seats_len if s.trick_len == 0 and s.best >= 0 else s.trick_len
+    for k in range(played):
+        if s.trick_seats[k] == seat:
+            return s.trick[k]
+    return -1
+
+
 def left_of(seat: int, players: int) -> int:
     """The seat clockwise after `seat` at a table of `players` (without a division)."""
     return seat + 1 if seat + 1 < players else 0

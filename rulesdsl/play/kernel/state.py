@@ -24,6 +24,8 @@ SEATS = PlayerRange.highest
 """The most seats a table has."""
 CARDS = 52
 """The most cards a deck holds."""
+TRICKS = TRICK_LIMIT_TRICKS + 1
+"""The most tricks a hand plays, and the none before the first (the hand's memory)."""
 
 
 class Field(NamedTuple):
@@ -33,6 +35,7 @@ class Field(NamedTuple):
     meaning: str = ""
     length: str = ""  # the field that counts the row's items in use, where it is a list
     copied: bool = True  # False: working space, not part of a position (not copied)
+    stride: int = 1  # the numbers each item of a list takes
 
 
 FIELDS = (
@@ -84,6 +87,13 @@ FIELDS = (
     Field("shuffle_seed", dtype=np.uint64, meaning="the stream of reshuffles: its seed"),
     Field("shuffle_drawn", meaning="the stream of reshuffles: the numbers drawn"),
     Field("refills", meaning="the times an empty stock was refilled with cards"),
+    # The hand's memory (rulesdsl.model.state.MEMORY; who won each trick is `trick_winners`),
+    # kept where a profile's rules read it
+    Field("hand_played", meaning="the cards played to the tricks won, a mask"),
+    Field("won", SEATS, meaning="the cards each seat won in tricks, a mask"),
+    Field("streak", meaning="the tricks in a row `streak_seat` won, up to the last trick"),
+    Field("streak_seat", meaning="who won the last trick, -1 before the first"),
+    Field("remembered", meaning="the tricks remembered, and the none before the first; 0: none"),
     *(
         Field(name, size, copied=False, meaning=f"a stated rule's program (machine.py): {what}")
         for name, size, what in (
@@ -95,6 +105,24 @@ FIELDS = (
             ("found", AGGREGATES, "1 once a max or min has a value; a tie"),
             ("rest", AGGREGATES, "the members of each aggregate's set not reached"),
         )
+    ),
+    # The memory's rows by trick, last: a state that keeps none is copied from its first pages
+    *(
+        Field(f"history_{name}", TRICKS, dtype, f"by trick number (0: none): {what}", "remembered")
+        for name, dtype, what in (
+            ("leader", np.int8, "who led it"),
+            ("led", np.int8, "the suit led to it"),
+            ("best", np.int8, "the card that won it"),
+            ("cards", np.int64, "the cards played to it, a mask"),
+        )
+    ),
+    Field(
+        "history_plays",
+        TRICKS * SEATS,
+        np.int8,
+        "by trick number, then seat: the card each seat played to it, -1 for none",
+        "remembered",
+        stride=SEATS,
     ),
 )
 """Every field of the state."""
@@ -156,7 +184,8 @@ def copy_source() -> str:
     lines = ["def copy_state(a, b):"]
     for f in (f for f in FIELDS if f.copied):
         if f.length:
-            lines.append(f"    b.{f.name}[:a.{f.length}] = a.{f.name}[:a.{f.length}]")
+            used = f"a.{f.length}" + (f" * {f.stride}" if f.stride > 1 else "")
+            lines.append(f"    b.{f.name}[:{used}] = a.{f.name}[:{used}]")
         else:
             lines.append(f"    b.{f.name}{'[:]' if f.size else ''} = a.{f.name}")
     return "\n".join(lines) + "\n"

@@ -36,7 +36,7 @@ from rulesdsl.play.kernel.dispatch import (
     score_at,
 )
 from rulesdsl.play.kernel.primitives import stream_number, uniform
-from rulesdsl.play.kernel.rules import clockwise_active, left_of
+from rulesdsl.play.kernel.rules import clockwise_active, left_of, played_cards
 from rulesdsl.play.kernel.state import SEATS
 
 RANDOM, LOWEST, HIGHEST, HEURISTIC, PLAYOUT = range(5)
@@ -85,6 +85,24 @@ def deal(s: Any, p: Any, deck: Any, players: int, dealt: int, dealer: int, seed:
     s.shuffle_seed = stream_number(seed, 1)
     s.shuffle_drawn = 0
     s.refills = 0
+    s.remembered = 0
+    if p.remembers != 0:
+        start_memory(s)
+
+
+def start_memory(s: Any) -> None:
+    """The hand's memory, at the deal: no trick won (the none before the first)."""
+    s.hand_played = 0
+    for seat in range(SEATS):
+        s.won[seat] = 0
+        s.history_plays[seat] = -1
+    s.streak = 0
+    s.streak_seat = -1
+    s.history_leader[0] = -1
+    s.history_led[0] = NO_CARD
+    s.history_best[0] = NO_CARD
+    s.history_cards[0] = 0
+    s.remembered = 1
 
 
 # -- step 1 and 2: the cards played ------------------------------------------------------
@@ -246,6 +264,28 @@ def after_draw(s: Any, p: Any, number: int, last_card: bool) -> None:
                     s.fired |= p.next_lead_bit
 
 
+def remember_trick(s: Any, number: int, winner: int) -> None:
+    """The hand's memory of the trick `number` just won (`s.trick` still holds its cards),
+    as `rulesdsl.play.engine.steps.remember_trick` keeps it."""
+    cards = played_cards(s)
+    s.history_leader[number] = s.leader
+    s.history_led[number] = s.led
+    s.history_best[number] = s.best
+    s.history_cards[number] = cards
+    for seat in range(SEATS):
+        s.history_plays[number * SEATS + seat] = -1
+    for k in range(s.seats_len):
+        s.history_plays[number * SEATS + s.trick_seats[k]] = s.trick[k]
+    s.remembered = number + 1
+    s.hand_played |= cards
+    s.won[winner] |= cards
+    if s.streak_seat == winner:
+        s.streak += 1
+    else:
+        s.streak_seat = winner
+        s.streak = 1
+
+
 def finish_trick(s: Any, p: Any) -> None:
     """Steps 2 to 10, once everyone active at the lead has played."""
     number = s.trick_number + 1
@@ -256,6 +296,8 @@ def finish_trick(s: Any, p: Any) -> None:
         s.trumps_broken = 1
         if s.led != s.trump:
             s.fired |= p.trump_bit
+    if p.remembers != 0:
+        remember_trick(s, number, winner)
     last_card = s.hands[winner] == 0
     for k in range(s.trick_len):
         s.set_aside[s.set_aside_len] = s.trick[k]

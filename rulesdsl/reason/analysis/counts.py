@@ -508,7 +508,7 @@ class CountModel:
     """Every count state a hand can reach at one player count, and what can happen."""
 
     setup: Setup
-    complete: bool  # False when the trick budget ran out: nothing below is a proof
+    complete: bool  # False: nothing below is a proof (`unsettled` says why)
     states: int
     events: frozenset[Fact]
     ends: frozenset[End]
@@ -519,6 +519,7 @@ class CountModel:
     can_end_without_winner: bool
     cycles: bool
     largest: int  # no hand holds more cards at a trick's start (a bound, for streaks)
+    unknown: tuple[str, ...]  # the rules whose effect on the counts the model does not know
     # The last trick at whose end the profile's own end rules are asked, the hand not
     # over by then (None: any, or the profile states no end rule, all it is asked for).
     latest_going_on: int | None = None
@@ -586,12 +587,23 @@ def build(
         can_end_without_winner=any(t.end is not None and not t.winner_cards for t in tricks),
         cycles=cycles,
         largest=largest,
+        unknown=effects(rules).unknown,
         latest_going_on=latest,
         reached=frozenset(edges),
         end_asked=frozenset(
             next_state(t) for out in edges.values() for t, n in out if n or t.stated_end
         ),
     )
+
+
+def unsettled(model: CountModel) -> str:
+    """Why the model proves nothing, where it does not: a rule whose effect on the counts
+    it does not know, or more states than its budget."""
+    if model.complete:
+        return ""
+    if model.unknown:
+        return f"the counts do not know what rule {', '.join(model.unknown)} does to them"
+    return f"the counts reach more than {TRICK_BUDGET:,} states"
 
 
 def forget() -> None:

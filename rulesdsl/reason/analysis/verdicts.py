@@ -31,7 +31,6 @@ from rulesdsl.play.engine.match import HAND_LIMIT, points_of
 from rulesdsl.play.engine.plan import plan_for
 from rulesdsl.reason.analysis import witness as w
 from rulesdsl.reason.analysis.counts import (
-    TRICK_BUDGET,
     CountModel,
     State,
     build,
@@ -44,6 +43,7 @@ from rulesdsl.reason.analysis.counts import (
     replaced_points,
     reshuffles,
     score_points,
+    unsettled,
 )
 from rulesdsl.reason.analysis.stated import Counts, can_hold, first_trick, span
 
@@ -343,7 +343,8 @@ class PlayersReport:
             "max_tricks": m.max_tricks,
             "min_tricks": m.min_tricks,
             "longest_seen": self.longest.trick if self.longest else None,
-            "min_stock_left": m.min_stock,
+            "min_stock_left": m.min_stock if m.complete else None,
+            "counts_unsettled": unsettled(m) or None,
             "stock_can_run_out": _flag(self.stock_runs_out),
             "all_out_possible": _flag(self.all_out),
             "hand_can_fail_to_end": _flag(self.hand_fails_to_end),
@@ -381,7 +382,7 @@ def settle(
             Verdict.CAN, f"{question.acts}, {at} the witness hand", found, question.effects
         )
     if not model.complete:
-        why = f"the counts reach more than {TRICK_BUDGET:,} states"
+        why = unsettled(model)
     else:
         why = f"the counts allow it, but none of {tries} deals searched shows it" + (
             f", nor {CLIMB_BUDGET} swaps of two cards" if question.detectors.aim else ""
@@ -436,11 +437,7 @@ def _hand_fails(model: CountModel, found: w.Witness | None, endless: bool, tries
     if found is not None:
         stopped = replace(found, trick=TRICK_LIMIT)
         return Finding(Verdict.CAN, f"this hand is stopped after {TRICK_LIMIT} tricks", stopped)
-    counts = (
-        "the counts can repeat"
-        if model.complete
-        else f"the counts reach more than {TRICK_BUDGET:,} states"
-    )
+    counts = "the counts can repeat" if model.complete else unsettled(model)
     return Finding(
         Verdict.UNKNOWN,
         f"{counts}, but none of {tries} deals searched, nor {CLIMB_BUDGET} swaps of two cards, "
