@@ -54,6 +54,7 @@ def clause_places() -> dict[Where, str]:
     """Each place a rule acts at, as the clauses that act there are written."""
     places = {where: f"`{Clause.REFUSE} {target}`" for target, where in TARGET_WHERE.items()}
     places |= {where: f"`{kind}`" for kind, (where, _, _) in COUNTS.items()}
+    places[Where.OUT] = f"`{Clause.OUT}`"
     places[Where.END] = f"`{Clause.END}`, `{Clause.WINNER}`"
     return places
 
