@@ -369,6 +369,9 @@ def rule_text(rule: HouseRule, words: Phrases, deck: Sequence[int]) -> str:
         return words.house((RuleKind.END, "when"), condition=condition, winner=winner)
     if rule.kind == RuleKind.LEAD:
         return words.house((RuleKind.LEAD,), seat=said(rule.clause(RuleKind.LEAD)))
+    if rule.kind == RuleKind.OUT:
+        condition = said((rule.clause(RuleKind.OUT) or "").removeprefix("if "))
+        return words.house((RuleKind.OUT,), condition=condition)
     return words.house((rule.kind,), count=said(rule.clause(rule.kind)))
 
 

@@ -55,6 +55,7 @@ def clause_places() -> dict[Where, str]:
     places = {where: f"`{Clause.REFUSE} {target}`" for target, where in TARGET_WHERE.items()}
     places |= {where: f"`{kind}`" for kind, (where, _, _) in COUNTS.items()}
     places[Where.DEAL] = f"`{Clause.LEAD}`"
+    places[Where.OUT] = f"`{Clause.OUT}`"
     places[Where.END] = f"`{Clause.END}`, `{Clause.WINNER}`"
     return places
 

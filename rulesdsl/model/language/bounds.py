@@ -18,7 +18,14 @@ import math
 from dataclasses import dataclass
 
 from rulesdsl.model.language import tree as ir
-from rulesdsl.model.language.vocab import ATTRIBUTES, MOST_CARDS, NAMES, Aggregate, Type
+from rulesdsl.model.language.vocab import (
+    ATTRIBUTES,
+    MOST_CARDS,
+    MOST_PLAYERS,
+    NAMES,
+    Aggregate,
+    Type,
+)
 
 NUMBER_LIMIT = 2**31 - 1
 """The largest size of any number a rule computes: every engine holds it in 64 bits."""
@@ -178,3 +185,5 @@ def _aggregates(node: ir.Node) -> list[ir.Node]:
 
 FILTER_LOOPS: Loops = ((ir.CARD_VAR, MOST_CARDS),)
 """A filter decides on each card a player may play."""
+OUT_LOOPS: Loops = ((ir.CARD_VAR, MOST_PLAYERS),)
+"""A rule of who is out decides on each player still in."""

@@ -31,6 +31,7 @@ STEP_PLACES = {
     Step.LEAD_FILTER: "step 1, the cards the leader may lead",
     Step.FOLLOW_FILTER: "step 1, the cards a follower may play",
     Step.DRAW_COUNT: "step 4, how many cards a drawer takes",
+    Step.OUT: "step 6, who is out besides the empty hands",
     Step.END_CHECK: "after step 9, whether the hand ends and who wins it",
     Step.SCORE: "after the hand, the match points its winner scores",
 }
@@ -44,6 +45,7 @@ class RuleKind(StrEnum):
     SCORE = "score"
     END = "end"
     LEAD = "lead"
+    OUT = "out"
 
 
 class Clause(StrEnum):
@@ -55,6 +57,7 @@ class Clause(StrEnum):
     SCORE = RuleKind.SCORE.value
     END = RuleKind.END.value
     LEAD = RuleKind.LEAD.value
+    OUT = RuleKind.OUT.value
     WINNER = "winner"
     REMOVED = "removed"
     SAY = "say"

@@ -31,6 +31,8 @@ OPERATORS: dict[str, Callable[[int, int], int]] = {
 """What each operator of a `Binary` makes of two ints (a condition is 0 or 1)."""
 
 CARD_VAR = 0
+"""The variable of what a rule decides on, one at a time: `card` in a filter, `player` in
+a rule of who is out."""
 
 
 @dataclass(frozen=True)

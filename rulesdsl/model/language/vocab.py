@@ -46,12 +46,13 @@ class Where(StrEnum):
     FOLLOW = "a follow"
     PLAY = "a card played"
     DRAW = "a draw"
+    OUT = "who is out"
     END = "the end of a trick"
     SCORE = "the score of a hand"
 
 
 PLAYING = frozenset({Where.LEAD, Where.FOLLOW, Where.PLAY})
-RESOLVED = frozenset({Where.DRAW, Where.END})
+RESOLVED = frozenset({Where.DRAW, Where.OUT, Where.END})
 DURING = PLAYING | RESOLVED
 ANYWHERE = DURING | {Where.DEAL, Where.SCORE}
 
@@ -127,6 +128,13 @@ NAMES: dict[str, Name] = {
         Name("card", Type.CARD, PLAYING, "the card the rule decides on", "card"),
         Name("me", Type.SEAT, PLAYING, "the player to play", "seat"),
         Name("drawer", Type.SEAT, frozenset({Where.DRAW}), "the player who draws", "seat"),
+        Name(
+            "player",
+            Type.SEAT,
+            frozenset({Where.OUT}),
+            "the player the rule decides on (each player still in, in turn)",
+            "player",
+        ),
         Name(
             "allowed",
             Type.CARDS,

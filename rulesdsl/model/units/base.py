@@ -60,6 +60,7 @@ class Step(StrEnum):
     LEAD_FILTER = "lead_filter"  # step 1, the leader's allowed cards
     FOLLOW_FILTER = "follow_filter"  # step 1, a follower's allowed cards
     ELIMINATE = "eliminate"  # steps 3 and 6, when an empty hand is out
+    OUT = "out"  # step 6, who is out besides the empty hands
     DRAW_COUNT = "draw_count"  # step 4, how many cards a drawer takes
     DRAWERS = "drawers"  # step 4, who draws, in order
     REFILL = "refill"  # step 4, the stock is empty as a card is to be drawn
@@ -85,7 +86,7 @@ class Composition(StrEnum):
     EXCLUSIVE = "exclusive"  # one rule decides: a second contributor is refused
 
 
-ORDERED_STEPS = PLAY_FILTERS | {Step.FIRST_LEAD, Step.END_CHECK}
+ORDERED_STEPS = PLAY_FILTERS | {Step.FIRST_LEAD, Step.OUT, Step.END_CHECK}
 COMPOSITION = {
     step: Composition.ORDERED if step in ORDERED_STEPS else Composition.EXCLUSIVE for step in Step
 }

@@ -18,7 +18,7 @@ from rulesdsl.model.rules import COUNTED, UNITS, Rules
 from rulesdsl.model.state import CORE, Refill, reads_memory
 from rulesdsl.model.units import Step
 from rulesdsl.play.engine import steps
-from rulesdsl.play.engine.steps import Decision, EndRule, Plan, PlayRule, SeatRule
+from rulesdsl.play.engine.steps import Decision, EndRule, OutRule, Plan, PlayRule, SeatRule
 
 FIRED_BITS = {name: 1 << i for i, name in enumerate(COUNTED)}
 """Each counted rule's bit in `State.fired`."""
@@ -119,6 +119,9 @@ def plan_for(rules: Rules) -> Plan:
         follow_rules=play_rules(rules, Step.FOLLOW_FILTER),
         trump=decision(rules, Step.TRUMP),
         eliminate=decision(rules, Step.ELIMINATE),
+        out_rules=tuple(
+            OutRule(c.function, c.rule, bit_of(rules, c.rule)) for c in _at(rules, Step.OUT)
+        ),
         drawers=decision(rules, Step.DRAWERS),
         draw_count=decision(rules, Step.DRAW_COUNT),
         refill=decision(rules, Step.REFILL),

@@ -56,6 +56,15 @@ class EndRule(NamedTuple):
     reason: int
 
 
+class OutRule(NamedTuple):
+    """A rule of who is out at step 6: the players still in it puts out, with the rule it
+    belongs to and its coverage bit."""
+
+    out: Callable[[State], list[int]]
+    rule: str
+    bit: int
+
+
 class Decision(NamedTuple):
     """The rule that decides a step where one rule decides: what it does there (a function,
     or a flag), its name and its coverage bit. A rule the profile states in an option's
@@ -77,6 +86,7 @@ class Plan(NamedTuple):
     follow_rules: tuple[PlayRule, ...]  # step 1
     trump: Decision  # the deal's trump: (deck, dealt) -> (suit, stock); step 2
     eliminate: Decision  # a flag: empty hands are out at step 3 rather than at step 6
+    out_rules: tuple[OutRule, ...]  # step 6, who else is out, in order: (s) -> seats
     drawers: Decision  # step 4, who draws, in order: (s) -> seats
     draw_count: Decision  # step 4, how many cards: (s, seat) -> count
     refill: Decision  # step 4, an empty stock: a Refill
@@ -217,6 +227,33 @@ def eliminate(s: State, number: int, rule: str) -> None:
             s.eliminated.append((number, seat))
             if s.trace:
                 s.log.append(("out", number, seat, rule))
+    return None
+
+
+def eliminate_ruled(s: State, p: Plan, number: int) -> None:
+    """Step 6 where the profile's rules say who is out: the players they put out and, where
+    empty hands go out at step 6, the empty hands, in the order they played to the trick.
+    Every rule reads the state before anyone goes; the cards of a player a rule puts out
+    leave play."""
+    ruled: dict[int, OutRule] = {}
+    for rule in p.out_rules:
+        for seat in rule.out(s):
+            if seat not in ruled:
+                ruled[seat] = rule
+    empties = not p.eliminate.act
+    for seat in s.trick_seats:
+        emptied = empties and not s.hands[seat]
+        if s.active[seat] and (emptied or seat in ruled):
+            rule_name = p.eliminate.rule
+            if not emptied:
+                rule_name = ruled[seat].rule
+                s.fired |= ruled[seat].bit
+                s.hands[seat] = []
+            s.active[seat] = False
+            s.remaining -= 1
+            s.eliminated.append((number, seat))
+            if s.trace:
+                s.log.append(("out", number, seat, rule_name))
     return None
 
 
@@ -374,11 +411,13 @@ def finish_trick(s: State, p: Plan) -> None:
     if ended != NO_END:
         end_hand(s, ended, p.draw_end.reason, p.draw_end.rule, p.draw_end.bit)
     else:
-        if not p.eliminate.act:  # step 6
+        if p.out_rules:  # step 6, with the profile's rules of who is out
+            eliminate_ruled(s, p, number)
+        elif not p.eliminate.act:  # step 6
             eliminate(s, number, p.eliminate.rule)
-            if last_card and s.active[winner]:
-                s.fired |= p.eliminate.bit
-                s.saves += 1
+        if not p.eliminate.act and last_card and s.active[winner]:
+            s.fired |= p.eliminate.bit
+            s.saves += 1
         if s.remaining == 1:  # step 7
             end_hand(s, s.active.index(True), LAST_PLAYER, CORE, 0)
         elif s.remaining == 0:  # step 8

@@ -182,6 +182,10 @@ def _put_programs(plan: Any, rules: Rules) -> Programs:
 def kernel_plan(rules: Rules) -> Any:
     """The plan of `rules` as numbers, for CPython (NotNative if the kernel cannot play it)."""
     p = plan_for(rules)
+    if p.out_rules:
+        raise NotNative(
+            f"the rule {p.out_rules[0].rule} says who is out: the kernel plays no such rule"
+        )
     plan = KernelPlan()
     programs = _put_programs(plan, rules)
     _put_ordered(plan, "first", Step.FIRST_LEAD, p.first_lead, programs)

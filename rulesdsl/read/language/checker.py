@@ -51,6 +51,8 @@ NULLABLE = {
     Type.MAYBE_CARD: Type.MAYBE_CARD,
 }
 MAYBE = {Type.SEAT: Type.MAYBE_SEAT, Type.CARD: Type.MAYBE_CARD}
+SUBJECTS = ("card", "player")
+"""The names of what a rule decides on, one at a time (`ir.CARD_VAR`)."""
 """A value's type, and the type of it or none."""
 WORDS = {"NAME": "a name", "INT": "a number", "$END": "the end of the clause"}
 
@@ -60,7 +62,7 @@ def parser() -> Lark:
     return Lark.open(
         str(GRAMMAR_DIR / "house.lark"),
         parser="lalr",
-        start=["refuse", "end", "expr"],
+        start=["refuse", "out", "end", "expr"],
         propagate_positions=True,
     )
 
@@ -311,8 +313,8 @@ class Checker:
             )
         if name.means:
             return self._means(name.means, span)
-        if dotted == "card":
-            return ir.Var(Type.CARD, span, ir.CARD_VAR, free=frozenset({ir.CARD_VAR}))
+        if dotted in SUBJECTS:
+            return ir.Var(name.type, span, ir.CARD_VAR, free=frozenset({ir.CARD_VAR}))
         if name.type == Type.RANK:
             return ir.Named(Type.RANK, span, name.rank)
         if name.type in (Type.SEATS, Type.TRICKS):

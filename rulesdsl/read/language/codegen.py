@@ -45,8 +45,9 @@ def _render(items: list[str | Block], depth: int) -> list[str]:
 
 
 class Gen:
-    def __init__(self, header: str) -> None:
+    def __init__(self, header: str, subject: str = "card") -> None:
         self.root = Block(header)
+        self.subject = subject  # the name of what the rule decides on (`ir.CARD_VAR`)
         self.stack = [self.root]
         self.temps = 0
 
@@ -95,7 +96,7 @@ class Gen:
         return rank if node.suit < 0 else f"({rank} * 4 + {node.suit})"
 
     def _var(self, node: ir.Var) -> str:
-        return "card" if node.index == ir.CARD_VAR else f"v{node.index}"
+        return self.subject if node.index == ir.CARD_VAR else f"v{node.index}"
 
     def _attr(self, node: ir.Attr) -> str:
         return node.code.replace("{x}", self.expr(node.base))
@@ -193,6 +194,23 @@ def seat_source(function: str, who: ir.Node) -> str:
     """`def f(s) -> int`: the seat, -1 for none."""
     gen = Gen(f"def {function}(s: State) -> int:")
     gen.emit(f"return {gen.expr(who)}")
+    return gen.source()
+
+
+def out_source(function: str, condition: ir.Node) -> str:
+    """`def f(s) -> list[int]`: the players still in, in the order they played to the
+    trick, for whom the condition holds."""
+    gen = Gen(f"def {function}(s: State) -> list[int]:", "player")
+    gen.emit("gone = []")
+    saved = gen.stack
+    gen.open("for player in s.trick_seats:", frozenset({ir.CARD_VAR}), frozenset())
+    condition_code = gen.expr(condition)
+    gen.emit(
+        f"if s.active[player] and {condition_code}:\n    gone.append(player)",
+        frozenset({ir.CARD_VAR}),
+    )
+    gen.close(saved)
+    gen.emit("return gone")
     return gen.source()
 
 

@@ -6,9 +6,10 @@
     }
 
 A rule has exactly one kind clause: `refuse lead|follow|card if COND` (a play filter),
-`draw COUNT` or `score COUNT` (replacing the option's count), or `end when COND` /
-`end after trick N` with `winner SEAT` (an end rule, after step 9), or `lead SEAT` (after
-the deal, who leads the first trick; none: as the options say). `say LANG "text"`
+`draw COUNT` or `score COUNT` (replacing the option's count), `end when COND` /
+`end after trick N` with `winner SEAT` (an end rule, after step 9), `lead SEAT` (after
+the deal, who leads the first trick; none: as the options say), or `out if COND` (at
+step 6, each player still in for whom the condition holds is out). `say LANG "text"`
 gives the sentence `explain` prints in that language. `removed` (alone) takes an
 inherited rule of that name away.
 """
@@ -21,7 +22,7 @@ from typing import NamedTuple
 
 from rulesdsl.model.hints import Fit, verified
 from rulesdsl.model.language import tree as ir
-from rulesdsl.model.language.bounds import FILTER_LOOPS, Loops, breach, upper
+from rulesdsl.model.language.bounds import FILTER_LOOPS, OUT_LOOPS, Loops, breach, upper
 from rulesdsl.model.language.rule import (
     LANGUAGES,
     Clause,
@@ -200,6 +201,11 @@ class _Compiler:
                 source = codegen.seat_source(name, who)
                 clauses = ((kind.value, canonical(text)),)
                 return Built(kind, clauses, source, (Step.FIRST_LEAD,), tree=who)
+            if kind == RuleKind.OUT:
+                condition = check_out(text, head.value_pos)
+                source = codegen.out_source(name, condition)
+                clauses = ((kind.value, canonical(text)),)
+                return Built(kind, clauses, source, (Step.OUT,), tree=condition)
             if kind in COUNTS:
                 where, parameter, step = COUNTS[kind]
                 count = check_expression(text, head.value_pos, where, Type.INT)
@@ -296,6 +302,13 @@ def check_refuse(text: str, base: Pos, chained: int = CHAINED) -> tuple[Target, 
     target = Target(str(word))
     checker.where = TARGET_WHERE[target]
     return target, within_limits(checker.expect(condition_tree, Type.BOOL), FILTER_LOOPS)
+
+
+def check_out(text: str, base: Pos, chained: int = CHAINED) -> ir.Node:
+    """`if COND`: the condition on `player` that puts them out at step 6."""
+    checker = Checker(base, Where.OUT, _recheck(lambda t, c: check_out(t, base, c)), chained)
+    tree = checker.parse(text, "out")
+    return within_limits(checker.expect(tree.children[1], Type.BOOL), OUT_LOOPS)
 
 
 def check_end(text: str, base: Pos, chained: int = CHAINED) -> ir.Node:

@@ -155,7 +155,7 @@ def _end_effects(rules: Rules) -> list[Any]:
 @lru_cache(maxsize=256)
 def effects(rules: Rules) -> Effects:
     """The count effects of `rules`."""
-    unknown: list[str] = []
+    unknown: list[str] = [r.name for r in stated(rules, Step.OUT)]  # the counts of no hand
     draw = _effect(rules, Step.DRAW_COUNT, unknown)
     ends = _end_effects(rules)
     return Effects(

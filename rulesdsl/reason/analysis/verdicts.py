@@ -259,6 +259,7 @@ STATED: dict[Step, tuple[str, StatedNever, tuple[Effect, ...]]] = {
         _unseen,
         (Effect.PLAY,),
     ),
+    Step.OUT: ("it puts a player out who would stay in", no_proof, tuple(Effect)),
     Step.SCORE: (
         "it scores a hand winner other points than the option it replaces would",
         _other_points,

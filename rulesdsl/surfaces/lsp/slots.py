@@ -104,6 +104,11 @@ def clause_slot(clause: str, rest: str) -> ClauseSlot | None:
         if said.group(2) is None:
             return ClauseSlot(where, Need.IF)
         return expression_slot(where, Type.BOOL, rest[said.end() :])
+    if clause == Clause.OUT:
+        said = re.match(r"\s*if\b", rest)
+        if said is None:
+            return ClauseSlot(Where.OUT, Need.IF)
+        return expression_slot(Where.OUT, Type.BOOL, rest[said.end() :])
     return None
 
 
