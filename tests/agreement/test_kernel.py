@@ -296,6 +296,8 @@ def stated_rule(draw, index: int) -> str:
         return f"rule r{index} {{ end when {condition}\n winner {winner} }}"
     if kind == RuleKind.LEAD:
         return f"rule r{index} {{ lead {draw(expression(Type.MAYBE_SEAT, Where.DEAL, ()))} }}"
+    if kind == RuleKind.OUT:
+        return f"rule r{index} {{ out if {draw(expression(Type.BOOL, Where.OUT, ()))} }}"
     where = Where.DRAW if kind == RuleKind.DRAW else Where.SCORE
     return f"rule r{index} {{ {kind} {draw(expression(Type.INT, where, ()))} }}"
 

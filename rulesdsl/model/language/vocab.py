@@ -117,6 +117,10 @@ class SetCode:
     size: int = MOST_CARDS
 
 
+SUBJECTS = ("card", "player")
+"""The names of what a rule decides on, one at a time (`tree.CARD_VAR`): the card a
+filter refuses or not, the player a rule of who is out puts out or not."""
+
 NAMES: dict[str, Name] = {
     n.name: n
     for n in (

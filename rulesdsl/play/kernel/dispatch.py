@@ -41,6 +41,7 @@ CALLS: dict[Step, Call] = {
     Step.REFILL: Call("refill_at", "s", "0"),
     Step.DRAW_END: Call("draw_end_at", "s, seat", "NO_END"),
     Step.ALL_OUT: Call("all_out_at", "s", "s.winner"),
+    Step.OUT: Call("out_at", "s", "0", "run_program(p, arg, s, -1, 0, -1)"),
     Step.END_CHECK: Call("end_at", "s", "NO_END", "run_program(p, arg, s, -1, 0, -1)"),
     Step.NEXT_LEAD: Call("next_lead_at", "s", "winner_leads(s)"),
     Step.SCORE: Call("score_at", "s, winner", "1", "run_program(p, arg, s, -1, 0, winner)"),

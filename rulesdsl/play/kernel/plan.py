@@ -19,7 +19,7 @@ from rulesdsl.model.units import BUILT_IN_UNITS, Step
 from rulesdsl.model.units.base import ORDERED_STEPS
 from rulesdsl.play.engine import steps
 from rulesdsl.play.engine.plan import plan_for
-from rulesdsl.play.engine.steps import Decision, EndRule, PlayRule, SeatRule
+from rulesdsl.play.engine.steps import Decision, EndRule, OutRule, PlayRule, SeatRule
 from rulesdsl.play.kernel.dispatch import stated_code
 from rulesdsl.play.kernel.machine import WIDTH
 from rulesdsl.play.kernel.program import PROGRAM, ProgramError, program
@@ -59,6 +59,7 @@ PLAN_FIELDS = (
     *_ordered("first"),
     *_ordered("lead"),
     *_ordered("follow"),
+    *_ordered("out"),
     *_ordered("end"),
     Field("end_reason", RULES_AT),
     *_decided("trump"),
@@ -124,7 +125,7 @@ def _put_ordered(
     plan: Any,
     prefix: str,
     step: Step,
-    rules: tuple[PlayRule | EndRule | SeatRule, ...],
+    rules: tuple[PlayRule | EndRule | SeatRule | OutRule, ...],
     programs: Programs,
 ) -> None:
     if len(rules) > RULES_AT:
@@ -182,15 +183,12 @@ def _put_programs(plan: Any, rules: Rules) -> Programs:
 def kernel_plan(rules: Rules) -> Any:
     """The plan of `rules` as numbers, for CPython (NotNative if the kernel cannot play it)."""
     p = plan_for(rules)
-    if p.out_rules:
-        raise NotNative(
-            f"the rule {p.out_rules[0].rule} says who is out: the kernel plays no such rule"
-        )
     plan = KernelPlan()
     programs = _put_programs(plan, rules)
     _put_ordered(plan, "first", Step.FIRST_LEAD, p.first_lead, programs)
     _put_ordered(plan, "lead", Step.LEAD_FILTER, p.lead_rules, programs)
     _put_ordered(plan, "follow", Step.FOLLOW_FILTER, p.follow_rules, programs)
+    _put_ordered(plan, "out", Step.OUT, p.out_rules, programs)
     _put_ordered(plan, "end", Step.END_CHECK, p.end_checks, programs)
     _put(plan, "trump", Step.TRUMP, p.trump, programs)
     plan.eliminate = int(bool(p.eliminate.act))

@@ -44,6 +44,8 @@ loop it does not read begins, so its work stays within the bounds the checker pr
 What each stated rule's program gives:
 
     refuse   the cards of `allowed` its condition does not refuse (aggregate `keep`)
+    lead     its seat, or -1 for none
+    out      the players still in whom its condition puts out, as a mask of seats
     draw     max(0, its count); score likewise
     end      its winner where its condition holds, else NO_END
 
@@ -61,6 +63,7 @@ from typing import NamedTuple
 from rulesdsl.model.language import tree as ir
 from rulesdsl.model.language.rule import MAX_CODE, HouseRule, RuleKind
 from rulesdsl.model.language.vocab import ATTRIBUTES, CARD_SETS, NAMES, Type
+from rulesdsl.model.language.vocab import SETS as NAMED_SETS
 from rulesdsl.model.state import NO_END
 from rulesdsl.play.kernel.machine import (
     AGGREGATES,
@@ -113,6 +116,7 @@ Python its rules may compile to (`MAX_CODE`), each instruction's part of that te
 one character at least."""
 
 ALLOWED = SET_CODES[CARD_SETS[NAMES["allowed"].code]]
+ACTIVE = SET_CODES[NAMED_SETS["active"]]
 
 
 class ProgramError(Exception):
@@ -292,6 +296,13 @@ class Compiler:
         if fixed:
             self.root += [(RETURN,), refused_none, (PUSH, 0)]
 
+    def outs(self, condition: ir.Node, loops: list[Loop]) -> None:
+        """A rule of who is out: the players still in for whom its condition holds, as
+        the players the condition's negation does not keep."""
+        stays = ir.Unary(Type.BOOL, condition.pos, "not", condition, free=condition.free)
+        slot = self.fold(KEEP, ir.CARD_VAR, ACTIVE, stays, frozenset(), loops)
+        self.root.append((SLOT, slot))
+
     def refused_cards(self, condition: ir.Node) -> int | None:
         """The cards a condition that reads nothing but the card and constants (`card.suit
         == hearts`, `card == QS`) refuses, as a mask, worked out here for every card; None
@@ -337,6 +348,8 @@ class Compiler:
             self.choice(rule.tree, rule.winner, NO_END, loops)
         elif rule.kind == RuleKind.LEAD:
             self.value(rule.tree, loops)
+        elif rule.kind == RuleKind.OUT:
+            self.outs(rule.tree, loops)
         else:
             self.value(rule.tree, loops)
             self.root.append((OPERATE_WITH, OPERATIONS.index((2, "max")), 0))

@@ -243,6 +243,7 @@ AT: dict[Step, tuple[Callable[..., Any], ...]] = {
     Step.DRAW_COUNT: (draw_unit.fixed_count, per_card_in_trick),
     Step.REFILL: (reshuffle, play_on),
     Step.DRAW_END: (last_draw_wins,),
+    Step.OUT: (),
     Step.ALL_OUT: (all_out_unit.no_winner,),
     Step.END_CHECK: (most_tricks,),
     Step.NEXT_LEAD: (next_lead_unit.left_of_winner, next_lead_unit.opening_leader),

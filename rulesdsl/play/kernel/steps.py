@@ -33,6 +33,7 @@ from rulesdsl.play.kernel.dispatch import (
     follow_filter,
     lead_filter,
     next_lead_at,
+    out_at,
     refill_at,
     score_at,
 )
@@ -186,6 +187,35 @@ def eliminate(s: Any, number: int) -> None:
             s.eliminated_len += 1
 
 
+def eliminate_ruled(s: Any, p: Any, number: int) -> None:
+    """Step 6 where the profile's rules say who is out, as
+    `rulesdsl.play.engine.steps.eliminate_ruled` does it: the players they put out and,
+    where empty hands go out at step 6, the empty hands, in the order they played to the
+    trick. Each rule fires where it puts out a player no earlier rule or empty hand did;
+    the cards of a player a rule puts out leave play."""
+    in_trick = 0
+    empty = 0
+    for k in range(s.seats_len):
+        seat = s.trick_seats[k]
+        in_trick |= 1 << seat
+        if p.eliminate == 0 and s.hands[seat] == 0:
+            empty |= 1 << seat
+    ruled = 0
+    for k in range(p.out_len):
+        gone = out_at(p.out_code[k], p, s, p.out_arg[k]) & in_trick & ~ruled
+        if gone & ~empty != 0:
+            s.fired |= p.out_bit[k]
+        ruled |= gone
+    for k in range(s.seats_len):
+        seat = s.trick_seats[k]
+        if s.active[seat] != 0 and (empty | ruled) & (1 << seat) != 0:
+            s.hands[seat] = 0
+            s.active[seat] = 0
+            s.remaining -= 1
+            s.eliminated[s.eliminated_len] = number * SEATS + seat
+            s.eliminated_len += 1
+
+
 def draw_cards(s: Any, p: Any, seat: int, wanted: int) -> int:
     """`seat` draws up to `wanted` cards from the top of the stock, which the exhaustion
     rule may refill as it runs out; how many it drew."""
@@ -252,11 +282,13 @@ def draw(s: Any, p: Any) -> int:
 def after_draw(s: Any, p: Any, number: int, last_card: bool) -> None:
     """Steps 6 to 10, when the draw has not ended the hand."""
     winner = s.winner
-    if p.eliminate == 0:
+    if p.out_len != 0:
+        eliminate_ruled(s, p, number)
+    elif p.eliminate == 0:
         eliminate(s, number)
-        if last_card and s.active[winner] != 0:
-            s.fired |= p.eliminate_bit
-            s.saves += 1
+    if p.eliminate == 0 and last_card and s.active[winner] != 0:
+        s.fired |= p.eliminate_bit
+        s.saves += 1
     if s.remaining == 1:
         seat = 0
         while s.active[seat] == 0:

@@ -30,6 +30,7 @@ from rulesdsl.model.language.vocab import (
     PLAYING,
     SEAT_ONLY,
     SETS,
+    SUBJECTS,
     Aggregate,
     SetCode,
     Type,
@@ -51,8 +52,6 @@ NULLABLE = {
     Type.MAYBE_CARD: Type.MAYBE_CARD,
 }
 MAYBE = {Type.SEAT: Type.MAYBE_SEAT, Type.CARD: Type.MAYBE_CARD}
-SUBJECTS = ("card", "player")
-"""The names of what a rule decides on, one at a time (`ir.CARD_VAR`)."""
 """A value's type, and the type of it or none."""
 WORDS = {"NAME": "a name", "INT": "a number", "$END": "the end of the clause"}
 
