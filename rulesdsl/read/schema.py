@@ -114,6 +114,9 @@ CLAUSE_DESCRIPTIONS = {
     Clause.SCORE: "the hand winner's match points, an expression (replaces scoring)",
     Clause.END: "`after trick N` or `when CONDITION`: the hand ends after step 9",
     Clause.LEAD: "after the deal, who leads the first trick: a seat, or none (the options say)",
+    Clause.ALSO_DRAWS: "at step 4, right after the trick winner's draw, who draws one card too:"
+    " a seat still in other than the winner, or none",
+    Clause.OUT: "`if CONDITION` on `player`: at step 6, each player still in it holds for is out",
     Clause.WINNER: "who wins a hand an end rule ends: a seat, or none",
 }
 

@@ -29,7 +29,7 @@ from rulesdsl.model.kinds import (
     MatchKind,
     PlayerRange,
 )
-from rulesdsl.model.language.rule import Clause, HouseRule, RuleKind
+from rulesdsl.model.language.rule import SEAT_KINDS, Clause, HouseRule, RuleKind
 from rulesdsl.model.rules import OPTIONS, SECTIONS, section_options
 from rulesdsl.model.units.trump import SUIT_WORDS
 from rulesdsl.read.language.settings import RuleSetting
@@ -367,8 +367,8 @@ def rule_text(rule: HouseRule, words: Phrases, deck: Sequence[int]) -> str:
             return words.house((RuleKind.END, "after"), number=number, winner=winner)
         condition = said(ends.removeprefix("when "))
         return words.house((RuleKind.END, "when"), condition=condition, winner=winner)
-    if rule.kind == RuleKind.LEAD:
-        return words.house((RuleKind.LEAD,), seat=said(rule.clause(RuleKind.LEAD)))
+    if rule.kind in SEAT_KINDS:
+        return words.house((rule.kind,), seat=said(rule.clause(rule.kind)))
     if rule.kind == RuleKind.OUT:
         condition = said((rule.clause(RuleKind.OUT) or "").removeprefix("if "))
         return words.house((RuleKind.OUT,), condition=condition)

@@ -26,7 +26,7 @@ from rulesdsl.model.language.vocab import (
     Where,
 )
 from rulesdsl.model.rules import options_table
-from rulesdsl.read.language.compile import COUNTS, TARGET_WHERE
+from rulesdsl.read.language.compile import COUNTS, SEAT_CLAUSES, TARGET_WHERE
 from rulesdsl.read.schema import profile_schema
 from rulesdsl.words import highlight
 
@@ -54,7 +54,7 @@ def clause_places() -> dict[Where, str]:
     """Each place a rule acts at, as the clauses that act there are written."""
     places = {where: f"`{Clause.REFUSE} {target}`" for target, where in TARGET_WHERE.items()}
     places |= {where: f"`{kind}`" for kind, (where, _, _) in COUNTS.items()}
-    places[Where.DEAL] = f"`{Clause.LEAD}`"
+    places |= {where: f"`{kind}`" for kind, (where, _) in SEAT_CLAUSES.items()}
     places[Where.OUT] = f"`{Clause.OUT}`"
     places[Where.END] = f"`{Clause.END}`, `{Clause.WINNER}`"
     return places

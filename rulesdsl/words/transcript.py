@@ -108,8 +108,20 @@ class Transcript:
             drawn = "a card" if len(e.cards) == 1 else f"{len(e.cards)} cards"
         self.write(f"  {self.style.seat(e.seat)} draws {drawn}; {e.stock_left} left")
 
+    def _lead(self, e: ev.Lead) -> None:
+        """The first lead a rule the profile states gives (the others go unsaid)."""
+        if self._stated(e.rule):
+            seat = self.style.seat(e.seat)
+            self.write(f"  {seat} leads trick {e.trick} by rule {e.rule}")
+
     def _out(self, e: ev.Out) -> None:
-        self.write(f"  {self.style.seat(e.seat)} is out")
+        by = f" by rule {e.rule}" if self._stated(e.rule) else ""
+        self.write(f"  {self.style.seat(e.seat)} is out{by}")
+
+    def _stated(self, name: str | None) -> bool:
+        """Whether `name` is a rule the profile states."""
+        rules = self.rules.house_rules if self.rules is not None else ()
+        return any(r.name == name for r in rules)
 
     def _hand_end(self, e: ev.HandEnd) -> None:
         if e.reason is EndReason.HOUSE_RULE:

@@ -296,6 +296,9 @@ def stated_rule(draw, index: int) -> str:
         return f"rule r{index} {{ end when {condition}\n winner {winner} }}"
     if kind == RuleKind.LEAD:
         return f"rule r{index} {{ lead {draw(expression(Type.MAYBE_SEAT, Where.DEAL, ()))} }}"
+    if kind == RuleKind.ALSO_DRAWS:
+        who = draw(expression(Type.MAYBE_SEAT, Where.ALSO_DRAWS, ()))
+        return f"rule r{index} {{ also_draws {who} }}"
     if kind == RuleKind.OUT:
         return f"rule r{index} {{ out if {draw(expression(Type.BOOL, Where.OUT, ()))} }}"
     where = Where.DRAW if kind == RuleKind.DRAW else Where.SCORE

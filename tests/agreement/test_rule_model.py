@@ -58,6 +58,8 @@ POOL = """profile "pool" extends "equal-hands" {
     rule previous-suit { refuse lead if card.suit == previous.led }
     rule no-queen-first { refuse card if trick.number == 1 and card == QS }
     rule last-trump-two { score 2 if hand.last_trick.best.trump else 1 }
+    rule no-trick-out { out if trick.number == 2 and player.tricks == 0 }
+    rule one-card-out { out if player.cards == 1 and stock.size < 40 }
 }
 """
 
@@ -107,6 +109,8 @@ BOTS = [("lowest",) * 4, ("highest",) * 4, ("random",) * 4]
         "hearts-broken",
         "previous-suit",
         "no-queen-first",
+        "no-trick-out",
+        "one-card-out",
     ],
 )
 def test_a_stated_rule_that_did_not_fire_plays_the_hand_as_the_profile_without_it(name):
@@ -364,6 +368,10 @@ SMALL_CASES = [
     ({}, ["hearts-broken", "previous-suit"]),
     ({"hand_size": "3"}, ["no-queen-first", "aces-score"]),
     ({}, ["king-two", "last-trump-two"]),
+    ({}, ["no-trick-out"]),
+    ({"hand_size": "3"}, ["no-trick-out", "one-card-out"]),
+    ({"exhaustion": "reshuffle", "draw_by": "everyone"}, ["one-card-out"]),
+    ({"elimination": "immediate"}, ["one-card-out", "no-trick-out"]),
 ]
 
 

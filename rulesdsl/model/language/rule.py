@@ -31,6 +31,7 @@ STEP_PLACES = {
     Step.LEAD_FILTER: "step 1, the cards the leader may lead",
     Step.FOLLOW_FILTER: "step 1, the cards a follower may play",
     Step.DRAW_COUNT: "step 4, how many cards a drawer takes",
+    Step.EXTRA_DRAW: "step 4, who draws a card too, right after the trick winner's draw",
     Step.OUT: "step 6, who is out besides the empty hands",
     Step.END_CHECK: "after step 9, whether the hand ends and who wins it",
     Step.SCORE: "after the hand, the match points its winner scores",
@@ -46,6 +47,11 @@ class RuleKind(StrEnum):
     END = "end"
     LEAD = "lead"
     OUT = "out"
+    ALSO_DRAWS = "also_draws"
+
+
+SEAT_KINDS = frozenset({RuleKind.LEAD, RuleKind.ALSO_DRAWS})
+"""The kinds of rule that name a seat, or none."""
 
 
 class Clause(StrEnum):
@@ -58,6 +64,7 @@ class Clause(StrEnum):
     END = RuleKind.END.value
     LEAD = RuleKind.LEAD.value
     OUT = RuleKind.OUT.value
+    ALSO_DRAWS = RuleKind.ALSO_DRAWS.value
     WINNER = "winner"
     REMOVED = "removed"
     SAY = "say"

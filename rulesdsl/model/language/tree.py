@@ -29,6 +29,8 @@ OPERATORS: dict[str, Callable[[int, int], int]] = {
     "*": operator.mul,
 }
 """What each operator of a `Binary` makes of two ints (a condition is 0 or 1)."""
+COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
+"""The operators that compare two values."""
 
 CARD_VAR = 0
 """The variable of what a rule decides on, one at a time: `card` in a filter, `player` in

@@ -46,13 +46,14 @@ class Where(StrEnum):
     FOLLOW = "a follow"
     PLAY = "a card played"
     DRAW = "a draw"
+    ALSO_DRAWS = "who draws too"
     OUT = "who is out"
     END = "the end of a trick"
     SCORE = "the score of a hand"
 
 
 PLAYING = frozenset({Where.LEAD, Where.FOLLOW, Where.PLAY})
-RESOLVED = frozenset({Where.DRAW, Where.OUT, Where.END})
+RESOLVED = frozenset({Where.DRAW, Where.ALSO_DRAWS, Where.OUT, Where.END})
 DURING = PLAYING | RESOLVED
 ANYWHERE = DURING | {Where.DEAL, Where.SCORE}
 

@@ -63,6 +63,7 @@ class Step(StrEnum):
     OUT = "out"  # step 6, who is out besides the empty hands
     DRAW_COUNT = "draw_count"  # step 4, how many cards a drawer takes
     DRAWERS = "drawers"  # step 4, who draws, in order
+    EXTRA_DRAW = "extra_draw"  # step 4, who draws a card too, right after the trick winner
     REFILL = "refill"  # step 4, the stock is empty as a card is to be drawn
     DRAW_END = "draw_end"  # step 5, does a draw end the hand, and who wins
     ALL_OUT = "all_out"  # step 8, who wins when every hand emptied
@@ -86,7 +87,7 @@ class Composition(StrEnum):
     EXCLUSIVE = "exclusive"  # one rule decides: a second contributor is refused
 
 
-ORDERED_STEPS = PLAY_FILTERS | {Step.FIRST_LEAD, Step.OUT, Step.END_CHECK}
+ORDERED_STEPS = PLAY_FILTERS | {Step.FIRST_LEAD, Step.EXTRA_DRAW, Step.OUT, Step.END_CHECK}
 COMPOSITION = {
     step: Composition.ORDERED if step in ORDERED_STEPS else Composition.EXCLUSIVE for step in Step
 }

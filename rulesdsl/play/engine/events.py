@@ -61,7 +61,7 @@ class Lead(Event):
     """`seat` leads trick `trick`: `opening_lead` decided it for the first trick of a hand,
     `next_lead` where the lead passes to a player other than the last trick's winner (as
     rule coverage counts it), `core` where the winner leads (section 2 of docs/rules.md,
-    step 10)."""
+    step 10); a rule the profile states, by its name, where it gave the first lead."""
 
     kind: ClassVar[str] = "lead"
     trick: int
@@ -105,6 +105,9 @@ class Draw(Event):
 
 @dataclass(frozen=True)
 class Out(Event):
+    """`seat` is out at trick `trick`: by `elimination` (an empty hand) or by a rule the
+    profile states, by its name."""
+
     kind: ClassVar[str] = "out"
     trick: int
     seat: int

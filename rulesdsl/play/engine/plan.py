@@ -123,6 +123,9 @@ def plan_for(rules: Rules) -> Plan:
             OutRule(c.function, c.rule, bit_of(rules, c.rule)) for c in _at(rules, Step.OUT)
         ),
         drawers=decision(rules, Step.DRAWERS),
+        also_draws=tuple(
+            SeatRule(c.function, c.rule, bit_of(rules, c.rule)) for c in _at(rules, Step.EXTRA_DRAW)
+        ),
         draw_count=decision(rules, Step.DRAW_COUNT),
         refill=decision(rules, Step.REFILL),
         draw_end=EndRule(

@@ -38,8 +38,8 @@ class PlayRule(NamedTuple):
 
 
 class SeatRule(NamedTuple):
-    """A rule that names a seat (who leads the first trick), -1 for none: the rule it
-    belongs to and its coverage bit."""
+    """A rule that names a seat (who leads the first trick, who draws too), -1 for none:
+    the rule it belongs to and its coverage bit."""
 
     seat: Callable[[State], int]
     rule: str
@@ -88,6 +88,7 @@ class Plan(NamedTuple):
     eliminate: Decision  # a flag: empty hands are out at step 3 rather than at step 6
     out_rules: tuple[OutRule, ...]  # step 6, who else is out, in order: (s) -> seats
     drawers: Decision  # step 4, who draws, in order: (s) -> seats
+    also_draws: tuple[SeatRule, ...]  # step 4, who draws a card too, after the winner
     draw_count: Decision  # step 4, how many cards: (s, seat) -> count
     refill: Decision  # step 4, an empty stock: a Refill
     draw_end: EndRule  # step 5: (s, seat) -> winner or NO_END
@@ -266,9 +267,10 @@ def refill(s: State, p: Plan, number: int) -> None:
     return None
 
 
-def draw_cards(s: State, p: Plan, seat: int, wanted: int, number: int) -> int:
+def draw_cards(s: State, p: Plan, seat: int, wanted: int, number: int, rule: str) -> int:
     """Step 4: `seat` draws up to `wanted` cards from the top of the stock; when the stock
-    is empty, the exhaustion rule may refill it. The number drawn."""
+    is empty, the exhaustion rule may refill it. The number drawn; the trace names `rule`,
+    or the rule of the count (the winner's draw) or of who draws (another's)."""
     drawn = 0
     if s.trace:
         cards = []
@@ -292,8 +294,8 @@ def draw_cards(s: State, p: Plan, seat: int, wanted: int, number: int) -> int:
             drawn += 1
             if s.trace:
                 cards.append(card)
-    if s.trace and drawn:  # the winner's draw is the count's; another's, who draws
-        rule = p.draw_count.rule if seat == s.winner else p.drawers.rule
+    if s.trace and drawn:
+        rule = rule or (p.draw_count.rule if seat == s.winner else p.drawers.rule)
         s.log.append(("draw", number, seat, cards, len(s.stock), rule))
     return drawn
 
@@ -315,13 +317,29 @@ def count_for(s: State, p: Plan, seat: int) -> int:
 def draw_for(s: State, p: Plan, seat: int, number: int) -> int:
     """Step 4: `seat` draws its count; an option's count fires when it takes cards, the
     draw of a player other than the trick winner fires the rule of who draws."""
-    drawn = draw_cards(s, p, seat, count_for(s, p, seat), number)
+    drawn = draw_cards(s, p, seat, count_for(s, p, seat), number, "")
     if drawn:
         if p.draw_count.replaced is None:
             s.fired |= p.draw_count.bit
         if seat != s.winner:
             s.fired |= p.drawers.bit
     return drawn
+
+
+def draw_too(s: State, p: Plan, number: int) -> int:
+    """Step 4, right after the trick winner's draw: the first rule the profile states that
+    names a player still in other than the winner has them draw one card; step 5 after
+    it. Whether that ends the hand (its winner, or NO_END)."""
+    ended = NO_END
+    decided = False
+    for rule in p.also_draws:  # no break: as `lead_first`
+        seat = rule.seat(s)
+        if not decided and seat >= 0 and seat != s.winner and s.active[seat]:
+            decided = True
+            if draw_cards(s, p, seat, 1, number, rule.rule):
+                s.fired |= rule.bit
+                ended = p.draw_end.check(s, seat)
+    return ended
 
 
 def end_hand(s: State, winner: int, reason: int, rule: str, bit: int) -> None:
@@ -401,13 +419,23 @@ def finish_trick(s: State, p: Plan) -> None:
             drawn = draw_for(s, p, winner, number)
             if drawn:
                 ended = p.draw_end.check(s, winner)  # step 5
+        if p.also_draws and ended == NO_END:
+            ended = draw_too(s, p, number)
     else:
-        for seat in p.drawers.act(s):  # step 4
+        drawers = p.drawers.act(s)
+        after = 1 if drawers and drawers[0] == winner else 0  # who draws too comes next
+        for k, seat in enumerate(drawers):  # step 4
+            if k == after and p.also_draws:
+                ended = draw_too(s, p, number)
+                if ended != NO_END:
+                    break
             drawn = draw_for(s, p, seat, number)
             if drawn:
                 ended = p.draw_end.check(s, seat)  # step 5
                 if ended != NO_END:
                     break
+        if len(drawers) == after and p.also_draws and ended == NO_END:
+            ended = draw_too(s, p, number)
     if ended != NO_END:
         end_hand(s, ended, p.draw_end.reason, p.draw_end.rule, p.draw_end.bit)
     else:

@@ -37,6 +37,7 @@ CALLS: dict[Step, Call] = {
     ),
     Step.TRUMP: Call("deal_trump", "s, deck, dealt", "None"),
     Step.DRAWERS: Call("drawers_at", "s", "0"),
+    Step.EXTRA_DRAW: Call("also_draws_at", "s", "-1", "run_program(p, arg, s, -1, 0, -1)"),
     Step.DRAW_COUNT: Call("count_at", "s, seat", "0", "run_program(p, arg, s, seat, 0, -1)"),
     Step.REFILL: Call("refill_at", "s", "0"),
     Step.DRAW_END: Call("draw_end_at", "s, seat", "NO_END"),

@@ -66,6 +66,7 @@ PLAN_FIELDS = (
     Field("eliminate", meaning="1: an empty hand is out at step 3, before the draw"),
     Field("eliminate_bit"),
     *_decided("drawers"),
+    *_ordered("also"),
     *_replaceable("count"),
     *_decided("refill"),
     Field("reshuffles", meaning="1: an empty stock can be refilled"),
@@ -194,6 +195,7 @@ def kernel_plan(rules: Rules) -> Any:
     plan.eliminate = int(bool(p.eliminate.act))
     plan.eliminate_bit = p.eliminate.bit
     _put(plan, "drawers", Step.DRAWERS, p.drawers, programs)
+    _put_ordered(plan, "also", Step.EXTRA_DRAW, p.also_draws, programs)
     _put(plan, "count", Step.DRAW_COUNT, p.draw_count, programs)
     refill = p.refill.act
     _put(plan, "refill", Step.REFILL, p.refill._replace(act=refill.refill), programs)

@@ -44,7 +44,7 @@ loop it does not read begins, so its work stays within the bounds the checker pr
 What each stated rule's program gives:
 
     refuse   the cards of `allowed` its condition does not refuse (aggregate `keep`)
-    lead     its seat, or -1 for none
+    lead     its seat, or -1 for none; also_draws likewise
     out      the players still in whom its condition puts out, as a mask of seats
     draw     max(0, its count); score likewise
     end      its winner where its condition holds, else NO_END
@@ -61,7 +61,7 @@ from functools import reduce
 from typing import NamedTuple
 
 from rulesdsl.model.language import tree as ir
-from rulesdsl.model.language.rule import MAX_CODE, HouseRule, RuleKind
+from rulesdsl.model.language.rule import MAX_CODE, SEAT_KINDS, HouseRule, RuleKind
 from rulesdsl.model.language.vocab import ATTRIBUTES, CARD_SETS, NAMES, Type
 from rulesdsl.model.language.vocab import SETS as NAMED_SETS
 from rulesdsl.model.state import NO_END
@@ -346,7 +346,7 @@ class Compiler:
         elif rule.kind == RuleKind.END:
             assert rule.winner is not None
             self.choice(rule.tree, rule.winner, NO_END, loops)
-        elif rule.kind == RuleKind.LEAD:
+        elif rule.kind in SEAT_KINDS:
             self.value(rule.tree, loops)
         elif rule.kind == RuleKind.OUT:
             self.outs(rule.tree, loops)

@@ -240,6 +240,7 @@ AT: dict[Step, tuple[Callable[..., Any], ...]] = {
     Step.FOLLOW_FILTER: (follow_suit, suit_or_trump, trump_when_void, head_the_trick),
     Step.TRUMP: (dealer_last_card, fixed_suit, stock_turnup, stock_bottom, no_trump),
     Step.DRAWERS: (everyone_draws,),
+    Step.EXTRA_DRAW: (),
     Step.DRAW_COUNT: (draw_unit.fixed_count, per_card_in_trick),
     Step.REFILL: (reshuffle, play_on),
     Step.DRAW_END: (last_draw_wins,),

@@ -24,6 +24,7 @@ from rulesdsl.play.engine.masks import highest, lowest, nth, popcount, suit_card
 from rulesdsl.play.engine.steps import winner_leads
 from rulesdsl.play.kernel.dispatch import (
     all_out_at,
+    also_draws_at,
     count_at,
     deal_trump,
     draw_end_at,
@@ -265,17 +266,39 @@ def end_hand(s: Any, winner: int, reason: int, bit: int) -> None:
     s.fired |= bit
 
 
+def draw_too(s: Any, p: Any) -> int:
+    """Step 4, right after the trick winner's draw, as `rulesdsl.play.engine.steps.draw_too`
+    does it: the first rule the profile states that names a player still in other than the
+    winner has them draw one card; step 5 after it."""
+    for k in range(p.also_len):
+        seat = also_draws_at(p.also_code[k], p, s, p.also_arg[k])
+        if seat >= 0 and seat != s.winner and s.active[seat] != 0:
+            if draw_cards(s, p, seat, 1) > 0:
+                s.fired |= p.also_bit[k]
+                return draw_end_at(p.draw_end_code, s, seat, p.draw_end_arg)
+            return NO_END
+    return NO_END
+
+
 def draw(s: Any, p: Any) -> int:
     """Step 4 and 5: who draws, in order; a draw may end the hand (its winner, or NO_END)."""
     ended = NO_END
     if p.drawers_code == 0:
         if s.active[s.winner] != 0 and draw_for(s, p, s.winner) > 0:
             ended = draw_end_at(p.draw_end_code, s, s.winner, p.draw_end_arg)
+        if ended == NO_END and p.also_len != 0:
+            ended = draw_too(s, p)
     else:
-        for k in range(drawers_at(p.drawers_code, s, p.drawers_arg)):
+        drawers = drawers_at(p.drawers_code, s, p.drawers_arg)
+        after = 1 if drawers > 0 and s.drawers[0] == s.winner else 0
+        for k in range(drawers):
+            if k == after and ended == NO_END and p.also_len != 0:
+                ended = draw_too(s, p)
             seat = s.drawers[k]
             if ended == NO_END and draw_for(s, p, seat) > 0:
                 ended = draw_end_at(p.draw_end_code, s, seat, p.draw_end_arg)
+        if drawers == after and ended == NO_END and p.also_len != 0:
+            ended = draw_too(s, p)
     return ended
 
 

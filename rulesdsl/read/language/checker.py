@@ -39,7 +39,7 @@ from rulesdsl.model.language.vocab import (
 from rulesdsl.model.text import Pos
 from rulesdsl.read import GRAMMAR_DIR
 
-COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
+COMPARISONS = ir.COMPARISONS
 ORDERED = ("<", "<=", ">", ">=")
 ORDERED_TYPES = (Type.INT, Type.RANK)
 """The types whose values are in order: numbers, and ranks by the deck's order."""

@@ -8,8 +8,9 @@
 A rule has exactly one kind clause: `refuse lead|follow|card if COND` (a play filter),
 `draw COUNT` or `score COUNT` (replacing the option's count), `end when COND` /
 `end after trick N` with `winner SEAT` (an end rule, after step 9), `lead SEAT` (after
-the deal, who leads the first trick; none: as the options say), or `out if COND` (at
-step 6, each player still in for whom the condition holds is out). `say LANG "text"`
+the deal, who leads the first trick; none: as the options say), `also_draws SEAT` (at
+step 4, right after the trick winner's draw, that player draws one card too), or `out if
+COND` (at step 6, each player still in for whom the condition holds is out). `say LANG "text"`
 gives the sentence `explain` prints in that language. `removed` (alone) takes an
 inherited rule of that name away.
 """
@@ -57,6 +58,12 @@ COUNTS = {
     RuleKind.DRAW: (Where.DRAW, "seat", Step.DRAW_COUNT),
     RuleKind.SCORE: (Where.SCORE, "winner", Step.SCORE),
 }
+SEAT_CLAUSES = {
+    RuleKind.LEAD: (Where.DEAL, Step.FIRST_LEAD),
+    RuleKind.ALSO_DRAWS: (Where.ALSO_DRAWS, Step.EXTRA_DRAW),
+}
+"""The clauses that name a seat (or none, `rule.SEAT_KINDS`): where they are asked, and the
+step."""
 
 
 # What writing a fix in place of the text at a position does to the profile's rules, given
@@ -196,11 +203,12 @@ class _Compiler:
             text = self._value(head)
             if kind == RuleKind.REFUSE:
                 return self._refuse(head, text, name)
-            if kind == RuleKind.LEAD:
-                who = check_expression(text, head.value_pos, Where.DEAL, Type.MAYBE_SEAT)
+            if kind in SEAT_CLAUSES:
+                where, step = SEAT_CLAUSES[kind]
+                who = check_expression(text, head.value_pos, where, Type.MAYBE_SEAT)
                 source = codegen.seat_source(name, who)
                 clauses = ((kind.value, canonical(text)),)
-                return Built(kind, clauses, source, (Step.FIRST_LEAD,), tree=who)
+                return Built(kind, clauses, source, (step,), tree=who)
             if kind == RuleKind.OUT:
                 condition = check_out(text, head.value_pos)
                 source = codegen.out_source(name, condition)

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import lru_cache
-from itertools import permutations
+from itertools import permutations, product
 from typing import Any
 
 from rulesdsl.model.contributions import model
@@ -56,9 +56,11 @@ class End(StrEnum):
     HOUSE_RULE = "house_rule"
 
 
-State = tuple[tuple[int, ...], int, int]
-"""The sorted sizes of the active hands (largest first), the stock, and the tricks won by the
-kind of card a stated draw count tells apart so far (else 0)."""
+State = tuple[tuple[int, ...], int, int, int]
+"""The sorted sizes of the active hands (largest first), the stock, the tricks won by the
+kind of card a stated draw count tells apart so far (else 0), and the cards that left play
+with the players a stated rule put out (they are not set aside: no reshuffle brings them
+back)."""
 
 
 @dataclass
@@ -76,6 +78,8 @@ class Trick:
     winner_cards: frozenset[int] = frozenset()  # the hand winner's possible card counts
     kind_wins: int = 0  # tricks won by the counted kind of card so far, this one included
     stated_end: bool = False  # ended by a rule the profile states
+    gone: int = 0  # the cards that left play with players a stated rule put out, so far
+    ruled: frozenset[str] = frozenset()  # the stated rules that put a player out at step 6
 
 
 @dataclass(frozen=True)
@@ -89,7 +93,7 @@ class Setup:
 
     @property
     def state(self) -> State:
-        return (self.hand_size,) * self.players, self.stock, 0
+        return (self.hand_size,) * self.players, self.stock, 0, 0
 
 
 def setup(rules: Rules, players: int) -> Setup:
@@ -155,7 +159,7 @@ def _end_effects(rules: Rules) -> list[Any]:
 @lru_cache(maxsize=256)
 def effects(rules: Rules) -> Effects:
     """The count effects of `rules`."""
-    unknown: list[str] = [r.name for r in stated(rules, Step.OUT)]  # the counts of no hand
+    unknown: list[str] = []
     draw = _effect(rules, Step.DRAW_COUNT, unknown)
     ends = _end_effects(rules)
     return Effects(
@@ -347,7 +351,43 @@ def eliminate_after_draw(rules: Rules, trick: Trick) -> None:
     """Steps 3 and 6: every active player with no cards is out (the winner, at step 3,
     only under `immediate`; drawing at step 4 may have saved them under `after_draw`)."""
     keep = [size for size in trick.sizes[1:] if size > 0]
-    trick.sizes = ([trick.sizes[0]] if trick.winner_active and trick.sizes[0] > 0 else []) + keep
+    trick.winner_active = trick.winner_active and trick.sizes[0] > 0
+    trick.sizes = ([trick.sizes[0]] if trick.winner_active else []) + keep
+
+
+def ruled_out(rules: Rules, setup_: Setup, trick: Trick) -> Iterator[Trick]:
+    """Step 6: the profile's rules of who is out, after the empty hands: each way they may
+    put out the players still in. A rule may put out a player where its condition can hold
+    for them and no earlier rule surely puts them out, and surely does where its condition
+    surely holds; the cards they hold leave play (`stated.out_truths` reads a condition)."""
+    own = stated(rules, Step.OUT)
+    if not own or trick.end is not None:
+        yield trick
+        return
+    unwon = None if everyone_draws(rules) else setup_.hand_size
+    counts = said.Counts(setup_.players, tuple(trick.sizes), trick.stock)
+    may: list[list[str]] = []
+    must: list[bool] = []
+    for index, size in enumerate(trick.sizes):
+        winner = index == 0 and trick.winner_active
+        found = [said.out_truths(r.tree, counts, size, winner, unwon) for r in own]
+        sure = next((k for k, truths in enumerate(found) if truths == {True}), len(own))
+        may.append(
+            [r.name for r, truths in zip(own[: sure + 1], found, strict=False) if True in truths]
+        )
+        must.append(sure < len(own))
+    choices = [(False, True) if m and not s else (s,) for m, s in zip(may, must, strict=True)]
+    for chosen in product(*choices):
+        gone = [i for i, out in enumerate(chosen) if out]
+        kept = [size for i, size in enumerate(trick.sizes) if i not in gone]
+        yield replace(
+            trick,
+            sizes=kept,
+            winner_active=trick.winner_active and 0 not in gone,
+            events=set(trick.events),
+            gone=trick.gone + sum(trick.sizes[i] for i in gone),
+            ruled=frozenset(name for i in gone for name in may[i]),
+        )
 
 
 def last_draw_ends(rules: Rules, trick: Trick, taken: int) -> None:
@@ -390,11 +430,11 @@ def play_trick(
     """One trick from `state`, won by the active hand at index `winner`, whose drawers
     take `wanted` cards; `others` orders the rest clockwise from the winner (as indexes
     into the sizes; default: as they are)."""
-    sizes, stock, _ = state
+    sizes, stock, _, gone = state
     rest = others or tuple(i for i in range(len(sizes)) if i != winner)
     after = [sizes[i] - 1 for i in (winner, *rest)]
-    set_aside = setup_.in_play - sum(sizes) - stock + len(sizes)
-    trick = Trick(after, stock, set_aside, len(sizes), kind_wins=kind_wins)
+    set_aside = setup_.in_play - gone - sum(sizes) - stock + len(sizes)
+    trick = Trick(after, stock, set_aside, len(sizes), kind_wins=kind_wins, gone=gone)
     if any(size >= 2 for size in sizes):
         trick.events.add(Fact.FOLLOWER_CHOOSES)
     wants = wanted > 0
@@ -406,6 +446,12 @@ def play_trick(
     last_draw_ends(rules, trick, taken)
     if trick.end is None:
         eliminate_after_draw(rules, trick)
+    return trick
+
+
+def settle(rules: Rules, setup_: Setup, trick: Trick) -> Trick:
+    """Steps 7 to 9, once step 6 has put out whom it puts out."""
+    if trick.end is None:
         last_players_end(rules, trick)
     if trick.end is None:
         most_tricks_ends(rules, trick, setup_.players)
@@ -414,7 +460,8 @@ def play_trick(
 
 
 def next_state(trick: Trick) -> State:
-    return tuple(sorted(trick.sizes, reverse=True)), trick.stock, trick.kind_wins
+    sizes = tuple(sorted(trick.sizes, reverse=True))
+    return sizes, trick.stock, trick.kind_wins, trick.gone
 
 
 def tricks_from(
@@ -424,25 +471,28 @@ def tricks_from(
     draw count; where every player draws and who gets the last cards matters, one per
     distinct order of the other hands' sizes; and, where the profile states end rules, the
     same trick ending the hand after step 9, with a winner or without."""
-    sizes, stock, won = state
+    sizes, stock, won, _ = state
     seen: set[int] = set()
-    stated_ends = bool(stated(rules, Step.END_CHECK))
-    any_end = effects(rules).any_end
     for index, size in enumerate(sizes):
         if size not in seen:
             seen.add(size)
             for wanted, after in draw_choices(rules, len(sizes), won):
                 for others in orders(rules, sizes, stock, index, wanted):
-                    trick = play_trick(rules, setup_, state, index, wanted, others, after)
-                    ending = (
-                        stated_end_truths(rules, trick, setup_, largest) if stated_ends else {False}
-                    )
-                    if False in ending or trick.end is not None:
-                        yield trick
-                    if trick.end is None and any_end:
-                        yield from house_ends(trick, stated=False)
-                    if trick.end is None and True in ending:
-                        yield from house_ends(trick, stated=True)
+                    played = play_trick(rules, setup_, state, index, wanted, others, after)
+                    for trick in ruled_out(rules, setup_, played):
+                        yield from _ended(rules, setup_, settle(rules, setup_, trick), largest)
+
+
+def _ended(rules: Rules, setup_: Setup, trick: Trick, largest: int) -> Iterator[Trick]:
+    """After step 9: the trick as the hand goes on, and as end checks end it."""
+    stated_ends = bool(stated(rules, Step.END_CHECK))
+    ending = stated_end_truths(rules, trick, setup_, largest) if stated_ends else {False}
+    if False in ending or trick.end is not None:
+        yield trick
+    if trick.end is None and effects(rules).any_end:
+        yield from house_ends(trick, stated=False)
+    if trick.end is None and True in ending:
+        yield from house_ends(trick, stated=True)
 
 
 def orders(
@@ -462,7 +512,7 @@ def orders(
 
 def counts_at(state: State, players: int) -> said.Counts:
     """What a rule's condition can read of a count state."""
-    sizes, stock, _ = state
+    sizes, stock, *_ = state
     return said.Counts(players, sizes, stock)
 
 
@@ -486,7 +536,7 @@ def counts_after(rules: Rules, state: State, players: int, largest: int) -> said
     row its winner won: for the hand to go on to step 9, another player is still in, who
     played a card to every trick of the streak and, where only the winner draws, drew
     none, so held as many more cards at its start as it is long."""
-    sizes, stock, _ = state
+    sizes, stock, *_ = state
     longest = MOST_TRICKS
     if not everyone_draws(rules) and len(sizes) >= 2:
         longest = max(0, largest - min(sizes))
@@ -523,6 +573,7 @@ class CountModel:
     # The last trick at whose end the profile's own end rules are asked, the hand not
     # over by then (None: any, or the profile states no end rule, all it is asked for).
     latest_going_on: int | None = None
+    ruling_out: frozenset[str] = frozenset()  # the stated rules that may put a player out
     reached: frozenset[State] = frozenset()  # the states before a trick
     end_asked: frozenset[State] = frozenset()  # the states after a trick that reaches step 9
 
@@ -540,7 +591,7 @@ def build(
         if any(said.reads_streak(r) for r in stated(rules, Step.END_CHECK)):
             first = build(rules, players, budget, largest)
             if first.complete:
-                largest = max(max(sizes, default=0) for sizes, _, _ in first.reached)
+                largest = max(max(state[0], default=0) for state in first.reached)
     setup_ = setup(rules, players)
     start = setup_.state
     edges: dict[State, list[tuple[Trick, State | None]]] = {}
@@ -589,6 +640,7 @@ def build(
         largest=largest,
         unknown=effects(rules).unknown,
         latest_going_on=latest,
+        ruling_out=frozenset(name for t in tricks for name in t.ruled),
         reached=frozenset(edges),
         end_asked=frozenset(
             next_state(t) for out in edges.values() for t, n in out if n or t.stated_end

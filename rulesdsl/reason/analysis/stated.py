@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from rulesdsl.model.language import bounds
@@ -250,10 +250,11 @@ class Counts:
 @dataclass(frozen=True)
 class Seat:
     """A seat a variable or name stands for: one holding `size` cards, or any active seat
-    (None); `active` when it is surely still in."""
+    (None); `active` when it is surely still in; the tricks it won, where known."""
 
     active: bool
     size: int | None = None
+    tricks: Span | None = None
 
 
 ANY_ACTIVE = Seat(True)
@@ -359,7 +360,7 @@ class Reader:
         if seat is None:
             return bounds.span(node)
         if node.code == TRICKS_CODE:
-            return 0, self.counts.tricks[1]
+            return seat.tricks or (0, self.counts.tricks[1])
         if seat.size is not None:
             return seat.size, seat.size
         sizes = self.counts.sizes or (0,)
@@ -398,6 +399,48 @@ def reads_streak(rule: HouseRule) -> bool:
 def truths(condition: ir.Node | None, counts: Counts) -> frozenset[bool]:
     """The truths `condition` can have at `counts` (a rule without a tree: either)."""
     return TRUTHS if condition is None else Reader(counts).truths(condition)
+
+
+def out_truths(
+    condition: ir.Node | None, counts: Counts, size: int, winner: bool, unwon: int | None
+) -> frozenset[bool]:
+    """The truths a rule of who is out can have at step 6 for a player still in holding
+    `size` cards (the trick's winner, where `winner`: they won a trick), at any trick
+    number. Where only trick winners draw, a player who has won no trick holds `unwon`
+    cards less one per trick played (`unwon` None: not known), so at the end of a trick
+    of another number they have won one."""
+    if condition is None:
+        return TRUTHS
+    found: set[bool] = set()
+    for low, high in trick_spans(condition):
+        unwon_here = not winner and (unwon is None or low <= unwon - size <= high)
+        reader = Reader(replace(counts, tricks=(low, high)))
+        reader.seats[ir.CARD_VAR] = Seat(True, size, (0 if unwon_here else 1, high))
+        found |= reader.truths(condition)
+    return frozenset(found)
+
+
+def trick_spans(condition: ir.Node) -> list[Span]:
+    """The trick numbers split at each number `condition` compares `trick.number` with, so
+    that every comparison of it has one truth within a span."""
+    points = sorted(
+        {
+            int(number.value)
+            for node in ir.walk(condition)
+            if isinstance(node, ir.Binary) and node.op in ir.COMPARISONS
+            for number, other in ((node.left, node.right), (node.right, node.left))
+            if isinstance(number, ir.Number) and _is_trick_number(other)
+        }
+        & set(range(1, MOST_TRICKS + 1))
+    )
+    spans: list[Span] = []
+    low = 1
+    for point in points:
+        if low < point:
+            spans.append((low, point - 1))
+        spans.append((point, point))
+        low = point + 1
+    return [*spans, (low, MOST_TRICKS)] if low <= MOST_TRICKS else spans
 
 
 def can_hold(condition: ir.Node | None, counts: Counts) -> bool:

@@ -225,10 +225,22 @@ def _cannot_hold(
     counts = read or (lambda state: counts_at(state, players))
     if any(can_hold(rule.tree, counts(state)) for state in states):
         return None
-    largest = max((max(sizes, default=0) for sizes, _, _ in states), default=0)
+    largest = max((max(state[0], default=0) for state in states), default=0)
     return (
         f"its condition cannot hold {when} in any of the {len(states)} count states a hand "
         f"can reach with {players} players (no hand holds more than {largest} cards)"
+    )
+
+
+def _puts_out(rule: HouseRule, proofs: Proofs) -> str | None:
+    """A rule of who is out acts where it puts out a player still in with cards, whom no
+    earlier rule puts out."""
+    model = proofs.model
+    if rule.name in model.ruling_out:
+        return None
+    return (
+        f"its condition cannot hold at step 6 for a player still in with cards in any of the "
+        f"{model.states} count states a hand can reach with {model.setup.players} players"
     )
 
 
@@ -259,7 +271,7 @@ STATED: dict[Step, tuple[str, StatedNever, tuple[Effect, ...]]] = {
         _unseen,
         (Effect.PLAY,),
     ),
-    Step.OUT: ("it puts a player out who would stay in", no_proof, tuple(Effect)),
+    Step.OUT: ("it puts a player out who would stay in", _puts_out, tuple(Effect)),
     Step.SCORE: (
         "it scores a hand winner other points than the option it replaces would",
         _other_points,

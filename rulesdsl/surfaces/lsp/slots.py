@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 
-from rulesdsl.model.language.rule import Clause, Target
+from rulesdsl.model.language.rule import Clause, RuleKind, Target
 from rulesdsl.model.language.vocab import (
     AGGREGATE_TYPES,
     ATTRIBUTES,
@@ -29,7 +29,7 @@ from rulesdsl.model.language.vocab import (
     Where,
 )
 from rulesdsl.read.language.checker import ORDERED, ORDERED_TYPES, card_pattern
-from rulesdsl.read.language.compile import COUNTS, TARGET_WHERE
+from rulesdsl.read.language.compile import COUNTS, SEAT_CLAUSES, TARGET_WHERE
 
 TOKEN = re.compile(
     rf"{card_pattern()}|[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*|\d+|==|!=|<=|>=|\S"
@@ -85,8 +85,8 @@ def clause_slot(clause: str, rest: str) -> ClauseSlot | None:
         return expression_slot(COUNTS_WHERE[clause], Type.INT, rest)
     if clause == Clause.WINNER:
         return expression_slot(Where.END, Type.MAYBE_SEAT, rest)
-    if clause == Clause.LEAD:
-        return expression_slot(Where.DEAL, Type.MAYBE_SEAT, rest)
+    if clause in SEAT_CLAUSES:
+        return expression_slot(SEAT_CLAUSES[RuleKind(clause)][0], Type.MAYBE_SEAT, rest)
     if clause == Clause.END:
         head = re.match(r"\s*(\w+)", rest)
         if head is None:
