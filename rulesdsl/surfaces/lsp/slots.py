@@ -5,6 +5,7 @@ the clause does not parse.
 
     refuse lead if card.trump and |     a condition at a lead
     draw count(c in |                   a set of cards or seats at a draw
+    draw count(c in held where |        a condition on `c`, a card, at a draw
     score 2 if hand.winner == |         not known: any value (not a set) at the score
 """
 
@@ -46,6 +47,7 @@ class Need(Enum):
     SET = "set"  # the set an aggregate ranges over
     LETTER = "letter"  # a new letter for an aggregate to bind: nothing to offer
     IN = "in"  # `in`, after an aggregate's letter
+    FILTER = "filter"  # after an aggregate's set: `where` (a filter) or `:` (the body)
     OPERATOR = "operator"  # after a value: `and`, `or`, `if`, `else`
     IF = "if"  # after `refuse lead`
     END = "end"  # after `end`: `after trick` or `when`
@@ -172,6 +174,9 @@ def _after(token: str, before: str, frame: _Frame, need: Need) -> tuple[Need, Ty
     if frame.aggregate and token == "in":
         frame.letter = before
         return Need.SET, None
+    if frame.aggregate and token == "where" and frame.over:  # a filter, the letter bound
+        frame.wanted = Type.BOOL
+        return Need.VALUE, Type.BOOL
     if frame.aggregate and token == ":":
         frame.wanted = AGGREGATE_TYPES[Aggregate(frame.aggregate)][0]
         return Need.VALUE, frame.wanted
@@ -179,6 +184,7 @@ def _after(token: str, before: str, frame: _Frame, need: Need) -> tuple[Need, Ty
         return Need.IN, None
     if need is Need.SET and WORD.fullmatch(token):
         frame.over = token
+        return Need.FILTER, None
     return Need.OPERATOR, None
 
 
