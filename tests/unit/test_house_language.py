@@ -276,6 +276,7 @@ def test_every_part_of_the_rule_language_has_words_in_every_language(lang):
     assert set(words["names"]) == set(NAMES)
     assert set(words["attributes"]) == {attribute for _, attribute in ATTRIBUTES}
     assert set(words["aggregates"]) == set(Aggregate)
+    assert set(words["sets"]) == {"where"}  # an aggregate's set with a filter (`where`)
     ops = {"not", "and", "or", "if", *COMPARISONS, "+", "-", "*", *CALLS, *FUNCTIONS}
     assert set(words["ops"]) == ops | {"is_none", "is_not_none"}  # a comparison with none
 
