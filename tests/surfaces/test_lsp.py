@@ -1218,6 +1218,17 @@ def _hover_on(tmp_path, clause: str, word: str) -> str:
             "rank",
             "`c.rank`: its rank (a rank)",
         ),
+        # In a filter, the letter is bound as in the body.
+        (
+            "score count(t in hand.tricks where count(c in t.cards: c.trump) > 1: true)",
+            "cards",
+            "`t.cards`: the cards played to it (a set of cards)",
+        ),
+        (
+            "score sum(p in seats where p.cards > 2: p.tricks)",
+            "cards",
+            "`p.cards`: how many cards they hold (a number)",
+        ),
     ],
 )
 def test_hover_names_a_card_a_rank_and_the_hands_memory(tmp_path, clause, word, said):

@@ -107,8 +107,8 @@ class Call(Node):
 class Over(Node):
     """A bounded aggregate: `kind(var in over: body)`; of a set that is an attribute
     (`p.won`), `base` is the value it is of (`p`), whose code stands for `{x}` in `over`.
-    With `where` (`kind(var in over where where: body)`), it ranges only over the members
-    for which that condition holds."""
+    With a filter, `kind(var in over where condition: body)`, `where` is the condition,
+    and the aggregate ranges only over the members for which it holds."""
 
     kind: Aggregate
     var: int
