@@ -1078,6 +1078,9 @@ def test_completion_in_a_filter_offers_what_it_offers_in_a_condition_of_the_body
         filtered = _offered(word, f"{aggregate} where {typed}")
         assert filtered == _offered(word, f"{aggregate}: {typed}"), typed
     assert letter in _offered(word, f"{aggregate} where ")
+    # A letter named `where`, in the body, is a value: what may follow it is an operator.
+    named = aggregate.replace(f"({letter} ", "(where ")
+    assert "and" in _offered(word, f"{named}: where == where and where ")
     assert _offered(word, f"{aggregate} where {letter}.trump and ") == _offered(
         word, f"{aggregate}: {letter}.trump and "
     )

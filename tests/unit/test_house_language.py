@@ -106,6 +106,20 @@ def test_a_filter_is_a_condition_on_the_letter_between_the_set_and_the_body():
     assert (inner.body.pos.column, inner.body.pos.length) == (67, 14)
 
 
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "draw count(where in seats: where.active)",
+        "draw count(where in seats where where.cards > 1: where.active)",
+        "score sum(p in seats where p.active and count(where in p.won: where.trump) > 0: 1)",
+    ],
+)
+def test_where_is_a_letter_where_a_letter_stands(tmp_path, clause):
+    """The word `where` is a keyword only after an aggregate's set: a rule that binds it
+    as a letter reads as it did."""
+    assert problems(profile(tmp_path, RULE.format(clause=clause))) == []
+
+
 def test_a_type_error_names_both_types(tmp_path):
     found = one_problem(tmp_path, "refuse card if card.suit == 3")
     assert "a suit cannot be compared with a number" in found.message

@@ -78,6 +78,7 @@ class _Frame:
     letter: str = ""
     over: str = ""
     ifs: int = 0
+    body: bool = False  # past the aggregate's `:`
 
 
 def clause_slot(clause: str, rest: str) -> ClauseSlot | None:
@@ -174,10 +175,11 @@ def _after(token: str, before: str, frame: _Frame, need: Need) -> tuple[Need, Ty
     if frame.aggregate and token == "in":
         frame.letter = before
         return Need.SET, None
-    if frame.aggregate and token == "where" and frame.over:  # a filter, the letter bound
+    if frame.aggregate and token == "where" and frame.over and not frame.body:  # a filter
         frame.wanted = Type.BOOL
         return Need.VALUE, Type.BOOL
     if frame.aggregate and token == ":":
+        frame.body = True
         frame.wanted = AGGREGATE_TYPES[Aggregate(frame.aggregate)][0]
         return Need.VALUE, frame.wanted
     if need is Need.LETTER and WORD.fullmatch(token):
