@@ -256,10 +256,14 @@ class Words:
         return said
 
     def _aggregate(self, tree: Tree) -> Forms:
-        fn, var, _, over, body = tree.children
+        """`{set}` of an aggregate with a filter is its set and the filter, in the words of
+        `sets.where` ({c} the condition)."""
+        fn, var, _, over, _, where, body = tree.children
         over_said = self.say(over)
         self.bound[str(var)] = ELEMENTS.get(self._type(over))
         try:
+            if where is not None:
+                over_said = self.phrase("sets", "where", set=over_said, c=self.say(where))
             parts = {"v": plain(str(var)), "set": over_said, "x": self.say(body)}
         finally:
             del self.bound[str(var)]

@@ -547,6 +547,30 @@ def test_the_first_and_the_sure_trick_of_an_end_rule(tmp_path, condition, first,
     assert (stated.first_trick(rule), stated.sure_trick(rule)) == (first, sure)
 
 
+@pytest.mark.parametrize(
+    ("condition", "truths"),
+    [
+        ("all(p in active: p.cards < 2)", {False}),
+        ("all(p in active where p.cards >= 6: p.cards < 2)", {True}),  # none kept: true
+        ("any(p in active where p.cards >= 6: true)", {False}),  # none kept: false
+        ("any(p in active where p.cards > 3: p.cards == 4)", {True}),
+        ("any(p in active where p.cards < 4: p.cards == 4)", {False}),
+        ("any(p in active where p.tricks > 0: p.cards == 3)", {True, False}),  # not known
+        ("all(p in active where p.cards > 3: p.cards == 4)", {True}),
+    ],
+)
+def test_the_count_model_reads_a_quantifier_over_the_seats_a_filter_keeps(condition, truths):
+    """At active hands of 3 and 4 cards: a seat the filter surely leaves out is not asked;
+    one it may leave out may make the quantifier either way."""
+    from rulesdsl.model.language.vocab import Type, Where
+    from rulesdsl.model.text import Pos
+    from rulesdsl.read.language.compile import check_expression
+
+    tree = check_expression(condition, Pos(1, 1), Where.END, Type.BOOL)
+    counts = stated.Counts(players=3, sizes=(3, 4), stock=0, tricks=(2, 2))
+    assert stated.truths(tree, counts) == truths
+
+
 TRUMP = stated.Winning(trump=True)
 
 

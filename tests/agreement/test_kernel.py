@@ -192,8 +192,9 @@ def expression(
     path: bool = False,
 ):
     """The text of an expression of the `wanted` type at `where`, the variables of `scope`
-    bound: any name, attribute, operation, call and aggregate of the language; with `path`,
-    a name, a variable or an attribute of one (what an attribute is of)."""
+    bound: any name, attribute, operation, call and aggregate (with a filter or without)
+    of the language; with `path`, a name, a variable or an attribute of one (what an
+    attribute is of)."""
 
     def values(kind: Type, path: bool = path) -> list[str]:
         bound = [v for v, t in scope if fits(t, kind)]
@@ -278,8 +279,10 @@ def expression(
         member = ELEMENTS[over.type]
         over = f"{part(over.owner, path=True)}.{over.name}"
     var = f"v{depth}"
-    body = part(AGGREGATE_TYPES[kind][0], (*scope, (var, member)))
-    return f"{kind}({var} in {over}: {body})"
+    within = (*scope, (var, member))
+    filtered = f" where {part(Type.BOOL, within)}" if draw(st.booleans()) else ""
+    body = part(AGGREGATE_TYPES[kind][0], within)
+    return f"{kind}({var} in {over}{filtered}: {body})"
 
 
 @st.composite
@@ -353,6 +356,39 @@ REMEMBERING = """
 """
 """Rules that name ranks and cards and read the hand's memory (some name cards a short deck
 lacks: there they never act)."""
+
+
+FILTERING = """
+    rule overtake {
+        refuse follow if any(p in active where p != me: p.played.rank > card.rank)
+    }
+    rule keep-hearts {
+        refuse lead if card.suit == hearts and all(c in held where c != card: c.trump)
+    }
+    rule pairs { draw min(2, count(c in trick.winner.won where c.suit == trump: c.rank > ten)) }
+    rule others { score sum(p in seats where p != hand.winner and p.active: p.cards) + 1 }
+    rule spread {
+        end when max(p in active where p != trick.winner: p.cards) >= 2 + trick.size
+        winner least(p in active where p != trick.winner: p.played.strength)
+    }
+    rule short {
+        end when min(p in active where p.cards > 1: p.cards) == 2
+        winner most(p in active where p.played.suit == led: p.played.strength)
+    }
+    rule first { lead most(p in seats where count(c in p.hand where c.trump: true) > 0: p.cards) }
+"""
+"""Rules whose aggregates of every kind take a filter: any, all, count, sum, max, min, most
+and least over the members for which a condition holds (none at all, at times)."""
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_rules_with_filters_play_the_same_hands_in_the_kernel(players):
+    read = load_text(Path("/filters.rules"), f'profile "filters" {{\n{FILTERING}\n}}\n')
+    assert read.ok, [d.text() for d in read.diagnostics]
+    rules = read.rules.with_options({"players": "3..5"})
+    assert_same_hands(rules, players, MIXED[:players], 30)
+    if importlib.util.find_spec("numba") is not None and players == 4:
+        assert (play_chunk(rules, True, True, 40) == play_chunk(rules, True, False, 40)).all()
 
 
 def remembering(deck: str = "standard") -> Rules:

@@ -20,7 +20,14 @@ from sizing import examples
 from support import fast_and_plain
 
 from rulesdsl.model.language import tree as ir
-from rulesdsl.model.language.bounds import NUMBER_LIMIT, WORK_LIMIT, span
+from rulesdsl.model.language.bounds import (
+    FILTER_LOOPS,
+    NUMBER_LIMIT,
+    WORK_LIMIT,
+    cost,
+    span,
+    work,
+)
 from rulesdsl.model.language.vocab import Type, Where
 from rulesdsl.model.rules import Rules
 from rulesdsl.model.text import Pos
@@ -56,6 +63,12 @@ def numbers(depth: int) -> st.SearchStrategy[str]:
         ),
         st.tuples(st.sampled_from(SETS), inner).map(
             lambda t: f"count(c{depth} in {t[0]}: c{depth}.strength < {t[1]})"
+        ),
+        st.tuples(st.sampled_from(SETS), inner, inner).map(
+            lambda t: f"sum(c{depth} in {t[0]} where c{depth}.strength < {t[1]}: {t[2]})"
+        ),
+        st.tuples(st.sampled_from(("max", "min")), st.sampled_from(SETS), inner).map(
+            lambda t: f"{t[0]}(c{depth} in {t[1]} where c{depth}.suit == led: {t[2]})"
         ),
         st.tuples(inner, inner, inner).map(lambda t: f"({t[0]} if {t[1]} > {t[2]} else {t[2]})"),
     )
@@ -127,7 +140,8 @@ class Evaluator:
         values = []
         for element in list(elements):
             self.env[node.var] = element
-            values.append(self.value(node.body))
+            if node.where is None or self.value(node.where):  # the members the filter keeps
+                values.append(self.value(node.body))
         kind = node.kind.value
         if kind == "count":
             return sum(1 for v in values if v)
@@ -212,6 +226,41 @@ def test_nested_aggregates_are_refused_where_one_decision_would_take_too_long(de
         (error,) = errors
         assert error.code == "rule-size" and (error.line, error.column) == (3, 26)
         assert f"at most {WORK_LIMIT:,}" in error.message
+
+
+@pytest.mark.parametrize("depth", range(1, 9))
+def test_aggregates_nested_in_filters_are_refused_as_those_nested_in_bodies_are(depth):
+    """A filter is evaluated for every member, as the body is: aggregates nested in
+    filters `depth` deep take as long to decide as those nested in bodies."""
+    condition = f"c{depth - 1}.suit == led"
+    for level in reversed(range(1, depth)):
+        condition = f"any(c{level} in held where {condition}: c{level}.suit == c{level - 1}.suit)"
+    text = f"refuse follow if any(c0 in held where {condition}: c0.trump)"
+    profile = (
+        f'profile "deep" extends "equal-hands" {{\n    rule deep {{\n        {text}\n    }}\n}}\n'
+    )
+    errors = [d for d in load_text(Path("/deep.rules"), profile).diagnostics if d.is_error]
+    if depth <= 2:
+        assert errors == []
+    else:
+        (error,) = errors
+        assert error.code == "rule-size" and (error.line, error.column) == (3, 26)
+        assert f"at most {WORK_LIMIT:,}" in error.message
+
+
+def test_a_filter_costs_for_every_member_as_the_body_does():
+    plain = checked("count(c in held: c.strength > 3)")
+    filtered = checked("count(c in held where c.suit == led and c.trump: c.strength > 3)")
+    assert isinstance(filtered, ir.Over) and filtered.where is not None
+    size = filtered.over.size
+    assert cost(filtered) == cost(plain) + size * cost(filtered.where)
+    loops = FILTER_LOOPS
+    assert work(filtered, loops) == work(plain, loops) + size * cost(filtered.where)
+    # An aggregate in the filter that reads no member is worked out once, outside the loop.
+    hoisted = checked("count(c in held where count(d in played: d.trump) > 1: c.trump)")
+    assert isinstance(hoisted, ir.Over) and isinstance(hoisted.where, ir.Binary)
+    once = work(hoisted.where.left)
+    assert work(hoisted) == 1 + size + once + size * (1 + 1 + cost(hoisted.body))
 
 
 def errors_of_many(count: int) -> list:

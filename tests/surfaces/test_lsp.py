@@ -965,6 +965,13 @@ def _spots() -> list[tuple[str, str, str]]:
         ("score", "sum(x in ", ": 1)"),
         ("winner", "most(x in ", ": 1)"),
     ]
+    # A filter: a condition on the letter, between the set and the body.
+    found += [
+        ("refuse", "card if any(x in seats where ", ": true)"),
+        ("score", "sum(x in hand.winner.won where ", ": 1)"),
+        ("winner", "least(x in active where ", ": x.cards)"),
+        ("draw", "count(x in trick.winner.won where x.rank > ", ": true)"),
+    ]
     # What is in order with a rank, a number, and a card's rank.
     found += [
         ("refuse", "card if card.rank >= ", ""),
@@ -1050,6 +1057,33 @@ def test_completion_after_a_dot_offers_exactly_what_can_follow(word, before):
             ):
                 can.add(path)
         assert offered == can, (word, before, head, offered ^ can)
+
+
+@pytest.mark.parametrize(
+    ("word", "aggregate"),
+    [
+        ("refuse", "card if any(x in held"),
+        ("draw", "count(x in trick.winner.won"),
+        ("score", "all(x in seats"),
+        ("end", "when any(t in hand.tricks"),
+    ],
+)
+def test_completion_in_a_filter_offers_what_it_offers_in_a_condition_of_the_body(word, aggregate):
+    """After an aggregate's set, `where` or `:`; after `where`, as after the `:` of an
+    aggregate whose body is a condition: the letter bound, and its attributes after a dot."""
+    assert set(_offered(word, f"{aggregate} ")) == {"where", ":"}
+    assert _offered(word, f"{aggregate} ")["where"] == "where "
+    letter = aggregate.split("(")[1].split()[0]
+    for typed in ("", f"{letter}.", "trick.", "hand."):
+        filtered = _offered(word, f"{aggregate} where {typed}")
+        assert filtered == _offered(word, f"{aggregate}: {typed}"), typed
+    assert letter in _offered(word, f"{aggregate} where ")
+    # A letter named `where`, in the body, is a value: what may follow it is an operator.
+    named = aggregate.replace(f"({letter} ", "(where ")
+    assert "and" in _offered(word, f"{named}: where == where and where ")
+    assert _offered(word, f"{aggregate} where {letter}.trump and ") == _offered(
+        word, f"{aggregate}: {letter}.trump and "
+    )
 
 
 def _restatements() -> list[tuple[str, str, str, int]]:
@@ -1186,6 +1220,17 @@ def _hover_on(tmp_path, clause: str, word: str) -> str:
             "score max(1, count(c in hand.winner.won: c.rank == ace))",
             "rank",
             "`c.rank`: its rank (a rank)",
+        ),
+        # In a filter, the letter is bound as in the body.
+        (
+            "score count(t in hand.tricks where count(c in t.cards: c.trump) > 1: true)",
+            "cards",
+            "`t.cards`: the cards played to it (a set of cards)",
+        ),
+        (
+            "score sum(p in seats where p.cards > 2: p.tricks)",
+            "cards",
+            "`p.cards`: how many cards they hold (a number)",
         ),
     ],
 )

@@ -71,12 +71,53 @@ def one_problem(tmp_path: Path, clause: str):
         # `most` gives a seat, not the number a score is: it is not offered.
         ("score mostt(p in active: p.cards)", "rule-name", 15, "aggregates: any"),
         ("draw count(c in active: c.trump)", "rule-name", 35, ""),
+        # A filter is a condition on the letter, checked where it is written.
+        ("draw count(c in trick.winner.won where c.rank: c.trump)", "rule-type", 48, ""),
+        ("score sum(p in active where q.tricks > 1: p.cards)", "rule-name", 37, ""),
+        ("draw count(c in trick.winner.won where c.trumpp: c.trump)", "rule-name", 50, "'trump'"),
+        ("draw count(c in held where: c.trump)", "rule-syntax", 35, ""),
+        ("draw count(c in held where c.trump)", "rule-syntax", 43, ""),
+        ("refuse lead if any(p in active where p == trick.winner: true)", "rule-context", 51, ""),
     ],
 )
 def test_a_bad_clause_is_one_error_at_its_column(tmp_path, clause, code, column, said):
     found = one_problem(tmp_path, clause)
     assert (found.line, found.column, found.code) == (3, column, code), found.text()
     assert said in found.hint
+
+
+def test_a_filter_is_a_condition_on_the_letter_between_the_set_and_the_body():
+    from rulesdsl.model.language import tree as ir
+    from rulesdsl.model.language.vocab import Type, Where
+    from rulesdsl.model.text import Pos
+    from rulesdsl.read.language.compile import check_expression
+
+    text = "most(p in active: count(c in p.won where c.trump and p.cards > 1: c.strength > 2))"
+    outer = check_expression(text, Pos(1, 1), Where.END, Type.MAYBE_SEAT)
+    assert isinstance(outer, ir.Over) and outer.where is None
+    inner = outer.body
+    assert isinstance(inner, ir.Over) and inner.where is not None
+    assert ir.parts(inner) == (inner.base, inner.where, inner.body)
+    assert [n.pos.column for n in ir.walk(inner)][:4] == [19, 30, 42, 42]  # p, where, c
+    # The filter reads `c` (bound by the aggregate) and `p` (bound around it).
+    assert inner.where.free == {outer.var, inner.var}
+    assert inner.free == {outer.var} and outer.free == frozenset()
+    assert (inner.where.pos.column, inner.where.pos.length) == (42, 23)
+    assert (inner.body.pos.column, inner.body.pos.length) == (67, 14)
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "draw count(where in seats: where.active)",
+        "draw count(where in seats where where.cards > 1: where.active)",
+        "score sum(p in seats where p.active and count(where in p.won: where.trump) > 0: 1)",
+    ],
+)
+def test_where_is_a_letter_where_a_letter_stands(tmp_path, clause):
+    """The word `where` is a keyword only after an aggregate's set: a rule that binds it
+    as a letter reads as it did."""
+    assert problems(profile(tmp_path, RULE.format(clause=clause))) == []
 
 
 def test_a_type_error_names_both_types(tmp_path):
@@ -187,6 +228,28 @@ def test_show_lists_the_rules_with_where_they_were_stated(capsys, tmp_path):
     ]
 
 
+FILTERED = "least(p in active where p != trick.winner and p.played.suit == led: p.played.strength)"
+
+
+def test_a_filter_is_written_canonically_shown_and_diffed(capsys, tmp_path):
+    spaced = "least( p in active  where p!=trick.winner and p.played.suit==led :p.played.strength )"
+    assert canonical(spaced) == FILTERED
+    end = "        end after trick 8\n        winner {}\n"
+    a = profile(tmp_path, "    rule a {\n" + end.format(spaced) + "    }\n")
+    code, out, _ = run(capsys, "show", a)
+    assert code == 0 and f"winner {FILTERED}" in out
+    unfiltered = FILTERED.replace(" where p != trick.winner and p.played.suit == led", "")
+    b = profile(tmp_path, "    rule a {\n" + end.format(unfiltered) + "    }\n", "k.rules")
+    code, out, _ = run(capsys, "diff", a, b, "--format", "json")
+    assert code == 1
+    assert [(d["rule"], d["change"]) for d in json.loads(out)] == [("a", "changed")]
+    as_yaml = tmp_path / "h.yaml"
+    assert run(capsys, "convert", a, "--to", "yaml", "-o", as_yaml)[0] == 0
+    clear_cache()
+    assert [s.rule for s in load_file(as_yaml).house] == [s.rule for s in load_file(a).house]
+    assert dict(load_file(as_yaml).house[0].rule.clauses)["winner"] == FILTERED
+
+
 def test_diff_names_rules_added_removed_and_changed(capsys, tmp_path):
     a = profile(
         tmp_path, "    rule a {\n        draw 2\n    }\n    rule b {\n        score 3\n    }\n"
@@ -227,6 +290,7 @@ def test_every_part_of_the_rule_language_has_words_in_every_language(lang):
     assert set(words["names"]) == set(NAMES)
     assert set(words["attributes"]) == {attribute for _, attribute in ATTRIBUTES}
     assert set(words["aggregates"]) == set(Aggregate)
+    assert set(words["sets"]) == {"where"}  # an aggregate's set with a filter (`where`)
     ops = {"not", "and", "or", "if", *COMPARISONS, "+", "-", "*", *CALLS, *FUNCTIONS}
     assert set(words["ops"]) == ops | {"is_none", "is_not_none"}  # a comparison with none
 
@@ -282,6 +346,8 @@ CLAUSES = st.sampled_from(
         ("score", "hand.winner.tricks"),
         ("end", "after trick 8"),
         ("end", "when stock.size == 0 and trick.number > 3"),
+        ("draw", "count(c in trick.winner.won where c.trump: c.rank > jack)"),
+        ("refuse", "follow if any(p in active where p != me: p.played.rank > card.rank)"),
     ]
 )
 # Any text a profile may hold: no control, bidirectional control or line separator.
@@ -379,6 +445,17 @@ def test_the_docs_examples_of_rules_read_the_same_in_both_syntaxes(tmp_path):
     a, b = load_file(dsl), load_file(yml)
     assert a.ok and b.ok, [d.text() for d in (*a.diagnostics, *b.diagnostics)]
     assert [s.rule for s in a.house] == [s.rule for s in b.house]
+
+
+def test_the_docs_examples_of_a_filter_check(tmp_path):
+    lines = docs_block("    end after trick 8\n    winner least(").strip().split("\n")
+    assert len(lines) == 4 and all(" where " in line for line in lines[1:])
+    rules = [f"{lines[0]}\n        {lines[1]}", *lines[2:]]
+    body = "".join(f"    rule r{k} {{\n        {r}\n    }}\n" for k, r in enumerate(rules))
+    resolved = load_file(profile(tmp_path, body))
+    assert resolved.ok, [d.text() for d in resolved.diagnostics]
+    said = phrases("en").get("house", "words", "sets", "where").split("{")[1].split("}")[1]
+    assert said.strip() in HOUSE_RULES  # "such that", as `explain` says it
 
 
 def test_the_docs_name_every_name_and_attribute_of_the_rule_language():

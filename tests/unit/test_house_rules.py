@@ -294,6 +294,10 @@ BOOL_ATOMS = [
     "all(c in held: c.suit == led)",
     "most(p in active: p.cards) == me",
     "least(p in seats: p.tricks) != none",
+    "any(c in allowed where c.suit != led: c.beats_best)",
+    "all(c in held where c.trump: c.strength > card.strength)",
+    "most(p in active where p != me: p.cards) == trick.winner",
+    "least(p in seats where p.active and p.cards > me.cards: p.tricks) != none",
 ]
 
 
@@ -306,6 +310,11 @@ def int_parts(inner):
         st.tuples(inner, st.sampled_from(["+", "-", "*"]), inner).map(" ".join),
         st.tuples(inner, inner).map(lambda ab: f"max({ab[0]}, {ab[1]})"),
         inner.map(lambda x: f"count(c in held: c.strength > {x})"),
+        inner.map(lambda x: f"sum(c in held where c.strength > {x}: c.strength)"),
+        st.tuples(inner, inner).map(
+            lambda ab: f"max(p in seats where p.cards < {ab[0]}: p.tricks + {ab[1]})"
+        ),
+        inner.map(lambda x: f"min(c in allowed where c.suit == card.suit: c.strength - {x})"),
     )
 
 
@@ -395,6 +404,8 @@ def evaluate(node, env: dict):
     items = list(eval(node.over.iterate, {"range": range}, env))
     if node.over.keep:
         items = [v for v in items if eval(node.over.keep.replace("{v}", "v"), {}, {**env, "v": v})]
+    if node.where is not None:  # only the members the filter keeps
+        items = [v for v in items if evaluate(node.where, {**env, f"v{node.var}": v})]
     values = [(v, evaluate(node.body, {**env, f"v{node.var}": v})) for v in items]
     kind = node.kind
     if kind in (Aggregate.ANY, Aggregate.ALL):

@@ -211,6 +211,7 @@ def test_every_name_operator_aggregate_and_card_has_words(lang):
     )
     assert {"is_none", "is_not_none"} <= set(words["ops"])
     assert set(Aggregate) <= set(words["aggregates"])
+    assert set(words["sets"]) == {"where"}  # an aggregate's set with a filter
     assert set(COMPARISONS) <= set(words["rank_ops"])
     assert {rank_text(r) for r in RANKS_HIGH_TO_LOW} == set(words["ranks"])
     assert all(set(r) == {"a", "of"} for r in words["ranks"].values())
@@ -325,6 +326,47 @@ MEMORY = {
 @pytest.mark.parametrize("written", list(MEMORY))
 def test_the_hands_memory_and_named_cards_are_said_in_words(lang, written):
     assert in_words(written, table(lang)) == MEMORY[written][lang]
+
+
+FILTERED = {
+    "count(c in hand.winner.won where c.suit == hearts: c.rank == ace)": {
+        "en": "the number of c among the cards the hand winner won in tricks this hand such "
+        "that c is a heart for which c is an ace",
+        "pt": "o número de c entre as cartas ganhas por quem ganhou a mão nesta mão tais que c "
+        "é de copas para os quais c é um ás",
+        "uk": "кількість c із карт, які переможець руки виграв у взятках цієї руки, для яких c "  # noqa: RUF001
+        "червової масті (тих, для яких c — туз)",
+    },
+    "any(p in active where p != me: p.cards > 2)": {
+        "en": "for some p among the players still in such that p is not the player to play, "
+        "the number of cards p holds is more than 2",
+        "pt": "para algum p entre os jogadores ainda em jogo tais que p não é o jogador da vez, "
+        "o número de cartas na mão de p é maior do que 2",
+        "uk": "для деякого p із гравців, що ще в грі, для яких p — не гравець на ходу: "  # noqa: RUF001
+        "кількість карт у p більше, ніж 2",  # noqa: RUF001
+    },
+    "least(p in active where p != trick.winner: p.tricks)": {
+        "en": "the p among the players still in such that p is not the trick winner for whom "
+        "the number of tricks p won in this hand is least (nobody on a tie)",
+        "pt": "o p entre os jogadores ainda em jogo tais que p não é quem ganhou a vaza com o "
+        "menor valor do seguinte: o número de vazas ganhas por p nesta mão (ninguém em caso "
+        "de empate)",
+        "uk": "той p із гравців, що ще в грі, для яких p — не переможець взятки, у кого "  # noqa: RUF001
+        "найменше: кількість взяток у p за цю руку (за рівності — ніхто)",  # noqa: RUF001
+    },
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("written", list(FILTERED))
+def test_an_aggregate_with_a_filter_says_its_set_and_the_filter_in_words(lang, written):
+    """The filter is said with the set, in the words of `sets.where`, its letter bound."""
+    said = in_words(written, table(lang))
+    assert said == FILTERED[written][lang]
+    condition = re.search(r" where ([^:]*):", written).group(1)
+    assert in_words(condition, table(lang)) in said
+    unfiltered = in_words(written.replace(f" where {condition}", ""), table(lang))
+    assert in_words(condition, table(lang)) not in unfiltered
 
 
 NONE = {

@@ -18,11 +18,13 @@ from rulesdsl.model.language.vocab import (
     NAMES,
     SUBJECTS,
     Aggregate,
+    Type,
 )
 from rulesdsl.model.language.vocab import SETS as NAMED_SETS
 from rulesdsl.play.kernel import machine, program
 from rulesdsl.play.kernel.machine import BEGIN, FOLDS, KEEP, RETURN
 from rulesdsl.play.kernel.meanings import (
+    ATTRIBUTE_CODES,
     ATTRIBUTES_MEANT,
     LEAVES,
     OPERATIONS,
@@ -221,3 +223,36 @@ def test_a_refusal_reading_only_the_card_is_one_mask_made_with_the_program():
     rules = stated("refuse card if card.trump")  # reads the trump suit: card by card
     (rule,) = rules.house_rules
     assert machine.KEPT not in [i[0] for i in program.program(rule, 0, rules.rank_strength)]
+
+
+def test_an_aggregate_with_a_filter_skips_the_body_of_a_member_the_filter_is_false_for():
+    """The filter's value, then UNLESS back to the NEXT (the stack as the NEXT left it), then
+    the body and its STEP: never the one-instruction EACH, whose body is all it does."""
+    assert machine.EACH in [i[0] for i in code_of("score sum(c in hand.winner.won: c.strength)")]
+    code = code_of("score sum(c in hand.winner.won where c.trump: c.strength)", 10)
+    ops = [i[0] for i in code]
+    assert machine.EACH not in ops
+    at = ops.index(machine.NEXT)
+    unless = ops.index(machine.UNLESS, at)
+    step = ops.index(machine.STEP, unless)
+    trump = ATTRIBUTE_CODES[ATTRIBUTES[Type.CARD, "trump"].code]
+    assert code[at + 1] == (machine.VAR_ATTR, code[at][2], trump, 0)
+    assert code[unless][1] == code[step][3] == 10 + at  # both go back to the NEXT
+    assert code[at][3] == 10 + step + 1  # with no member left, on after the STEP
+    assert program.depth(code, 10) == 1
+
+
+def test_a_filter_reading_no_member_is_worked_out_before_its_aggregate_begins():
+    filtered = "count(c in hand.winner.won where count(d in seats: d.active) > 2: c.trump)"
+    code = code_of(f"score {filtered}")
+    begins = [k for k, i in enumerate(code) if i[0] in (BEGIN, machine.BEGIN_TOP)]
+    assert [code[k][0] for k in begins] == [BEGIN, machine.BEGIN_TOP]  # `d in seats` first
+    assert [i[0] for i in code[begins[1] :]].count(machine.NEXT) == 1  # then one loop
+    assert [i[0] for i in code[begins[1] :]].count(machine.SLOT) == 2  # its filter reads it
+
+
+def test_a_refusal_whose_condition_holds_a_filter_is_not_taken_for_one_on_the_card_alone():
+    """`c == card` reads the card, but the aggregate reads `held` too: card by card."""
+    code = code_of("refuse card if card.suit == hearts and any(c in held where c == card: c.trump)")
+    assert machine.KEPT not in [i[0] for i in code]
+    assert starts(code) == [KEEP, FOLDS.index(Aggregate.ANY)]

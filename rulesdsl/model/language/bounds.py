@@ -5,8 +5,8 @@ the span of every number it names (`Name.span`, `Attribute.span`), and each oper
 follows from its operands'. So no engine's arithmetic can overflow, and the native path
 computes exactly what Python does. The work of one decision (a filter deciding on every
 card a player may play, an end rule and its winner, a count) is at most WORK_LIMIT steps,
-each aggregate costing its set's largest size times its body. A clause that breaks either
-is an error at the part that breaks it.
+each aggregate costing its set's largest size times its filter (`where`) and its body. A
+clause that breaks either is an error at the part that breaks it.
 
 The checker uses the spans for the fact section 3 of docs/rules.md states of the draw option too: a
 draw of at least as many cards as the trick holds, with `exhaustion reshuffle`, need not end.
@@ -100,10 +100,12 @@ def upper(node: ir.Node) -> int:
 
 def cost(node: ir.Node) -> int:
     """The most steps evaluating `node` takes, each time: each name, operator and call one,
-    an aggregate its set's largest size times its body (and the step of each element)."""
+    an aggregate its set's largest size times its filter and body (and the step of each
+    element)."""
     if isinstance(node, ir.Over):
         base = cost(node.base) if node.base is not None else 0
-        return base + 1 + node.over.size * (cost(node.body) + 1)
+        where = cost(node.where) if node.where is not None else 0
+        return base + 1 + node.over.size * (where + cost(node.body) + 1)
     return 1 + sum(cost(part) for part in ir.parts(node))
 
 
@@ -124,7 +126,8 @@ def work(node: ir.Node, loops: Loops = (), times: int = 1) -> int:
         hoisted = math.prod(most for _, most in around)
         inner = (*around, (node.var, size))
         base = work(node.base, around, hoisted) if node.base is not None else 0
-        return base + hoisted * (1 + size) + work(node.body, inner, hoisted * size)
+        where = work(node.where, inner, hoisted * size) if node.where is not None else 0
+        return base + hoisted * (1 + size) + where + work(node.body, inner, hoisted * size)
     return times + sum(work(part, loops, times) for part in ir.parts(node))
 
 

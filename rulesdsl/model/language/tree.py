@@ -108,13 +108,16 @@ class Call(Node):
 @dataclass(frozen=True)
 class Over(Node):
     """A bounded aggregate: `kind(var in over: body)`; of a set that is an attribute
-    (`p.won`), `base` is the value it is of (`p`), whose code stands for `{x}` in `over`."""
+    (`p.won`), `base` is the value it is of (`p`), whose code stands for `{x}` in `over`.
+    With a filter, `kind(var in over where condition: body)`, `where` is the condition,
+    and the aggregate ranges only over the members for which it holds."""
 
     kind: Aggregate
     var: int
     over: SetCode
     body: Node
     base: Node | None = None
+    where: Node | None = None
 
 
 def uses(*nodes: Node) -> frozenset[int]:
@@ -124,7 +127,7 @@ def uses(*nodes: Node) -> frozenset[int]:
 def parts(node: Node) -> tuple[Node, ...]:
     """The nodes `node` is made of, in the order they are written."""
     if isinstance(node, Over):
-        return (node.body,) if node.base is None else (node.base, node.body)
+        return tuple(n for n in (node.base, node.where, node.body) if n is not None)
     if isinstance(node, Attr):
         return (node.base,)
     if isinstance(node, Unary):

@@ -18,7 +18,9 @@ values it takes by its result, and the program's value is the one left at RETURN
     BEGIN k f m   aggregate k starts, making f (`machine.FOLDS`) of set m (`meanings.SETS`)
     BEGIN_TOP k f aggregate k starts, making f of the set the top value is (a set that is an
                   attribute: `p.won`), which it pops
-    NEXT k v t    bind v to aggregate k's next member; with none left, go on at t
+    NEXT k v t    bind v to aggregate k's next member; with none left, go on at t (an
+                  aggregate with a filter: the filter's value, UNLESS back to its NEXT,
+                  then the body, so a member the filter is false for is skipped)
     STEP k v t    pop the body's value for v's member into aggregate k, and go on at t
     RETURN        the top value is the program's
 
@@ -200,7 +202,7 @@ class Compiler:
                 members: int | ir.Node = SET_CODES[node.over]
             else:  # a set that is an attribute (`p.won`): its value, a mask
                 members = ir.Attr(Type.CARDS, node.pos, node.base, node.over.iterate)
-            slot = self.fold(fold, node.var, members, node.body, node.free, loops)
+            slot = self.fold(fold, node.var, members, node.body, node.free, loops, node.where)
             out.append((SLOT, slot))
 
     def attribute(self, node: ir.Attr, loops: list[Loop]) -> None:
@@ -249,27 +251,34 @@ class Compiler:
         body: ir.Node,
         free: frozenset[int],
         loops: list[Loop],
+        where: ir.Node | None = None,
     ) -> int:
         """Code for an aggregate of the set `members` (its number, or the node whose value
-        it is), where it is worked out (see the module's docstring); its slot."""
+        it is), where it is worked out (see the module's docstring); its slot. With a
+        filter (`where`), its body is skipped for a member the filter is false for: the
+        filter's value, then UNLESS back to the NEXT, whose stack is as it left it."""
         level = max((i for i, loop in enumerate(loops) if loop.binds & free), default=0)
         out = loops[level].body if level == len(loops) - 1 else loops[level + 1].before
         slot = self.slots
         self.slots += 1
         before: list[Item] = []
         inner: list[Item] = []
-        self.value(body, [*loops[: level + 1], Loop(frozenset({var}), inner, before)])
+        start, end = Label(), Label()
+        within = [*loops[: level + 1], Loop(frozenset({var}), inner, before)]
+        if where is not None:
+            self.value(where, within)
+            inner.append((UNLESS, start))
+        self.value(body, within)
         if isinstance(members, int):
             out += [before, (BEGIN, slot, fold, members)]
         else:  # the set's value (`p.won`), pushed in `out` (as a loop's body that binds
             # nothing, any aggregate in it goes to `out` first), popped as it begins
             self.value(members, [*loops[: level + 1], Loop(frozenset(), out, out)])
             out += [before, (BEGIN_TOP, slot, fold)]
-        attribute = attribute_only(inner, var)
+        attribute = attribute_only(inner, var) if where is None else None
         if attribute is not None:
             out.append((EACH, slot, attribute))
         else:
-            start, end = Label(), Label()
             out += [start, (NEXT, slot, var, end), inner, (STEP, slot, var, start), end]
         return slot
 

@@ -444,7 +444,7 @@ class Checker:
         return ir.Call(function.type, self.pos(tree), str(fn), args, free=ir.uses(*args))
 
     def _aggregate(self, tree: Tree) -> ir.Node:
-        fn, var, _, set_tree, body_tree = tree.children
+        fn, var, _, set_tree, _, where_tree, body_tree = tree.children
         if str(fn) not in set(Aggregate):
             hint = self.fix(str(fn), fn, fn, Aggregate) or "aggregates: " + ", ".join(Aggregate)
             raise self.fail(fn, "rule-name", f"unknown aggregate `{fn}`", hint)
@@ -460,13 +460,15 @@ class Checker:
         self.scope.count += 1
         self.scope.names[str(var)] = (index, element)
         try:
+            where = None if where_tree is None else self.expect(where_tree, Type.BOOL)
             body = self.expect(body_tree, AGGREGATE_TYPES[kind][0])
         finally:
             del self.scope.names[str(var)]
         base = members.base if isinstance(members, ir.Attr) else None
-        free = (body.free - {index}) | members.free
+        free = (ir.uses(*(n for n in (where, body) if n is not None)) - {index}) | members.free
         result = AGGREGATE_TYPES[kind][1]
-        return ir.Over(result, self.pos(tree), kind, index, over, body, base, free=free)
+        pos = self.pos(tree)
+        return ir.Over(result, pos, kind, index, over, body, base, where, free=free)
 
     def _set(self, tree: Tree | Token) -> tuple[SetCode, Type, ir.Node]:
         """How the set an aggregate ranges over is iterated, its members' type, and the set

@@ -137,6 +137,9 @@ class Gen:
                 f"if not {node.over.keep.replace('{v}', var)}:\n    continue",
                 node.free | {node.var},
             )
+        if node.where is not None:  # a member the filter leaves out: on to the next
+            where = self.expr(node.where)
+            self.emit(f"if not {where}:\n    continue", node.free | {node.var})
         body = self.expr(node.body)
         self.emit(step.format(**keys).replace("{x}", body), node.free | {node.var})
         self.close(saved)

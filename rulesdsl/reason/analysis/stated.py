@@ -308,13 +308,18 @@ class Reader:
 
     def _quantifier(self, node: ir.Over) -> frozenset[bool]:
         """`any` or `all` over seats, each seat by the cards it holds: true where the body
-        can be for one seat (`any`) or for every seat (`all`)."""
+        can be for one seat (`any`) or for every seat (`all`). A seat a filter may leave
+        out counts as one whose body is false (`any`) or true (`all`)."""
         if node.over.iterate != SEAT_SETS:
             return TRUTHS
         each = []
         for seat in self._seats(active_only=bool(node.over.keep)):
             self.seats[node.var] = seat
-            each.append(self.truths(node.body))
+            body = self.truths(node.body)
+            if node.where is not None:
+                kept, out = self.truths(node.where), node.kind == Aggregate.ALL
+                body = frozenset(b if k else out for k in kept for b in body)
+            each.append(body)
         settles = node.kind == Aggregate.ANY  # the truth one seat settles `any` with
         found = set()
         if any(settles in body for body in each):

@@ -134,6 +134,11 @@ def _words(slot: ClauseSlot) -> list[tuple[str, str]]:
     """The words that may follow, with what each does."""
     if slot.need is Need.IN:
         return [("in ", "the set the letter ranges over follows")]
+    if slot.need is Need.FILTER:
+        return [
+            ("where ", "only the members for which a condition holds"),
+            (": ", "what the aggregate makes of each member follows"),
+        ]
     if slot.need is Need.IF:
         return [("if ", "the condition on the card follows")]
     if slot.need is Need.END:

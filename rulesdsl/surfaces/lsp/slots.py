@@ -5,6 +5,7 @@ the clause does not parse.
 
     refuse lead if card.trump and |     a condition at a lead
     draw count(c in |                   a set of cards or seats at a draw
+    draw count(c in held where |        a condition on `c`, a card, at a draw
     score 2 if hand.winner == |         not known: any value (not a set) at the score
 """
 
@@ -46,6 +47,7 @@ class Need(Enum):
     SET = "set"  # the set an aggregate ranges over
     LETTER = "letter"  # a new letter for an aggregate to bind: nothing to offer
     IN = "in"  # `in`, after an aggregate's letter
+    FILTER = "filter"  # after an aggregate's set: `where` (a filter) or `:` (the body)
     OPERATOR = "operator"  # after a value: `and`, `or`, `if`, `else`
     IF = "if"  # after `refuse lead`
     END = "end"  # after `end`: `after trick` or `when`
@@ -76,6 +78,7 @@ class _Frame:
     letter: str = ""
     over: str = ""
     ifs: int = 0
+    body: bool = False  # past the aggregate's `:`
 
 
 def clause_slot(clause: str, rest: str) -> ClauseSlot | None:
@@ -172,13 +175,18 @@ def _after(token: str, before: str, frame: _Frame, need: Need) -> tuple[Need, Ty
     if frame.aggregate and token == "in":
         frame.letter = before
         return Need.SET, None
+    if frame.aggregate and token == "where" and frame.over and not frame.body:  # a filter
+        frame.wanted = Type.BOOL
+        return Need.VALUE, Type.BOOL
     if frame.aggregate and token == ":":
+        frame.body = True
         frame.wanted = AGGREGATE_TYPES[Aggregate(frame.aggregate)][0]
         return Need.VALUE, frame.wanted
     if need is Need.LETTER and WORD.fullmatch(token):
         return Need.IN, None
     if need is Need.SET and WORD.fullmatch(token):
         frame.over = token
+        return Need.FILTER, None
     return Need.OPERATOR, None
 
 
