@@ -60,6 +60,10 @@ POOL = """profile "pool" extends "equal-hands" {
     rule last-trump-two { score 2 if hand.last_trick.best.trump else 1 }
     rule no-trick-out { out if trick.number == 2 and player.tricks == 0 }
     rule one-card-out { out if player.cards == 1 and stock.size < 40 }
+    rule lowest-follower {
+also_draws least(p in active where p != trick.winner and p.played.suit == led: p.played.strength)
+    }
+    rule leader-too { also_draws trick.leader }
 }
 """
 
@@ -111,6 +115,8 @@ BOTS = [("lowest",) * 4, ("highest",) * 4, ("random",) * 4]
         "no-queen-first",
         "no-trick-out",
         "one-card-out",
+        "lowest-follower",
+        "leader-too",
     ],
 )
 def test_a_stated_rule_that_did_not_fire_plays_the_hand_as_the_profile_without_it(name):
@@ -370,8 +376,11 @@ SMALL_CASES = [
     ({}, ["king-two", "last-trump-two"]),
     ({}, ["no-trick-out"]),
     ({"hand_size": "3"}, ["no-trick-out", "one-card-out"]),
-    ({"exhaustion": "reshuffle", "draw_by": "everyone"}, ["one-card-out"]),
+    ({"exhaustion": "reshuffle"}, ["one-card-out"]),
     ({"elimination": "immediate"}, ["one-card-out", "no-trick-out"]),
+    ({}, ["lowest-follower"]),
+    ({"draw_by": "everyone"}, ["leader-too", "lowest-follower"]),
+    ({"elimination": "immediate", "draw": "0"}, ["leader-too", "no-trick-out"]),
 ]
 
 

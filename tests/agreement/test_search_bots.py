@@ -75,10 +75,15 @@ PROFILES = [
 
 
 LEADING = {name for name in shipped_names() if plan_for(load(name).rules).first_lead}
+DRAWING_OR_OUT = {
+    name
+    for name in shipped_names()
+    if plan_for(load(name).rules).also_draws or plan_for(load(name).rules).out_rules
+}
 """The shipped profiles whose rules decide who leads from the dealt hands: not searched."""
 
 
-@pytest.mark.parametrize("profile", [p for p in PROFILES if p not in LEADING])
+@pytest.mark.parametrize("profile", [p for p in PROFILES if p not in LEADING | DRAWING_OR_OUT])
 def test_search_bots_play_every_profile_to_its_end(profile):
     rules = small(profile)
     players = [make_bot("pimc:2", 1), make_bot("ismcts:6", 2), RandomBot(3)]
@@ -90,6 +95,17 @@ def test_search_bots_play_every_profile_to_its_end(profile):
 def test_a_profile_deciding_the_first_lead_from_the_deal_is_refused_by_search_bots(profile):
     hand = Hand.deal(load(profile).rules, 3, 0, seed=4)  # a deck with the card it names
     with pytest.raises(SearchError, match="decides who leads from the dealt hands"):
+        play_hand(hand, [make_bot("pimc:2", 1), RandomBot(2), RandomBot(3)])
+
+
+@pytest.mark.parametrize(
+    ("profile", "says"),
+    [("lowest-follower-draws", "says who draws too"), ("no-trick-no-stay", "says who is out")],
+)
+def test_a_profile_saying_who_draws_too_or_who_is_out_is_refused_by_search_bots(profile, says):
+    assert profile in DRAWING_OR_OUT
+    hand = Hand.deal(load(profile).rules, 3, 0, seed=4)
+    with pytest.raises(SearchError, match=says):
         play_hand(hand, [make_bot("pimc:2", 1), RandomBot(2), RandomBot(3)])
 
 

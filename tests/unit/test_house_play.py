@@ -11,7 +11,7 @@ from rulesdsl.model.language import vocab
 from rulesdsl.model.result import EndReason
 from rulesdsl.model.state import State
 from rulesdsl.play.engine import steps
-from rulesdsl.play.engine.events import Draw, HandEnd, Lead, Score
+from rulesdsl.play.engine.events import Draw, HandEnd, Lead, Out, Score
 from rulesdsl.play.engine.hand import Hand
 from rulesdsl.play.engine.match import Match
 from rulesdsl.read.profile import load
@@ -316,3 +316,58 @@ def test_two_of_clubs_leads_leaves_the_first_lead_to_the_options_when_nobody_hol
     lead = next(e for e in hand.events if isinstance(e, Lead))
     assert lead.seat == 0 and lead.rule != "two-of-clubs-leads"
     assert len(hand.legal_moves()) > 1  # the forced card does not apply
+
+
+def test_lowest_follower_draws_gives_a_card_to_the_lowest_of_the_led_suit_after_the_winner():
+    hand = position("lowest-follower-draws", "5C 2H|9C 3H|2D 4H", "2S 3S 4S 5S 6S", Suit.SPADES)
+    play(hand, "5C 9C 2D")  # seat 1 wins; seat 0, the leader, played the lowest club
+    assert draws(hand) == [(1, 1), (0, 1)]
+    (extra,) = [e for e in hand.events if isinstance(e, Draw) and e.seat == 0]
+    assert extra.rule == "lowest-follower-draws"
+    assert "lowest-follower-draws" in hand.fired
+
+
+def test_lowest_follower_draws_gives_nobody_a_card_when_no_other_player_followed_suit():
+    hand = position("lowest-follower-draws", "5C 2H|2D 3H|3D 4H", "2S 3S 4S 5S 6S", Suit.SPADES)
+    play(hand, "5C 2D 3D")
+    assert draws(hand) == [(0, 1)]
+    assert "lowest-follower-draws" not in hand.fired
+
+
+def test_lowest_follower_draws_can_take_the_last_card_and_win_under_last_draw_wins():
+    hand = position("lowest-follower-draws", "5C 2H|9C 3H|2D 4H", "2S 3S", Suit.SPADES)
+    play(hand, "5C 9C 2D")
+    assert draws(hand) == [(1, 1), (0, 1)]
+    assert hand.outcome is not None
+    assert (hand.outcome.winner, hand.outcome.reason) == (0, EndReason.STOCK_EXHAUSTED)
+
+
+NO_TRICK_STOCK = "6S 7S 8S 9S 10S JS"
+
+
+def test_no_trick_no_stay_puts_out_at_trick_4_whoever_won_no_trick_and_their_cards_leave():
+    hands = "AC 5D AS KC 6H|2C AD 2S 3C 3H|4C 4D 4S 5C 4H"
+    hand = position("no-trick-no-stay", hands, NO_TRICK_STOCK, Suit.HEARTS)
+    play(hand, "AC 2C 4C 5D AD 4D 2S 4S AS")  # seat 0, seat 1 and seat 0 win
+    assert not [e for e in hand.events if isinstance(e, Out)]
+    play(hand, "KC 3C 5C")  # trick 4: seat 2 has won none, and still holds 4H
+    (out,) = [e for e in hand.events if isinstance(e, Out)]
+    assert (out.trick, out.seat, out.rule) == (4, 2, "no-trick-no-stay")
+    assert hand.hands[2] == [] and Card.parse("4H") not in hand.cards_in_play()
+    assert not hand.is_over and "no-trick-no-stay" in hand.fired
+
+
+def test_no_trick_no_stay_ends_the_hand_when_one_player_won_the_first_four_tricks():
+    hands = "AC AD AS KC 6H|2C 2D 2S 3C 3H|4C 4D 4S 5C 4H"
+    hand = position("no-trick-no-stay", hands, NO_TRICK_STOCK, Suit.HEARTS)
+    play(hand, "AC 2C 4C AD 2D 4D AS 2S 4S KC 3C 5C")
+    outs = [(e.seat, e.rule) for e in hand.events if isinstance(e, Out)]
+    assert outs == [(1, "no-trick-no-stay"), (2, "no-trick-no-stay")]
+    assert hand.outcome is not None
+    assert (hand.outcome.winner, hand.outcome.reason) == (0, EndReason.LAST_PLAYER)
+
+
+def test_play_names_the_stated_rule_that_put_a_player_out(capsys):
+    code = main(["play", "-p", "no-trick-no-stay", "-n", "5", "--bots", "random", "--seed", "3"])
+    assert code == 0
+    assert "is out by rule no-trick-no-stay" in capsys.readouterr().out

@@ -253,6 +253,8 @@ def _clause(where: Where, number: str) -> tuple[str, str]:
         Where.SCORE: ("score", number),
         Where.END: ("end", f"when {condition}"),
         Where.DEAL: ("lead", f"none if {condition} else none"),
+        Where.ALSO_DRAWS: ("also_draws", f"none if {condition} else none"),
+        Where.OUT: ("out", f"if {condition}"),
     }
     return forms[where]
 

@@ -80,6 +80,7 @@ class Trick:
     stated_end: bool = False  # ended by a rule the profile states
     gone: int = 0  # the cards that left play with players a stated rule put out, so far
     ruled: frozenset[str] = frozenset()  # the stated rules that put a player out at step 6
+    drew_too: bool = False  # a player drew a card too by a stated rule, after the winner
 
 
 @dataclass(frozen=True)
@@ -230,6 +231,12 @@ def everyone_draws(rules: Rules) -> bool:
     return effects(rules).drawers is Drawers.EVERYONE
 
 
+def only_winners_draw(rules: Rules) -> bool:
+    """Whether no player draws but a trick's winner: a player who has won no trick has
+    drawn no card."""
+    return not everyone_draws(rules) and not stated(rules, Step.EXTRA_DRAW)
+
+
 def stated(rules: Rules, step: Step) -> tuple[HouseRule, ...]:
     """The rules the profile states that act at `step`."""
     return tuple(r for r in rules.house_rules if step in r.step_names)
@@ -306,8 +313,9 @@ def can_refill(rules: Rules, trick: Trick) -> bool:
     return reshuffles(rules) and trick.set_aside > 0
 
 
-def draw(rules: Rules, trick: Trick, wanted: int) -> int:
-    """Step 4: every drawer takes `wanted` cards; returns the cards taken in all."""
+def draw(rules: Rules, trick: Trick, wanted: int, extra: int | None = None) -> int:
+    """Step 4: every drawer takes `wanted` cards, and right after the winner's draw, the
+    hand at index `extra` takes one by a stated rule; returns the cards taken in all."""
     if trick.stock == 0:
         trick.events.add(Fact.STOCK_EMPTY)
     who = drawers(rules, trick)
@@ -318,9 +326,13 @@ def draw(rules: Rules, trick: Trick, wanted: int) -> int:
     if others and (trick.stock > first or can_refill(rules, trick)):
         trick.events.add(Fact.OTHER_CAN_DRAW)
     total = 0
-    for seat in who:
+    after = 1 if who and who[0] == 0 else 0
+    takes = [(seat, wanted) for seat in who]
+    if extra is not None:
+        takes.insert(after, (extra, 1))
+    for k, (seat, count) in enumerate(takes):
         taken = 0
-        for _ in range(wanted):
+        for _ in range(count):
             if trick.stock == 0 and can_refill(rules, trick):
                 trick.stock, trick.set_aside = trick.set_aside, 0
             if trick.stock == 0:
@@ -332,6 +344,7 @@ def draw(rules: Rules, trick: Trick, wanted: int) -> int:
         trick.sizes[seat] += taken
         if taken:
             trick.last_drawer = seat
+            trick.drew_too |= extra is not None and k == after
         total += taken
     return total
 
@@ -364,7 +377,7 @@ def ruled_out(rules: Rules, setup_: Setup, trick: Trick) -> Iterator[Trick]:
     if not own or trick.end is not None:
         yield trick
         return
-    unwon = None if everyone_draws(rules) else setup_.hand_size
+    unwon = setup_.hand_size if only_winners_draw(rules) else None
     counts = said.Counts(setup_.players, tuple(trick.sizes), trick.stock)
     may: list[list[str]] = []
     must: list[bool] = []
@@ -426,10 +439,12 @@ def play_trick(
     wanted: int,
     others: tuple[int, ...] = (),
     kind_wins: int = 0,
+    extra: int | None = None,
 ) -> Trick:
     """One trick from `state`, won by the active hand at index `winner`, whose drawers
     take `wanted` cards; `others` orders the rest clockwise from the winner (as indexes
-    into the sizes; default: as they are)."""
+    into the sizes; default: as they are); the hand at index `extra` of the trick's
+    (winner first) draws a card too."""
     sizes, stock, _, gone = state
     rest = others or tuple(i for i in range(len(sizes)) if i != winner)
     after = [sizes[i] - 1 for i in (winner, *rest)]
@@ -442,7 +457,7 @@ def play_trick(
     if emptied and wants and (stock > 0 or can_refill(rules, trick)):
         trick.events.add(Fact.LAST_CARD_WIN)
     eliminate_immediate(rules, trick)
-    taken = draw(rules, trick, wanted)
+    taken = draw(rules, trick, wanted, extra)
     last_draw_ends(rules, trick, taken)
     if trick.end is None:
         eliminate_after_draw(rules, trick)
@@ -477,10 +492,28 @@ def tricks_from(
         if size not in seen:
             seen.add(size)
             for wanted, after in draw_choices(rules, len(sizes), won):
-                for others in orders(rules, sizes, stock, index, wanted):
-                    played = play_trick(rules, setup_, state, index, wanted, others, after)
+                for others, extra in _drawing(rules, sizes, stock, index, wanted):
+                    played = play_trick(rules, setup_, state, index, wanted, others, after, extra)
                     for trick in ruled_out(rules, setup_, played):
                         yield from _ended(rules, setup_, settle(rules, setup_, trick), largest)
+
+
+def _drawing(
+    rules: Rules, sizes: tuple[int, ...], stock: int, winner: int, wanted: int
+) -> Iterator[tuple[tuple[int, ...], int | None]]:
+    """Each order of the other hands (`orders`), with each hand a stated rule may have
+    draw a card too, right after the winner (an index into the trick's hands, winner
+    first), or none: one per distinct size, where only the winner draws besides."""
+    extra = bool(stated(rules, Step.EXTRA_DRAW))
+    early = out_before_draw(rules)
+    for others in orders(rules, sizes, stock, winner, wanted):
+        yield others, None
+        seen: set[int] = set()
+        for k, i in enumerate(others if extra else (), 1):
+            size = sizes[i] - 1
+            if (size > 0 or not early) and (everyone_draws(rules) or size not in seen):
+                seen.add(size)
+                yield others, k
 
 
 def _ended(rules: Rules, setup_: Setup, trick: Trick, largest: int) -> Iterator[Trick]:
@@ -538,7 +571,7 @@ def counts_after(rules: Rules, state: State, players: int, largest: int) -> said
     none, so held as many more cards at its start as it is long."""
     sizes, stock, *_ = state
     longest = MOST_TRICKS
-    if not everyone_draws(rules) and len(sizes) >= 2:
+    if only_winners_draw(rules) and len(sizes) >= 2:
         longest = max(0, largest - min(sizes))
     return said.Counts(players, sizes, stock, streak=(0, longest))
 
@@ -574,6 +607,7 @@ class CountModel:
     # over by then (None: any, or the profile states no end rule, all it is asked for).
     latest_going_on: int | None = None
     ruling_out: frozenset[str] = frozenset()  # the stated rules that may put a player out
+    draws_too: bool = False  # a stated rule may have a player draw a card too
     reached: frozenset[State] = frozenset()  # the states before a trick
     end_asked: frozenset[State] = frozenset()  # the states after a trick that reaches step 9
 
@@ -641,6 +675,7 @@ def build(
         unknown=effects(rules).unknown,
         latest_going_on=latest,
         ruling_out=frozenset(name for t in tricks for name in t.ruled),
+        draws_too=any(t.drew_too for t in tricks),
         reached=frozenset(edges),
         end_asked=frozenset(
             next_state(t) for out in edges.values() for t, n in out if n or t.stated_end

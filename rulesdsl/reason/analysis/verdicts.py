@@ -244,6 +244,18 @@ def _puts_out(rule: HouseRule, proofs: Proofs) -> str | None:
     )
 
 
+def _draws_too(rule: HouseRule, proofs: Proofs) -> str | None:
+    """A rule of who draws too acts where a player other than the winner draws by it."""
+    model = proofs.model
+    if model.draws_too:
+        return None
+    return (
+        f"no player other than the trick winner has a card to draw right after the winner's "
+        f"draw in any of the {model.states} count states a hand can reach with "
+        f"{model.setup.players} players"
+    )
+
+
 def _refuses(rule: HouseRule, proofs: Proofs) -> str | None:
     """A filter acts only where its player may choose, and its condition can hold."""
     reached = proofs.model.reached
@@ -272,6 +284,11 @@ STATED: dict[Step, tuple[str, StatedNever, tuple[Effect, ...]]] = {
         (Effect.PLAY,),
     ),
     Step.OUT: ("it puts a player out who would stay in", _puts_out, tuple(Effect)),
+    Step.EXTRA_DRAW: (
+        "a player other than the trick winner draws a card by it",
+        _draws_too,
+        (Effect.PLAY, Effect.HAND_END, Effect.HAND_WINNER),
+    ),
     Step.SCORE: (
         "it scores a hand winner other points than the option it replaces would",
         _other_points,

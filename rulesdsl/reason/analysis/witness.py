@@ -158,8 +158,13 @@ class TrickDone:
 
     @property
     def other_drew(self) -> bool:
-        """A player other than the trick's winner drew."""
-        return any(isinstance(e, Draw) and e.seat != self.winner for e in self.events)
+        """A player other than the trick's winner drew, by the rule of who draws (not by a
+        rule the profile states that has a player draw too)."""
+        drawers = self.hand.plan.drawers.rule
+        return any(
+            isinstance(e, Draw) and e.seat != self.winner and e.rule == drawers
+            for e in self.events
+        )
 
     def card_available(self) -> bool:
         """A card was there to draw at step 4: in the stock, or by a reshuffle."""
