@@ -650,6 +650,8 @@ def test_completion_in_a_rule_offers_its_clauses_and_the_rule_language(session, 
         "score",
         "end",
         "lead",
+        "out",
+        "also_draws",
         "winner",
         "say",
     ]
