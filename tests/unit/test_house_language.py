@@ -448,10 +448,9 @@ def test_the_docs_examples_of_rules_read_the_same_in_both_syntaxes(tmp_path):
 
 
 def test_the_docs_examples_of_a_filter_check(tmp_path):
-    lines = docs_block("    end after trick 8\n    winner least(").strip().split("\n")
-    assert len(lines) == 4 and all(" where " in line for line in lines[1:])
-    rules = [f"{lines[0]}\n        {lines[1]}", *lines[2:]]
-    body = "".join(f"    rule r{k} {{\n        {r}\n    }}\n" for k, r in enumerate(rules))
+    lines = docs_block("    also_draws least(").strip().split("\n")
+    assert len(lines) == 3 and all(" where " in line for line in lines)
+    body = "".join(f"    rule r{k} {{\n        {r}\n    }}\n" for k, r in enumerate(lines))
     resolved = load_file(profile(tmp_path, body))
     assert resolved.ok, [d.text() for d in resolved.diagnostics]
     said = phrases("en").get("house", "words", "sets", "where").split("{")[1].split("}")[1]
