@@ -162,8 +162,7 @@ class TrickDone:
         rule the profile states that has a player draw too)."""
         drawers = self.hand.plan.drawers.rule
         return any(
-            isinstance(e, Draw) and e.seat != self.winner and e.rule == drawers
-            for e in self.events
+            isinstance(e, Draw) and e.seat != self.winner and e.rule == drawers for e in self.events
         )
 
     def card_available(self) -> bool:
