@@ -190,9 +190,15 @@ class TrickDone:
         return hand.active[seat] or out_after_draw
 
     def stock_after_winner(self) -> int:
-        """The stock once the trick's winner had drawn."""
-        drawn = [e for e in self.events if isinstance(e, Draw) and e.seat == self.winner]
-        return drawn[0].stock_left if drawn else self.stock_before
+        """The stock once the trick's winner had drawn, and anyone a rule the profile
+        states has draw a card too right after them."""
+        drawers = self.hand.plan.drawers.rule
+        drawn = [
+            e
+            for e in self.events
+            if isinstance(e, Draw) and (e.seat == self.winner or e.rule != drawers)
+        ]
+        return drawn[-1].stock_left if drawn else self.stock_before
 
 
 Detector = Callable[[Any], bool]
