@@ -206,36 +206,9 @@ def test_a_number_that_can_leave_the_range_is_an_error_at_its_part(text, column)
     assert "a rule's numbers stay within ±2,147,483,647" in error.problem.message
 
 
-@pytest.mark.parametrize("depth", range(1, 9))
-def test_nested_aggregates_are_refused_where_one_decision_would_take_too_long(depth):
-    """Aggregates over the player's cards nested `depth` deep, in a follower's filter:
-    accepted while one decision stays within the work limit, refused at the costliest
-    aggregate otherwise (the issue's eight-deep rule among them)."""
-    body = f"c{depth - 1}.suit == led"
-    for level in reversed(range(1, depth)):
-        body = f"any(c{level} in held: c{level}.suit == c{level - 1}.suit and {body})"
-    text = f"refuse follow if any(c0 in held: {body})"
-    profile = (
-        f'profile "deep" extends "equal-hands" {{\n    rule deep {{\n        {text}\n    }}\n}}\n'
-    )
-    found = load_text(Path("/deep.rules"), profile).diagnostics
-    errors = [d for d in found if d.severity == "error"]
-    if depth <= 2:  # a pair of cards of one suit, say
-        assert errors == []
-    else:
-        (error,) = errors
-        assert error.code == "rule-size" and (error.line, error.column) == (3, 26)
-        assert f"at most {WORK_LIMIT:,}" in error.message
-
-
-@pytest.mark.parametrize("depth", range(1, 9))
-def test_aggregates_nested_in_filters_are_refused_as_those_nested_in_bodies_are(depth):
-    """A filter is evaluated for every member, as the body is: aggregates nested in
-    filters `depth` deep take as long to decide as those nested in bodies."""
-    condition = f"c{depth - 1}.suit == led"
-    for level in reversed(range(1, depth)):
-        condition = f"any(c{level} in held where {condition}: c{level}.suit == c{level - 1}.suit)"
-    text = f"refuse follow if any(c0 in held where {condition}: c0.trump)"
+def assert_refused_beyond_two(depth: int, text: str) -> None:
+    """The one-rule profile stating `text` is accepted at `depth` 1 or 2 (a pair of cards of
+    one suit, say), and refused beyond, at its costliest aggregate, for the work limit."""
     profile = (
         f'profile "deep" extends "equal-hands" {{\n    rule deep {{\n        {text}\n    }}\n}}\n'
     )
@@ -246,6 +219,29 @@ def test_aggregates_nested_in_filters_are_refused_as_those_nested_in_bodies_are(
         (error,) = errors
         assert error.code == "rule-size" and (error.line, error.column) == (3, 26)
         assert f"at most {WORK_LIMIT:,}" in error.message
+
+
+@pytest.mark.parametrize("depth", range(1, 9))
+def test_nested_aggregates_are_refused_where_one_decision_would_take_too_long(depth):
+    """Aggregates over the player's cards nested `depth` deep, in a follower's filter:
+    accepted while one decision stays within the work limit, refused at the costliest
+    aggregate otherwise (the issue's eight-deep rule among them)."""
+    body = f"c{depth - 1}.suit == led"
+    for level in reversed(range(1, depth)):
+        body = f"any(c{level} in held: c{level}.suit == c{level - 1}.suit and {body})"
+    assert_refused_beyond_two(depth, f"refuse follow if any(c0 in held: {body})")
+
+
+@pytest.mark.parametrize("depth", range(1, 9))
+def test_aggregates_nested_in_filters_are_refused_as_those_nested_in_bodies_are(depth):
+    """A filter is evaluated for every member, as the body is: aggregates nested in
+    filters `depth` deep take as long to decide as those nested in bodies."""
+    condition = f"c{depth - 1}.suit == led"
+    for level in reversed(range(1, depth)):
+        condition = f"any(c{level} in held where {condition}: c{level}.suit == c{level - 1}.suit)"
+    assert_refused_beyond_two(
+        depth, f"refuse follow if any(c0 in held where {condition}: c0.trump)"
+    )
 
 
 def test_a_filter_costs_for_every_member_as_the_body_does():
