@@ -9,6 +9,7 @@ from typing import IO
 import click
 
 from rulesdsl.model.cards import Card, Suit
+from rulesdsl.model.language.rule import HouseRule
 from rulesdsl.model.result import EndReason
 from rulesdsl.model.rules import Rules
 from rulesdsl.model.text import safe_text
@@ -110,18 +111,18 @@ class Transcript:
 
     def _lead(self, e: ev.Lead) -> None:
         """The first lead a rule the profile states gives (the others go unsaid)."""
-        if self._stated(e.rule):
+        if self._stated(e.rule) is not None:
             seat = self.style.seat(e.seat)
             self.write(f"  {seat} leads trick {e.trick} by rule {e.rule}")
 
     def _out(self, e: ev.Out) -> None:
-        by = f" by rule {e.rule}" if self._stated(e.rule) else ""
+        by = f" by rule {e.rule}" if self._stated(e.rule) is not None else ""
         self.write(f"  {self.style.seat(e.seat)} is out{by}")
 
-    def _stated(self, name: str | None) -> bool:
-        """Whether `name` is a rule the profile states."""
+    def _stated(self, name: str | None) -> HouseRule | None:
+        """The rule the profile states named `name`, if there is one."""
         rules = self.rules.house_rules if self.rules is not None else ()
-        return any(r.name == name for r in rules)
+        return next((r for r in rules if r.name == name), None)
 
     def _hand_end(self, e: ev.HandEnd) -> None:
         if e.reason is EndReason.HOUSE_RULE:
@@ -148,8 +149,7 @@ class Transcript:
     def _says(self, name: str) -> str:
         """`: ` and what the rule the profile states named `name` says (its control
         characters as escapes); empty without the rules."""
-        rules = self.rules.house_rules if self.rules is not None else ()
-        rule = next((r for r in rules if r.name == name), None)
+        rule = self._stated(name)
         if rule is None or self.rules is None:
             return ""
         said = rule_text(rule, phrases(), self.rules.deck).removesuffix(".")
