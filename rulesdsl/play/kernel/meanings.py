@@ -12,6 +12,7 @@ made from it as this module is imported); the native build compiles the same tex
 from __future__ import annotations
 
 from rulesdsl.model.kinds import PlayerRange
+from rulesdsl.model.language.tree import OPERATORS
 from rulesdsl.model.language.vocab import (
     ATTRIBUTES,
     CALLS,
@@ -104,14 +105,14 @@ FUNCTIONS_MEANT: dict[str, str] = {
 }
 """Each function of the vocabulary (`vocab.FUNCTIONS`), of the values `{a}` and `{b}`."""
 
+SHORT = {"and": 0, "or": 1}
+"""`and` and `or`: the value of the left side that decides without the right."""
 UNARY = {"not": "{a} == 0", "-": "-{a}"}
 BINARY = {
-    **{op: f"{{a}} {op} {{b}}" for op in ("+", "-", "*", "==", "!=", "<", "<=", ">", ">=")},
+    **{op: f"{{a}} {op} {{b}}" for op in OPERATORS if op not in SHORT},
     **{fn: f"{fn}({{a}}, {{b}})" for fn in CALLS},  # of many numbers: two at a time
     **FUNCTIONS_MEANT,
 }
-SHORT = {"and": 0, "or": 1}
-"""`and` and `or`: the value of the left side that decides without the right."""
 
 OPERATIONS: tuple[tuple[int, str], ...] = (
     *((1, op) for op in UNARY),
