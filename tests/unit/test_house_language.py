@@ -77,6 +77,12 @@ def one_problem(tmp_path: Path, clause: str):
         ("draw count(c in trick.winner.won where c.trumpp: c.trump)", "rule-name", 50, "'trump'"),
         ("draw count(c in held where: c.trump)", "rule-syntax", 35, ""),
         ("draw count(c in held where c.trump)", "rule-syntax", 43, ""),
+        (
+            "draw count(c in trick.winner.won whre c.strength > 5: c.trump)",
+            "rule-syntax",
+            42,
+            "did you mean 'where'?",
+        ),
         ("refuse lead if any(p in active where p == trick.winner: true)", "rule-context", 51, ""),
     ],
 )
@@ -84,6 +90,32 @@ def test_a_bad_clause_is_one_error_at_its_column(tmp_path, clause, code, column,
     found = one_problem(tmp_path, clause)
     assert (found.line, found.column, found.code) == (3, column, code), found.text()
     assert said in found.hint
+
+
+def shipped_clauses() -> list[str]:
+    from rulesdsl.model.language.rule import RuleKind
+    from rulesdsl.read.profile import shipped_files
+
+    kinds = tuple(f"{kind} " for kind in RuleKind)
+    lines = (line.strip() for f in shipped_files() for line in f.read_text().splitlines())
+    return sorted({line for line in lines if line.startswith(kinds)})
+
+
+def test_a_clause_cut_short_names_what_may_come_next_as_it_is_written(tmp_path):
+    """Every shipped clause, cut after each of its words: a syntax error says the clause
+    ends too soon and lists what may come as it is written (`(`, `where`, a name), never
+    by the grammar's names for them (`lpar`, `WHERE`)."""
+    grammar_names = {t.name.lower() for t in parser().terminals}
+    cuts = {clause[: m.start()] for clause in shipped_clauses() for m in re.finditer(r" ", clause)}
+    assert len(cuts) > 50
+    for cut in sorted(cuts):
+        for found in problems(profile(tmp_path, RULE.format(clause=cut))):
+            if found.code != "rule-syntax":
+                continue
+            message = found.message
+            assert message.startswith("unexpected end of the clause; expected "), message
+            listed = message.split("; expected ", 1)[1].rstrip(".").split(", ")
+            assert not grammar_names & {word.lower() for word in listed}, message
 
 
 def test_a_filter_is_a_condition_on_the_letter_between_the_set_and_the_body():

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from lark import Lark, Token, Tree, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from lark.lexer import PatternStr
 
 from rulesdsl.model.cards import Card
 from rulesdsl.model.hints import Fit, Suggestion, mean, verified
@@ -53,7 +54,35 @@ NULLABLE = {
 }
 MAYBE = {Type.SEAT: Type.MAYBE_SEAT, Type.CARD: Type.MAYBE_CARD}
 """A value's type, and the type of it or none."""
-WORDS = {"NAME": "a name", "INT": "a number", "$END": "the end of the clause"}
+PATTERN_WORDS = {
+    "NAME": "a name",
+    "INT": "a number",
+    "CARD": "a card such as `QS`",
+    "COMPARE": "a comparison such as `==`",
+    "$END": "the end of the clause",
+}
+"""How a syntax error names an expected token that is not one fixed text."""
+MOST_EXPECTED = 10
+"""The most expected tokens a syntax error lists."""
+
+
+@cache
+def keywords() -> dict[str, str]:
+    """Each fixed text of the clause grammar (`where`, `:`), by its token's name."""
+    return {
+        t.name: t.pattern.value for t in parser().terminals if isinstance(t.pattern, PatternStr)
+    }
+
+
+def expected_words(names: Iterable[str]) -> list[str]:
+    """The expected tokens as a reader names them: names and numbers, then words, then
+    signs, each in order."""
+    fixed = keywords()
+    texts = sorted(fixed[n] for n in names if n in fixed)
+    patterns = sorted(PATTERN_WORDS[n] for n in names if n in PATTERN_WORDS)
+    words = [f"`{w}`" for w in texts if w.isalpha()]
+    signs = [f"`{w}`" for w in texts if not w.isalpha()]
+    return [*patterns, *words, *signs]
 
 
 @cache
@@ -208,16 +237,29 @@ class Checker:
         column = int(error.column) if isinstance(error.column, int) and error.column > 0 else 1
         if isinstance(error, UnexpectedToken) and error.token.type == "$END":
             column = len(text.rstrip()) + 1
-            found = "the end of the clause"
+            found = "end of the clause"
         elif isinstance(error, UnexpectedCharacters):
             found = f"`{text[error.pos_in_stream]}`"
         else:
             found = f"`{error.token}`"
-        expected = sorted({WORDS.get(n, n.lower()) for n in getattr(error, "expected", ())})
-        words = [w.strip('"') for w in expected if not w.startswith("__")]
-        said = f"; expected {', '.join(words[:6])}" if words else ""
+        expected = set(getattr(error, "expected", ()))
+        words = expected_words(expected)
+        listed = ", ".join(words[:MOST_EXPECTED]) + (", ..." if len(words) > MOST_EXPECTED else "")
+        said = f"; expected {listed}" if words else ""
         pos = Pos(self.base.line, self.base.column + column - 1)
-        return Problem(pos, "rule-syntax", f"unexpected {found}{said}", _SYNTAX_HINT)
+        return Problem(pos, "rule-syntax", f"unexpected {found}{said}", self._keyword_fix(error))
+
+    def _keyword_fix(self, error: UnexpectedInput) -> str:
+        """A did-you-mean for a misspelt word of the grammar (`whre` for `where`) with which
+        the clause checks, else an example of a clause."""
+        token = getattr(error, "token", None)
+        if isinstance(token, Token) and token.type == "NAME":
+            fixed = keywords()
+            words = [fixed[n] for n in error.expected if fixed.get(n, "").isalpha()]
+            fix = self.fix(str(token), token, token, words)
+            if fix:
+                return fix
+        return _SYNTAX_HINT
 
     # checking
 
