@@ -199,10 +199,11 @@ def to_json(
     result: Result, same: Sequence[Sameness] = (), margins: Mapping[str, float] | None = None
 ) -> str:
     """The result: each metric's name, label, whether it is a share and its margin, in
-    reading order; each profile's estimates and hand lengths; each pair's differences and
-    the verdicts on them (with `margins` by metric name, where given). `same`, the analysis
-    of each pair (differing options that never act, identical games), adds what it says
-    as `sameness` and the verdicts it proves."""
+    reading order; each profile's estimates and hand lengths; each pair's differences, the
+    verdicts on them (with `margins` by metric name, where given) and those verdicts in
+    words as the text says them (`summary`). `same`, the analysis of each pair (differing
+    options that never act, identical games), adds what it says as `sameness` and the
+    verdicts it proves."""
     spec = result.spec
     labels = spec.labels
     given = margins or {}
@@ -239,6 +240,7 @@ def to_json(
                 diffs[m.name] = {**_estimate_json(estimate), "clear": estimate.clear_of_zero}
         data["pairs"].append({"a": labels[a], "b": labels[b], "b_minus_a": diffs})
     data["verdicts"] = [found.to_dict() for found in verdicts(result, same, given)]
+    data["summary"] = verdict_lines(result, same, given)
     data["sameness"] = [pair.to_dict() for pair in same]
     return json.dumps(data, indent=2)
 
