@@ -46,7 +46,8 @@ Z95 = 1.959964
 
 @dataclass(frozen=True)
 class Spec:
-    """What to simulate: profiles (label, rules), table size, how many deals, bots, seed."""
+    """What to simulate: profiles (label, rules), table size, how many deals, bots, seed,
+    and which profiles to pair."""
 
     profiles: tuple[tuple[str, Rules], ...]
     players: int = 4

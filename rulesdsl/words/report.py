@@ -215,7 +215,7 @@ def to_json(
         "bots": list(spec.seat_bots()),
         "good_play": spec.good_play,
         "interrupted": result.interrupted,
-        "baseline": None if spec.all_pairs else labels[spec.baseline],
+        "baseline": labels[spec.baseline] if spec.pairs and not spec.all_pairs else None,
         "metrics": [
             {"name": m.name, "label": m.label, "share": m.share, "margin": margin_of(m, given)}
             for m in metrics(result)
@@ -355,9 +355,9 @@ def verdict_lines(
     """The verdicts in words, pair by pair: each measure that differs and each the same
     within its margin, a line each; a line counting those equal on every deal and one
     counting those proven the same; then each undecided, with about how many hands (or
-    matches) would decide it."""
+    matches) would decide it. Nothing, before a hand is played."""
     unit = "matches" if result.spec.matches else "hands"
-    count = range(len(result.spec.pairs))
+    count = range(len(result.spec.pairs) if result.units.n else 0)
     return [
         line
         for pair in count

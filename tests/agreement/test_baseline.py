@@ -159,7 +159,8 @@ def test_the_verdicts_in_words_come_before_the_table(capsys):
         (["--margin", "trickz=0.1"], "the metrics are win_seat_0, win_seat_1"),
         (["--margin", "tricks=lots"], "--margin tricks=lots: the margin must be a number from 0"),
         (["--margin", "tricks=-1"], "the margin must be a number from 0"),
-        (["--margin", "win_seat_0=1.5"], "below 1 for a share (0.01 is one point)"),
+        (["--margin", "win_seat_0=1.5"], "of a share must be from 0 to below 1 (0.01 is one"),
+        (["--margin", "tricks=nan"], "the margin must be a number from 0"),
     ],
 )
 def test_bad_baselines_and_margins_are_usage_errors_before_any_play(capsys, args, message):

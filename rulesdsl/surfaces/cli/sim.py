@@ -17,7 +17,7 @@ from rulesdsl.read.outputs import OutputError, check_output, replacing
 from rulesdsl.reason.analysis.sameness import Sameness, sameness_lines, samenesses
 from rulesdsl.reason.executors import ExecutorError, check_executor
 from rulesdsl.reason.sim import Result, Spec, default_workers, run
-from rulesdsl.reason.verdict import COUNT_MARGIN
+from rulesdsl.reason.verdict import COUNT_MARGIN, SHARE_MARGIN
 from rulesdsl.service import UsageProblem, checked_spec, labels, printed
 from rulesdsl.surfaces.cli.common import (
     build_rules,
@@ -114,8 +114,8 @@ def compare_options(command):
             "margins",
             multiple=True,
             metavar="METRIC=VALUE",
-            help="Within how much METRIC counts as the same (default: 0.01, one point, for a "
-            f"share; {COUNT_MARGIN} for a count per hand).",
+            help=f"Within how much METRIC counts as the same (default: {SHARE_MARGIN}, one "
+            f"point, for a share; {COUNT_MARGIN} for a count per hand).",
         ),
     ]
     for option in reversed(options):
@@ -237,10 +237,9 @@ def _margin_value(text: str, value: str, share: bool) -> float:
     except ValueError:
         margin = math.nan
     if not 0 <= margin < (1 if share else math.inf):
-        most = "a number from 0 to below 1 for a share (0.01 is one point)"
+        need = "of a share must be from 0 to below 1 (0.01 is one point)" if share else ""
         raise UsageProblem(
-            f"--margin {safe_text(text)}: the margin must be "
-            + (most if share else "a number from 0")
+            f"--margin {safe_text(text)}: the margin {need or 'must be a number from 0'}"
         )
     return margin
 
