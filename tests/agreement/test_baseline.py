@@ -8,7 +8,7 @@ import pytest
 
 from rulesdsl.read.profile import load
 from rulesdsl.reason.analysis.sameness import Sameness
-from rulesdsl.reason.sim import Spec, run
+from rulesdsl.reason.sim import Spec, empty_result, run
 from rulesdsl.reason.verdict import Ground, Verdict
 from rulesdsl.surfaces.main import main
 from rulesdsl.words import report
@@ -69,6 +69,28 @@ def test_baseline_names_the_profile_the_others_are_measured_against(capsys):
     every = compared(capsys, *THREE, "--hands", "250", "--all-pairs")
     assert every["baseline"] is None
     assert len(every["pairs"]) == 3 and len(every["sameness"]) == 3
+
+
+def test_a_baseline_is_named_by_its_label_or_as_given(tmp_path, capsys):
+    house = tmp_path / "house.rules"
+    house.write_text('profile "house" extends "equal-hands" {\n    hand_size 6\n}\n')
+    for named in ("house", house):
+        data = compared(capsys, "equal-hands", house, "--hands", "20", "--baseline", named)
+        assert data["baseline"] == "house"
+        assert [(p["a"], p["b"]) for p in data["pairs"]] == [("house", "equal-hands")]
+
+
+def test_simulate_names_no_baseline_and_says_no_verdict(capsys):
+    code, out, _ = run_cli(capsys, "simulate", "equal-hands", "--hands", "20", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["baseline"] is None
+    assert (data["verdicts"], data["summary"]) == ([], [])
+
+
+def test_a_run_stopped_before_any_hand_says_no_verdict_in_words():
+    nothing = empty_result(spec_of(*THREE, units=250))
+    assert report.verdict_lines(nothing) == []
+    assert {v.judged.verdict for v in report.verdicts(nothing)} == {Verdict.UNDECIDED}
 
 
 def test_json_has_a_verdict_of_exactly_its_fields_per_profile_and_paired_metric(capsys):
