@@ -130,6 +130,8 @@ def checked_spec(
     seed: int,
     skill: bool = True,
     good_play: str | None = None,
+    baseline: int = 0,
+    all_pairs: bool = False,
 ) -> Spec:
     """What to simulate, checked as `simulate` and `compare` check it: a UsageProblem says
     what is wrong (a player count a profile refuses, a bot unknown or missing)."""
@@ -144,6 +146,8 @@ def checked_spec(
         seed=seed,
         skill=skill,
         good_play=good_play,
+        baseline=baseline,
+        all_pairs=all_pairs,
     )
     try:
         check_spec(spec)
@@ -161,8 +165,15 @@ def labels(refs: Sequence[str]) -> list[str]:
     return [safe_text(label) for label in labels]
 
 
-def printed(result: Result, same: Sequence[Sameness], as_csv: bool) -> str:
+def printed(
+    result: Result,
+    same: Sequence[Sameness],
+    as_csv: bool,
+    margins: Mapping[str, float] | None = None,
+) -> str:
     """What `--json` (or `--csv`) prints for the result, to the last byte."""
     from rulesdsl.words import report
 
-    return report.to_csv(result, same) if as_csv else report.to_json(result, same) + "\n"
+    if as_csv:
+        return report.to_csv(result, same, margins)
+    return report.to_json(result, same, margins) + "\n"

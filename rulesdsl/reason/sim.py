@@ -46,7 +46,8 @@ Z95 = 1.959964
 
 @dataclass(frozen=True)
 class Spec:
-    """What to simulate: profiles (label, rules), table size, how many deals, bots, seed."""
+    """What to simulate: profiles (label, rules), table size, how many deals, bots, seed,
+    and which profiles to pair."""
 
     profiles: tuple[tuple[str, Rules], ...]
     players: int = 4
@@ -56,6 +57,8 @@ class Spec:
     seed: int = 0
     skill: bool = True
     good_play: str | None = None  # the bot of good play (e.g. pimc:10); None measures none
+    baseline: int = 0  # the profile every other is paired with
+    all_pairs: bool = False  # pair every profile with every other instead
 
     def seat_bots(self) -> tuple[str, ...]:
         return self.bots * self.players if len(self.bots) == 1 else self.bots
@@ -66,8 +69,12 @@ class Spec:
 
     @property
     def pairs(self) -> list[tuple[int, int]]:
+        """The pairs (a, b) whose differences b - a are measured: each profile against the
+        baseline, or every profile against every later one under `all_pairs`."""
         count = len(self.profiles)
-        return [(a, b) for a in range(count) for b in range(a + 1, count)]
+        if self.all_pairs:
+            return [(a, b) for a in range(count) for b in range(a + 1, count)]
+        return [(self.baseline, b) for b in range(count) if b != self.baseline]
 
     def chunks(self) -> list[range]:
         return pieces(range(self.units))
@@ -661,3 +668,5 @@ def check_spec(spec: Spec) -> None:
         make_bot(name)
     if spec.good_play and spec.matches:
         raise ValueError("--good-play measures hands: give --hands, not --matches")
+    if not 0 <= spec.baseline < len(spec.profiles):
+        raise ValueError(f"the baseline is profile {spec.baseline}, of {len(spec.profiles)}")

@@ -6,13 +6,14 @@ import csv
 import dataclasses
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rulesdsl.model.result import EndReason
-from rulesdsl.reason.sim import FIRES, Estimate, Result, Tally, covered
-from rulesdsl.words.layout import Page, text
+from rulesdsl.reason.sim import FIRES, Estimate, Result, Spec, Tally, covered
+from rulesdsl.reason.verdict import Ground, Judgement, Verdict, default_margin, judge, proven
+from rulesdsl.words.layout import Page, text, wrap
 
 if TYPE_CHECKING:
     from rulesdsl.reason.analysis.sameness import Sameness
@@ -33,9 +34,14 @@ class Metric:
 
 def metrics(result: Result) -> list[Metric]:
     """The metrics a result holds, in reading order, with labels."""
-    n = result.spec.players
+    return measured(result.spec)
+
+
+def measured(spec: Spec) -> list[Metric]:
+    """The metrics a simulation of `spec` measures, in reading order, with labels."""
+    n = spec.players
     rows: list[Metric] = []
-    if result.spec.matches:
+    if spec.matches:
         rows.append(Metric("match_hands", "match length (hands)", False))
         rows += [
             Metric(f"match_win_seat_{r}", f"match win share, {_seat(r)} of first hand", True)
@@ -53,19 +59,19 @@ def metrics(result: Result) -> list[Metric]:
         Metric("eliminations", "eliminations per hand", False),
         Metric("last_card_saves", "last-card wins survived per hand", False),
     ]
-    if result.spec.skill and not result.spec.matches:
+    if spec.skill and not spec.matches:
         rows.append(Metric("skill", "heuristic vs 3 random: win share", True))
-    rows += [Metric(f"{FIRES}{o}", f"hands where {o} fires", True) for o in covered(result.spec)]
-    return rows + good_metrics(result)
+    rows += [Metric(f"{FIRES}{o}", f"hands where {o} fires", True) for o in covered(spec)]
+    return rows + good_metrics(spec)
 
 
-def good_metrics(result: Result) -> list[Metric]:
+def good_metrics(spec: Spec) -> list[Metric]:
     """Under good play (`Spec.good_play`, every seat that bot): the next step of skill,
     seat shares, comebacks and rule coverage."""
-    bot = result.spec.good_play
+    bot = spec.good_play
     if bot is None:
         return []
-    n = result.spec.players
+    n = spec.players
     rows = [Metric("skill", f"{bot} vs {n - 1} heuristic: win share", True, True)]
     rows += [
         Metric(f"win_seat_{r}", f"good play: win share, {_seat(r)}", True, True) for r in range(n)
@@ -77,7 +83,7 @@ def good_metrics(result: Result) -> list[Metric]:
     ]
     rows += [
         Metric(f"{FIRES}{o}", f"good play: hands where {o} fires", True, True)
-        for o in covered(result.spec)
+        for o in covered(spec)
     ]
     return rows
 
@@ -114,6 +120,73 @@ def pair_estimate(result: Result, pair: int, metric: Metric) -> Estimate | None:
     return result.pairs[pair].estimate(metric.key)
 
 
+@dataclass(frozen=True)
+class PairVerdict:
+    """The verdict on one metric of `profile` against `baseline`."""
+
+    profile: str
+    baseline: str
+    metric: Metric
+    judged: Judgement
+
+    def to_dict(self) -> dict[str, Any]:
+        difference = self.judged.difference
+        return {
+            "profile": self.profile,
+            "baseline": self.baseline,
+            "metric": self.metric.name,
+            "verdict": str(self.judged.verdict),
+            "estimate": difference.mean,
+            "low": difference.low,
+            "high": difference.high,
+            "hands": self.judged.hands,
+        }
+
+
+def margin_of(metric: Metric, margins: Mapping[str, float]) -> float:
+    """The metric's margin: the one given by its name, else its kind's."""
+    return margins.get(metric.name, default_margin(metric.share))
+
+
+def _proved(same: Sameness | None, metric: Metric) -> bool:
+    """Whether the analysis proved the pair alike on `metric`: they play identical games,
+    or the same hands and `metric` is measured on hands."""
+    if same is None:
+        return False
+    return same.identical or (same.same_hands and not metric.key.startswith("match_"))
+
+
+def verdicts(
+    result: Result, same: Sequence[Sameness] = (), margins: Mapping[str, float] | None = None
+) -> list[PairVerdict]:
+    """The verdict on every paired metric of every pair, pair by pair. `same`, when given,
+    is the analysis of each pair of `spec.pairs`, in order: what it proves alike is the
+    same whatever was played."""
+    count = range(len(result.spec.pairs))
+    return [v for pair in count for v in pair_verdicts(result, pair, same, margins)]
+
+
+def pair_verdicts(
+    result: Result,
+    pair: int,
+    same: Sequence[Sameness] = (),
+    margins: Mapping[str, float] | None = None,
+) -> list[PairVerdict]:
+    """The verdict on every paired metric of pair number `pair`, as `verdicts` gives it."""
+    labels = result.spec.labels
+    a, b = result.spec.pairs[pair]
+    proof = same[pair] if same else None
+    found = []
+    for m in metrics(result):
+        estimate = pair_estimate(result, pair, m)
+        if estimate is None:
+            continue
+        margin = margin_of(m, margins or {})
+        judged = proven(margin) if _proved(proof, m) else judge(estimate, margin)
+        found.append(PairVerdict(labels[b], labels[a], m, judged))
+    return found
+
+
 def histogram(result: Result, index: int) -> dict[int, int]:
     return dict(sorted(_source(result, index, "tricks").distribution("tricks").items()))
 
@@ -122,13 +195,18 @@ def _estimate_json(e: Estimate) -> dict[str, float]:
     return {"mean": e.mean, "low": e.low, "high": e.high, "n": e.n}
 
 
-def to_json(result: Result, same: Sequence[Sameness] = ()) -> str:
-    """The result: each metric's name, label and whether it is a share, in reading order;
-    each profile's estimates and hand lengths; each pair's differences. `same` adds what
-    the analysis says of each pair before the table (differing options that never act,
-    identical games) as `sameness`."""
+def to_json(
+    result: Result, same: Sequence[Sameness] = (), margins: Mapping[str, float] | None = None
+) -> str:
+    """The result: each metric's name, label, whether it is a share and its margin, in
+    reading order; each profile's estimates and hand lengths; each pair's differences, the
+    verdicts on them (with `margins` by metric name, where given) and those verdicts in
+    words as the text says them (`summary`). `same`, the analysis of each pair (differing
+    options that never act, identical games), adds what it says as `sameness` and the
+    verdicts it proves."""
     spec = result.spec
     labels = spec.labels
+    given = margins or {}
     data: dict[str, Any] = {
         "players": spec.players,
         "units": result.units.n,
@@ -137,7 +215,11 @@ def to_json(result: Result, same: Sequence[Sameness] = ()) -> str:
         "bots": list(spec.seat_bots()),
         "good_play": spec.good_play,
         "interrupted": result.interrupted,
-        "metrics": [{"name": m.name, "label": m.label, "share": m.share} for m in metrics(result)],
+        "baseline": labels[spec.baseline] if spec.pairs and not spec.all_pairs else None,
+        "metrics": [
+            {"name": m.name, "label": m.label, "share": m.share, "margin": margin_of(m, given)}
+            for m in metrics(result)
+        ],
         "profiles": {},
         "pairs": [],
     }
@@ -157,15 +239,21 @@ def to_json(result: Result, same: Sequence[Sameness] = ()) -> str:
             if estimate is not None:
                 diffs[m.name] = {**_estimate_json(estimate), "clear": estimate.clear_of_zero}
         data["pairs"].append({"a": labels[a], "b": labels[b], "b_minus_a": diffs})
+    data["verdicts"] = [found.to_dict() for found in verdicts(result, same, given)]
+    data["summary"] = verdict_lines(result, same, given)
     data["sameness"] = [pair.to_dict() for pair in same]
     return json.dumps(data, indent=2)
 
 
-def to_csv(result: Result, same: Sequence[Sameness] = ()) -> str:
-    """One row per estimate; then, from `same`, a `never_acts` row per differing option
-    that never acts (the option as its metric), an `identical` row per pair of profiles
-    that play identical games, and a `same_hands` row per pair that play the same hands
-    under other match rules, each with its sentence as `note`."""
+def to_csv(
+    result: Result, same: Sequence[Sameness] = (), margins: Mapping[str, float] | None = None
+) -> str:
+    """One row per estimate; a `verdict` row per difference, in its columns (`other` minus
+    `profile`), the verdict as `note` and as `n` the hands it took (or would take); then,
+    from `same`, a `never_acts` row per differing option that never acts (the option as
+    its metric), an `identical` row per pair of profiles that play identical games, and a
+    `same_hands` row per pair that play the same hands under other match rules, each with
+    its sentence as `note`."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     header = ["kind", "profile", "other", "metric", "mean", "low", "high", "n", "clear", "note"]
@@ -193,6 +281,10 @@ def to_csv(result: Result, same: Sequence[Sameness] = ()) -> str:
                         "",
                     ]
                 )
+    for found in verdicts(result, same, margins):
+        d = found.judged.difference
+        row = [found.baseline, found.profile, found.metric.name, d.mean, d.low, d.high]
+        writer.writerow(["verdict", *row, found.judged.hands, "", found.judged.verdict])
     for pair in same:
         blank = [""] * 5
         for name in pair.dead:
@@ -257,13 +349,95 @@ def shared_wins_note(result: Result) -> str | None:
     )
 
 
-def render(result: Result, page: Page) -> str:
-    """The report as text for `page`: one column per profile while they fit, else one block
-    per profile; then one block of paired differences per pair."""
-    return page.render(_parts(result, page))
+def verdict_lines(
+    result: Result, same: Sequence[Sameness] = (), margins: Mapping[str, float] | None = None
+) -> list[str]:
+    """The verdicts in words, pair by pair: each measure that differs and each the same
+    within its margin, a line each; a line counting those equal on every deal and one
+    counting those proven the same; then each undecided, with about how many hands (or
+    matches) would decide it. Nothing, before a hand is played."""
+    unit = "matches" if result.spec.matches else "hands"
+    count = range(len(result.spec.pairs) if result.units.n else 0)
+    return [
+        line
+        for pair in count
+        for line in _pair_verdicts(pair_verdicts(result, pair, same, margins), unit)
+    ]
 
 
-def _parts(result: Result, page: Page) -> list[Any]:
+GROUNDS = {
+    Ground.EVERY_DEAL: "{b}: equal to {a} on every deal in {n}",
+    Ground.PROVEN: "{b}: the same as {a} in {n}, proven before play",
+}
+"""The line counting a pair's measures found the same on a ground other than an interval."""
+
+
+def _pair_verdicts(pair: Sequence[PairVerdict], unit: str) -> list[str]:
+    """The lines of `verdict_lines` for one pair."""
+    lines = [_differs(v) for v in pair if v.judged.verdict in (Verdict.HIGHER, Verdict.LOWER)]
+    lines += [
+        _within(v)
+        for v in pair
+        if v.judged.verdict is Verdict.SAME and v.judged.ground is Ground.PLAYED
+    ]
+    for ground, said in GROUNDS.items():
+        count = sum(v.judged.ground is ground for v in pair)
+        if count:
+            lines.append(said.format(b=pair[0].profile, a=pair[0].baseline, n=_measures(count)))
+    return lines + [_undecided(v, unit) for v in pair if v.judged.verdict is Verdict.UNDECIDED]
+
+
+def _differs(v: PairVerdict) -> str:
+    """`B: hand length (tricks) 0.44 lower than A (0.40..0.48)`."""
+    d = v.judged.difference
+    size = d if v.judged.verdict is Verdict.HIGHER else Estimate(-d.mean, -d.high, -d.low, d.n)
+    mean, interval = figures(size, v.metric.share)
+    return f"{v.profile}: {v.metric.label} {mean} {v.judged.verdict} than {v.baseline} ({interval})"
+
+
+def _within(v: PairVerdict) -> str:
+    """`B: hand length (tricks) the same as A within 0.05 (-0.02..+0.01)`."""
+    _, interval = figures(v.judged.difference, v.metric.share, "+")
+    margin = v.judged.margin
+    points = f"{100 * margin:.3g}"
+    size = f"{points} point{'' if points == '1' else 's'}" if v.metric.share else f"{margin:.3g}"
+    return f"{v.profile}: {v.metric.label} the same as {v.baseline} within {size} ({interval})"
+
+
+def _undecided(v: PairVerdict, unit: str) -> str:
+    """`B: stock left against A: about 4,900 hands would decide it, now +0.03 (-0.01..+0.07)`."""
+    mean, interval = figures(v.judged.difference, v.metric.share, "+")
+    hands = v.judged.hands
+    need = f"about {_about(hands):,}" if hands is not None else "no number of"
+    return (
+        f"{v.profile}: {v.metric.label} against {v.baseline}: {need} {unit} would decide it, "
+        f"now {mean} ({interval})"
+    )
+
+
+def _measures(count: int) -> str:
+    return f"{count} measure{'' if count == 1 else 's'}"
+
+
+def _about(count: int) -> int:
+    """`count` rounded up to two significant figures."""
+    step = 10 ** max(0, len(str(count)) - 2)
+    return -(-count // step) * step
+
+
+def render(
+    result: Result,
+    page: Page,
+    same: Sequence[Sameness] = (),
+    margins: Mapping[str, float] | None = None,
+) -> str:
+    """The report as text for `page`: the verdicts in words (`verdict_lines`); one column
+    per profile while they fit, else one block per profile; then one block of paired
+    differences per pair."""
+    return page.render(_parts(result, page, verdict_lines(result, same, margins)))
+
+
+def _parts(result: Result, page: Page, summary: Sequence[str]) -> list[Any]:
     spec = result.spec
     unit = "matches" if spec.matches else "hands"
     title = (
@@ -271,7 +445,8 @@ def _parts(result: Result, page: Page) -> list[Any]:
         f"{','.join(spec.seat_bots())}, seed {spec.seed}"
         + (" (interrupted)" if result.interrupted else "")
     )
-    parts: list[Any] = [text(title)]
+    said = [text("\n".join(wrap(line, page.width, "", "  "))) for line in summary]
+    parts: list[Any] = [text(title), *said, *([""] if summary else [])]
     count = range(len(spec.labels))
     rows = [
         [m.label, *(_cell(profile_estimate(result, i, m), m.share) for i in count)]

@@ -49,6 +49,17 @@ def test_simulate_json_is_byte_identical_native_and_pure_and_for_any_workers(cap
     assert json.loads(native)["units"] == 600
 
 
+def test_compare_against_a_later_baseline_is_byte_identical_native_and_pure(capsys, monkeypatch):
+    three = ["equal-hands", "seven-card-hands", "instant-elimination"]
+    args = ["compare", *three, "--hands", "300", "-j", "1", "--baseline", "seven-card-hands"]
+    assert main([*args, "--json"]) == 0
+    native = capsys.readouterr().out
+    monkeypatch.setenv(ENV, "0")
+    assert main([*args, "--json"]) == 0
+    assert capsys.readouterr().out == native
+    assert json.loads(native)["pairs"][0]["a"] == "seven-card-hands"
+
+
 def test_the_native_path_is_taken_unless_turned_off(monkeypatch):
     spec = sim.Spec(profiles=(("equal-hands", load("equal-hands").rules),), units=10)
     assert sim.native_kernels(spec) is not None

@@ -160,9 +160,16 @@ def test_csv_and_plot_outputs(tmp_path, capsys):
     assert code == 0
     rows = list(csv.DictReader(io.StringIO(out)))
     kinds = {row["kind"] for row in rows}
-    assert kinds == {"profile", "difference"}
+    assert kinds == {"profile", "difference", "verdict"}
     tricks = [r for r in rows if r["kind"] == "difference" and r["metric"] == "tricks"]
     assert float(tricks[0]["mean"]) > 0 and tricks[0]["clear"] == "True"
+    (verdict,) = [r for r in rows if r["kind"] == "verdict" and r["metric"] == "tricks"]
+    assert (verdict["profile"], verdict["other"], verdict["note"]) == (
+        "equal-hands",
+        "seven-card-hands",
+        "higher",
+    )
+    assert (verdict["mean"], verdict["n"]) == (tricks[0]["mean"], "300")
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 

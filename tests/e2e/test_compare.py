@@ -106,3 +106,29 @@ def test_cancel_stops_a_comparison_even_before_its_job_is_named_and_search_bound
     page.select_option("#compare-good", "pimc:10")
     expect(page.locator("#compare-hands")).to_have_value(str(most))
     expect(page.locator("#compare-status")).to_contain_text("With a search bot")
+
+
+def test_the_baseline_picked_is_the_profile_the_others_are_measured_against(page, capsys):
+    three = {f"shipped:{p}" for p in [*PROFILES, "seven-card-hands"]}
+    page.click("#tab-compare")
+    for box in page.locator("#compare-profiles input").all():
+        box.set_checked(box.get_attribute("value") in three)
+    expect(page.locator("#compare-baseline option")).to_have_count(3)
+    page.select_option("#compare-baseline", "shipped:seven-card-hands")
+    page.fill("#compare-hands", "50")
+    page.fill("#compare-seed", str(SEED))
+    page.click("#compare-run")
+    expect(page.locator("#compare-status")).to_have_text("Done.", timeout=60_000)
+
+    shown = page.request.get(urljoin(page.url, page.get_attribute("#compare-json", "href")))
+    data = json.loads(shown.text())
+    assert data["baseline"] == "seven-card-hands"
+    capsys.readouterr()
+    args = [*data["profiles"], "--hands", "50", "--seed", str(SEED)]
+    assert main(["compare", *args, "--baseline", "seven-card-hands", "--json"]) == 0
+    assert shown.text() == capsys.readouterr().out
+    expect(page.locator("#compare-verdicts li")).to_have_text(data["summary"])
+    headings = page.locator("#compare-pairs h2")
+    expect(headings).to_have_count(2)
+    for heading in headings.all():
+        expect(heading).to_contain_text("\N{MINUS SIGN} seven-card-hands, paired")

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Iterator
@@ -86,6 +87,20 @@ def test_a_workspace_file_is_labelled_as_the_command_line_labels_it(
     assert client.get(f"/api/jobs/{job}/result").text == printed
 
 
+def test_a_job_compares_with_the_baseline_it_names_as_compare_does(client: TestClient, compare):
+    three = [*PAIR, "seven-card-hands"]
+    body = {"profiles": three, "hands": 20, "bots": "random", "seed": 5, "baseline": 2}
+    job = client.post("/api/compare", json=body).json()["job"]
+    assert finished(client, job)["state"] == "done"
+    args = [*three, "--hands", "20", "--seed", "5", "--baseline", "seven-card-hands"]
+    printed = compare(*args, "--json")
+    assert client.get(f"/api/jobs/{job}/result").text == printed
+    data = json.loads(printed)
+    assert data["baseline"] == "seven-card-hands"
+    assert {v["baseline"] for v in data["verdicts"]} == {"seven-card-hands"}
+    assert data["summary"][0].startswith("equal-hands: ")
+
+
 def test_the_json_holds_what_the_plots_draw(client: TestClient):
     body = {"profiles": PAIR, "hands": 4, "bots": "heuristic", "good_play": "pimc:1"}
     job = client.post("/api/compare", json=body).json()["job"]
@@ -151,6 +166,8 @@ def test_a_job_that_cannot_reach_its_executor_fails_saying_why(tmp_path: Path, m
         ({"bots": ["random", "heuristic"]}, "one per seat"),
         ({"players": 2, "profiles": ["bicycle", "equal-hands"]}, "bicycle"),
         ({"seed": "x"}, "`seed`"),
+        ({"baseline": 2}, "`baseline` is 2; it must be from 0 to 1"),
+        ({"baseline": "equal-hands"}, "`baseline` must be"),
         ({"format": 1, "profiles": "equal-hands"}, "`profiles` must be a list"),
     ],
 )
@@ -178,8 +195,6 @@ def test_a_run_told_to_stop_returns_what_it_gathered_marked_interrupted():
 
 
 def test_compare_json_names_every_metric_it_holds(compare):
-    import json
-
     data = json.loads(compare(*PAIR, "--hands", "5", "--json"))
     names = [m["name"] for m in data["metrics"]]
     assert names == list(data["profiles"]["equal-hands"]["metrics"])

@@ -194,13 +194,19 @@ def _dead(rules: Rules, change: RuleChange, players: int) -> DeadRule | None:
     return dead_stated_rules(rules, [players]).get(change.name)
 
 
-def samenesses(profiles: Sequence[tuple[str, Rules]], players: int) -> list[Sameness]:
-    """Each profile against the first, at `players`."""
-    return [sameness(profiles[0], other, players) for other in profiles[1:]]
+def samenesses(
+    profiles: Sequence[tuple[str, Rules]],
+    players: int,
+    pairs: Sequence[tuple[int, int]] | None = None,
+) -> list[Sameness]:
+    """Each pair (a, b) of `pairs`, by index into `profiles`, at `players`; without
+    `pairs`, each profile against the first."""
+    found = pairs if pairs is not None else [(0, b) for b in range(1, len(profiles))]
+    return [sameness(profiles[a], profiles[b], players) for a, b in found]
 
 
 def sameness_lines(found: Sequence[Sameness]) -> list[str]:
-    """What `compare` says before its table: for each profile against the first, the
-    differing rules that never act, and which pairs play identical games or hands."""
+    """What `compare` says before its table: for each pair compared, the differing rules
+    that never act, and which pairs play identical games or hands."""
     lines = [line for same in found for line in same.notes()]
     return lines + ([""] if lines else [])

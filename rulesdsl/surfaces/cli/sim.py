@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import importlib.util
+import math
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import click
 
+from rulesdsl.model.hints import did_you_mean
+from rulesdsl.model.text import safe_text
 from rulesdsl.play.players.registry import bot_names
 from rulesdsl.read.outputs import OutputError, check_output, replacing
 from rulesdsl.reason.analysis.sameness import Sameness, sameness_lines, samenesses
 from rulesdsl.reason.executors import ExecutorError, check_executor
 from rulesdsl.reason.sim import Result, Spec, default_workers, run
+from rulesdsl.reason.verdict import COUNT_MARGIN, SHARE_MARGIN
 from rulesdsl.service import UsageProblem, checked_spec, labels, printed
 from rulesdsl.surfaces.cli.common import (
     build_rules,
@@ -93,11 +97,39 @@ def simulate(profile: str, **options) -> None:
     simulate_profiles([profile], **options)
 
 
+def compare_options(command):
+    options = [
+        click.option(
+            "--baseline",
+            metavar="NAME",
+            help="Compare every other profile with this one (default: the first).",
+        ),
+        click.option(
+            "--all-pairs",
+            is_flag=True,
+            help="Compare every profile with every other, not with a baseline.",
+        ),
+        click.option(
+            "--margin",
+            "margins",
+            multiple=True,
+            metavar="METRIC=VALUE",
+            help=f"Within how much METRIC counts as the same (default: {SHARE_MARGIN}, one "
+            f"point, for a share; {COUNT_MARGIN} for a count per hand).",
+        ),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
 @click.command()
 @click.argument("profiles", nargs=-1, required=True)
+@compare_options
 @sim_options
 def compare(profiles: tuple[str, ...], **options) -> None:
-    """Play the same deals under two or more profiles and report paired differences."""
+    """Play the same deals under two or more profiles and report, against the first (or
+    the baseline), each paired difference and the verdict on it."""
     if len(profiles) < 2:
         raise UsageProblem("compare needs at least two profiles")
     simulate_profiles(list(profiles), **options)
@@ -119,6 +151,9 @@ def simulate_profiles(
     as_csv: bool,
     plot: Path | None,
     width: int | None,
+    baseline: str | None = None,
+    all_pairs: bool = False,
+    margins: tuple[str, ...] = (),
 ) -> None:
     if hands is not None and matches is not None:
         raise UsageProblem("give --hands or --matches, not both")
@@ -127,25 +162,86 @@ def simulate_profiles(
     units = matches if matches is not None else (hands if hands is not None else 10_000)
     if units < 1:
         raise UsageProblem("the number of hands or matches must be at least 1")
-    labelled = [
-        (label, build_rules(ref, settings)) for label, ref in zip(labels(refs), refs, strict=True)
-    ]
-    spec = checked_spec(labelled, players, units, matches is not None, bots, seed, skill, good_play)
+    names = labels(refs)
+    first = _baseline(baseline, all_pairs, names, refs)
+    labelled = [(label, build_rules(ref, settings)) for label, ref in zip(names, refs, strict=True)]
+    spec = checked_spec(
+        labelled,
+        players,
+        units,
+        matches is not None,
+        bots,
+        seed,
+        skill,
+        good_play,
+        first,
+        all_pairs,
+    )
+    given = _margins(margins, spec)
     try:
         check_executor(executor)
     except ExecutorError as error:
         raise UsageProblem(str(error)) from None
     if plot is not None:
         _check_plot(plot, refs)
-    same = samenesses(spec.profiles, players)
+    same = samenesses(spec.profiles, players, spec.pairs)
     if not (as_json or as_csv):
         columns = Page.for_stdout(width).width
         for line in sameness_lines(same):
             click.echo("\n".join(wrap(line, columns, "", "  ")))
     result = _run_with_progress(spec, workers or default_workers(), executor)
-    _output(result, as_json, as_csv, plot, Page.for_stdout(width), same)
+    _output(result, as_json, as_csv, plot, Page.for_stdout(width), same, given)
     if result.interrupted:
         click.get_current_context().exit(130)
+
+
+def _baseline(chosen: str | None, all_pairs: bool, names: list[str], refs: list[str]) -> int:
+    """The index of the profile `--baseline` names, by its label or as given."""
+    if chosen is None:
+        return 0
+    if all_pairs:
+        raise UsageProblem("give --baseline or --all-pairs, not both")
+    for found in (names, refs):
+        if chosen in found:
+            return found.index(chosen)
+    raise UsageProblem(
+        f"--baseline {safe_text(chosen)}: it must be one of the profiles compared "
+        f"({', '.join(names)}){did_you_mean(chosen, names)}"
+    )
+
+
+def _margins(given: tuple[str, ...], spec: Spec) -> dict[str, float]:
+    """The margins `--margin METRIC=VALUE` gives, by metric name."""
+    from rulesdsl.words.report import measured
+
+    known = {m.name: m for m in measured(spec)}
+    margins = {}
+    for text in given:
+        name, equals, value = text.partition("=")
+        name = name.strip()
+        if not equals:
+            raise UsageProblem(f"--margin {safe_text(text)}: give METRIC=VALUE")
+        if name not in known:
+            raise UsageProblem(
+                f"--margin {safe_text(text)}: no metric is named {safe_text(name)}"
+                f"{did_you_mean(name, known)}; the metrics are {', '.join(known)}"
+            )
+        margins[name] = _margin_value(text, value, known[name].share)
+    return margins
+
+
+def _margin_value(text: str, value: str, share: bool) -> float:
+    """A margin as given: a number from 0, below 1 for a share (0.01 is one point)."""
+    try:
+        margin = float(value)
+    except ValueError:
+        margin = math.nan
+    if not 0 <= margin < (1 if share else math.inf):
+        need = "of a share must be from 0 to below 1 (0.01 is one point)" if share else ""
+        raise UsageProblem(
+            f"--margin {safe_text(text)}: the margin {need or 'must be a number from 0'}"
+        )
+    return margin
 
 
 def _check_plot(plot: Path, refs: list[str]) -> None:
@@ -181,15 +277,16 @@ def _output(
     plot: Path | None,
     page: Page,
     same: Sequence[Sameness] = (),
+    margins: Mapping[str, float] | None = None,
 ) -> None:
     from rulesdsl.words import report
 
     if result.interrupted:
         click.echo(f"interrupted: reporting the {result.units.n:,} units done", err=True)
     if as_json or as_csv:
-        click.echo(printed(result, same, as_csv), nl=False)
+        click.echo(printed(result, same, as_csv, margins), nl=False)
     else:
-        click.echo(report.render(result, page), nl=False)
+        click.echo(report.render(result, page, same, margins), nl=False)
     if plot is not None:
         try:
             with replacing(plot) as temp:

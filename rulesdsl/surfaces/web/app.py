@@ -256,6 +256,7 @@ class Server:
         hands = bounded(body, "hands", 1, most_hands, min(1000, most_hands))
         seed = self.seed(body, 0)
         skill = field(body, "skill", bool, True)
+        baseline = bounded(body, "baseline", 0, len(refs) - 1, 0)
         named: list[Named] = [
             await in_thread(resolve, ref, self.workspace, self.limits) for ref in refs
         ]
@@ -263,7 +264,7 @@ class Server:
         profiles = [(label, n.profile.rules) for label, n in zip(shown, named, strict=True)]
         try:
             spec = checked_spec(
-                profiles, players, hands, False, ",".join(bots), seed, skill, good_play
+                profiles, players, hands, False, ",".join(bots), seed, skill, good_play, baseline
             )
         except UsageProblem as error:
             raise bad(str(error)) from None

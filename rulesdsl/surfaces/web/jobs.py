@@ -61,7 +61,7 @@ class Job:
         """Run the comparison (on the `kept` workers, where given); the outcome is the
         job's state."""
         try:
-            same = samenesses(self.spec.profiles, self.spec.players)
+            same = samenesses(self.spec.profiles, self.spec.players, self.spec.pairs)
             result = run(self.spec, workers, self._progress, executor, self.cancel.is_set, kept)
             if result.interrupted:
                 self._end(JobState.CANCELLED)

@@ -171,16 +171,35 @@ function render(data) {
   el("compare-title").textContent = `${data.units.toLocaleString("en")} paired ${data.unit}s, ${data.players} players, bots ${data.bots.join(",")}, seed ${data.seed}${data.good_play ? `, good play ${data.good_play}` : ""}${data.interrupted ? " (interrupted)" : ""}`;
   const notes = clear(el("compare-notes"));
   for (const same of data.sameness || []) for (const note of same.notes || []) notes.append(h("li", {}, note));
+  const verdicts = clear(el("compare-verdicts"));
+  for (const line of data.summary || []) verdicts.append(h("li", {}, line));
   renderCharts(data, metrics);
   renderTable(data, metrics);
   renderPairs(data, metrics);
 }
 
+function checkedBoxes() {
+  return [...el("compare-profiles").querySelectorAll("input:checked")];
+}
+
 function chosenProfiles() {
-  return [...el("compare-profiles").querySelectorAll("input:checked")].map((box) => {
+  return checkedBoxes().map((box) => {
     if (box.value === "editor:") return editorProfile();
     return box.value.slice(box.value.indexOf(":") + 1);
   });
+}
+
+/** The baseline is one of the profiles checked: the one chosen while it stays checked, else the first. */
+function fillBaseline() {
+  const select = el("compare-baseline");
+  const boxes = checkedBoxes();
+  const kept = boxes.some((box) => box.value === select.value) ? select.value : boxes[0]?.value;
+  setOptions(select, boxes.map((box) => [box.value, box.parentElement.textContent.trim()]), kept);
+}
+
+/** The baseline's place among the profiles sent. */
+function baselineIndex() {
+  return Math.max(0, checkedBoxes().findIndex((box) => box.value === el("compare-baseline").value));
 }
 
 function running(on) {
@@ -245,6 +264,7 @@ async function run(event) {
     bots: [...el("compare-bots").querySelectorAll("select")].slice(0, players).map((s) => s.value),
     seed: Number(el("compare-seed").value),
     good_play: good === "" ? null : good,
+    baseline: baselineIndex(),
   };
   running(true);
   progress(0, 0);
@@ -299,6 +319,7 @@ export function fillCompareProfiles(meta) {
       node.append(h("label", {}, box, ` ${label}`));
     }
   }
+  fillBaseline();
 }
 
 export function initCompare(context) {
@@ -319,6 +340,7 @@ export function initCompare(context) {
     boundHands();
   });
   el("compare-good").addEventListener("change", boundHands);
+  el("compare-profiles").addEventListener("change", fillBaseline);
   el("compare-form").addEventListener("submit", run);
   el("compare-cancel").addEventListener("click", cancel);
 }
