@@ -22,7 +22,7 @@ from rulesdsl.model.stream import Stream
 from rulesdsl.play import native
 from rulesdsl.play.engine.fast import REASONS, HandPlayer, compile_hand, int_deck, play_plain
 from rulesdsl.play.engine.match import Match
-from rulesdsl.play.kernel.rows import check_searchable, not_searchable
+from rulesdsl.play.kernel.rows import not_searchable
 from rulesdsl.play.players.registry import make_bot
 from rulesdsl.play.players.search.table import NO_RANDOM, good_hand, search_hand, searches
 from rulesdsl.reason.executors import LOCAL, Workers, results
@@ -446,9 +446,6 @@ def native_kernels(spec: Spec) -> list[Any] | None:
     from rulesdsl.play.kernel.plan import NotNative
     from rulesdsl.play.native.trust import say
 
-    if searches(bots):
-        for _, rules in spec.profiles:
-            check_searchable(rules)
     try:
         return [compiled_profile(rules, spec.players, bots) for _, rules in spec.profiles]
     except NotNative as refused:

@@ -8,11 +8,20 @@ from __future__ import annotations
 
 import importlib.util
 from collections import Counter, defaultdict
+from pathlib import Path
 
 import pytest
 from replays import replay
 from test_kernel import remembering
-from test_search_sampler import chi_square, every_world, generous, played, reshuffled, small
+from test_search_sampler import (
+    SMALL,
+    chi_square,
+    every_world,
+    generous,
+    played,
+    reshuffled,
+    small,
+)
 from worlds_oracle.infoset import Place, observe
 from worlds_oracle.sampler import Sampler
 
@@ -29,7 +38,7 @@ from rulesdsl.play.kernel.steps import PLAYOUT, allowed_now, play_out
 from rulesdsl.play.kernel.worlds import WORLD, prepare, sample
 from rulesdsl.play.players.bots import RandomBot
 from rulesdsl.play.players.search.bot import Position
-from rulesdsl.read.profile import load
+from rulesdsl.read.profile import load, load_text
 
 
 def drawn(hand: Hand, seat: int) -> list[tuple[int, int, tuple[int, ...]]]:
@@ -96,14 +105,72 @@ CASES = [
 ]
 
 
+LEAD_QS = (
+    "lead most(p in seats: count(c in p.hand: c == QS))",
+    "refuse lead if trick.number == 1 and card != QS",
+)
+ALSO_DRAWS = (
+    "also_draws least(p in active where p != trick.winner and p.played.suit == led:"
+    " p.played.strength)",
+)
+OUT = ("out if trick.number == 2 and player.tricks == 0",)
+SIXTEEN = {"deck": "A K Q J", "hand_size": "3"}
+STATED_CASES = [
+    (LEAD_QS, {}, 0, 2),  # QS in the stock: no world may deal it to a player
+    (LEAD_QS, {}, 8, 4),  # QS dealt, led by who held it
+    (ALSO_DRAWS, {}, 0, 4),
+    (ALSO_DRAWS, {}, 1, 6),
+    (OUT, SIXTEEN, 16, 7),  # a player out at trick 2 with a card, which leaves play
+    (OUT, SIXTEEN, 20, 8),
+]
+"""Rules of who leads, who draws too and who is out, on small decks."""
+
+
+def stated(clauses: tuple[str, ...], **more: str) -> Rules:
+    """Equal hands with the rules `clauses` state, on a small deck."""
+    body = "\n".join(f"rule r{k} {{\n{clause}\n}}" for k, clause in enumerate(clauses))
+    read = load_text(Path("/stated.rules"), f'profile "stated" {{\n{body}\n}}\n')
+    assert read.ok, [d.text() for d in read.diagnostics]
+    return read.rules.with_options({**SMALL, **more})
+
+
 @pytest.mark.parametrize(("profile", "more", "seed", "plays"), CASES)
 def test_the_kernel_draws_every_consistent_world_uniformly(profile, more, seed, plays):
-    rules = small(profile, **more)
+    assert_uniform(small(profile, **more), seed, plays)
+
+
+@pytest.mark.parametrize(("clauses", "more", "seed", "plays"), STATED_CASES)
+def test_the_kernel_draws_every_world_consistent_with_who_led_drew_and_went_out(
+    clauses, more, seed, plays
+):
+    assert_uniform(stated(clauses, **more), seed, plays)
+
+
+def test_no_word_reading_a_players_cards_is_known_where_who_draws_too_or_is_out_is_decided():
+    """Why the worlds need no check of those rules: the words that read a player's cards
+    (not how many: `p.cards`) are known where the player does, at the deal and scoring."""
+    from rulesdsl.model.language.vocab import ATTRIBUTES, NAMES, Where
+
+    words = [
+        *((a.name, a.code, a.where) for a in ATTRIBUTES.values()),
+        *((n.name, n.code, n.where) for n in NAMES.values()),
+    ]
+    readers = {
+        name: where for name, code, where in words if "s.hands[" in code.replace("len(s.hands[", "")
+    }
+    assert set(readers) == {"hand", "held"}
+    for where in readers.values():
+        assert not where & {Where.ALSO_DRAWS, Where.OUT, Where.DRAW, Where.END}
+
+
+def assert_uniform(rules: Rules, seed: int, plays: int) -> None:
+    """At the position `plays` cards into the hand dealt from `seed`, the kernel draws
+    exactly the worlds the exhaustive replay finds, each about equally often."""
     truth = played(rules, seed, plays)
     seat = truth.to_move
     support = {_in_ints(truth, k) for k in every_world(truth, seat)}
     assert reference_key(truth, seat) in support
-    rng = Stream(derive(1, "kernel worlds", profile, seed))
+    rng = Stream(derive(1, "kernel worlds", seed, plays))
     draws = 100 * len(support)  # enough to see the bias of a proposal kept every time
     counts = Counter(key for key, _, _, _ in draws_from(Position(truth), seat, rng, draws))
     assert set(counts) == support
@@ -162,6 +229,9 @@ def world_order(truth: Hand, seat: int, dealt: dict, taken: dict, stock: list[in
         ("bicycle", {}),
         ("equal-hands", {"trump": "stock_bottom", "hand_size": "6"}),
         ("equal-hands", {"must_head": "yes", "when_void": "trump_if_able"}),
+        ("two-of-clubs-leads", {}),
+        ("lowest-follower-draws", {}),
+        ("no-trick-no-stay", {"hand_size": "6"}),
     ],
 )
 def test_every_kernel_world_replays_legally_and_is_the_position_played_out(profile, more):
@@ -208,6 +278,8 @@ def _cards(mask: int) -> list[int]:
         ("equal-hands", ("pimc:6", "pimc:3", "ismcts:20", "heuristic")),
         ("bicycle", ("ismcts:15", "random", "pimc:4", "playout")),
         ("denexa", ("pimc:3",) * 4),
+        ("two-of-clubs-leads", ("pimc:4", "random", "ismcts:15", "pimc:3")),
+        ("lowest-follower-draws", ("ismcts:15", "pimc:4", "random", "heuristic")),
         ("memory", ("pimc:4", "ismcts:15", "random", "heuristic")),
     ],
 )

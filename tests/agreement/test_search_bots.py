@@ -14,7 +14,6 @@ from rulesdsl.model.stream import Stream
 from rulesdsl.play.engine.driver import play_hand
 from rulesdsl.play.engine.events import Deal
 from rulesdsl.play.engine.hand import Hand
-from rulesdsl.play.engine.plan import plan_for
 from rulesdsl.play.kernel.rows import SearchError
 from rulesdsl.play.players.bots import RandomBot
 from rulesdsl.play.players.registry import MAX_SEARCH, UnknownBot, make_bot
@@ -74,16 +73,7 @@ PROFILES = [
 ]
 
 
-LEADING = {name for name in shipped_names() if plan_for(load(name).rules).first_lead}
-DRAWING_OR_OUT = {
-    name
-    for name in shipped_names()
-    if plan_for(load(name).rules).also_draws or plan_for(load(name).rules).out_rules
-}
-"""The shipped profiles whose rules decide who leads from the dealt hands: not searched."""
-
-
-@pytest.mark.parametrize("profile", [p for p in PROFILES if p not in LEADING | DRAWING_OR_OUT])
+@pytest.mark.parametrize("profile", PROFILES)
 def test_search_bots_play_every_profile_to_its_end(profile):
     rules = small(profile)
     players = [make_bot("pimc:2", 1), make_bot("ismcts:6", 2), RandomBot(3)]
@@ -91,22 +81,13 @@ def test_search_bots_play_every_profile_to_its_end(profile):
     assert result.tricks >= 1
 
 
-@pytest.mark.parametrize("profile", sorted(LEADING))
-def test_a_profile_deciding_the_first_lead_from_the_deal_is_refused_by_search_bots(profile):
-    hand = Hand.deal(load(profile).rules, 3, 0, seed=4)  # a deck with the card it names
-    with pytest.raises(SearchError, match="decides who leads from the dealt hands"):
-        play_hand(hand, [make_bot("pimc:2", 1), RandomBot(2), RandomBot(3)])
-
-
-@pytest.mark.parametrize(
-    ("profile", "says"),
-    [("lowest-follower-draws", "says who draws too"), ("no-trick-no-stay", "says who is out")],
-)
-def test_a_profile_saying_who_draws_too_or_who_is_out_is_refused_by_search_bots(profile, says):
-    assert profile in DRAWING_OR_OUT
-    hand = Hand.deal(load(profile).rules, 3, 0, seed=4)
-    with pytest.raises(SearchError, match=says):
-        play_hand(hand, [make_bot("pimc:2", 1), RandomBot(2), RandomBot(3)])
+@pytest.mark.parametrize("profile", ["two-of-clubs-leads", "lowest-follower-draws"])
+def test_search_bots_play_rules_of_who_leads_and_who_draws_on_the_whole_deck(profile):
+    """The two of clubs in play: its holder leads, and a world never deals it elsewhere."""
+    for seed in range(3):
+        hand = Hand.deal(load(profile).rules, 4, seed, seed=seed)
+        players = [make_bot("pimc:3", seed), RandomBot(2), make_bot("ismcts:8", 3), RandomBot(4)]
+        assert play_hand(hand, players).tricks >= 1
 
 
 def deck(rules: Rules, seed: int) -> list[Card]:
@@ -209,7 +190,6 @@ def test_a_bot_that_reads_the_other_hands_is_caught():
 
 
 def test_a_search_bot_refuses_a_hand_without_its_deal():
-    from rulesdsl.play.kernel.rows import SearchError
 
     hand = Hand.from_position(
         Rules(), [[Card.parse("AS"), Card.parse("2S")], [Card.parse("KS")], [Card.parse("2C")]]

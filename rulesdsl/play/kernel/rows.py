@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulesdsl.model.rules import Rules, RulesError
-from rulesdsl.play.engine.plan import plan_for
+from rulesdsl.model.rules import RulesError
 from rulesdsl.play.kernel.state import SEATS, Seen, State
 from rulesdsl.play.kernel.worlds import Work
 
@@ -20,25 +19,6 @@ class SearchError(RulesError):
 def not_searchable(reason: object) -> SearchError:
     """The SearchError of a profile the kernel cannot play, for `reason`."""
     return SearchError(f"search bots cannot play this profile: {reason}")
-
-
-def check_searchable(rules: Rules) -> None:
-    """SearchError where a search's worlds would not keep what its seat saw: a rule that
-    decides who leads from the dealt hands, which the worlds are not drawn to agree with,
-    or one that has a player draw too or puts a player out with cards, whose draws and
-    cards out of play the sampler does not draw."""
-    plan = plan_for(rules)
-    if plan.first_lead:
-        raise not_searchable(
-            f"the rule {plan.first_lead[0].rule} decides who leads from the dealt hands, "
-            "which the search's worlds are not drawn to agree with"
-        )
-    for rules_at, what in ((plan.also_draws, "who draws too"), (plan.out_rules, "who is out")):
-        if rules_at:
-            raise not_searchable(
-                f"the rule {rules_at[0].rule} says {what}, which the search's worlds are not "
-                "drawn to agree with"
-            )
 
 
 class States(list[Any]):

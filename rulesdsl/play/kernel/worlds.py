@@ -22,7 +22,12 @@ kept with a chance that makes every filling that avoids the ruled-out cards as l
 illegal play is drawn again (rejection), so the worlds kept are exactly the consistent
 ones, each as likely: provided that a card that rules a play out beside the played card
 alone also rules it out in any hand (true of following suit, trumping and heading; a card
-for which it visibly fails is not ruled out, `exclusions`).
+for which it visibly fails is not ruled out, `exclusions`). Where the profile's rules
+decide who leads from the dealt hands, a proposal whose deal would have another player
+lead is drawn again too (`led_first_as_dealt`). The rules of who draws too and who is out
+read nothing hidden (a player's hand is known to them at the deal and at scoring alone,
+`vocab.ATTRIBUTES`), so every world agrees with them; a player out keeps in the world the
+cards it held, which left play, as its slots.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ import numpy as np
 
 from rulesdsl.play.engine.masks import ALL_CARDS, lowest, nth, popcount
 from rulesdsl.play.kernel.primitives import next_seed, uniform
+from rulesdsl.play.kernel.rules import left_of
 from rulesdsl.play.kernel.state import (
     CARDS,
     EPOCHS,
@@ -43,7 +49,7 @@ from rulesdsl.play.kernel.state import (
     record_class,
     record_type,
 )
-from rulesdsl.play.kernel.steps import follow_allowed, lead_allowed
+from rulesdsl.play.kernel.steps import follow_allowed, lead_allowed, lead_first
 
 WORLD, PLAYED, FIRST_PROBE = range(3)
 """The states a search works on: the world drawn, the world played out, then the probes."""
@@ -72,6 +78,7 @@ WORK_FIELDS = (
     Field("count", EPOCHS, meaning="(scratch) slots of each pool"),
     Field("drawn", EPOCHS, meaning="the cards of each pool a proposal dealt so far"),
     Field("held", SEATS, meaning="each seat's cards now in the proposal"),
+    Field("dealt", SEATS, meaning="(scratch) each seat's dealt cards in the proposal"),
     Field("first", meaning="the seat whose cards a proposal checks first"),
     Field("left", CARDS, meaning="the cards of the stock's pool left to put in it"),
     Field("wins", CARDS, meaning="the worlds each card won"),
@@ -408,7 +415,32 @@ def propose(g: Any, w: Any, p: Any, s: Any, states: Any, me: int, rng: Any) -> b
             if w.held[seat] < 0:
                 w.first = seat
                 return False
-    return True
+    return p.first_len == 0 or led_first_as_dealt(g, w, p, s, states, me)
+
+
+def led_first_as_dealt(g: Any, w: Any, p: Any, s: Any, states: Any, me: int) -> bool:
+    """Whether the proposal's deal has the first trick led by the player who led it, where
+    the profile's rules decide that from the dealt hands (`steps.lead_first`, asked on the
+    position before the first play with the proposal's hands, then put back)."""
+    q = states[FIRST_PROBE] if g.plays_len > 0 else s
+    for seat in range(s.players):
+        w.dealt[seat] = 0
+    for k in range(g.slots_len):
+        if g.slot_time[k] == 0:
+            card = g.slot_card[k] if g.slot_seat[k] == me else w.fill[k]
+            w.dealt[g.slot_seat[k]] |= 1 << card
+    for seat in range(s.players):
+        held = q.hands[seat]
+        q.hands[seat] = w.dealt[seat]
+        w.dealt[seat] = held
+    leader, first_leader, fired = q.leader, q.first_leader, q.fired
+    q.leader = left_of(g.dealer, s.players)
+    lead_first(q, p)
+    agrees = q.leader == s.first_leader
+    q.leader, q.first_leader, q.fired = leader, first_leader, fired
+    for seat in range(s.players):
+        q.hands[seat] = w.dealt[seat]
+    return agrees
 
 
 def sample(g: Any, w: Any, p: Any, s: Any, states: Any, me: int, rng: Any) -> bool:
@@ -427,7 +459,7 @@ def sample(g: Any, w: Any, p: Any, s: Any, states: Any, me: int, rng: Any) -> bo
     ws = states[WORLD]
     for seat in range(s.players):
         if seat != me:
-            ws.hands[seat] = w.held[seat]
+            ws.hands[seat] = w.held[seat] if s.active[seat] != 0 else 0
     left = 0
     cards = w.free[g.epochs]
     while cards != 0:

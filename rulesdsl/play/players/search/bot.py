@@ -16,7 +16,6 @@ from rulesdsl.play.engine.hand import Hand
 from rulesdsl.play.kernel.plan import NotNative, kernel_plan
 from rulesdsl.play.kernel.rows import (
     SearchError,
-    check_searchable,
     not_searchable,
     search_rows,
     searched,
@@ -41,7 +40,6 @@ class Position:
             self.p = kernel_plan(rules)
         except NotNative as refused:
             raise not_searchable(refused) from None
-        check_searchable(rules)
         self.s = State()
         self.g, self.w, self.states, _ = search_rows()
         players = hand.players

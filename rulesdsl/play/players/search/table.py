@@ -14,7 +14,7 @@ from rulesdsl.model.stream import Stream
 from rulesdsl.play import native
 from rulesdsl.play.engine import fast
 from rulesdsl.play.kernel.plan import NotNative
-from rulesdsl.play.kernel.rows import check_searchable, not_searchable
+from rulesdsl.play.kernel.rows import not_searchable
 from rulesdsl.play.players.registry import is_search_bot
 
 
@@ -33,8 +33,6 @@ start of some trick after the first)."""
 def kernel_hand(rules: Rules, players: int, bots: tuple[str, ...]) -> KernelHand:
     """Hands of `rules` with `bots` on the kernel, compiled where the native path runs;
     SearchError where the kernel cannot play them."""
-    if searches(bots):
-        check_searchable(rules)
     try:
         if native.available():
             from rulesdsl.play.kernel.compiled import compiled_profile
