@@ -190,7 +190,6 @@ def test_a_bot_that_reads_the_other_hands_is_caught():
 
 
 def test_a_search_bot_refuses_a_hand_without_its_deal():
-
     hand = Hand.from_position(
         Rules(), [[Card.parse("AS"), Card.parse("2S")], [Card.parse("KS")], [Card.parse("2C")]]
     )
