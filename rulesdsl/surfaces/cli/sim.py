@@ -279,7 +279,7 @@ def _output(
     same: Sequence[Sameness] = (),
     margins: Mapping[str, float] | None = None,
 ) -> None:
-    from rulesdsl.words import report
+    from rulesdsl.words import forest, report
 
     if result.interrupted:
         click.echo(f"interrupted: reporting the {result.units.n:,} units done", err=True)
@@ -290,6 +290,6 @@ def _output(
     if plot is not None:
         try:
             with replacing(plot) as temp:
-                report.plot(result, str(temp))
+                forest.plot(result, str(temp), same)
         except OutputError as error:
             write_failed(error)
