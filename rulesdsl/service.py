@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from rulesdsl.read.profile import Profile
     from rulesdsl.read.syntax.document import Document
     from rulesdsl.reason.analysis.sameness import Sameness
+    from rulesdsl.reason.attribution import Attribution
     from rulesdsl.reason.sim import Result, Spec
 
 # The readers, the analysis, the simulation and the reports are imported by the functions
@@ -170,10 +171,13 @@ def printed(
     same: Sequence[Sameness],
     as_csv: bool,
     margins: Mapping[str, float] | None = None,
+    split: Sequence[Attribution] | None = None,
 ) -> str:
-    """What `--json` (or `--csv`) prints for the result, to the last byte."""
-    from rulesdsl.words import report
+    """What `--json` (or `--csv`) prints for the result, to the last byte; `split`, the
+    attributions `compare --attribute` asked for."""
+    from rulesdsl.words import attribution, report
 
     if as_csv:
-        return report.to_csv(result, same, margins)
-    return report.to_json(result, same, margins) + "\n"
+        return report.to_csv(result, same, margins, attribution.csv_rows(split or ()))
+    found = None if split is None else attribution.json_items(split)
+    return report.to_json(result, same, margins, found) + "\n"

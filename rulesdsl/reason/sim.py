@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import os
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
 from functools import cache
@@ -315,6 +315,13 @@ def _card_text(cards: tuple[int, ...]) -> str:
     return ",".join(map(str, cards))
 
 
+def card_sets(spec: Spec) -> list[int]:
+    """Each profile's card set, by its place among the distinct sets in order (`_Decks`)."""
+    cards = [int_deck(rules) for _, rules in spec.profiles]
+    distinct = list(dict.fromkeys(cards))
+    return [distinct.index(c) for c in cards]
+
+
 class _Decks:
     """Deck orders (and reshuffle seeds) deal by deal, one per card set in play, the same
     for every profile that plays those cards; each chunk draws them from its own stream."""
@@ -322,9 +329,6 @@ class _Decks:
     def __init__(self, seed: int, start: int, card_sets: Sequence[tuple[int, ...]]) -> None:
         self.card_sets = list(dict.fromkeys(card_sets))
         self.streams = [Stream(deals_seed(seed, start, cards)) for cards in self.card_sets]
-
-    def index(self, cards: tuple[int, ...]) -> int:
-        return self.card_sets.index(cards)
 
     def next_deal(self) -> list[tuple[list[int], int]]:
         """The next deal: (deck order, hand seed) for each card set."""
@@ -360,14 +364,29 @@ def _play_hands(spec: Spec, units: range, result: Result) -> None:
         _play_chunk(spec, chunk, result)
 
 
+def _hands(spec: Spec, units: range) -> Iterator[tuple[int, list[tuple[list[int], int]], list]]:
+    """Each deal of `units` on the Python path: its unit, its decks (`_Decks`) and each
+    profile's hand of it, as `counted` gives it."""
+    n = spec.players
+    decks = _Decks(spec.seed, units.start, [int_deck(rules) for _, rules in spec.profiles])
+    card_set = card_sets(spec)
+    plays = [hand_player(rules, n, spec.seat_bots(), spec.units) for _, rules in spec.profiles]
+    bots = [Stream(derive(spec.seed, "bots", units.start)) for _ in spec.profiles]
+    for unit in units:
+        dealer = unit % n
+        deals = decks.next_deal()
+        played = [deals[which] for which in card_set]
+        keys = [
+            counted(play(deck, hand_seed, rng, dealer), dealer, n)
+            for play, (deck, hand_seed), rng in zip(plays, played, bots, strict=True)
+        ]
+        yield unit, deals, keys
+
+
 def _play_chunk(spec: Spec, units: range, result: Result) -> None:
     """`_play_hands` on the Python path, one chunk."""
     n = spec.players
-    cards = [int_deck(rules) for _, rules in spec.profiles]
-    decks = _Decks(spec.seed, units.start, cards)
-    card_set = [decks.index(c) for c in cards]
-    plays = [hand_player(rules, n, spec.seat_bots(), spec.units) for _, rules in spec.profiles]
-    bots = [Stream(derive(spec.seed, "bots", units.start)) for _ in spec.profiles]
+    card_set = card_sets(spec)
     skilled = [
         [hand_player(rules, n, _skill_bots(n, seat), spec.units // n) for seat in range(n)]
         if spec.skill
@@ -375,18 +394,14 @@ def _play_chunk(spec: Spec, units: range, result: Result) -> None:
         for _, rules in spec.profiles
     ]
     skill_bots = [Stream(derive(spec.seed, "skill", units.start)) for _ in spec.profiles]
-    profiles = list(enumerate(zip(plays, result.profiles, card_set, bots, strict=True)))
-    for unit in units:
+    for unit, deals, raws in _hands(spec, units):
         dealer = unit % n
         seat = (dealer + unit // n) % n
-        deals = decks.next_deal()
-        raws, skills = [], []
-        for index, (play, tally, which, rng) in profiles:
-            deck, hand_seed = deals[which]
-            key = counted(play(deck, hand_seed, rng, dealer), dealer, n)
+        skills = []
+        for index, (key, tally) in enumerate(zip(raws, result.profiles, strict=True)):
             record(tally, key)
-            raws.append(key)
             if spec.skill:
+                deck, hand_seed = deals[card_set[index]]
                 skill = skilled[index][seat](deck, hand_seed, skill_bots[index], dealer)
                 won = skill.winner == seat
                 skills.append(int(won))
@@ -521,6 +536,28 @@ def _native_chunks(spec: Spec, units: range, cards: tuple[int, ...], bots: str) 
         starts,
         [len(chunk) for chunk in pieces(units)],
     )
+
+
+def deal_keys(spec: Spec) -> list[Any]:
+    """Each profile's hand of every deal of `spec` (without good play or skill), one row
+    of ints a deal: the winner relative to the dealer (-1 for none), the reason's index in
+    REASONS, then NUMBERS; the hands `run` plays of the same spec."""
+    import numpy as np
+
+    units = range(spec.units)
+    kernels = native_kernels(spec)
+    if kernels is not None:
+        found = []
+        for (_, rules), kernel in zip(spec.profiles, kernels, strict=True):
+            played = kernel.chunks(_native_chunks(spec, units, int_deck(rules), "bots"))
+            found.append(np.delete(_keys(played, units, spec.players), 2, axis=1))
+        return found
+    rows: list[list[tuple[int, ...]]] = [[] for _ in spec.profiles]
+    for chunk in pieces(units):
+        for _, _, keys in _hands(spec, chunk):
+            for found, key in zip(rows, keys, strict=True):
+                found.append((key[0], REASONS.index(key[1]), *key[3:]))
+    return [np.array(found, dtype=np.int64).reshape(-1, 2 + len(NUMBERS)) for found in rows]
 
 
 def _play_native(spec: Spec, units: range, result: Result, kernels: list[Any]) -> None:

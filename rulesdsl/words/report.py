@@ -196,14 +196,18 @@ def _estimate_json(e: Estimate) -> dict[str, float]:
 
 
 def to_json(
-    result: Result, same: Sequence[Sameness] = (), margins: Mapping[str, float] | None = None
+    result: Result,
+    same: Sequence[Sameness] = (),
+    margins: Mapping[str, float] | None = None,
+    attribution: Sequence[Mapping[str, Any]] | None = None,
 ) -> str:
     """The result: each metric's name, label, whether it is a share and its margin, in
     reading order; each profile's estimates and hand lengths; each pair's differences, the
     verdicts on them (with `margins` by metric name, where given) and those verdicts in
     words as the text says them (`summary`). `same`, the analysis of each pair (differing
     options that never act, identical games), adds what it says as `sameness` and the
-    verdicts it proves."""
+    verdicts it proves. `attribution`, where asked (`compare --attribute`), is added as it
+    is."""
     spec = result.spec
     labels = spec.labels
     given = margins or {}
@@ -242,18 +246,23 @@ def to_json(
     data["verdicts"] = [found.to_dict() for found in verdicts(result, same, given)]
     data["summary"] = verdict_lines(result, same, given)
     data["sameness"] = [pair.to_dict() for pair in same]
+    if attribution is not None:
+        data["attribution"] = list(attribution)
     return json.dumps(data, indent=2)
 
 
 def to_csv(
-    result: Result, same: Sequence[Sameness] = (), margins: Mapping[str, float] | None = None
+    result: Result,
+    same: Sequence[Sameness] = (),
+    margins: Mapping[str, float] | None = None,
+    more: Sequence[Sequence[object]] = (),
 ) -> str:
     """One row per estimate; a `verdict` row per difference, in its columns (`other` minus
     `profile`), the verdict as `note` and as `n` the hands it took (or would take); then,
     from `same`, a `never_acts` row per differing option that never acts (the option as
     its metric), an `identical` row per pair of profiles that play identical games, and a
     `same_hands` row per pair that play the same hands under other match rules, each with
-    its sentence as `note`."""
+    its sentence as `note`; then the rows `more` (`compare --attribute`'s)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     header = ["kind", "profile", "other", "metric", "mean", "low", "high", "n", "clear", "note"]
@@ -296,6 +305,7 @@ def to_csv(
         elif pair.same_hands:
             row = ["same_hands", pair.first, pair.second, "", *blank, pair.same_hands_note]
             writer.writerow(row)
+    writer.writerows(more)
     return out.getvalue()
 
 

@@ -127,7 +127,8 @@ class RuleEdit:
     rule: HouseRule | None = None
 
 
-def _steps(rules: Rules, other: Rules) -> list[RuleEdit]:
+def edits(rules: Rules, other: Rules) -> list[RuleEdit]:
+    """The changes to make to `rules` to make `other`, those between hands last."""
     kept = _kept(rules, other)
     added = [r for r in other.house_rules if r not in kept]
     renamed = {r.name for r in added}  # taken away before a rule of its name is added
@@ -145,7 +146,8 @@ def _steps(rules: Rules, other: Rules) -> list[RuleEdit]:
     return sorted(found, key=lambda step: step.between_hands)
 
 
-def _apply(rules: Rules, step: RuleEdit, other: Rules) -> Rules:
+def apply(rules: Rules, step: RuleEdit, other: Rules) -> Rules:
+    """`rules` with the change `step` made (an added rule in its place among `other`'s)."""
     if step.kind is ChangeKind.SET:
         return dataclasses.replace(rules, **{step.name: getattr(other, step.name)})
     if step.kind is ChangeKind.TAKEN_AWAY:
@@ -159,8 +161,8 @@ def changes(rules: Rules, other: Rules) -> list[RuleChange]:
     rules of B's own added (each in its place among B's); those that act only between
     hands after all the others."""
     found, current = [], rules
-    for step in _steps(rules, other):
-        after = _apply(current, step, other)
+    for step in edits(rules, other):
+        after = apply(current, step, other)
         found.append(RuleChange(step.name, step.kind, step.between_hands, current, after))
         current = after
     return found
@@ -184,6 +186,18 @@ def sameness(first: tuple[str, Rules], second: tuple[str, Rules], players: int) 
     differing = tuple(change.name for change in path)
     match_rules = tuple(unproved[True])
     return Sameness(a, b, players, differing, dead, same_hands, identical, match_rules)
+
+
+def never_acts(change: RuleChange, players: int) -> bool:
+    """Whether the analysis proves the changed rule never to act where it changes: in the
+    profile it is taken from or added to; an option, under both its values."""
+    if change.kind is ChangeKind.ADDED:
+        where = [change.after]
+    elif change.kind is ChangeKind.TAKEN_AWAY:
+        where = [change.before]
+    else:
+        where = [change.before, change.after]
+    return all(_dead(rules, change, players) is not None for rules in where)
 
 
 def _dead(rules: Rules, change: RuleChange, players: int) -> DeadRule | None:

@@ -15,6 +15,7 @@ from rulesdsl.model.text import safe_text
 from rulesdsl.play.players.registry import bot_names
 from rulesdsl.read.outputs import OutputError, check_output, replacing
 from rulesdsl.reason.analysis.sameness import Sameness, sameness_lines, samenesses
+from rulesdsl.reason.attribution import Attribution, attributions
 from rulesdsl.reason.executors import ExecutorError, check_executor
 from rulesdsl.reason.sim import Result, Spec, default_workers, run
 from rulesdsl.reason.verdict import COUNT_MARGIN, SHARE_MARGIN
@@ -117,6 +118,12 @@ def compare_options(command):
             help=f"Within how much METRIC counts as the same (default: {SHARE_MARGIN}, one "
             f"point, for a share; {COUNT_MARGIN} for a count per hand).",
         ),
+        click.option(
+            "--attribute",
+            is_flag=True,
+            help="Split each difference among the rules in which the profiles differ "
+            "(Shapley values, every profile on the way played on the same deals).",
+        ),
     ]
     for option in reversed(options):
         command = option(command)
@@ -154,11 +161,14 @@ def simulate_profiles(
     baseline: str | None = None,
     all_pairs: bool = False,
     margins: tuple[str, ...] = (),
+    attribute: bool = False,
 ) -> None:
     if hands is not None and matches is not None:
         raise UsageProblem("give --hands or --matches, not both")
     if as_json and as_csv:
         raise UsageProblem("give --json or --csv, not both")
+    if attribute and matches is not None:
+        raise UsageProblem("--attribute splits the differences of hands: give --hands")
     units = matches if matches is not None else (hands if hands is not None else 10_000)
     if units < 1:
         raise UsageProblem("the number of hands or matches must be at least 1")
@@ -190,7 +200,8 @@ def simulate_profiles(
         for line in sameness_lines(same):
             click.echo("\n".join(wrap(line, columns, "", "  ")))
     result = _run_with_progress(spec, workers or default_workers(), executor)
-    _output(result, as_json, as_csv, plot, Page.for_stdout(width), same, given)
+    split = attributions(spec, same) if attribute and not result.interrupted else None
+    _output(result, as_json, as_csv, plot, Page.for_stdout(width), same, given, split)
     if result.interrupted:
         click.get_current_context().exit(130)
 
@@ -278,15 +289,20 @@ def _output(
     page: Page,
     same: Sequence[Sameness] = (),
     margins: Mapping[str, float] | None = None,
+    split: Sequence[Attribution] | None = None,
 ) -> None:
-    from rulesdsl.words import forest, report
+    from rulesdsl.words import attribution, forest, report
 
     if result.interrupted:
         click.echo(f"interrupted: reporting the {result.units.n:,} units done", err=True)
     if as_json or as_csv:
-        click.echo(printed(result, same, as_csv, margins), nl=False)
+        click.echo(printed(result, same, as_csv, margins, split), nl=False)
     else:
         click.echo(report.render(result, page, same, margins), nl=False)
+        for found in split or ():
+            said = attribution.lines(found, result.spec)
+            wrapped = [part for line in said for part in wrap(line, page.width, "", "    ")]
+            click.echo("\n" + "\n".join(wrapped))
     if plot is not None:
         try:
             with replacing(plot) as temp:
