@@ -179,5 +179,5 @@ def printed(
 
     if as_csv:
         return report.to_csv(result, same, margins, attribution.csv_rows(split or ()))
-    found = None if split is None else attribution.json_items(split)
-    return report.to_json(result, same, margins, found) + "\n"
+    extra = None if split is None else attribution.json_fields(split, result.spec)
+    return report.to_json(result, same, margins, extra) + "\n"

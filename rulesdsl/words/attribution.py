@@ -59,8 +59,17 @@ def _part(effect: Effect, share: bool) -> str:
     return f"{effect.rule} {mean} ({interval})"
 
 
+def json_fields(found: Sequence[Attribution], spec: Spec) -> dict[str, Any]:
+    """`attribution` in JSON, an object per profile, measure and rule, and
+    `attribution_summary`, the lines the text says (which the page shows)."""
+    return {
+        "attribution": json_items(found),
+        "attribution_summary": [line for a in found for line in lines(a, spec)],
+    }
+
+
 def json_items(found: Sequence[Attribution]) -> list[dict[str, Any]]:
-    """`attribution` in JSON: an object per profile, measure and rule."""
+    """An object per profile, measure and rule."""
     return [
         {
             "profile": a.second,

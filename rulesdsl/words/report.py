@@ -199,15 +199,14 @@ def to_json(
     result: Result,
     same: Sequence[Sameness] = (),
     margins: Mapping[str, float] | None = None,
-    attribution: Sequence[Mapping[str, Any]] | None = None,
+    extra: Mapping[str, Any] | None = None,
 ) -> str:
     """The result: each metric's name, label, whether it is a share and its margin, in
     reading order; each profile's estimates and hand lengths; each pair's differences, the
     verdicts on them (with `margins` by metric name, where given) and those verdicts in
     words as the text says them (`summary`). `same`, the analysis of each pair (differing
     options that never act, identical games), adds what it says as `sameness` and the
-    verdicts it proves. `attribution`, where asked (`compare --attribute`), is added as it
-    is."""
+    verdicts it proves. `extra` (`compare --attribute`'s) is added as it is."""
     spec = result.spec
     labels = spec.labels
     given = margins or {}
@@ -246,8 +245,7 @@ def to_json(
     data["verdicts"] = [found.to_dict() for found in verdicts(result, same, given)]
     data["summary"] = verdict_lines(result, same, given)
     data["sameness"] = [pair.to_dict() for pair in same]
-    if attribution is not None:
-        data["attribution"] = list(attribution)
+    data.update(extra or {})
     return json.dumps(data, indent=2)
 
 

@@ -132,3 +132,24 @@ def test_the_baseline_picked_is_the_profile_the_others_are_measured_against(page
     expect(headings).to_have_count(2)
     for heading in headings.all():
         expect(heading).to_contain_text("\N{MINUS SIGN} seven-card-hands, paired")
+
+
+def test_asked_which_rule_caused_what_the_page_says_it_as_compare_attribute_does(page, capsys):
+    chosen = {f"shipped:{p}" for p in ["equal-hands", "no-trumps"]}
+    page.click("#tab-compare")
+    for box in page.locator("#compare-profiles input").all():
+        box.set_checked(box.get_attribute("value") in chosen)
+    page.set_checked("#compare-attribute", True)
+    page.fill("#compare-hands", "50")
+    page.fill("#compare-seed", str(SEED))
+    page.click("#compare-run")
+    expect(page.locator("#compare-status")).to_have_text("Done.", timeout=60_000)
+
+    shown = page.request.get(urljoin(page.url, page.get_attribute("#compare-json", "href")))
+    data = json.loads(shown.text())
+    capsys.readouterr()
+    args = [*data["profiles"], "--hands", "50", "--seed", str(SEED), "--attribute", "--json"]
+    assert main(["compare", *args]) == 0
+    assert shown.text() == capsys.readouterr().out
+    expect(page.locator("#compare-attribution li")).to_have_text(data["attribution_summary"])
+    expect(page.locator("#compare-attribution li").first).to_contain_text("which rule caused what")

@@ -101,6 +101,21 @@ def test_a_job_compares_with_the_baseline_it_names_as_compare_does(client: TestC
     assert data["summary"][0].startswith("equal-hands: ")
 
 
+def test_a_job_splits_the_differences_among_the_rules_as_compare_attribute_does(
+    client: TestClient, compare
+):
+    body = {"profiles": PAIR, "hands": 20, "bots": "random", "seed": 5, "attribute": True}
+    job = client.post("/api/compare", json=body).json()["job"]
+    assert finished(client, job)["state"] == "done"
+    printed = compare(*PAIR, "--hands", "20", "--seed", "5", "--attribute", "--json")
+    assert client.get(f"/api/jobs/{job}/result").text == printed
+    data = json.loads(printed)
+    assert data["attribution"] and data["attribution_summary"][0].startswith("which rule caused")
+    plain = client.post("/api/compare", json={**body, "attribute": False}).json()["job"]
+    finished(client, plain)
+    assert "attribution" not in client.get(f"/api/jobs/{plain}/result").json()
+
+
 def test_the_json_holds_what_the_plots_draw(client: TestClient):
     body = {"profiles": PAIR, "hands": 4, "bots": "heuristic", "good_play": "pimc:1"}
     job = client.post("/api/compare", json=body).json()["job"]

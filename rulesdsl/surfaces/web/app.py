@@ -257,6 +257,7 @@ class Server:
         seed = self.seed(body, 0)
         skill = field(body, "skill", bool, True)
         baseline = bounded(body, "baseline", 0, len(refs) - 1, 0)
+        attribute = field(body, "attribute", bool, False)
         named: list[Named] = [
             await in_thread(resolve, ref, self.workspace, self.limits) for ref in refs
         ]
@@ -268,7 +269,7 @@ class Server:
             )
         except UsageProblem as error:
             raise bad(str(error)) from None
-        job = self.jobs.start(spec)
+        job = self.jobs.start(spec, attribute)
         return JSONResponse(job.to_dict())
 
     def job(self, request: Request):

@@ -14,6 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 from rulesdsl.reason.analysis.sameness import samenesses
+from rulesdsl.reason.attribution import attributions
 from rulesdsl.reason.executors import LOCAL, ExecutorError, Workers, WorkersClosed
 from rulesdsl.reason.sim import Spec, run
 from rulesdsl.service import printed as cli_printed
@@ -40,6 +41,7 @@ class Job:
 
     id: str
     spec: Spec
+    attribute: bool = False  # split each difference among the rules (`compare --attribute`)
     state: JobState = JobState.RUNNING
     done: int = 0
     error: str | None = None
@@ -66,7 +68,10 @@ class Job:
             if result.interrupted:
                 self._end(JobState.CANCELLED)
                 return
-            printed = {as_csv: cli_printed(result, same, as_csv) for as_csv in (False, True)}
+            split = attributions(self.spec, same) if self.attribute else None
+            printed = {
+                as_csv: cli_printed(result, same, as_csv, None, split) for as_csv in (False, True)
+            }
             self._end(JobState.DONE, printed=printed)
         except ExecutorError as error:
             self._end(JobState.FAILED, error=str(error))
@@ -118,14 +123,14 @@ class Jobs:
         self._closed = False
         self._lock = threading.Lock()
 
-    def start(self, spec: Spec) -> Job:
+    def start(self, spec: Spec, attribute: bool = False) -> Job:
         with self._lock:
             if self._closed:
                 raise ApiError(503, "the server is stopping; it starts no comparison")
             running = sum(job.state is JobState.RUNNING for job in self._jobs.values())
             if running >= self.most:
                 raise bad(f"{running} comparisons are running; wait for one or cancel it")
-            job = Job(secrets.token_hex(8), spec)
+            job = Job(secrets.token_hex(8), spec, attribute)
             self._jobs[job.id] = job
             self._forget()
             kept = self._take()

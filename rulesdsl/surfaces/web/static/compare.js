@@ -173,6 +173,8 @@ function render(data) {
   for (const same of data.sameness || []) for (const note of same.notes || []) notes.append(h("li", {}, note));
   const verdicts = clear(el("compare-verdicts"));
   for (const line of data.summary || []) verdicts.append(h("li", {}, line));
+  const split = clear(el("compare-attribution"));
+  for (const line of data.attribution_summary || []) split.append(h("li", {}, line));
   renderCharts(data, metrics);
   renderTable(data, metrics);
   renderPairs(data, metrics);
@@ -265,6 +267,7 @@ async function run(event) {
     seed: Number(el("compare-seed").value),
     good_play: good === "" ? null : good,
     baseline: baselineIndex(),
+    attribute: el("compare-attribute").checked,
   };
   running(true);
   progress(0, 0);
