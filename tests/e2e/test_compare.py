@@ -108,25 +108,36 @@ def test_cancel_stops_a_comparison_even_before_its_job_is_named_and_search_bound
     expect(page.locator("#compare-status")).to_contain_text("With a search bot")
 
 
-def test_the_baseline_picked_is_the_profile_the_others_are_measured_against(page, capsys):
-    three = {f"shipped:{p}" for p in [*PROFILES, "seven-card-hands"]}
+def choose(page, profiles: list[str]) -> None:
+    """On the Compare tab, just `profiles` checked."""
+    chosen = {f"shipped:{p}" for p in profiles}
     page.click("#tab-compare")
     for box in page.locator("#compare-profiles input").all():
-        box.set_checked(box.get_attribute("value") in three)
-    expect(page.locator("#compare-baseline option")).to_have_count(3)
-    page.select_option("#compare-baseline", "shipped:seven-card-hands")
-    page.fill("#compare-hands", "50")
+        box.set_checked(box.get_attribute("value") in chosen)
+
+
+def compared(page, capsys, hands: int, *options: str) -> dict:
+    """Run the comparison chosen on `hands` hands and the seed: its JSON, checked to be
+    what `rulesdsl compare` prints with `options` for the same choices."""
+    page.fill("#compare-hands", str(hands))
     page.fill("#compare-seed", str(SEED))
     page.click("#compare-run")
     expect(page.locator("#compare-status")).to_have_text("Done.", timeout=60_000)
-
     shown = page.request.get(urljoin(page.url, page.get_attribute("#compare-json", "href")))
     data = json.loads(shown.text())
-    assert data["baseline"] == "seven-card-hands"
     capsys.readouterr()
-    args = [*data["profiles"], "--hands", "50", "--seed", str(SEED)]
-    assert main(["compare", *args, "--baseline", "seven-card-hands", "--json"]) == 0
+    args = [*data["profiles"], "--hands", str(hands), "--seed", str(SEED), *options, "--json"]
+    assert main(["compare", *args]) == 0
     assert shown.text() == capsys.readouterr().out
+    return data
+
+
+def test_the_baseline_picked_is_the_profile_the_others_are_measured_against(page, capsys):
+    choose(page, [*PROFILES, "seven-card-hands"])
+    expect(page.locator("#compare-baseline option")).to_have_count(3)
+    page.select_option("#compare-baseline", "shipped:seven-card-hands")
+    data = compared(page, capsys, 50, "--baseline", "seven-card-hands")
+    assert data["baseline"] == "seven-card-hands"
     expect(page.locator("#compare-verdicts li")).to_have_text(data["summary"])
     headings = page.locator("#compare-pairs h2")
     expect(headings).to_have_count(2)
@@ -135,21 +146,8 @@ def test_the_baseline_picked_is_the_profile_the_others_are_measured_against(page
 
 
 def test_asked_which_rule_caused_what_the_page_says_it_as_compare_attribute_does(page, capsys):
-    chosen = {f"shipped:{p}" for p in ["equal-hands", "no-trumps"]}
-    page.click("#tab-compare")
-    for box in page.locator("#compare-profiles input").all():
-        box.set_checked(box.get_attribute("value") in chosen)
+    choose(page, ["equal-hands", "no-trumps"])
     page.set_checked("#compare-attribute", True)
-    page.fill("#compare-hands", "50")
-    page.fill("#compare-seed", str(SEED))
-    page.click("#compare-run")
-    expect(page.locator("#compare-status")).to_have_text("Done.", timeout=60_000)
-
-    shown = page.request.get(urljoin(page.url, page.get_attribute("#compare-json", "href")))
-    data = json.loads(shown.text())
-    capsys.readouterr()
-    args = [*data["profiles"], "--hands", "50", "--seed", str(SEED), "--attribute", "--json"]
-    assert main(["compare", *args]) == 0
-    assert shown.text() == capsys.readouterr().out
+    data = compared(page, capsys, 50, "--attribute")
     expect(page.locator("#compare-attribution li")).to_have_text(data["attribution_summary"])
     expect(page.locator("#compare-attribution li").first).to_contain_text("which rule caused what")
