@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rulesdsl.model.result import EndReason, HandResult
 from rulesdsl.model.rules import COUNTED, Rules
@@ -26,6 +26,9 @@ from rulesdsl.play.kernel.rows import check_searchable, not_searchable
 from rulesdsl.play.players.registry import make_bot
 from rulesdsl.play.players.search.table import NO_RANDOM, good_hand, search_hand, searches
 from rulesdsl.reason.executors import LOCAL, Workers, results
+
+if TYPE_CHECKING:
+    from rulesdsl.reason.sequential import Stopping
 
 CHUNK = 250
 """Deals of a chunk draw from the chunk's own streams, so the chunks fix the hands."""
@@ -59,6 +62,7 @@ class Spec:
     good_play: str | None = None  # the bot of good play (e.g. pimc:10); None measures none
     baseline: int = 0  # the profile every other is paired with
     all_pairs: bool = False  # pair every profile with every other instead
+    first: int = 0  # the first deal played: deals first to units - 1 are played
 
     def seat_bots(self) -> tuple[str, ...]:
         return self.bots * self.players if len(self.bots) == 1 else self.bots
@@ -77,7 +81,7 @@ class Spec:
         return [(self.baseline, b) for b in range(count) if b != self.baseline]
 
     def chunks(self) -> list[range]:
-        return pieces(range(self.units))
+        return pieces(range(self.first, self.units))
 
     def tasks(self, workers: int) -> list[range]:
         """The deals of each task, in order: whole chunks, up to TASK_CHUNKS to a task while
@@ -251,6 +255,7 @@ class Result:
     good: list[Tally] = field(default_factory=list)  # hands under good play, per profile
     good_pairs: list[Tally] = field(default_factory=list)
     interrupted: bool = False
+    stopping: Stopping | None = None  # where a run played until decided stopped
 
     def merge(self, other: Result) -> None:
         self.units.merge(other.units)

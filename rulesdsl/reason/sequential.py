@@ -1,0 +1,158 @@
+"""Compare until decided: play in rounds and stop once every measure asked for has a
+verdict, with intervals that stay valid however the stopping point was chosen.
+
+The interval of a paired mean difference is the two-sided normal-mixture (Robbins)
+confidence sequence with the running variance, the asymptotic confidence sequence of
+Waudby-Smith, Arnold, Wu, Ramdas and Zhang, "Time-uniform central limit theory and
+asymptotic confidence sequences" (Annals of Statistics, 2024), after Robbins, "Statistical
+methods related to the law of the iterated logarithm" (1970). After n hands with mean
+difference m and variance v, the mean lies in
+
+    m +- sqrt(v * (n + t) * log((n + t) / (t * a**2))) / n
+
+for every n at once with probability at least 1 - a (for large t, exactly so for normal
+differences of known variance): t fixes the hands where the sequence is tightest, here
+the hands of the first round. It comes from the martingale sqrt(t / (n + t)) *
+exp(S**2 / (2 * v * (n + t))) of the standardised sum S under a normal mixture of
+exponential tilts, which by Ville's inequality passes 1/a with probability at most a,
+at any stopping time. So a verdict read from it at the end of whichever round the run
+stops after holds with the error it states, however the stop was chosen.
+
+The variance v counts one more hand with a difference of 1: (sum of squares - sum**2 / n
++ 1) / n, so that a measure equal on every deal so far still gets an interval of some
+width. The level a is alpha divided among every verdict asked for (Bonferroni), so all of
+them together are wrong with probability at most alpha.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from rulesdsl.reason.executors import LOCAL
+from rulesdsl.reason.sim import CHUNK, Estimate, Result, Spec, run
+
+METHOD = "normal-mixture confidence sequence (Robbins; Waudby-Smith et al. 2024), Bonferroni"
+ALPHA = 0.05
+MAX_HANDS = 1_000_000
+MAX_SLOW_HANDS = 2_000
+"""The most hands with a search bot or good play, unless told."""
+FIRST_ROUND = 2_000
+FIRST_SLOW_ROUND = CHUNK
+GROWTH = 1.5
+"""Each round plays this many times the hands played before it, in whole chunks."""
+
+
+def half_width(n: int, total: int, squares: int, level: float, tuned: int) -> float:
+    """The half-width of the confidence sequence at level `level` after `n` differences
+    summing to `total` (their squares to `squares`), tightest near `tuned` of them."""
+    variance = (squares - total * total / n + 1) / n
+    spread = n + tuned
+    return math.sqrt(variance * spread * math.log(spread / (tuned * level * level))) / n
+
+
+def sequence_estimate(n: int, total: int, squares: int, level: float, tuned: int) -> Estimate:
+    """The mean difference with its confidence-sequence interval at `level`."""
+    if n == 0:
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    mean = total / n
+    half = half_width(n, total, squares, level, tuned)
+    return Estimate(mean, mean - half, mean + half, n)
+
+
+@dataclass(frozen=True)
+class Stopping:
+    """How a run under `--until-decided` plays and where it stopped: the verdicts on
+    `metrics` (by name), for every pair, share `alpha`; the first round plays `first`
+    deals, the run at most `max_units`; `units` were played in `rounds`; `decided` says
+    whether every verdict asked for was decided."""
+
+    alpha: float
+    max_units: int
+    first: int
+    metrics: tuple[str, ...]
+    pairs: int = 1
+    units: int = 0
+    rounds: int = 0
+    decided: bool = False
+
+    @property
+    def level(self) -> float:
+        """The error each verdict is allowed: alpha shared by the verdicts."""
+        return self.alpha / max(len(self.metrics) * self.pairs, 1)
+
+    def estimate(self, n: int, total: int, squares: int) -> Estimate:
+        return sequence_estimate(n, total, squares, self.level, self.first)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "rule": "until-decided",
+            "alpha": self.alpha,
+            "method": METHOD,
+            "metrics": list(self.metrics),
+            "hands": self.units,
+            "rounds": self.rounds,
+            "decided": self.decided,
+            "max_hands": self.max_units,
+        }
+
+
+def slow(spec: Spec) -> bool:
+    """Whether hands are slow: a search bot or good play."""
+    from rulesdsl.play.players.search.table import searches
+
+    return spec.good_play is not None or searches(spec.seat_bots())
+
+
+def round_ends(first: int, most: int) -> list[int]:
+    """The deals played by the end of each round: `first`, then each GROWTH times the one
+    before, in whole chunks, up to `most`."""
+    ends, end = [], min(first, most)
+    while True:
+        ends.append(end)
+        if end >= most:
+            return ends
+        grown = math.ceil(end * GROWTH / CHUNK) * CHUNK
+        end = min(max(grown, end + CHUNK), most)
+
+
+def run_until(
+    spec: Spec,
+    stopping: Stopping,
+    decided: Callable[[Result], bool],
+    workers: int,
+    progress: Callable[[int], None] | None = None,
+    executor: str = LOCAL,
+) -> Result:
+    """Play the deals of `spec` round by round until `decided` says yes of the merged
+    result, `stopping.max_units` are played, or the run is interrupted; the result carries
+    where it stopped. Rounds end on whole chunks, so where it stops does not depend on the
+    workers."""
+    result: Result | None = None
+    start = rounds = 0
+    done = False
+    for end in round_ends(stopping.first, stopping.max_units):
+        deals = replace(spec, first=start, units=end)
+        part = run(deals, workers, _shifted(progress, start), executor)
+        result = part if result is None else _merged(result, part)
+        rounds, start = rounds + 1, end
+        result.stopping = replace(stopping, units=result.units.n, rounds=rounds)
+        done = decided(result)
+        if done or result.interrupted:
+            break
+    assert result is not None and result.stopping is not None
+    result.stopping = replace(result.stopping, decided=done)
+    return result
+
+
+def _merged(result: Result, part: Result) -> Result:
+    result.merge(part)
+    result.interrupted = part.interrupted
+    return result
+
+
+def _shifted(progress: Callable[[int], None] | None, start: int) -> Callable[[int], None] | None:
+    if progress is None:
+        return None
+    return lambda done: progress(start + done)
