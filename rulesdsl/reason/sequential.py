@@ -10,9 +10,9 @@ difference m and variance v, the mean lies in
 
     m +- sqrt(v * (n + t) * log((n + t) / (t * a**2))) / n
 
-for every n at once with probability at least 1 - a (for large t, exactly so for normal
+for every n at once with probability at least 1 - a (as the hands grow; exactly for normal
 differences of known variance): t fixes the hands where the sequence is tightest, here
-the hands of the first round. It comes from the martingale sqrt(t / (n + t)) *
+a quarter of the first round's hands (TUNED). It comes from the martingale sqrt(t / (n + t)) *
 exp(S**2 / (2 * v * (n + t))) of the standardised sum S under a normal mixture of
 exponential tilts, which by Ville's inequality passes 1/a with probability at most a,
 at any stopping time. So a verdict read from it at the end of whichever round the run
@@ -40,8 +40,12 @@ MAX_SLOW_HANDS = 2_000
 """The most hands with a search bot or good play, unless told."""
 FIRST_ROUND = 2_000
 FIRST_SLOW_ROUND = CHUNK
-GROWTH = 1.5
-"""Each round plays this many times the hands played before it, in whole chunks."""
+GROWTH = 1.25
+"""Each round brings the hands played to this many times those before it, in whole chunks."""
+TUNED = 0.25
+"""The hands where the sequence is tightest, as a share of the first round's: a sequence
+tuned for t hands is narrowest near a few times t, the hands of the first rounds, where a
+large difference is decided."""
 
 
 def half_width(n: int, total: int, squares: int, level: float, tuned: int) -> float:
@@ -82,8 +86,12 @@ class Stopping:
         """The error each verdict is allowed: alpha shared by the verdicts."""
         return self.alpha / max(len(self.metrics) * self.pairs, 1)
 
+    @property
+    def tuned(self) -> int:
+        return max(1, round(self.first * TUNED))
+
     def estimate(self, n: int, total: int, squares: int) -> Estimate:
-        return sequence_estimate(n, total, squares, self.level, self.first)
+        return sequence_estimate(n, total, squares, self.level, self.tuned)
 
     def to_dict(self) -> dict[str, object]:
         return {
