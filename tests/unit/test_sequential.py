@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import numpy as np
 
 from rulesdsl.reason.sequential import half_width, round_ends, sequence_estimate
@@ -55,8 +57,8 @@ def test_rounds_end_on_whole_chunks_grow_and_stop_at_the_cap():
     ends = round_ends(2_000, 20_100)
     assert ends[0] == 2_000 and ends[-1] == 20_100
     assert all(end % CHUNK == 0 for end in ends[:-1])
-    assert all(b > a for a, b in zip(ends, ends[1:], strict=False))
-    assert all(b <= 1.5 * a + CHUNK for a, b in zip(ends, ends[1:], strict=False))
+    assert all(b > a for a, b in pairwise(ends))
+    assert all(b <= 1.25 * a + CHUNK for a, b in pairwise(ends))
     assert round_ends(2_000, 500) == [500]
     assert round_ends(250, 750) == [250, 500, 750]
 
