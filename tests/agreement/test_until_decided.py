@@ -127,3 +127,16 @@ def test_its_options_need_until_decided(capsys):
     code, _, err = run_cli(capsys, "compare", *PAIR, "--max-hands", "500")
     assert code != 0
     assert "go with --until-decided" in err
+
+
+def test_a_pair_proven_alike_is_decided_after_the_first_round(tmp_path, capsys):
+    house = tmp_path / "house.rules"
+    house.write_text('profile "house" extends "equal-hands" {\n    all_out no_winner\n}\n')
+    args = ("--no-skill", "--max-hands", "750", "-j", "1")
+    code, out, err = run_cli(
+        capsys, "compare", "equal-hands", house, "--until-decided", "--json", *args
+    )
+    assert code == 0, err
+    data = json.loads(out)
+    assert (data["stopping"]["hands"], data["stopping"]["decided"]) == (750, True)
+    assert data["verdicts"] and all(v["verdict"] == "same" for v in data["verdicts"])
