@@ -1,6 +1,7 @@
 """Whether `compare --until-decided` keeps its error rate, and how many hands it saves.
 
-    PYTHONPATH=. python benchmarks/sequential.py [--runs 1000] [--seeds 20] [--workers 2]
+    PYTHONPATH=. python benchmarks/sequential.py [--runs 1000] [--real-runs 40] [--seeds 20]
+        [--workers 2]
 
 (a) False verdicts on pairs of equal means: paired differences drawn per hand from the
 seat shares and hand lengths of real play of equal-hands (1,000 hands, the native path),
@@ -12,6 +13,13 @@ any of its verdicts is `higher` or `lower`. Printed: the share of wrong runs wit
 is the same) and with margins of 0 (nothing can be `same`, so every run plays to the cap
 unless a verdict goes wrong: the sternest test of stopping early). Beside them, the same
 runs judged each round with the 95% interval of a fixed run, as a naive loop would.
+
+(a') The same in real play on the native path, `--real-runs` seeds: equal-hands with
+clubs always trump against it with spades always trump. With random bots the four suits
+are alike, so every measure has the same distribution under both, yet most deals play
+differently, and the analysis does not prove them alike: the statistics are exercised.
+Each run plays until every default measure is decided (the same, as it should be), with
+the default margins.
 
 (b) Hands used on pairs with known differences, in real play on the native path: the
 median hands `--until-decided` plays over `--seeds` seeds, against the hands a run of
@@ -27,13 +35,17 @@ from __future__ import annotations
 import argparse
 import math
 import statistics
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from statistics import NormalDist
 
 import numpy as np
 
+from rulesdsl.model.rules import Rules
 from rulesdsl.read.profile import load
+from rulesdsl.reason.analysis.sameness import samenesses
 from rulesdsl.reason.sequential import FIRST_ROUND, MAX_HANDS, Stopping, round_ends, run_until
 from rulesdsl.reason.sim import Estimate, Result, Spec, run
 from rulesdsl.reason.verdict import Verdict, default_margin, judge
@@ -139,6 +151,42 @@ def false_verdicts(runs: int) -> None:
             print(f"  {label}, {how}: wrong runs {wilson(wrong, runs)}, alpha {ALPHA}")
 
 
+TRUMPS = ("clubs", "spades")
+
+
+def trump_profiles(folder: Path) -> tuple[tuple[str, Rules], ...]:
+    """equal-hands with each suit of TRUMPS always trump."""
+    found = []
+    for suit in TRUMPS:
+        path = folder / f"{suit}.rules"
+        path.write_text(f'profile "{suit}" extends "equal-hands" {{\n    trump {suit}\n}}\n')
+        found.append((suit, load(str(path)).rules))
+    return tuple(found)
+
+
+def real_false_verdicts(runs: int, workers: int) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        profiles = trump_profiles(Path(folder))
+    spec = Spec(profiles)
+    same = samenesses(profiles, spec.players, spec.pairs)
+    assert not (same[0].identical or same[0].same_hands)
+    names = tuple(report.default_judged(spec))
+    stopping = Stopping(ALPHA, MAX_HANDS, FIRST_ROUND, names)
+    wrong, used = 0, []
+    for seed in range(runs):
+        played = Spec(profiles, seed=seed)
+        result = run_until(played, stopping, lambda r: report.decided(r, same), workers)
+        assert result.stopping is not None
+        used.append(result.stopping.units)
+        verdicts = report.verdicts(result, same)
+        wrong += any(v.judged.verdict in (Verdict.HIGHER, Verdict.LOWER) for v in verdicts)
+    print(
+        f"(a') real play, {TRUMPS[1]} trump - {TRUMPS[0]} trump, {len(names)} measures, "
+        f"{runs} runs: wrong runs {wilson(wrong, runs)}, alpha {ALPHA}; median "
+        f"{statistics.median(used):,.0f} hands to decide every measure the same"
+    )
+
+
 KNOWN = (
     ("equal-hands", "seven-card-hands", ("win_seat_0", "skill")),
     ("equal-hands", "instant-elimination", ("win_seat_0", "skill")),
@@ -204,10 +252,12 @@ def _fixed_hands(pooled, name: str, level: float, power: float, size: float | No
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=1_000)
+    parser.add_argument("--real-runs", type=int, default=40)
     parser.add_argument("--seeds", type=int, default=20)
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     false_verdicts(args.runs)
+    real_false_verdicts(args.real_runs, args.workers)
     known_effects(args.seeds, args.workers)
 
 
