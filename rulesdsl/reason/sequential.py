@@ -146,8 +146,10 @@ def run_until(
         result = part if result is None else _merged(result, part)
         rounds, start = rounds + 1, end
         result.stopping = replace(stopping, units=result.units.n, rounds=rounds)
+        if result.interrupted:
+            break
         done = decided(result)
-        if done or result.interrupted:
+        if done:
             break
     assert result is not None and result.stopping is not None
     result.stopping = replace(result.stopping, decided=done)

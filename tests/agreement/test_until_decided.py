@@ -140,3 +140,27 @@ def test_a_pair_proven_alike_is_decided_after_the_first_round(tmp_path, capsys):
     data = json.loads(out)
     assert (data["stopping"]["hands"], data["stopping"]["decided"]) == (750, True)
     assert data["verdicts"] and all(v["verdict"] == "same" for v in data["verdicts"])
+
+
+def test_an_interrupted_run_says_how_far_it_got(monkeypatch):
+    from rulesdsl.reason import sequential
+
+    real = sequential.run
+
+    def interrupted_at_the_second_round(spec, *args):
+        result = real(spec, *args)
+        result.interrupted = spec.first > 0
+        return result
+
+    monkeypatch.setattr(sequential, "run", interrupted_at_the_second_round)
+    result = played(("win_seat_2",), margins={"win_seat_2": 0.0}, most=10_000)
+    assert result.interrupted and result.stopping is not None
+    assert (result.stopping.units, result.stopping.rounds, result.stopping.decided) == (
+        500,
+        2,
+        False,
+    )
+    assert (
+        report.verdict_lines(result)[0]
+        == "interrupted after 500 hands in 2 rounds, with 1 measure undecided"
+    )
