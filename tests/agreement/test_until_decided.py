@@ -164,3 +164,17 @@ def test_an_interrupted_run_says_how_far_it_got(monkeypatch):
         report.verdict_lines(result)[0]
         == "interrupted after 500 hands in 2 rounds, with 1 measure undecided"
     )
+
+
+def test_a_search_bot_plays_smaller_rounds_and_fewer_hands_unless_told():
+    from rulesdsl.surfaces.cli.sim import _stopping
+
+    plain = _stopping(spec_of(*PAIR), 0.05, None, ("tricks,win_seat_0", "tricks"))
+    assert (plain.first, plain.max_units, plain.metrics) == (
+        2_000,
+        1_000_000,
+        ("tricks", "win_seat_0"),
+    )
+    searching = _stopping(spec_of(*PAIR, bots=("pimc:10",)), 0.05, None, ())
+    assert (searching.first, searching.max_units) == (250, 2_000)
+    assert _stopping(spec_of(*PAIR, bots=("pimc:10",)), 0.05, 500, ()).max_units == 500
