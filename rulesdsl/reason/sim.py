@@ -25,10 +25,11 @@ from rulesdsl.play.engine.match import Match
 from rulesdsl.play.kernel.rows import check_searchable, not_searchable
 from rulesdsl.play.players.registry import make_bot
 from rulesdsl.play.players.search.table import NO_RANDOM, good_hand, search_hand, searches
+from rulesdsl.reason.estimate import Estimate
 from rulesdsl.reason.executors import LOCAL, Workers, results
 
 if TYPE_CHECKING:
-    from rulesdsl.reason.sequential import Stopping
+    from rulesdsl.reason.sequence import Stopping
 
 CHUNK = 250
 """Deals of a chunk draw from the chunk's own streams, so the chunks fix the hands."""
@@ -44,7 +45,6 @@ SPECIALISE_FROM = 2_000
 """The fewest hands worth specialising a play loop for (`fast.compile_hand`, about 0.3 s
 a loop): fewer play sooner on the driver as written (`fast.play_plain`), which plays the
 same hands at about 0.6 times the speed."""
-Z95 = 1.959964
 
 
 @dataclass(frozen=True)
@@ -207,39 +207,6 @@ class Tally:
 
     def estimate(self, key: str, share: bool = False) -> Estimate:
         return Estimate.of(self.n, *self.totals(key), share)
-
-
-@dataclass(frozen=True)
-class Estimate:
-    """A mean with its 95% interval (normal approximation)."""
-
-    mean: float
-    low: float
-    high: float
-    n: int
-
-    @classmethod
-    def of(cls, n: int, total: int, squares: int, share: bool = False) -> Estimate:
-        """From exact sums; a `share` (every value 0 or 1) gets Wilson's interval."""
-        if n == 0:
-            return cls(math.nan, math.nan, math.nan, 0)
-        if share:
-            return cls.share(total, n)
-        mean = total / n
-        variance = (squares - total * total / n) / (n - 1) if n > 1 else 0.0
-        half = Z95 * math.sqrt(max(variance, 0.0) / n)
-        return cls(mean, mean - half, mean + half, n)
-
-    @classmethod
-    def share(cls, hits: int, n: int) -> Estimate:
-        p = hits / n
-        centre = (p + Z95**2 / (2 * n)) / (1 + Z95**2 / n)
-        half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / (1 + Z95**2 / n)
-        return cls(p, max(0.0, centre - half), min(1.0, centre + half), n)
-
-    @property
-    def clear_of_zero(self) -> bool:
-        return self.low > 0 or self.high < 0
 
 
 @dataclass

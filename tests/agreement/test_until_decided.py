@@ -7,7 +7,8 @@ import json
 import pytest
 
 from rulesdsl.read.profile import load
-from rulesdsl.reason.sequential import Stopping, run_until
+from rulesdsl.reason.sequence import Stopping
+from rulesdsl.reason.sequential import run_until
 from rulesdsl.reason.sim import Spec
 from rulesdsl.surfaces.main import main
 from rulesdsl.words import report

@@ -6,7 +6,8 @@ from itertools import pairwise
 
 import numpy as np
 
-from rulesdsl.reason.sequential import half_width, round_ends, sequence_estimate
+from rulesdsl.reason.sequence import half_width, sequence_estimate
+from rulesdsl.reason.sequential import round_ends
 from rulesdsl.reason.sim import CHUNK, Estimate
 
 ENDS = round_ends(2_000, 60_000)

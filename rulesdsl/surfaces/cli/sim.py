@@ -16,13 +16,13 @@ from rulesdsl.play.players.registry import bot_names
 from rulesdsl.read.outputs import OutputError, check_output, replacing
 from rulesdsl.reason.analysis.sameness import Sameness, sameness_lines, samenesses
 from rulesdsl.reason.executors import ExecutorError, check_executor
+from rulesdsl.reason.sequence import Stopping
 from rulesdsl.reason.sequential import (
     ALPHA,
     FIRST_ROUND,
     FIRST_SLOW_ROUND,
     MAX_HANDS,
     MAX_SLOW_HANDS,
-    Stopping,
     run_until,
     slow,
 )
