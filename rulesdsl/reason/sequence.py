@@ -17,6 +17,9 @@ exp(S**2 / (2 * v * (n + t))) of the standardised sum S under a normal mixture o
 exponential tilts, which by Ville's inequality passes 1/a with probability at most a,
 at any stopping time. So a verdict read from it at the end of whichever round the run
 stops after holds with the error it states, however the stop was chosen.
+It reads only the sums and sums of squares a tally keeps, not single hands, and needs no
+bound on the values, which an exact sequence for bounded values (empirical Bernstein)
+would.
 
 The variance v counts one more hand with a difference of 1: (sum of squares - sum**2 / n
 + 1) / n, so that a measure equal on every deal so far still gets an interval of some
