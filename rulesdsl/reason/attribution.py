@@ -34,7 +34,8 @@ from rulesdsl.reason.analysis.sameness import (
     edits,
     never_acts,
 )
-from rulesdsl.reason.sim import NUMBERS, Z95, Estimate, Spec, deal_keys
+from rulesdsl.reason.estimate import Z95, Estimate
+from rulesdsl.reason.sim import NUMBERS, Spec, deal_keys
 
 MOST_EXACT = 6
 """The most parts whose effects are averaged over every order (2**6 profiles played)."""

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rulesdsl.model.result import EndReason, HandResult
 from rulesdsl.model.rules import COUNTED, Rules
@@ -25,7 +25,11 @@ from rulesdsl.play.engine.match import Match
 from rulesdsl.play.kernel.rows import not_searchable
 from rulesdsl.play.players.registry import make_bot
 from rulesdsl.play.players.search.table import NO_RANDOM, good_hand, search_hand, searches
+from rulesdsl.reason.estimate import Estimate
 from rulesdsl.reason.executors import LOCAL, Workers, results
+
+if TYPE_CHECKING:
+    from rulesdsl.reason.sequence import Stopping
 
 CHUNK = 250
 """Deals of a chunk draw from the chunk's own streams, so the chunks fix the hands."""
@@ -41,7 +45,6 @@ SPECIALISE_FROM = 2_000
 """The fewest hands worth specialising a play loop for (`fast.compile_hand`, about 0.3 s
 a loop): fewer play sooner on the driver as written (`fast.play_plain`), which plays the
 same hands at about 0.6 times the speed."""
-Z95 = 1.959964
 
 
 @dataclass(frozen=True)
@@ -59,6 +62,7 @@ class Spec:
     good_play: str | None = None  # the bot of good play (e.g. pimc:10); None measures none
     baseline: int = 0  # the profile every other is paired with
     all_pairs: bool = False  # pair every profile with every other instead
+    first: int = 0  # the first deal played: deals first to units - 1 are played
 
     def seat_bots(self) -> tuple[str, ...]:
         return self.bots * self.players if len(self.bots) == 1 else self.bots
@@ -77,7 +81,7 @@ class Spec:
         return [(self.baseline, b) for b in range(count) if b != self.baseline]
 
     def chunks(self) -> list[range]:
-        return pieces(range(self.units))
+        return pieces(range(self.first, self.units))
 
     def tasks(self, workers: int) -> list[range]:
         """The deals of each task, in order: whole chunks, up to TASK_CHUNKS to a task while
@@ -205,39 +209,6 @@ class Tally:
         return Estimate.of(self.n, *self.totals(key), share)
 
 
-@dataclass(frozen=True)
-class Estimate:
-    """A mean with its 95% interval (normal approximation)."""
-
-    mean: float
-    low: float
-    high: float
-    n: int
-
-    @classmethod
-    def of(cls, n: int, total: int, squares: int, share: bool = False) -> Estimate:
-        """From exact sums; a `share` (every value 0 or 1) gets Wilson's interval."""
-        if n == 0:
-            return cls(math.nan, math.nan, math.nan, 0)
-        if share:
-            return cls.share(total, n)
-        mean = total / n
-        variance = (squares - total * total / n) / (n - 1) if n > 1 else 0.0
-        half = Z95 * math.sqrt(max(variance, 0.0) / n)
-        return cls(mean, mean - half, mean + half, n)
-
-    @classmethod
-    def share(cls, hits: int, n: int) -> Estimate:
-        p = hits / n
-        centre = (p + Z95**2 / (2 * n)) / (1 + Z95**2 / n)
-        half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / (1 + Z95**2 / n)
-        return cls(p, max(0.0, centre - half), min(1.0, centre + half), n)
-
-    @property
-    def clear_of_zero(self) -> bool:
-        return self.low > 0 or self.high < 0
-
-
 @dataclass
 class Result:
     """Merged tallies: per profile (units, and hands inside matches), and per pair (a, b)
@@ -251,6 +222,7 @@ class Result:
     good: list[Tally] = field(default_factory=list)  # hands under good play, per profile
     good_pairs: list[Tally] = field(default_factory=list)
     interrupted: bool = False
+    stopping: Stopping | None = None  # where a run played until decided stopped
 
     def merge(self, other: Result) -> None:
         self.units.merge(other.units)

@@ -111,6 +111,20 @@ def profile_estimate(result: Result, index: int, metric: Metric) -> Estimate:
     return _source(result, index, metric.key).estimate(metric.key, metric.share)
 
 
+def paired(result: Result, metric: Metric) -> bool:
+    """Whether `metric` is measured on pairs: all but those per hand inside matches."""
+    return metric.good or not _per_hand_in_matches(result, metric.key)
+
+
+def default_judged(spec: Spec) -> list[str]:
+    """The measures `--until-decided` decides unless told: seat win shares, hand length,
+    how hands end and the skill gap where measured; of matches, match win shares by seat
+    and match length."""
+    keep = ("match_win_seat_", "match_hands") if spec.matches else ("win_seat_", "tricks", "end_")
+    found = [m.name for m in measured(spec) if not m.good and m.key.startswith(keep)]
+    return found + (["skill"] if spec.skill and not spec.matches else [])
+
+
 def pair_estimate(result: Result, pair: int, metric: Metric) -> Estimate | None:
     """The paired difference B - A; None where the metric is not paired (per hand in matches)."""
     if metric.good:
@@ -177,14 +191,56 @@ def pair_verdicts(
     a, b = result.spec.pairs[pair]
     proof = same[pair] if same else None
     found = []
-    for m in metrics(result):
-        estimate = pair_estimate(result, pair, m)
+    for m in judged_metrics(result):
+        estimate = judged_estimate(result, pair, m)
         if estimate is None:
             continue
         margin = margin_of(m, margins or {})
         judged = proven(margin) if _proved(proof, m) else judge(estimate, margin)
         found.append(PairVerdict(labels[b], labels[a], m, judged))
     return found
+
+
+def judged_metrics(result: Result) -> list[Metric]:
+    """The metrics that get verdicts: every one, or under `--until-decided` those asked for."""
+    stopping = result.stopping
+    if stopping is None:
+        return metrics(result)
+    return [m for m in metrics(result) if m.name in stopping.metrics]
+
+
+def judged_estimate(result: Result, pair: int, metric: Metric) -> Estimate | None:
+    """The difference a verdict reads: its 95% interval, or under `--until-decided` its
+    confidence sequence."""
+    stopping = result.stopping
+    if stopping is None or not paired(result, metric):
+        return pair_estimate(result, pair, metric)
+    tally = (result.good_pairs if metric.good else result.pairs)[pair]
+    return stopping.estimate(tally.n, *tally.totals(metric.key))
+
+
+def decided(
+    result: Result, same: Sequence[Sameness] = (), margins: Mapping[str, float] | None = None
+) -> bool:
+    """Whether every verdict is other than undecided."""
+    return all(v.judged.verdict is not Verdict.UNDECIDED for v in verdicts(result, same, margins))
+
+
+def stopping_line(
+    result: Result, same: Sequence[Sameness] = (), margins: Mapping[str, float] | None = None
+) -> str | None:
+    """Where a run under `--until-decided` stopped, and why; None for a run of a fixed size."""
+    stopping = result.stopping
+    if stopping is None:
+        return None
+    rounds = f"{stopping.rounds} round{'' if stopping.rounds == 1 else 's'}"
+    played = f"{stopping.units:,} hands in {rounds}"
+    if stopping.decided:
+        return f"stopped after {played}: every measure decided (alpha {stopping.alpha:g})"
+    left = sum(v.judged.verdict is Verdict.UNDECIDED for v in verdicts(result, same, margins))
+    if result.interrupted:
+        return f"interrupted after {played}, with {_measures(left)} undecided"
+    return f"stopped at --max-hands {stopping.max_units:,}, with {_measures(left)} undecided"
 
 
 def histogram(result: Result, index: int) -> dict[int, int]:
@@ -245,6 +301,8 @@ def to_json(
     data["verdicts"] = [found.to_dict() for found in verdicts(result, same, given)]
     data["summary"] = verdict_lines(result, same, given)
     data["sameness"] = [pair.to_dict() for pair in same]
+    if result.stopping is not None:
+        data["stopping"] = result.stopping.to_dict()
     data.update(extra or {})
     return json.dumps(data, indent=2)
 
@@ -360,13 +418,15 @@ def shared_wins_note(result: Result) -> str | None:
 def verdict_lines(
     result: Result, same: Sequence[Sameness] = (), margins: Mapping[str, float] | None = None
 ) -> list[str]:
-    """The verdicts in words, pair by pair: each measure that differs and each the same
-    within its margin, a line each; a line counting those equal on every deal and one
-    counting those proven the same; then each undecided, with about how many hands (or
-    matches) would decide it. Nothing, before a hand is played."""
+    """The verdicts in words: under `--until-decided`, where it stopped and why; then pair
+    by pair each measure that differs and each the same within its margin, a line each; a
+    line counting those equal on every deal and one counting those proven the same; then
+    each undecided, with about how many hands (or matches) would decide it. No verdict,
+    before a hand is played."""
     unit = "matches" if result.spec.matches else "hands"
     count = range(len(result.spec.pairs) if result.units.n else 0)
-    return [
+    stopped = stopping_line(result, same, margins)
+    return [*([stopped] if stopped else [])] + [
         line
         for pair in count
         for line in _pair_verdicts(pair_verdicts(result, pair, same, margins), unit)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import math
 import sys
@@ -17,6 +18,16 @@ from rulesdsl.read.outputs import OutputError, check_output, replacing
 from rulesdsl.reason.analysis.sameness import Sameness, sameness_lines, samenesses
 from rulesdsl.reason.attribution import Attribution, attributions
 from rulesdsl.reason.executors import ExecutorError, check_executor
+from rulesdsl.reason.sequence import Stopping
+from rulesdsl.reason.sequential import (
+    ALPHA,
+    FIRST_ROUND,
+    FIRST_SLOW_ROUND,
+    MAX_HANDS,
+    MAX_SLOW_HANDS,
+    run_until,
+    slow,
+)
 from rulesdsl.reason.sim import Result, Spec, default_workers, run
 from rulesdsl.reason.verdict import COUNT_MARGIN, SHARE_MARGIN
 from rulesdsl.service import UsageProblem, checked_spec, labels, printed
@@ -124,6 +135,33 @@ def compare_options(command):
             help="Split each difference among the rules in which the profiles differ "
             "(Shapley values, every profile on the way played on the same deals).",
         ),
+        click.option(
+            "--until-decided",
+            is_flag=True,
+            help="Play in rounds until every measure of --metrics has a verdict, with "
+            "intervals valid however the run stops.",
+        ),
+        click.option(
+            "--alpha",
+            type=float,
+            default=ALPHA,
+            show_default=True,
+            help="Under --until-decided: the chance that any verdict is wrong.",
+        ),
+        click.option(
+            "--max-hands",
+            type=int,
+            help=f"Under --until-decided: the most hands to play (default {MAX_HANDS:,}; "
+            f"{MAX_SLOW_HANDS:,} with a search bot or --good-play).",
+        ),
+        click.option(
+            "--metrics",
+            "judged",
+            multiple=True,
+            metavar="METRIC,...",
+            help="Under --until-decided: the measures to decide (default: seat win shares, "
+            "hand length, how hands end, the skill gap).",
+        ),
     ]
     for option in reversed(options):
         command = option(command)
@@ -162,7 +200,12 @@ def simulate_profiles(
     all_pairs: bool = False,
     margins: tuple[str, ...] = (),
     attribute: bool = False,
+    until_decided: bool = False,
+    alpha: float = ALPHA,
+    max_hands: int | None = None,
+    judged: tuple[str, ...] = (),
 ) -> None:
+    _check_until(until_decided, hands, matches, alpha, max_hands, judged)
     if hands is not None and matches is not None:
         raise UsageProblem("give --hands or --matches, not both")
     if as_json and as_csv:
@@ -188,6 +231,7 @@ def simulate_profiles(
         all_pairs,
     )
     given = _margins(margins, spec)
+    stopping = _stopping(spec, alpha, max_hands, judged) if until_decided else None
     try:
         check_executor(executor)
     except ExecutorError as error:
@@ -199,11 +243,65 @@ def simulate_profiles(
         columns = Page.for_stdout(width).width
         for line in sameness_lines(same):
             click.echo("\n".join(wrap(line, columns, "", "  ")))
-    result = _run_with_progress(spec, workers or default_workers(), executor)
-    split = attributions(spec, same) if attribute and not result.interrupted else None
+    workers = workers or default_workers()
+    if stopping is None:
+        result = _run_with_progress(spec, workers, executor)
+    else:
+        decided = _decided(same, given)
+        result = _run_until_with_progress(spec, stopping, decided, workers, executor)
+    split = _attributions(spec, result, same) if attribute and not result.interrupted else None
     _output(result, as_json, as_csv, plot, Page.for_stdout(width), same, given, split)
     if result.interrupted:
         click.get_current_context().exit(130)
+
+
+def _check_until(
+    until_decided: bool,
+    hands: int | None,
+    matches: int | None,
+    alpha: float,
+    max_hands: int | None,
+    judged: tuple[str, ...],
+) -> None:
+    """Refuse options of `--until-decided` that do not go together."""
+    if not until_decided:
+        if max_hands is not None or judged or alpha != ALPHA:
+            raise UsageProblem("--alpha, --max-hands and --metrics go with --until-decided")
+        return
+    if hands is not None or matches is not None:
+        raise UsageProblem(
+            "--until-decided chooses how many hands to play: give --max-hands, not "
+            "--hands or --matches"
+        )
+    if not 0 < alpha < 1:
+        raise UsageProblem(f"--alpha {alpha:g}: it must lie between 0 and 1")
+    if max_hands is not None and max_hands < 1:
+        raise UsageProblem("--max-hands must be at least 1")
+
+
+def _stopping(spec: Spec, alpha: float, max_hands: int | None, judged: tuple[str, ...]) -> Stopping:
+    """How `--until-decided` plays `spec`: the measures it decides, its rounds, its cap."""
+    from rulesdsl.words.report import default_judged, measured
+
+    known = {m.name: m for m in measured(spec)}
+    names = [n.strip() for text in judged for n in text.split(",") if n.strip()]
+    for name in names:
+        if name not in known:
+            raise UsageProblem(
+                f"--metrics: no metric is named {safe_text(name)}"
+                f"{did_you_mean(name, known)}; the metrics are {', '.join(known)}"
+            )
+    chosen = tuple(dict.fromkeys(names)) or tuple(default_judged(spec))
+    hard = slow(spec)
+    most = max_hands if max_hands is not None else (MAX_SLOW_HANDS if hard else MAX_HANDS)
+    first = FIRST_SLOW_ROUND if hard else FIRST_ROUND
+    return Stopping(alpha, most, first, chosen, len(spec.pairs))
+
+
+def _decided(same: Sequence[Sameness], margins: Mapping[str, float]) -> Callable[[Result], bool]:
+    from rulesdsl.words.report import decided
+
+    return lambda result: decided(result, same, margins)
 
 
 def _baseline(chosen: str | None, all_pairs: bool, names: list[str], refs: list[str]) -> int:
@@ -275,10 +373,33 @@ def _run_with_progress(spec: Spec, workers: int, executor: str) -> Result:
         return run(spec, workers, update, executor)
 
 
+def _run_until_with_progress(
+    spec: Spec,
+    stopping: Stopping,
+    decided: Callable[[Result], bool],
+    workers: int,
+    executor: str,
+) -> Result:
+    if not sys.stderr.isatty():
+        return run_until(spec, stopping, decided, workers, executor=executor)
+    from rich.progress import Progress
+
+    with Progress(transient=True, console=_stderr_console()) as bar:
+        task = bar.add_task("until decided", total=stopping.max_units)
+        update: Callable[[int], None] = lambda done: bar.update(task, completed=done)  # noqa: E731
+        return run_until(spec, stopping, decided, workers, update, executor)
+
+
 def _stderr_console():
     from rich.console import Console
 
     return Console(stderr=True)
+
+
+def _attributions(spec: Spec, result: Result, same: Sequence[Sameness]) -> list[Attribution]:
+    """`--attribute`'s split of each pair, on the deals the run played (under
+    `--until-decided`, as many as it played)."""
+    return attributions(dataclasses.replace(spec, first=0, units=result.units.n), same)
 
 
 def _output(

@@ -1,0 +1,85 @@
+"""Compare until decided: play in rounds, whole chunks each, and stop at the end of the
+first round after which every verdict asked for is decided, each read from its confidence
+sequence (`rulesdsl.reason.sequence`), valid however the stopping point was chosen.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import replace
+
+from rulesdsl.reason.executors import LOCAL
+from rulesdsl.reason.sequence import Stopping
+from rulesdsl.reason.sim import CHUNK, Result, Spec, run
+
+ALPHA = 0.05
+MAX_HANDS = 1_000_000
+MAX_SLOW_HANDS = 2_000
+"""The most hands with a search bot or good play, unless told."""
+FIRST_ROUND = 2_000
+FIRST_SLOW_ROUND = CHUNK
+GROWTH = 1.25
+"""Each round brings the hands played to this many times those before it, in whole chunks."""
+
+
+def slow(spec: Spec) -> bool:
+    """Whether hands are slow: a search bot or good play."""
+    from rulesdsl.play.players.search.table import searches
+
+    return spec.good_play is not None or searches(spec.seat_bots())
+
+
+def round_ends(first: int, most: int) -> list[int]:
+    """The deals played by the end of each round: `first`, then each GROWTH times the one
+    before, in whole chunks, up to `most`."""
+    ends, end = [], min(first, most)
+    while True:
+        ends.append(end)
+        if end >= most:
+            return ends
+        grown = math.ceil(end * GROWTH / CHUNK) * CHUNK
+        end = min(max(grown, end + CHUNK), most)
+
+
+def run_until(
+    spec: Spec,
+    stopping: Stopping,
+    decided: Callable[[Result], bool],
+    workers: int,
+    progress: Callable[[int], None] | None = None,
+    executor: str = LOCAL,
+) -> Result:
+    """Play the deals of `spec` round by round until `decided` says yes of the merged
+    result, `stopping.max_units` are played, or the run is interrupted; the result carries
+    where it stopped. Rounds end on whole chunks, so where it stops does not depend on the
+    workers."""
+    result: Result | None = None
+    start = rounds = 0
+    done = False
+    for end in round_ends(stopping.first, stopping.max_units):
+        deals = replace(spec, first=start, units=end)
+        part = run(deals, workers, _shifted(progress, start), executor)
+        result = part if result is None else _merged(result, part)
+        rounds, start = rounds + 1, end
+        result.stopping = replace(stopping, units=result.units.n, rounds=rounds)
+        if result.interrupted:
+            break
+        done = decided(result)
+        if done:
+            break
+    assert result is not None and result.stopping is not None
+    result.stopping = replace(result.stopping, decided=done)
+    return result
+
+
+def _merged(result: Result, part: Result) -> Result:
+    result.merge(part)
+    result.interrupted = part.interrupted
+    return result
+
+
+def _shifted(progress: Callable[[int], None] | None, start: int) -> Callable[[int], None] | None:
+    if progress is None:
+        return None
+    return lambda done: progress(start + done)
