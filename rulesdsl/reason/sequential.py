@@ -57,17 +57,22 @@ def run_until(
     result: Result | None = None
     start = rounds = 0
     done = False
-    for end in round_ends(stopping.first, stopping.max_units):
-        deals = replace(spec, first=start, units=end)
-        part = run(deals, workers, _shifted(progress, start), executor)
-        result = part if result is None else _merged(result, part)
-        rounds, start = rounds + 1, end
-        result.stopping = replace(stopping, units=result.units.n, rounds=rounds)
-        if result.interrupted:
-            break
-        done = decided(result)
-        if done:
-            break
+    try:
+        for end in round_ends(stopping.first, stopping.max_units):
+            deals = replace(spec, first=start, units=end)
+            part = run(deals, workers, _shifted(progress, start), executor)
+            result = part if result is None else _merged(result, part)
+            rounds, start = rounds + 1, end
+            result.stopping = replace(stopping, units=result.units.n, rounds=rounds)
+            if result.interrupted:
+                break
+            done = decided(result)
+            if done:
+                break
+    except KeyboardInterrupt:  # between rounds: what was played is reported, undecided
+        if result is None:
+            raise
+        result.interrupted, done = True, False
     assert result is not None and result.stopping is not None
     result.stopping = replace(result.stopping, decided=done)
     return result

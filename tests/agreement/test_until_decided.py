@@ -167,6 +167,25 @@ def test_an_interrupted_run_says_how_far_it_got(monkeypatch):
     )
 
 
+def test_ctrl_c_between_rounds_reports_what_was_played_undecided():
+    asked = []
+
+    def interrupted_while_deciding(result) -> bool:
+        asked.append(result.units.n)
+        if len(asked) == 2:
+            raise KeyboardInterrupt
+        return False
+
+    stopping = Stopping(0.05, 10_000, 250, ("win_seat_2",))
+    result = run_until(spec_of(*PAIR, seed=3), stopping, interrupted_while_deciding, 1)
+    assert result.interrupted and result.stopping is not None
+    assert (result.stopping.units, result.stopping.rounds, result.stopping.decided) == (
+        500,
+        2,
+        False,
+    )
+
+
 def test_a_search_bot_plays_smaller_rounds_and_fewer_hands_unless_told():
     from rulesdsl.surfaces.cli.sim import _stopping
 
