@@ -318,7 +318,9 @@ def to_csv(
     from `same`, a `never_acts` row per differing option that never acts (the option as
     its metric), an `identical` row per pair of profiles that play identical games, and a
     `same_hands` row per pair that play the same hands under other match rules, each with
-    its sentence as `note`; then the rows `more` (`compare --attribute`'s)."""
+    its sentence as `note`; under `--until-decided`, a `stopping` row: the measures asked
+    for as its metric, the hands played as `n`, whether all were decided as `clear` and
+    where it stopped as `note`; then the rows `more` (`compare --attribute`'s)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     header = ["kind", "profile", "other", "metric", "mean", "low", "high", "n", "clear", "note"]
@@ -361,6 +363,11 @@ def to_csv(
         elif pair.same_hands:
             row = ["same_hands", pair.first, pair.second, "", *blank, pair.same_hands_note]
             writer.writerow(row)
+    stopped = result.stopping
+    if stopped is not None:
+        said = stopping_line(result, same, margins)
+        row = ["stopping", "", "", ",".join(stopped.metrics), "", "", "", stopped.units]
+        writer.writerow([*row, stopped.decided, said])
     writer.writerows(more)
     return out.getvalue()
 

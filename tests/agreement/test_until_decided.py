@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 
 import pytest
@@ -165,6 +167,16 @@ def test_an_interrupted_run_says_how_far_it_got(monkeypatch):
         report.verdict_lines(result)[0]
         == "interrupted after 500 hands in 2 rounds, with 1 measure undecided"
     )
+
+
+def test_the_csv_says_where_it_stopped(capsys):
+    code, out, err = run_cli(
+        capsys, "compare", *PAIR, "--until-decided", "--csv", "--metrics", "tricks", "--no-skill"
+    )
+    assert code == 0, err
+    (row,) = [row for row in csv.DictReader(io.StringIO(out)) if row["kind"] == "stopping"]
+    assert (row["metric"], row["n"], row["clear"]) == ("tricks", "2000", "True")
+    assert row["note"] == "stopped after 2,000 hands in 1 round: every measure decided (alpha 0.05)"
 
 
 def test_ctrl_c_between_rounds_reports_what_was_played_undecided():
