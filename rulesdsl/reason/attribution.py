@@ -199,10 +199,11 @@ def _estimate(values: Any) -> Estimate:
     return Estimate(mean, mean - half, mean + half, n)
 
 
-def attributions(spec: Spec, same: Sequence[Sameness]) -> list[Attribution]:
-    """The split of each pair of `spec` (`same`, the analysis of each), on its deals, its
-    bots and its seed, as plain play (without the skill gap or good play)."""
-    plain = dataclasses.replace(spec, skill=False, good_play=None)
+def attributions(spec: Spec, same: Sequence[Sameness], hands: int) -> list[Attribution]:
+    """The split of each pair of `spec` (`same`, the analysis of each), on its first
+    `hands` deals, its bots and its seed, as plain play (without the skill gap or good
+    play)."""
+    plain = dataclasses.replace(spec, skill=False, good_play=None, first=0, units=hands)
     return [
         attribute(spec.profiles[a], spec.profiles[b], plain, frozenset(pair.dead))
         for (a, b), pair in zip(spec.pairs, same, strict=True)

@@ -9,7 +9,7 @@ import math
 from collections.abc import Callable
 from dataclasses import replace
 
-from rulesdsl.reason.executors import LOCAL
+from rulesdsl.reason.executors import LOCAL, Workers
 from rulesdsl.reason.sequence import Stopping
 from rulesdsl.reason.sim import CHUNK, Result, Spec, run
 
@@ -28,6 +28,17 @@ def slow(spec: Spec) -> bool:
     from rulesdsl.play.players.search.table import searches
 
     return spec.good_play is not None or searches(spec.seat_bots())
+
+
+def stopping_for(
+    spec: Spec, alpha: float, max_hands: int | None, metrics: tuple[str, ...]
+) -> Stopping:
+    """How `--until-decided` plays `spec`, deciding `metrics`: its first round and its cap
+    (`max_hands`, else MAX_HANDS, or MAX_SLOW_HANDS where hands are slow)."""
+    hard = slow(spec)
+    most = max_hands if max_hands is not None else (MAX_SLOW_HANDS if hard else MAX_HANDS)
+    first = FIRST_SLOW_ROUND if hard else FIRST_ROUND
+    return Stopping(alpha, most, first, metrics, len(spec.pairs))
 
 
 def round_ends(first: int, most: int) -> list[int]:
@@ -49,18 +60,20 @@ def run_until(
     workers: int,
     progress: Callable[[int], None] | None = None,
     executor: str = LOCAL,
+    stop: Callable[[], bool] | None = None,
+    kept: Workers | None = None,
 ) -> Result:
     """Play the deals of `spec` round by round until `decided` says yes of the merged
-    result, `stopping.max_units` are played, or the run is interrupted; the result carries
-    where it stopped. Rounds end on whole chunks, so where it stops does not depend on the
-    workers."""
+    result, `stopping.max_units` are played, or the run is interrupted (`stop` and `kept`
+    as `sim.run` takes them); the result carries where it stopped. Rounds end on whole
+    chunks, so where it stops does not depend on the workers."""
     result: Result | None = None
     start = rounds = 0
     done = False
     try:
         for end in round_ends(stopping.first, stopping.max_units):
             deals = replace(spec, first=start, units=end)
-            part = run(deals, workers, _shifted(progress, start), executor)
+            part = run(deals, workers, _shifted(progress, start), executor, stop, kept)
             result = part if result is None else _merged(result, part)
             rounds, start = rounds + 1, end
             result.stopping = replace(stopping, units=result.units.n, rounds=rounds)

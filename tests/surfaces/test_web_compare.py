@@ -116,6 +116,19 @@ def test_a_job_splits_the_differences_among_the_rules_as_compare_attribute_does(
     assert "attribution" not in client.get(f"/api/jobs/{plain}/result").json()
 
 
+def test_a_job_plays_until_decided_as_compare_does_with_its_hands_the_most(
+    client: TestClient, compare
+):
+    body = {"profiles": PAIR, "hands": 500, "bots": "random", "seed": 5, "until_decided": True}
+    answer = client.post("/api/compare", json=body).json()
+    assert answer["total"] == 500
+    assert finished(client, answer["job"])["state"] == "done"
+    printed = compare(*PAIR, "--until-decided", "--max-hands", "500", "--seed", "5", "--json")
+    assert client.get(f"/api/jobs/{answer['job']}/result").text == printed
+    stopping = json.loads(printed)["stopping"]
+    assert (stopping["hands"], stopping["max_hands"]) == (500, 500)
+
+
 def test_the_json_holds_what_the_plots_draw(client: TestClient):
     body = {"profiles": PAIR, "hands": 4, "bots": "heuristic", "good_play": "pimc:1"}
     job = client.post("/api/compare", json=body).json()["job"]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import importlib.util
 import math
 import sys
@@ -21,12 +20,10 @@ from rulesdsl.reason.executors import ExecutorError, check_executor
 from rulesdsl.reason.sequence import Stopping
 from rulesdsl.reason.sequential import (
     ALPHA,
-    FIRST_ROUND,
-    FIRST_SLOW_ROUND,
     MAX_HANDS,
     MAX_SLOW_HANDS,
     run_until,
-    slow,
+    stopping_for,
 )
 from rulesdsl.reason.sim import Result, Spec, default_workers, run
 from rulesdsl.reason.verdict import COUNT_MARGIN, SHARE_MARGIN
@@ -249,7 +246,8 @@ def simulate_profiles(
     else:
         decided = _decided(same, given)
         result = _run_until_with_progress(spec, stopping, decided, workers, executor)
-    split = _attributions(spec, result, same) if attribute and not result.interrupted else None
+    asked = attribute and not result.interrupted
+    split = attributions(spec, same, result.units.n) if asked else None
     _output(result, as_json, as_csv, plot, Page.for_stdout(width), same, given, split)
     if result.interrupted:
         click.get_current_context().exit(130)
@@ -292,10 +290,7 @@ def _stopping(spec: Spec, alpha: float, max_hands: int | None, judged: tuple[str
                 f"{did_you_mean(name, known)}; the metrics are {', '.join(known)}"
             )
     chosen = tuple(dict.fromkeys(names)) or tuple(default_judged(spec))
-    hard = slow(spec)
-    most = max_hands if max_hands is not None else (MAX_SLOW_HANDS if hard else MAX_HANDS)
-    first = FIRST_SLOW_ROUND if hard else FIRST_ROUND
-    return Stopping(alpha, most, first, chosen, len(spec.pairs))
+    return stopping_for(spec, alpha, max_hands, chosen)
 
 
 def _decided(same: Sequence[Sameness], margins: Mapping[str, float]) -> Callable[[Result], bool]:
@@ -394,12 +389,6 @@ def _stderr_console():
     from rich.console import Console
 
     return Console(stderr=True)
-
-
-def _attributions(spec: Spec, result: Result, same: Sequence[Sameness]) -> list[Attribution]:
-    """`--attribute`'s split of each pair, on the deals the run played (under
-    `--until-decided`, as many as it played)."""
-    return attributions(dataclasses.replace(spec, first=0, units=result.units.n), same)
 
 
 def _output(

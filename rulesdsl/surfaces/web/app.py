@@ -26,6 +26,7 @@ from rulesdsl.model.rules import RulesError
 from rulesdsl.play.players.registry import bot_names
 from rulesdsl.read.profile import find, shipped_names
 from rulesdsl.read.sources import SourceError, read_text
+from rulesdsl.reason.sequential import ALPHA, stopping_for
 from rulesdsl.service import UsageProblem, checked_spec, labels
 from rulesdsl.surfaces.web.bodies import bounded, field, json_body, profile_text
 from rulesdsl.surfaces.web.checking import UNTITLED, check_text
@@ -38,6 +39,7 @@ from rulesdsl.surfaces.web.refs import HUMAN, Named, check_bot, resolve, searchi
 from rulesdsl.surfaces.web.tables import PlayTable, Tables
 from rulesdsl.surfaces.web.workspace import SYNTAXES, Workspace, check_name, syntax_of
 from rulesdsl.words.explain import DEFAULT_LANGUAGE, languages
+from rulesdsl.words.report import default_judged
 
 STATIC = Path(__file__).parent / "static"
 
@@ -258,6 +260,7 @@ class Server:
         skill = field(body, "skill", bool, True)
         baseline = bounded(body, "baseline", 0, len(refs) - 1, 0)
         attribute = field(body, "attribute", bool, False)
+        until_decided = field(body, "until_decided", bool, False)
         named: list[Named] = [
             await in_thread(resolve, ref, self.workspace, self.limits) for ref in refs
         ]
@@ -269,7 +272,10 @@ class Server:
             )
         except UsageProblem as error:
             raise bad(str(error)) from None
-        job = self.jobs.start(spec, attribute)
+        stopping = None
+        if until_decided:  # `hands` is the most it plays
+            stopping = stopping_for(spec, ALPHA, hands, tuple(default_judged(spec)))
+        job = self.jobs.start(spec, attribute, stopping)
         return JSONResponse(job.to_dict())
 
     def job(self, request: Request):

@@ -11,14 +11,18 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import partial
 from typing import Any
 
-from rulesdsl.reason.analysis.sameness import samenesses
+from rulesdsl.reason.analysis.sameness import Sameness, samenesses
 from rulesdsl.reason.attribution import attributions
 from rulesdsl.reason.executors import LOCAL, ExecutorError, Workers, WorkersClosed
-from rulesdsl.reason.sim import Spec, run
+from rulesdsl.reason.sequence import Stopping
+from rulesdsl.reason.sequential import run_until
+from rulesdsl.reason.sim import Result, Spec, run
 from rulesdsl.service import printed as cli_printed
 from rulesdsl.surfaces.web.errors import ApiError, bad, not_found
+from rulesdsl.words import report
 
 KEPT = 16
 """Finished jobs kept for their results; an older one is forgotten."""
@@ -42,6 +46,7 @@ class Job:
     id: str
     spec: Spec
     attribute: bool = False  # split each difference among the rules (`compare --attribute`)
+    stopping: Stopping | None = None  # play until decided (`compare --until-decided`)
     state: JobState = JobState.RUNNING
     done: int = 0
     error: str | None = None
@@ -54,7 +59,7 @@ class Job:
             "job": self.id,
             "state": str(self.state),
             "done": self.done,
-            "total": self.spec.units,
+            "total": self.spec.units if self.stopping is None else self.stopping.max_units,
             "unit": "match" if self.spec.matches else "hand",
             "error": self.error,
         }
@@ -64,11 +69,11 @@ class Job:
         job's state."""
         try:
             same = samenesses(self.spec.profiles, self.spec.players, self.spec.pairs)
-            result = run(self.spec, workers, self._progress, executor, self.cancel.is_set, kept)
+            result = self._run(same, workers, executor, kept)
             if result.interrupted:
                 self._end(JobState.CANCELLED)
                 return
-            split = attributions(self.spec, same) if self.attribute else None
+            split = attributions(self.spec, same, result.units.n) if self.attribute else None
             printed = {
                 as_csv: cli_printed(result, same, as_csv, None, split) for as_csv in (False, True)
             }
@@ -79,6 +84,17 @@ class Job:
             self._end(JobState.CANCELLED)
         except Exception as error:  # the job's thread must say what failed, whatever it was
             self._end(JobState.FAILED, error=f"the comparison failed ({type(error).__name__})")
+
+    def _run(
+        self, same: list[Sameness], workers: int, executor: str, kept: Workers | None
+    ) -> Result:
+        stop = self.cancel.is_set
+        if self.stopping is None:
+            return run(self.spec, workers, self._progress, executor, stop, kept)
+        decided = partial(report.decided, same=same)
+        return run_until(
+            self.spec, self.stopping, decided, workers, self._progress, executor, stop, kept
+        )
 
     def stop(self) -> None:
         """Cancel the comparison: it is cancelled now, and its work ends within a moment."""
@@ -123,14 +139,14 @@ class Jobs:
         self._closed = False
         self._lock = threading.Lock()
 
-    def start(self, spec: Spec, attribute: bool = False) -> Job:
+    def start(self, spec: Spec, attribute: bool = False, stopping: Stopping | None = None) -> Job:
         with self._lock:
             if self._closed:
                 raise ApiError(503, "the server is stopping; it starts no comparison")
             running = sum(job.state is JobState.RUNNING for job in self._jobs.values())
             if running >= self.most:
                 raise bad(f"{running} comparisons are running; wait for one or cancel it")
-            job = Job(secrets.token_hex(8), spec, attribute)
+            job = Job(secrets.token_hex(8), spec, attribute, stopping)
             self._jobs[job.id] = job
             self._forget()
             kept = self._take()

@@ -268,6 +268,7 @@ async function run(event) {
     good_play: good === "" ? null : good,
     baseline: baselineIndex(),
     attribute: el("compare-attribute").checked,
+    until_decided: el("compare-until").checked,
   };
   running(true);
   progress(0, 0);
