@@ -123,3 +123,12 @@ settings_strategy = st.fixed_dictionaries(
         if name not in ("players", "match")
     }
 )
+
+
+def run_cli(capsys, *args: object) -> tuple[int, str, str]:
+    """`rulesdsl ARGS` as a user runs it: its exit status, stdout and stderr."""
+    from rulesdsl.surfaces.main import main
+
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err

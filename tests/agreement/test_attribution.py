@@ -10,17 +10,12 @@ import json
 import math
 
 import pytest
+from support import run_cli
 
 from rulesdsl.read.profile import load
 from rulesdsl.reason.analysis.sameness import sameness
 from rulesdsl.reason.attribution import MOST_EXACT, attribute, on_the_way, parts, weights
 from rulesdsl.reason.sim import Spec
-from rulesdsl.surfaces.main import main
-
-
-@pytest.fixture(autouse=True)
-def pure_python(monkeypatch):
-    monkeypatch.setenv("RULESDSL_NATIVE", "0")
 
 
 def named(name: str):
@@ -91,19 +86,13 @@ def test_stated_rules_are_parts_and_a_rule_stated_otherwise_is_one():
     assert [p.name for p in parts(a, b)] == ["two-of-clubs-leads", "two-of-clubs-first"]
 
 
-def run(capsys, *args: object) -> tuple[int, str, str]:
-    code = main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 def test_compare_attribute_prints_the_split_in_text_json_and_csv(capsys):
     args = ["compare", "equal-hands", "no-trumps", "--hands", "300", "--no-skill", "--attribute"]
-    code, out, _ = run(capsys, *args)
+    code, out, _ = run_cli(capsys, *args)
     assert code == 0
     assert "which rule caused what, no-trumps against equal-hands" in out
     assert "= trump" in out and "(proved): exhaustion" in out
-    code, out, _ = run(capsys, *args, "--json")
+    code, out, _ = run_cli(capsys, *args, "--json")
     items = json.loads(out)["attribution"]
     assert {tuple(sorted(item)) for item in items} == {
         (
@@ -119,13 +108,13 @@ def test_compare_attribute_prints_the_split_in_text_json_and_csv(capsys):
         )
     }
     assert {item["rule"] for item in items} == {"trump", "exhaustion"}
-    code, out, _ = run(capsys, *args, "--csv")
+    code, out, _ = run_cli(capsys, *args, "--csv")
     rows = [line.split(",") for line in out.splitlines() if line.startswith("attribution,")]
     assert rows and {row[-1] for row in rows} == {"trump", "exhaustion"}
 
 
 def test_attribute_is_refused_for_matches(capsys):
-    code, _, err = run(
+    code, _, err = run_cli(
         capsys, "compare", "equal-hands", "no-trumps", "--matches", "5", "--attribute"
     )
     assert code == 2 and "--attribute" in err

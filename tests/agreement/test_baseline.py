@@ -5,27 +5,16 @@ from __future__ import annotations
 import json
 
 import pytest
+from support import run_cli
 
 from rulesdsl.read.profile import load
 from rulesdsl.reason.analysis.sameness import Sameness
 from rulesdsl.reason.sim import Spec, empty_result, run
 from rulesdsl.reason.verdict import Ground, Verdict
-from rulesdsl.surfaces.main import main
 from rulesdsl.words import report
 
 THREE = ("equal-hands", "seven-card-hands", "instant-elimination")
 FIELDS = {"profile", "baseline", "metric", "verdict", "estimate", "low", "high", "hands"}
-
-
-@pytest.fixture(autouse=True)
-def pure_python(monkeypatch):
-    monkeypatch.setenv("RULESDSL_NATIVE", "0")
-
-
-def run_cli(capsys, *args) -> tuple[int, str, str]:
-    code = main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def compared(capsys, *args) -> dict:

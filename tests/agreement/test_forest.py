@@ -17,16 +17,9 @@ PROFILES = ("equal-hands", "no-trick-no-stay", "seven-card-hands")
 
 
 @pytest.fixture(scope="module")
-def compared(pure_python):
+def compared():
     spec = Spec(tuple((name, load(name).rules) for name in PROFILES), units=400, seed=3)
     return run(spec, 1), samenesses(spec.profiles, spec.players, spec.pairs)
-
-
-@pytest.fixture(scope="module")
-def pure_python():
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("RULESDSL_NATIVE", "0")
-        yield patch
 
 
 def test_profiles_proven_to_play_the_same_hands_are_drawn_once_named_together(compared):

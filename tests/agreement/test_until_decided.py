@@ -7,26 +7,15 @@ import io
 import json
 
 import pytest
+from support import run_cli
 
 from rulesdsl.read.profile import load
 from rulesdsl.reason.sequence import Stopping
 from rulesdsl.reason.sequential import run_until
 from rulesdsl.reason.sim import Spec
-from rulesdsl.surfaces.main import main
 from rulesdsl.words import report
 
 PAIR = ("equal-hands", "seven-card-hands")
-
-
-@pytest.fixture(autouse=True)
-def pure_python(monkeypatch):
-    monkeypatch.setenv("RULESDSL_NATIVE", "0")
-
-
-def run_cli(capsys, *args) -> tuple[int, str, str]:
-    code = main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def until(capsys, *args) -> dict:
