@@ -9,8 +9,8 @@ averaged over the orders in which the parts could be made: over every order for 
 MOST_EXACT parts (the Shapley value), over ORDERS orders drawn from the seed beyond. On each
 deal the effects of the parts add up to B's value less A's, so their means add up to the
 measured difference exactly. The interval of an effect is over the deals (the orders drawn
-are fixed by the seed). A part the analysis proves never to act in every profile the
-effects read gets zero without play.
+are fixed by the seed). A part the analysis proves never to act in every profile on the
+way (checked for up to MOST_EXACT parts) gets zero without play.
 """
 
 from __future__ import annotations
@@ -131,22 +131,34 @@ def weights(names: Sequence[str], seed: int) -> tuple[dict[frozenset[str], dict[
     return found, exact
 
 
-def idle(a: Rules, b: Rules, part: Part, made: Sequence[frozenset[str]], players: int) -> bool:
-    """Whether the analysis proves `part` never to act in every profile on the way that
-    reads it, where it is one change."""
+def idle_parts(a: Rules, b: Rules, proven: frozenset[str], players: int) -> set[str]:
+    """The parts of `proven` (those the analysis proved never to act on the way from A to
+    B) proved never to act in every profile on the way, with any of the other parts made:
+    checked where there are at most MOST_EXACT parts; beyond, none is taken as idle."""
+    found = parts(a, b)
+    if len(found) > MOST_EXACT:
+        return set()
+    names = [p.name for p in found]
+    return {p.name for p in found if p.name in proven and _idle(a, b, p, names, players)}
+
+
+def _idle(a: Rules, b: Rules, part: Part, names: Sequence[str], players: int) -> bool:
     if len(part.edits) != 1:
         return False
     (edit,) = part.edits
-    for before in {m - {part.name} for m in made}:
-        change = RuleChange(
-            part.name,
-            edit.kind,
-            edit.between_hands,
-            on_the_way(a, b, before),
-            on_the_way(a, b, before | {part.name}),
-        )
-        if not never_acts(change, players):
-            return False
+    others = [n for n in names if n != part.name]
+    for size in range(len(others) + 1):
+        for made in itertools.combinations(others, size):
+            before = frozenset(made)
+            change = RuleChange(
+                part.name,
+                edit.kind,
+                edit.between_hands,
+                on_the_way(a, b, before),
+                on_the_way(a, b, before | {part.name}),
+            )
+            if not never_acts(change, players):
+                return False
     return True
 
 
@@ -158,11 +170,8 @@ def attribute(
     from A to B, the only ones checked for being idle everywhere."""
     (label_a, a), (label_b, b) = first, second
     names = [p.name for p in parts(a, b)]
-    plan, _ = weights(names, spec.seed)
-    idle_parts = {
-        p.name for p in parts(a, b) if p.name in proven and idle(a, b, p, list(plan), spec.players)
-    }
-    played = [n for n in names if n not in idle_parts]
+    idle = idle_parts(a, b, proven, spec.players)
+    played = [n for n in names if n not in idle]
     plan, exact = weights(played, spec.seed)
     ways = sorted(plan, key=lambda m: (len(m), sorted(m)))
     profiles = tuple((f"{label_a}+{'+'.join(sorted(m))}", on_the_way(a, b, m)) for m in ways)
@@ -172,7 +181,7 @@ def attribute(
         values = {m: value(k).astype(float) for m, k in zip(ways, keys, strict=True)}
         totals[metric] = _difference(values, frozenset(played), spec.units)
         for name in names:
-            if name in idle_parts:
+            if name in idle:
                 effects.append(Effect(metric, name, _none(spec.units), proven_idle=True))
             else:
                 per_deal = sum(w[name] * values[m] for m, w in plan.items() if name in w)

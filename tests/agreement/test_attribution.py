@@ -14,7 +14,14 @@ from support import run_cli
 
 from rulesdsl.read.profile import load
 from rulesdsl.reason.analysis.sameness import sameness
-from rulesdsl.reason.attribution import MOST_EXACT, attribute, on_the_way, parts, weights
+from rulesdsl.reason.attribution import (
+    MOST_EXACT,
+    attribute,
+    idle_parts,
+    on_the_way,
+    parts,
+    weights,
+)
 from rulesdsl.reason.sim import Spec
 
 
@@ -59,6 +66,16 @@ def test_a_rule_proved_never_to_act_takes_nothing_without_play():
         for e in found.effects
         if e.rule == "exhaustion"
     )
+
+
+def test_beyond_every_order_no_part_is_taken_as_idle_unchecked():
+    """With more parts than every order is played for, idleness is not checked in every
+    profile on the way, so no part is given 0 without play."""
+    a, bicycle = load("equal-hands").rules, load("bicycle").rules
+    assert idle_parts(a, bicycle, frozenset({"exhaustion"}), 4) == {"exhaustion"}
+    more = bicycle.with_options({"hand_size": "5", "scoring": "cards_in_hand"})
+    assert len(parts(a, more)) == MOST_EXACT + 1
+    assert idle_parts(a, more, frozenset({"exhaustion"}), 4) == set()
 
 
 def test_a_lone_rule_that_acts_takes_the_whole_difference():
