@@ -9,7 +9,8 @@ as `simulate` checks it, and what its result prints; the problems a surface repo
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -36,6 +37,8 @@ if TYPE_CHECKING:
     from rulesdsl.read.syntax.document import Document
     from rulesdsl.reason.analysis.sameness import Sameness
     from rulesdsl.reason.attribution import Attribution
+    from rulesdsl.reason.executors import Workers
+    from rulesdsl.reason.sequence import Stopping
     from rulesdsl.reason.sim import Result, Spec
 
 # The readers, the analysis, the simulation and the reports are imported by the functions
@@ -181,3 +184,32 @@ def printed(
         return report.to_csv(result, same, margins, attribution.csv_rows(split or ()))
     extra = None if split is None else attribution.json_fields(split, result.spec)
     return report.to_json(result, same, margins, extra) + "\n"
+
+
+def most_played(spec: Spec, stopping: Stopping | None) -> int:
+    """The most deals `played` plays: the spec's, or under `--until-decided` its cap."""
+    return spec.units if stopping is None else stopping.max_units
+
+
+def played(
+    spec: Spec,
+    stopping: Stopping | None,
+    same: Sequence[Sameness],
+    margins: Mapping[str, float],
+    workers: int,
+    progress: Callable[[int], None] | None = None,
+    executor: str = "local",
+    stop: Callable[[], bool] | None = None,
+    kept: Workers | None = None,
+) -> Result:
+    """The deals of `spec` played as `compare` plays them (`stop` and `kept` as `sim.run`
+    takes them): all of them, or under `--until-decided` (`stopping`) in rounds until every
+    verdict, judged with `same` and `margins`, is decided."""
+    from rulesdsl.reason.sequential import run_until
+    from rulesdsl.reason.sim import run
+    from rulesdsl.words.report import decided
+
+    if stopping is None:
+        return run(spec, workers, progress, executor, stop, kept)
+    judged = partial(decided, same=same, margins=margins)
+    return run_until(spec, stopping, judged, workers, progress, executor, stop, kept)

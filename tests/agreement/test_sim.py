@@ -279,10 +279,10 @@ def test_ctrl_c_reports_the_units_done_and_exits_130(capsys, monkeypatch):
     def stop(done: int) -> None:
         raise KeyboardInterrupt
 
-    def interrupted_run(spec, workers, progress=None, executor="local"):
+    def interrupted_run(spec, workers, progress=None, executor="local", *stopped):
         return run(spec, 1, stop, executor)
 
-    monkeypatch.setattr("rulesdsl.surfaces.cli.sim.run", interrupted_run)
+    monkeypatch.setattr("rulesdsl.reason.sim.run", interrupted_run)
     code, out, err = run_cli(capsys, "simulate", "equal-hands", "--hands", "1000", "--json")
     assert code == 130
     assert json.loads(out)["interrupted"] is True

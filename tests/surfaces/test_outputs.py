@@ -60,7 +60,7 @@ def no_simulation(monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("the simulation ran although its output was refused")
 
-    monkeypatch.setattr(sim_cli, "run", refuse)
+    monkeypatch.setattr(sim_cli, "played", refuse)
 
 
 # --- check_output -------------------------------------------------------------------------

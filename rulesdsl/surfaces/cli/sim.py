@@ -6,6 +6,7 @@ import importlib.util
 import math
 import sys
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from pathlib import Path
 
 import click
@@ -22,12 +23,18 @@ from rulesdsl.reason.sequential import (
     ALPHA,
     MAX_HANDS,
     MAX_SLOW_HANDS,
-    run_until,
     stopping_for,
 )
-from rulesdsl.reason.sim import Result, Spec, default_workers, run
+from rulesdsl.reason.sim import Result, Spec, default_workers
 from rulesdsl.reason.verdict import COUNT_MARGIN, SHARE_MARGIN
-from rulesdsl.service import UsageProblem, checked_spec, labels, printed
+from rulesdsl.service import (
+    UsageProblem,
+    checked_spec,
+    labels,
+    most_played,
+    played,
+    printed,
+)
 from rulesdsl.surfaces.cli.common import (
     build_rules,
     profile_inputs,
@@ -240,12 +247,8 @@ def simulate_profiles(
         columns = Page.for_stdout(width).width
         for line in sameness_lines(same):
             click.echo("\n".join(wrap(line, columns, "", "  ")))
-    workers = workers or default_workers()
-    if stopping is None:
-        result = _run_with_progress(spec, workers, executor)
-    else:
-        decided = _decided(same, given)
-        result = _run_until_with_progress(spec, stopping, decided, workers, executor)
+    play = partial(played, spec, stopping, same, given, workers or default_workers())
+    result = _with_progress(play, executor, most_played(spec, stopping))
     asked = attribute and not result.interrupted
     split = attributions(spec, same, result.units.n) if asked else None
     _output(result, as_json, as_csv, plot, Page.for_stdout(width), same, given, split)
@@ -291,12 +294,6 @@ def _stopping(spec: Spec, alpha: float, max_hands: int | None, judged: tuple[str
             )
     chosen = tuple(dict.fromkeys(names)) or tuple(default_judged(spec))
     return stopping_for(spec, alpha, max_hands, chosen)
-
-
-def _decided(same: Sequence[Sameness], margins: Mapping[str, float]) -> Callable[[Result], bool]:
-    from rulesdsl.words.report import decided
-
-    return lambda result: decided(result, same, margins)
 
 
 def _baseline(chosen: str | None, all_pairs: bool, names: list[str], refs: list[str]) -> int:
@@ -357,32 +354,17 @@ def _check_plot(plot: Path, refs: list[str]) -> None:
     check_output(plot, profile_inputs(refs), "--plot")
 
 
-def _run_with_progress(spec: Spec, workers: int, executor: str) -> Result:
+def _with_progress(play: Callable[..., Result], executor: str, total: int) -> Result:
+    """`play(progress, executor)`, with a progress bar of `total` units on a terminal's
+    stderr."""
     if not sys.stderr.isatty():
-        return run(spec, workers, executor=executor)
+        return play(None, executor)
     from rich.progress import Progress
 
     with Progress(transient=True, console=_stderr_console()) as bar:
-        task = bar.add_task("simulating", total=spec.units)
+        task = bar.add_task("simulating", total=total)
         update: Callable[[int], None] = lambda done: bar.update(task, completed=done)  # noqa: E731
-        return run(spec, workers, update, executor)
-
-
-def _run_until_with_progress(
-    spec: Spec,
-    stopping: Stopping,
-    decided: Callable[[Result], bool],
-    workers: int,
-    executor: str,
-) -> Result:
-    if not sys.stderr.isatty():
-        return run_until(spec, stopping, decided, workers, executor=executor)
-    from rich.progress import Progress
-
-    with Progress(transient=True, console=_stderr_console()) as bar:
-        task = bar.add_task("until decided", total=stopping.max_units)
-        update: Callable[[int], None] = lambda done: bar.update(task, completed=done)  # noqa: E731
-        return run_until(spec, stopping, decided, workers, update, executor)
+        return play(update, executor)
 
 
 def _stderr_console():

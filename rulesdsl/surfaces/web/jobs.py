@@ -11,18 +11,16 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import partial
 from typing import Any
 
-from rulesdsl.reason.analysis.sameness import Sameness, samenesses
+from rulesdsl.reason.analysis.sameness import samenesses
 from rulesdsl.reason.attribution import attributions
 from rulesdsl.reason.executors import LOCAL, ExecutorError, Workers, WorkersClosed
 from rulesdsl.reason.sequence import Stopping
-from rulesdsl.reason.sequential import run_until
-from rulesdsl.reason.sim import Result, Spec, run
+from rulesdsl.reason.sim import Spec
+from rulesdsl.service import most_played, played
 from rulesdsl.service import printed as cli_printed
 from rulesdsl.surfaces.web.errors import ApiError, bad, not_found
-from rulesdsl.words import report
 
 KEPT = 16
 """Finished jobs kept for their results; an older one is forgotten."""
@@ -59,7 +57,7 @@ class Job:
             "job": self.id,
             "state": str(self.state),
             "done": self.done,
-            "total": self.spec.units if self.stopping is None else self.stopping.max_units,
+            "total": most_played(self.spec, self.stopping),
             "unit": "match" if self.spec.matches else "hand",
             "error": self.error,
         }
@@ -69,7 +67,10 @@ class Job:
         job's state."""
         try:
             same = samenesses(self.spec.profiles, self.spec.players, self.spec.pairs)
-            result = self._run(same, workers, executor, kept)
+            stop = self.cancel.is_set
+            result = played(
+                self.spec, self.stopping, same, {}, workers, self._progress, executor, stop, kept
+            )
             if result.interrupted:
                 self._end(JobState.CANCELLED)
                 return
@@ -84,17 +85,6 @@ class Job:
             self._end(JobState.CANCELLED)
         except Exception as error:  # the job's thread must say what failed, whatever it was
             self._end(JobState.FAILED, error=f"the comparison failed ({type(error).__name__})")
-
-    def _run(
-        self, same: list[Sameness], workers: int, executor: str, kept: Workers | None
-    ) -> Result:
-        stop = self.cancel.is_set
-        if self.stopping is None:
-            return run(self.spec, workers, self._progress, executor, stop, kept)
-        decided = partial(report.decided, same=same)
-        return run_until(
-            self.spec, self.stopping, decided, workers, self._progress, executor, stop, kept
-        )
 
     def stop(self) -> None:
         """Cancel the comparison: it is cancelled now, and its work ends within a moment."""
