@@ -34,7 +34,7 @@ from rulesdsl.reason.analysis.sameness import (
     edits,
     never_acts,
 )
-from rulesdsl.reason.estimate import Z95, Estimate
+from rulesdsl.reason.estimate import Estimate
 from rulesdsl.reason.sim import NUMBERS, Spec, deal_keys
 
 MOST_EXACT = 6
@@ -201,11 +201,7 @@ def _none(n: int) -> Estimate:
 
 
 def _estimate(values: Any) -> Estimate:
-    n = len(values)
-    mean = float(values.mean()) if n else math.nan
-    spread = float(values.std(ddof=1)) if n > 1 else 0.0
-    half = Z95 * spread / math.sqrt(n) if n else math.nan
-    return Estimate(mean, mean - half, mean + half, n)
+    return Estimate.of(len(values), float(values.sum()), float((values * values).sum()))
 
 
 def attributions(spec: Spec, same: Sequence[Sameness], hands: int) -> list[Attribution]:

@@ -18,8 +18,9 @@ class Estimate:
     n: int
 
     @classmethod
-    def of(cls, n: int, total: int, squares: int, share: bool = False) -> Estimate:
-        """From exact sums; a `share` (every value 0 or 1) gets Wilson's interval."""
+    def of(cls, n: int, total: float, squares: float, share: bool = False) -> Estimate:
+        """From the sum of `n` values and of their squares (exact, as a tally's ints); a
+        `share` (every value 0 or 1) gets Wilson's interval."""
         if n == 0:
             return cls(math.nan, math.nan, math.nan, 0)
         if share:

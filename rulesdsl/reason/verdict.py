@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass
 from enum import StrEnum
 
-from rulesdsl.reason.sim import Estimate
+from rulesdsl.reason.estimate import Estimate
 
 SHARE_MARGIN = 0.01
 """The margin of a share unless one is given: one percentage point."""

@@ -8,6 +8,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -44,6 +45,9 @@ from rulesdsl.surfaces.cli.common import (
 )
 from rulesdsl.words.explain import wrap
 from rulesdsl.words.layout import Page
+
+if TYPE_CHECKING:
+    from rulesdsl.words.report import Metric
 
 GOOD_PLAY = "pimc:10"
 """The bot of `--good-play` given without one."""
@@ -96,7 +100,8 @@ def sim_options(command):
         click.option(
             "--plot",
             type=click.Path(dir_okay=False, path_type=Path),
-            help="Save seat shares and hand lengths to a .png or .svg file.",
+            help="Draw each measure's difference from the baseline and the hand lengths "
+            "to a .png or .svg file.",
         ),
         width_option,
     ]
@@ -287,11 +292,7 @@ def _stopping(spec: Spec, alpha: float, max_hands: int | None, judged: tuple[str
     known = {m.name: m for m in measured(spec)}
     names = [n.strip() for text in judged for n in text.split(",") if n.strip()]
     for name in names:
-        if name not in known:
-            raise UsageProblem(
-                f"--metrics: no metric is named {safe_text(name)}"
-                f"{did_you_mean(name, known)}; the metrics are {', '.join(known)}"
-            )
+        _metric(known, name, "--metrics")
     chosen = tuple(dict.fromkeys(names)) or tuple(default_judged(spec))
     return stopping_for(spec, alpha, max_hands, chosen)
 
@@ -322,13 +323,19 @@ def _margins(given: tuple[str, ...], spec: Spec) -> dict[str, float]:
         name = name.strip()
         if not equals:
             raise UsageProblem(f"--margin {safe_text(text)}: give METRIC=VALUE")
-        if name not in known:
-            raise UsageProblem(
-                f"--margin {safe_text(text)}: no metric is named {safe_text(name)}"
-                f"{did_you_mean(name, known)}; the metrics are {', '.join(known)}"
-            )
-        margins[name] = _margin_value(text, value, known[name].share)
+        metric = _metric(known, name, f"--margin {safe_text(text)}")
+        margins[name] = _margin_value(text, value, metric.share)
     return margins
+
+
+def _metric(known: Mapping[str, Metric], name: str, option: str) -> Metric:
+    """The metric `option` names, or a UsageProblem naming those there are."""
+    if name not in known:
+        raise UsageProblem(
+            f"{option}: no metric is named {safe_text(name)}"
+            f"{did_you_mean(name, known)}; the metrics are {', '.join(known)}"
+        )
+    return known[name]
 
 
 def _margin_value(text: str, value: str, share: bool) -> float:
