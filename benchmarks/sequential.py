@@ -47,12 +47,11 @@ from rulesdsl.model.rules import Rules
 from rulesdsl.read.profile import load
 from rulesdsl.reason.analysis.sameness import samenesses
 from rulesdsl.reason.sequence import Stopping
-from rulesdsl.reason.sequential import FIRST_ROUND, MAX_HANDS, round_ends, run_until
+from rulesdsl.reason.sequential import ALPHA, FIRST_ROUND, MAX_HANDS, round_ends, run_until
 from rulesdsl.reason.sim import Estimate, Result, Spec, run
 from rulesdsl.reason.verdict import Verdict, default_margin, judge
 from rulesdsl.words import report
 
-ALPHA = 0.05
 SEATS = 4
 
 
