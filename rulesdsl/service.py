@@ -136,6 +136,7 @@ def checked_spec(
     good_play: str | None = None,
     baseline: int = 0,
     all_pairs: bool = False,
+    rotate: bool = False,
 ) -> Spec:
     """What to simulate, checked as `simulate` and `compare` check it: a UsageProblem says
     what is wrong (a player count a profile refuses, a bot unknown or missing)."""
@@ -152,6 +153,7 @@ def checked_spec(
         good_play=good_play,
         baseline=baseline,
         all_pairs=all_pairs,
+        rotate=rotate,
     )
     try:
         check_spec(spec)

@@ -206,9 +206,11 @@ def _estimate(values: Any) -> Estimate:
 
 def attributions(spec: Spec, same: Sequence[Sameness], hands: int) -> list[Attribution]:
     """The split of each pair of `spec` (`same`, the analysis of each), on its first
-    `hands` deals, its bots and its seed, as plain play (without the skill gap or good
-    play)."""
-    plain = dataclasses.replace(spec, skill=False, good_play=None, first=0, units=hands)
+    `hands` deals, its bots and its seed, as plain play (without the skill gap, good play
+    or seat rotation: each deal's hands apart, as the intervals here read them)."""
+    plain = dataclasses.replace(
+        spec, skill=False, good_play=None, first=0, units=hands, rotate=False
+    )
     return [
         attribute(spec.profiles[a], spec.profiles[b], plain, frozenset(pair.dead))
         for (a, b), pair in zip(spec.pairs, same, strict=True)

@@ -31,7 +31,7 @@ class Estimate:
         return cls(mean, mean - half, mean + half, n)
 
     @classmethod
-    def share(cls, hits: int, n: int) -> Estimate:
+    def share(cls, hits: float, n: float) -> Estimate:
         p = hits / n
         centre = (p + Z95**2 / (2 * n)) / (1 + Z95**2 / n)
         half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / (1 + Z95**2 / n)

@@ -29,6 +29,7 @@ them together are wrong with probability at most alpha.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -41,7 +42,7 @@ tuned for t hands is narrowest near a few times t, the hands of the first rounds
 large difference is decided."""
 
 
-def half_width(n: int, total: int, squares: int, level: float, tuned: int) -> float:
+def half_width(n: int, total: float, squares: float, level: float, tuned: int) -> float:
     """The half-width of the confidence sequence at level `level` after `n` differences
     summing to `total` (their squares to `squares`), tightest near `tuned` of them."""
     variance = (squares - total * total / n + 1) / n
@@ -49,7 +50,7 @@ def half_width(n: int, total: int, squares: int, level: float, tuned: int) -> fl
     return math.sqrt(variance * spread * math.log(spread / (tuned * level * level))) / n
 
 
-def sequence_estimate(n: int, total: int, squares: int, level: float, tuned: int) -> Estimate:
+def sequence_estimate(n: int, total: float, squares: float, level: float, tuned: int) -> Estimate:
     """The mean difference with its confidence-sequence interval at `level`."""
     if n == 0:
         return Estimate(math.nan, math.nan, math.nan, 0)
@@ -83,8 +84,11 @@ class Stopping:
     def tuned(self) -> int:
         return max(1, round(self.first * TUNED))
 
-    def estimate(self, n: int, total: int, squares: int) -> Estimate:
-        return sequence_estimate(n, total, squares, self.level, self.tuned)
+    def estimate(self, n: int, total: float, squares: float, cluster: int = 1) -> Estimate:
+        """The confidence sequence of `n` observations, each the mean of `cluster` hands."""
+        tuned = max(1, self.tuned // cluster)
+        found = sequence_estimate(n, total, squares, self.level, tuned)
+        return dataclasses.replace(found, n=n * cluster)
 
     def to_dict(self) -> dict[str, object]:
         return {

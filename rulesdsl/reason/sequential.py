@@ -18,7 +18,6 @@ MAX_HANDS = 1_000_000
 MAX_SLOW_HANDS = 2_000
 """The most hands with a search bot or good play, unless told."""
 FIRST_ROUND = 2_000
-FIRST_SLOW_ROUND = CHUNK
 GROWTH = 1.25
 """Each round brings the hands played to this many times those before it, in whole chunks."""
 
@@ -37,20 +36,22 @@ def stopping_for(
     (`max_hands`, else MAX_HANDS, or MAX_SLOW_HANDS where hands are slow)."""
     hard = slow(spec)
     most = max_hands if max_hands is not None else (MAX_SLOW_HANDS if hard else MAX_HANDS)
-    first = FIRST_SLOW_ROUND if hard else FIRST_ROUND
+    chunk = spec.chunk
+    first = chunk if hard else math.ceil(FIRST_ROUND / chunk) * chunk  # slow: one chunk
+    most -= most % spec.cluster if max_hands is None else 0
     return Stopping(alpha, most, first, metrics, len(spec.pairs))
 
 
-def round_ends(first: int, most: int) -> list[int]:
+def round_ends(first: int, most: int, chunk: int = CHUNK) -> list[int]:
     """The deals played by the end of each round: `first`, then each GROWTH times the one
-    before, in whole chunks, up to `most`."""
+    before, in whole chunks of `chunk`, up to `most`."""
     ends, end = [], min(first, most)
     while True:
         ends.append(end)
         if end >= most:
             return ends
-        grown = math.ceil(end * GROWTH / CHUNK) * CHUNK
-        end = min(max(grown, end + CHUNK), most)
+        grown = math.ceil(end * GROWTH / chunk) * chunk
+        end = min(max(grown, end + chunk), most)
 
 
 def run_until(
@@ -71,7 +72,7 @@ def run_until(
     start = rounds = 0
     done = False
     try:
-        for end in round_ends(stopping.first, stopping.max_units):
+        for end in round_ends(stopping.first, stopping.max_units, spec.chunk):
             deals = replace(spec, first=start, units=end)
             part = run(deals, workers, _shifted(progress, start), executor, stop, kept)
             result = part if result is None else _merged(result, part)

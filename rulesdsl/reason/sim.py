@@ -2,10 +2,15 @@
 
 Work is cut into fixed chunks of deals; each chunk yields exact integer sums, so the
 merged figures are the same for any number of workers. Nothing is kept per hand.
+
+Under seat rotation (`Spec.rotate`) each deck is played once from every seat: the hands
+of `players` deals in a row are one cluster, and an interval reads the clusters' means,
+which are independent, rather than the hands, which are not.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 from collections import Counter
@@ -63,6 +68,7 @@ class Spec:
     baseline: int = 0  # the profile every other is paired with
     all_pairs: bool = False  # pair every profile with every other instead
     first: int = 0  # the first deal played: deals first to units - 1 are played
+    rotate: bool = False  # each deck played from every seat in turn (`deals.rotate_deck`)
 
     def seat_bots(self) -> tuple[str, ...]:
         return self.bots * self.players if len(self.bots) == 1 else self.bots
@@ -80,8 +86,21 @@ class Spec:
             return [(a, b) for a in range(count) for b in range(a + 1, count)]
         return [(self.baseline, b) for b in range(count) if b != self.baseline]
 
+    @property
+    def chunk(self) -> int:
+        """The deals of a chunk: CHUNK, or under rotation the nearest whole number of
+        rotations at or above it, so that no chunk splits one."""
+        if not self.rotate:
+            return CHUNK
+        return math.ceil(CHUNK / self.players) * self.players
+
+    @property
+    def cluster(self) -> int:
+        """The hands of one cluster: `players` under rotation, else 1."""
+        return self.players if self.rotate else 1
+
     def chunks(self) -> list[range]:
-        return pieces(range(self.first, self.units))
+        return pieces(range(self.first, self.units), self.chunk)
 
     def tasks(self, workers: int) -> list[range]:
         """The deals of each task, in order: whole chunks, up to TASK_CHUNKS to a task while
@@ -97,9 +116,9 @@ class Spec:
         ]
 
 
-def pieces(units: range) -> list[range]:
-    """`units`, from the start of a chunk, cut into chunks."""
-    return [range(s, min(s + CHUNK, units.stop)) for s in range(units.start, units.stop, CHUNK)]
+def pieces(units: range, size: int = CHUNK) -> list[range]:
+    """`units`, from the start of a chunk, cut into chunks of `size`."""
+    return [range(s, min(s + size, units.stop)) for s in range(units.start, units.stop, size)]
 
 
 NUMBERS = ("tricks", "plays", "stock_left", "eliminations", "last_card_saves")
@@ -148,16 +167,20 @@ class Tally:
 
     Hands are counted by their distinct results (who won relative to the dealer, why the
     hand ended, which rules fired, and the numbers of NUMBERS). A paired tally holds the
-    differences b - a of numbers and counts (a, b) pairs of categories.
+    differences b - a of numbers and counts (a, b) pairs of categories. Where hands come
+    in clusters of `cluster` (seat rotation), it also holds, by measurement, the sum of
+    the squares of each cluster's total.
     """
 
     players: int
     paired: bool = False
+    cluster: int = 1
     n: int = 0
     outcomes: Counter[tuple] = field(default_factory=Counter)
     sums: Counter[str] = field(default_factory=Counter)
     squares: Counter[str] = field(default_factory=Counter)
     counts: dict[str, Counter] = field(default_factory=dict)
+    cluster_squares: Counter[str] = field(default_factory=Counter)
 
     def add_numbers(self, names: Sequence[str], values: Sequence[int]) -> None:
         sums, squares = self.sums, self.squares
@@ -178,6 +201,7 @@ class Tally:
         self.squares.update(other.squares)
         for name, counts in other.counts.items():
             self.counts.setdefault(name, Counter()).update(counts)
+        self.cluster_squares.update(other.cluster_squares)
 
     def distribution(self, name: str) -> Counter:
         """How often each value of a category or number occurred."""
@@ -205,8 +229,28 @@ class Tally:
     def total(self, key: str) -> int:
         return self.totals(key)[0]
 
+    def observations(self, key: str) -> tuple[int, float, float]:
+        """The independent observations of a measurement: their number, sum and sum of
+        squares. Each is a hand, or under rotation a cluster's mean."""
+        total, squares = self.totals(key)
+        size = self.cluster
+        if size == 1:
+            return self.n, total, squares
+        return self.n // size, total / size, self.cluster_squares[key] / (size * size)
+
     def estimate(self, key: str, share: bool = False) -> Estimate:
-        return Estimate.of(self.n, *self.totals(key), share)
+        """The mean of a measurement per hand with its interval: from the observations'
+        spread, or for a `share` Wilson's, on as many hands as would give the clusters'
+        spread (at most `cluster` times those played)."""
+        count, total, squares = self.observations(key)
+        if not share or self.cluster == 1 or count < 2:
+            return dataclasses.replace(Estimate.of(count, total, squares, share), n=self.n)
+        p = total / count
+        clustered = (squares - total * total / count) / (count - 1) / count
+        binomial = p * (1 - p) / self.n
+        ratio = clustered / binomial if binomial > 0 and clustered > 0 else 1.0
+        hands = self.n / max(ratio, 1 / self.cluster)
+        return dataclasses.replace(Estimate.share(p * hands, hands), n=self.n)
 
 
 @dataclass
@@ -234,15 +278,16 @@ class Result:
 
 
 def empty_result(spec: Spec) -> Result:
-    count, n = len(spec.profiles), spec.players
+    count, n, size = len(spec.profiles), spec.players, spec.cluster
+    good = range(count if spec.good_play else 0)
     return Result(
         spec,
         Tally(n),
+        [Tally(n, cluster=size) for _ in range(count)],
         [Tally(n) for _ in range(count)],
-        [Tally(n) for _ in range(count)],
-        [Tally(n, paired=True) for _ in spec.pairs],
-        [Tally(n) for _ in range(count)] if spec.good_play else [],
-        [Tally(n, paired=True) for _ in spec.pairs] if spec.good_play else [],
+        [Tally(n, True, size) for _ in spec.pairs],
+        [Tally(n, cluster=size) for _ in good],
+        [Tally(n, True, size) for _ in spec.pairs] if spec.good_play else [],
     )
 
 
@@ -294,6 +339,10 @@ def card_sets(spec: Spec) -> list[int]:
     return [distinct.index(c) for c in cards]
 
 
+Deal = tuple[list[int], int]
+"""A deck order and a hand seed."""
+
+
 class _Decks:
     """Deck orders (and reshuffle seeds) deal by deal, one per card set in play, the same
     for every profile that plays those cards; each chunk draws them from its own stream."""
@@ -302,7 +351,7 @@ class _Decks:
         self.card_sets = list(dict.fromkeys(card_sets))
         self.streams = [Stream(deals_seed(seed, start, cards)) for cards in self.card_sets]
 
-    def next_deal(self) -> list[tuple[list[int], int]]:
+    def next_deal(self) -> list[Deal]:
         """The next deal: (deck order, hand seed) for each card set."""
         deals = []
         for cards, stream in zip(self.card_sets, self.streams, strict=True):
@@ -332,33 +381,50 @@ def _play_hands(spec: Spec, units: range, result: Result) -> None:
     if kernels is not None:
         _play_native(spec, units, result, kernels)
         return
-    for chunk in pieces(units):
+    for chunk in pieces(units, spec.chunk):
         _play_chunk(spec, chunk, result)
 
 
-def _hands(spec: Spec, units: range) -> Iterator[tuple[int, list[tuple[list[int], int]], list]]:
-    """Each deal of `units` on the Python path: its unit, its decks (`_Decks`) and each
-    profile's hand of it, as `counted` gives it."""
+def rotated(deck: list[int], dealt: int, turn: int) -> list[int]:
+    """`deck` with its dealt cards turned `turn` seats on (`deals.rotate_deck`)."""
+    if turn == 0:
+        return deck
+    from rulesdsl.play.kernel.deals import rotate_deck
+
+    found = list(deck)
+    rotate_deck(found, deck, dealt, len(deck), turn)
+    return found
+
+
+def _hands(spec: Spec, units: range) -> Iterator[tuple[int, list[Deal], list]]:
+    """Each deal of `units` on the Python path: its unit, each profile's deck of it (turned
+    under rotation) and each profile's hand of it, as `counted` gives it."""
     n = spec.players
     decks = _Decks(spec.seed, units.start, [int_deck(rules) for _, rules in spec.profiles])
     card_set = card_sets(spec)
+    dealt = [n * rules.hand_size_for(n) for _, rules in spec.profiles]
     plays = [hand_player(rules, n, spec.seat_bots(), spec.units) for _, rules in spec.profiles]
     bots = [Stream(derive(spec.seed, "bots", units.start)) for _ in spec.profiles]
+    deals: list[Deal] = []
     for unit in units:
         dealer = unit % n
-        deals = decks.next_deal()
-        played = [deals[which] for which in card_set]
+        turn = dealer if spec.rotate else 0
+        if turn == 0:
+            deals = decks.next_deal()
+        played = [
+            (rotated(deals[which][0], cards, turn), deals[which][1])
+            for which, cards in zip(card_set, dealt, strict=True)
+        ]
         keys = [
             counted(play(deck, hand_seed, rng, dealer), dealer, n)
             for play, (deck, hand_seed), rng in zip(plays, played, bots, strict=True)
         ]
-        yield unit, deals, keys
+        yield unit, played, keys
 
 
 def _play_chunk(spec: Spec, units: range, result: Result) -> None:
     """`_play_hands` on the Python path, one chunk."""
     n = spec.players
-    card_set = card_sets(spec)
     skilled = [
         [hand_player(rules, n, _skill_bots(n, seat), spec.units // n) for seat in range(n)]
         if spec.skill
@@ -366,6 +432,7 @@ def _play_chunk(spec: Spec, units: range, result: Result) -> None:
         for _, rules in spec.profiles
     ]
     skill_bots = [Stream(derive(spec.seed, "skill", units.start)) for _ in spec.profiles]
+    kept, good = _Kept.of(spec), _Kept.of(spec)
     for unit, deals, raws in _hands(spec, units):
         dealer = unit % n
         seat = (dealer + unit // n) % n
@@ -373,7 +440,7 @@ def _play_chunk(spec: Spec, units: range, result: Result) -> None:
         for index, (key, tally) in enumerate(zip(raws, result.profiles, strict=True)):
             record(tally, key)
             if spec.skill:
-                deck, hand_seed = deals[card_set[index]]
+                deck, hand_seed = deals[index]
                 skill = skilled[index][seat](deck, hand_seed, skill_bots[index], dealer)
                 won = skill.winner == seat
                 skills.append(int(won))
@@ -382,26 +449,112 @@ def _play_chunk(spec: Spec, units: range, result: Result) -> None:
             record_pair(tally, raws[a], raws[b])
             if spec.skill:
                 tally.count("skill", (skills[a], skills[b]))
+        kept.add(raws, skill=skills)
         if spec.good_play:
-            _play_good(spec, result, deals, card_set, dealer, seat)
+            hands, columns = _play_good(spec, result, deals, dealer, seat)
+            good.add(hands, **columns)
         result.units.n += 1
+    if spec.rotate:
+        kept.cluster(spec, result.profiles, result.pairs)
+        if spec.good_play:
+            good.cluster(spec, result.good, result.good_pairs)
+
+
+@dataclass
+class _Kept:
+    """Under rotation, the hands of a chunk on the Python path, for the clusters' squares:
+    each profile's hands as `counted` gives them, and its yes/no columns by name."""
+
+    rotate: bool
+    hands: list[list[tuple]]
+    columns: list[dict[str, list[int]]]
+
+    @classmethod
+    def of(cls, spec: Spec) -> _Kept:
+        count = len(spec.profiles)
+        return cls(spec.rotate, [[] for _ in range(count)], [{} for _ in range(count)])
+
+    def add(self, keys: Sequence[tuple], **columns: Sequence[int]) -> None:
+        """One deal: each profile's hand, and each named column's value for each profile
+        (none where the column was not measured)."""
+        if not self.rotate:
+            return
+        for index, key in enumerate(keys):
+            self.hands[index].append(key)
+            for name, values in columns.items():
+                if values:
+                    self.columns[index].setdefault(name, []).append(values[index])
+
+    def cluster(self, spec: Spec, tallies: list[Tally], pairs: list[Tally]) -> None:
+        import numpy as np
+
+        values = []
+        for hands, columns in zip(self.hands, self.columns, strict=True):
+            fired = list(dict.fromkeys(key[2] for key in hands))
+            keys = np.array(
+                [(k[0], REASONS.index(k[1]), fired.index(k[2]), *k[3:]) for k in hands], np.int64
+            )
+            extra = {name: np.array(column, np.int64) for name, column in columns.items()}
+            values.append(hand_values(spec, keys, fired, extra))
+        add_clusters(spec, tallies, pairs, values)
+
+
+def hand_values(
+    spec: Spec, keys: Any, fired_names: Sequence[frozenset], extra: dict[str, Any]
+) -> dict[str, Any]:
+    """Each measurement's value on each hand: from `keys`, rows of ints as `_keys` gives
+    them (`fired_names` naming the fired column's ints), and the columns of `extra`."""
+    import numpy as np
+
+    values = dict(extra)
+    measured = [k for k in indicators(spec.players) if k not in CLUSTER_EXTRA]
+    for key in [*measured, *(FIRES + rule for rule in covered(spec))]:
+        category, test = indicator(spec.players, key)
+        if category not in CATEGORY_COLUMNS:
+            continue
+        column = CATEGORY_COLUMNS[category]
+        found, inverse = np.unique(keys[:, column], return_inverse=True)
+        hits = [test(_cell(column, value, fired_names)) for value in found.tolist()]
+        values[key] = np.array(hits, np.int64)[inverse]
+    for place, name in enumerate(NUMBERS, 3):
+        values[name] = keys[:, place]
+    return values
+
+
+CATEGORY_COLUMNS = {"winner": 0, "reason": 1, "fired": 2}
+"""The columns of `_keys` that hold each category."""
+CLUSTER_EXTRA = ("skill", "comeback")
+"""Measurements of hands not in `_keys`, which `hand_values` takes as columns."""
+
+
+def add_clusters(
+    spec: Spec, tallies: list[Tally], pairs: list[Tally], values: list[dict[str, Any]]
+) -> None:
+    """Add the squares of each cluster's totals of each profile's `values` (`hand_values`,
+    one per profile), and of each pair's differences b - a, to their tallies."""
+    for tally, found in zip(tallies, values, strict=True):
+        _add_squares(tally, found, spec.cluster)
+    for tally, (a, b) in zip(pairs, spec.pairs, strict=True):
+        _add_squares(tally, {k: values[b][k] - values[a][k] for k in values[a]}, spec.cluster)
+
+
+def _add_squares(tally: Tally, values: dict[str, Any], size: int) -> None:
+    for key, column in values.items():
+        totals = column.reshape(-1, size).sum(axis=1)
+        tally.cluster_squares[key] += int(totals @ totals)
 
 
 def _play_good(
-    spec: Spec,
-    result: Result,
-    deals: list[tuple[list[int], int]],
-    card_set: list[int],
-    dealer: int,
-    seat: int,
-) -> None:
+    spec: Spec, result: Result, deals: list[Deal], dealer: int, seat: int
+) -> tuple[list[tuple], dict[str, list[int]]]:
     """The same deal under good play: every seat the good bot (seat shares, coverage,
-    comebacks), and the good bot at `seat` against heuristic bots (a step of skill)."""
+    comebacks), and the good bot at `seat` against heuristic bots (a step of skill). Each
+    profile's hand, and its comebacks and skill steps."""
     assert spec.good_play is not None
     n, bot = spec.players, spec.good_play
     keys, comebacks, skills = [], [], []
     for index, (_, rules) in enumerate(spec.profiles):
-        deck, hand_seed = deals[card_set[index]]
+        deck, hand_seed = deals[index]
         tally = result.good[index]
         hand, comeback = good_hand(rules, n, bot, deck, hand_seed, dealer)
         key = counted(hand, dealer, n)
@@ -418,6 +571,7 @@ def _play_good(
         record_pair(tally, keys[a], keys[b])
         tally.count("comeback", (comebacks[a], comebacks[b]))
         tally.count("skill", (skills[a], skills[b]))
+    return keys, {"comeback": comebacks, "skill": skills}
 
 
 def native_kernels(spec: Spec) -> list[Any] | None:
@@ -477,16 +631,16 @@ def _distinct(values: Any) -> list[tuple[tuple[int, ...], int]]:
     )
 
 
-def _cell(column: int, value: int, plan: Any) -> object:
+def _cell(column: int, value: int, fired_names: Sequence[frozenset]) -> object:
     """A value of the first three columns of `_keys` as `counted` gives it."""
     if column == 1:
         return REASONS[value]
-    return plan.fired_names[value] if column == 2 else value
+    return fired_names[value] if column == 2 else value
 
 
-def _named(key: tuple[int, ...], plan: Any) -> tuple:
+def _named(key: tuple[int, ...], fired_names: Sequence[frozenset]) -> tuple:
     """A row of `_keys` as `counted` gives it."""
-    return (*(_cell(c, key[c], plan) for c in range(3)), *key[3:])
+    return (*(_cell(c, key[c], fired_names) for c in range(3)), *key[3:])
 
 
 def _count(tally: Tally, category: str, values: Any, name: Callable[[tuple], object]) -> None:
@@ -501,12 +655,14 @@ def _native_chunks(spec: Spec, units: range, cards: tuple[int, ...], bots: str) 
     draws them, its bots' stream the one named `bots`."""
     from rulesdsl.play.kernel.compiled import chunks
 
-    starts = [chunk.start for chunk in pieces(units)]
+    played = pieces(units, spec.chunk)
+    starts = [chunk.start for chunk in played]
     return chunks(
         [deals_seed(spec.seed, start, cards) for start in starts],
         [derive(spec.seed, bots, start) for start in starts],
         starts,
-        [len(chunk) for chunk in pieces(units)],
+        [len(chunk) for chunk in played],
+        spec.rotate,
     )
 
 
@@ -525,7 +681,7 @@ def deal_keys(spec: Spec) -> list[Any]:
             found.append(np.delete(_keys(played, units, spec.players), 2, axis=1))
         return found
     rows: list[list[tuple[int, ...]]] = [[] for _ in spec.profiles]
-    for chunk in pieces(units):
+    for chunk in pieces(units, spec.chunk):
         for _, _, keys in _hands(spec, chunk):
             for found, key in zip(rows, keys, strict=True):
                 found.append((key[0], REASONS.index(key[1]), *key[3:]))
@@ -545,7 +701,7 @@ def _play_native(spec: Spec, units: range, result: Result, kernels: list[Any]) -
         played = kernel.chunks(_native_chunks(spec, units, int_deck(rules), "bots"))
         key = _keys(played, units, n)
         for value, count in _distinct(key):
-            tally.outcomes[_named(value, kernel.plan)] += count
+            tally.outcomes[_named(value, kernel.plan.fired_names)] += count
         tally.n += len(units)
         keys.append(key)
         if spec.skill:
@@ -561,17 +717,24 @@ def _play_native(spec: Spec, units: range, result: Result, kernels: list[Any]) -
         ):
             tally.sums[name] += int(total)
             tally.squares[name] += int(square)
-        plans = kernels[a].plan, kernels[b].plan
-        for category, column in (("winner", 0), ("reason", 1), ("fired", 2)):
+        names = kernels[a].plan.fired_names, kernels[b].plan.fired_names
+        for category, column in CATEGORY_COLUMNS.items():
             pairs = np.column_stack([keys[a][:, column], keys[b][:, column]])
             _count(
                 tally,
                 category,
                 pairs,
-                lambda v, c=column, p=plans: (_cell(c, v[0], p[0]), _cell(c, v[1], p[1])),
+                lambda v, c=column, f=names: (_cell(c, v[0], f[0]), _cell(c, v[1], f[1])),
             )
         if spec.skill:
             _count(tally, "skill", np.column_stack([skills[a], skills[b]]), lambda v: v)
+    if spec.rotate:
+        extras = [{"skill": won[:, 0]} for won in skills] if spec.skill else [{}] * len(keys)
+        values = [
+            hand_values(spec, key, kernel.plan.fired_names, extra)
+            for key, kernel, extra in zip(keys, kernels, extras, strict=True)
+        ]
+        add_clusters(spec, result.profiles, result.pairs, values)
     result.units.n += len(units)
 
 
@@ -674,5 +837,19 @@ def check_spec(spec: Spec) -> None:
         make_bot(name)
     if spec.good_play and spec.matches:
         raise ValueError("--good-play measures hands: give --hands, not --matches")
+    if spec.rotate and spec.matches:
+        raise ValueError("--rotate-seats turns the seats of hands: give --hands, not --matches")
+
+
+def check_rotation(spec: Spec, hands: int) -> None:
+    """Raise ValueError where rotation would split a deal's turns: `hands` (the most to be
+    played) not a multiple of the players."""
+    if not spec.rotate or hands % spec.players == 0:
+        return
+    fewer = hands - hands % spec.players
+    raise ValueError(
+        f"--rotate-seats plays each deal from all {spec.players} seats, so the hands must be "
+        f"a multiple of {spec.players}: {fewer:,} or {fewer + spec.players:,}, not {hands:,}"
+    )
     if not 0 <= spec.baseline < len(spec.profiles):
         raise ValueError(f"the baseline is profile {spec.baseline}, of {len(spec.profiles)}")

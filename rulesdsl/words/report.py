@@ -216,7 +216,7 @@ def judged_estimate(result: Result, pair: int, metric: Metric) -> Estimate | Non
     if stopping is None or not paired(result, metric):
         return pair_estimate(result, pair, metric)
     tally = (result.good_pairs if metric.good else result.pairs)[pair]
-    return stopping.estimate(tally.n, *tally.totals(metric.key))
+    return stopping.estimate(*tally.observations(metric.key), tally.cluster)
 
 
 def decided(
@@ -271,6 +271,7 @@ def to_json(
         "units": result.units.n,
         "unit": "match" if spec.matches else "hand",
         "seed": spec.seed,
+        "rotate_seats": spec.rotate,
         "bots": list(spec.seat_bots()),
         "good_play": spec.good_play,
         "interrupted": result.interrupted,
@@ -518,6 +519,7 @@ def _parts(result: Result, page: Page, summary: Sequence[str]) -> list[Any]:
     title = (
         f"{result.units.n:,} paired {unit}, {spec.players} players, bots "
         f"{','.join(spec.seat_bots())}, seed {spec.seed}"
+        + (", each deal from every seat" if spec.rotate else "")
         + (" (interrupted)" if result.interrupted else "")
     )
     said = [text("\n".join(wrap(line, page.width, "", "  "))) for line in summary]

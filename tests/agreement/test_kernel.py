@@ -121,7 +121,9 @@ def test_the_build_refuses_two_functions_or_values_of_one_name(monkeypatch, func
         build.source()
 
 
-def play_chunk(rules: Rules, skill: bool, native: bool, count: int) -> np.ndarray:
+def play_chunk(
+    rules: Rules, skill: bool, native: bool, count: int, rotate: bool = False
+) -> np.ndarray:
     plan = kernel_plan(rules)
     table = deals.table_of(rules, 4)
     chunk = ([11, 12], [21, 22], [0, count], [count, count])
@@ -132,10 +134,11 @@ def play_chunk(rules: Rules, skill: bool, native: bool, count: int) -> np.ndarra
         arrays = [np.array(a, np.uint64 if k < 2 else np.int64) for k, a in enumerate(chunk)]
         seats = np.zeros(state.SEATS, np.int64)
         rows = search_rows(False)
-        module.play_deals(s, p, *rows, np.array(table), seats, seats, skill, *arrays, out)
+        module.play_deals(s, p, *rows, np.array(table), seats, seats, skill, *arrays, rotate, out)
     else:
         seats = [0] * state.SEATS
-        deals.play_deals(State(), plan, *cpython_rows(), table, seats, seats, skill, *chunk, out)
+        rows = cpython_rows()
+        deals.play_deals(State(), plan, *rows, table, seats, seats, skill, *chunk, rotate, out)
     return out
 
 
@@ -144,10 +147,11 @@ def play_chunk(rules: Rules, skill: bool, native: bool, count: int) -> np.ndarra
     "name", ["equal-hands", "bicycle", "denexa", "instant-elimination", *HOUSE_PROFILES]
 )
 @pytest.mark.parametrize("skill", [False, True], ids=["bots", "skill"])
-def test_the_compiled_kernel_gives_the_numbers_cpython_gives(name, skill):
+@pytest.mark.parametrize("rotate", [False, True], ids=["deals", "rotated"])
+def test_the_compiled_kernel_gives_the_numbers_cpython_gives(name, skill, rotate):
     rules = load(name).rules
-    native = play_chunk(rules, skill, True, 150)
-    assert (native == play_chunk(rules, skill, False, 150)).all()
+    native = play_chunk(rules, skill, True, 152, rotate)
+    assert (native == play_chunk(rules, skill, False, 152, rotate)).all()
 
 
 # -- random rules a profile states, drawn from the vocabulary of the rules' language --------

@@ -26,12 +26,14 @@ from rulesdsl.play.kernel.worlds import FIRST_PROBE, WORK
 
 class Chunks(NamedTuple):
     """Chunks of deals played in one call (`deals.play_deals`): for each, the seeds of its
-    deals' and its bots' streams, its first deal and how many deals it holds."""
+    deals' and its bots' streams, its first deal and how many deals it holds; whether each
+    deck is played from every seat in turn."""
 
     deal_seeds: Any
     bot_seeds: Any
     starts: Any
     counts: Any
+    rotate: bool = False
 
 
 def chunks(
@@ -39,6 +41,7 @@ def chunks(
     bot_seeds: Sequence[int],
     starts: Sequence[int],
     counts: Sequence[int],
+    rotate: bool = False,
 ) -> Chunks:
     """Chunks from lists of ints, one item per chunk."""
     return Chunks(
@@ -46,6 +49,7 @@ def chunks(
         np.array(bot_seeds, np.uint64),
         np.array(starts, np.int64),
         np.array(counts, np.int64),
+        rotate,
     )
 
 

@@ -1,7 +1,10 @@
 """Many deals played in one call, as `rulesdsl.reason.sim` deals them: chunk `k` is the deals
 `starts[k]` .. `starts[k] + counts[k] - 1`, shuffled from the deals' stream `deal_seeds[k]`,
 each deal taking the stream's next number as its hand seed; the dealer of deal `unit` is
-`unit % players`; the bots draw from the chunk's stream `bot_seeds[k]`. With `skill`, the
+`unit % players`; the bots draw from the chunk's stream `bot_seeds[k]`. Under `rotate`, a
+deck and hand seed serve `players` deals in a row (each chunk starts a new one), the dealt
+cards turned one seat further each deal (`rotate_deck`), so every hand of it is played
+from every seat relative to the dealer. With `skill`, the
 heuristic bot plays one seat (turning relative to the dealer every `players` deals) and the
 random bot the others. Each hand's numbers go to a row of `out` (FIELDS).
 """
@@ -65,6 +68,16 @@ def record(s: Any, p: Any, out: Any, row: int) -> None:
     out[row, ELIMINATED] = s.eliminated_len
 
 
+def rotate_deck(deck: Any, dealt_from: Any, dealt: int, size: int, turn: int) -> None:
+    """`deck` as `dealt_from` with its first `dealt` cards moved `turn` places on (the last
+    `turn` of them first): dealt in turn from the seat after the dealer, each hand goes
+    `turn` seats further round the table; the stock is as it was."""
+    for k in range(dealt):
+        deck[k] = dealt_from[(k - turn) % dealt]
+    for k in range(dealt, size):
+        deck[k] = dealt_from[k]
+
+
 def play_deals(
     s: Any,
     p: Any,
@@ -80,6 +93,7 @@ def play_deals(
     bot_seeds: Any,
     starts: Any,
     counts: Any,
+    rotate: bool,
     out: Any,
 ) -> None:
     """Play every deal of the chunks (`search.play_dealt`: `g`, `w`, `states` and
@@ -88,19 +102,24 @@ def play_deals(
     card int its int as the profile ranks it] (`table_of`)."""
     players, dealt, size = table[0], table[1], table[2]
     deck = new_deck(size)
+    shuffled = new_deck(size)
     ranked = new_deck(size)
     for k in range(size):
         ranked[k] = table[3 + size + table[3 + k]]
     row = 0
+    hand_seed = next_seed(new_stream(0))  # each chunk's first deal sets it
     for piece in range(len(starts)):
         deals = new_stream(deal_seeds[piece])
         rng = new_stream(bot_seeds[piece])
         for unit in range(starts[piece], starts[piece] + counts[piece]):
-            for k in range(size):
-                deck[k] = ranked[k]
-            shuffle_deck(deck, deals)  # shuffled ranked, as ranking the shuffled canonical order
-            hand_seed = next_seed(deals)
             dealer = unit % players
+            turn = dealer if rotate else 0
+            if turn == 0:
+                for k in range(size):  # shuffled ranked, as ranking the shuffled canonical order
+                    shuffled[k] = ranked[k]
+                shuffle_deck(shuffled, deals)
+                hand_seed = next_seed(deals)
+            rotate_deck(deck, shuffled, dealt, size, turn)
             if skill:
                 for seat in range(players):
                     bots[seat] = RANDOM

@@ -26,7 +26,7 @@ from rulesdsl.reason.sequential import (
     MAX_SLOW_HANDS,
     stopping_for,
 )
-from rulesdsl.reason.sim import Result, Spec, default_workers
+from rulesdsl.reason.sim import Result, Spec, check_rotation, default_workers
 from rulesdsl.reason.verdict import COUNT_MARGIN, SHARE_MARGIN
 from rulesdsl.service import (
     UsageProblem,
@@ -88,6 +88,12 @@ def sim_options(command):
             f"{GOOD_PLAY}; one search bot hand takes about as long as thousands of random "
             "ones): the next step of skill, seat shares, comebacks and rule coverage under "
             "good play.",
+        ),
+        click.option(
+            "--rotate-seats",
+            is_flag=True,
+            help="Play each deal once from every seat, the hands turned a seat each time "
+            "(the number of hands a multiple of the players): narrower seat shares.",
         ),
         click.option(
             "--skill/--no-skill",
@@ -201,6 +207,7 @@ def simulate_profiles(
     executor: str,
     skill: bool,
     good_play: str | None,
+    rotate_seats: bool,
     as_json: bool,
     as_csv: bool,
     plot: Path | None,
@@ -238,9 +245,11 @@ def simulate_profiles(
         good_play,
         first,
         all_pairs,
+        rotate_seats,
     )
     given = _margins(margins, spec)
     stopping = _stopping(spec, alpha, max_hands, judged) if until_decided else None
+    _check_rotation(spec, most_played(spec, stopping))
     try:
         check_executor(executor)
     except ExecutorError as error:
@@ -259,6 +268,14 @@ def simulate_profiles(
     _output(result, as_json, as_csv, plot, Page.for_stdout(width), same, given, split)
     if result.interrupted:
         click.get_current_context().exit(130)
+
+
+def _check_rotation(spec: Spec, most: int) -> None:
+    """Refuse, under rotation, a number of hands that would split a deal's rotations."""
+    try:
+        check_rotation(spec, most)
+    except ValueError as error:
+        raise UsageProblem(str(error)) from None
 
 
 def _check_until(
