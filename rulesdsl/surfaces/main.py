@@ -33,6 +33,7 @@ COMMANDS = {
     "simulate": ("rulesdsl.surfaces.cli.sim", "simulate"),
     "compare": ("rulesdsl.surfaces.cli.sim", "compare"),
     "analyze": ("rulesdsl.surfaces.cli.analyze", "analyze"),
+    "solve": ("rulesdsl.surfaces.cli.solve", "solve_command"),
     "lsp": ("rulesdsl.surfaces.lsp.command", "lsp"),
     "serve": ("rulesdsl.surfaces.web.command", "serve"),
 }

@@ -7,6 +7,7 @@ the hands of the other engines is `test_kernel.py`'s."""
 from __future__ import annotations
 
 import json
+import random
 
 import numpy as np
 import pytest
@@ -17,6 +18,7 @@ from rulesdsl.play.kernel.compiled import chunks, compiled_profile
 from rulesdsl.play.native import ENV
 from rulesdsl.read.profile import load
 from rulesdsl.reason import sim
+from rulesdsl.reason.solver import solve_deal
 from rulesdsl.surfaces.main import main
 
 MIXED = ("random", "heuristic", "lowest", "highest")
@@ -95,3 +97,16 @@ def test_a_profile_the_kernel_does_not_play_is_said_once_and_played_on_the_pure_
     out, err = capsys.readouterr()
     assert code == 0 and out == native
     assert err.count("not the kernel's") == 1
+
+
+@pytest.mark.parametrize("name", ["equal-hands", "bicycle", "lowest-follower-draws"])
+def test_the_compiled_solver_answers_as_cpython_does(name, monkeypatch):
+    rules = load(name).rules
+    rng = random.Random(name)
+    for _ in range(6):
+        order = list(rules.cards)
+        rng.shuffle(order)
+        native = solve_deal(rules, 4, order, 1, 3, budget=200_000)
+        monkeypatch.setenv(ENV, "0")
+        assert solve_deal(rules, 4, order, 1, 3, budget=200_000) == native
+        monkeypatch.setenv(ENV, "1")

@@ -28,13 +28,14 @@ from rulesdsl.play.kernel import (
     native_primitives,
     rules,
     search,
+    solve,
     state,
     steps,
     worlds,
 )
 from rulesdsl.play.kernel.rules import AT
 
-MODULES = (native_primitives, rules, machine, steps, worlds, search, deals)
+MODULES = (native_primitives, rules, machine, steps, worlds, search, solve, deals)
 """The modules whose functions the kernel is made of, `native_primitives` for CPython's."""
 BUILTINS = frozenset({"range", "len", "int", "float", "bool", "min", "max", "abs"})
 HEADER = (

@@ -1,0 +1,98 @@
+"""The open game solved, in the kernel's dialect: every hand and the stock's order known,
+whether one seat can force a win of the hand whatever the others play, all of them against
+it. The hand is then a game of two sides, the seat and the rest, with nothing hidden and no
+chance (a reshuffle is drawn from the hand's seed, known too), so plain depth-first search
+decides it: a position is won where the seat to move is the solver's seat and one card
+wins, or another seat's and every card does. Each position's cards are tried the mover's
+likeliest first (`ordered`), and the search stops at the first card that settles it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rulesdsl.play.engine.heuristic import heuristic_card
+from rulesdsl.play.engine.masks import lowest
+from rulesdsl.play.kernel.state import copy_state
+from rulesdsl.play.kernel.steps import allowed_now, last_to_play, play_now
+
+UNSOLVED = -1
+"""What `solve` gives when its budget of positions ran out first."""
+
+
+def ordered(s: Any, allowed: int) -> int:
+    """The card of `allowed` to try first: the one the heuristic bot would play."""
+    return heuristic_card(allowed, s.trump, s.led, s.best, last_to_play(s))
+
+
+def solve(s: Any, p: Any, states: Any, todo: Any, me: int, budget: int, visited: Any) -> int:
+    """1 where seat `me` can force a win of the hand from `s`, 0 where the others can stop
+    it, UNSOLVED where that takes more than `budget` positions or `states` is too short for
+    the hand; `visited[0]` counts the positions played. `states` holds the line searched,
+    `todo` each of its positions' cards not yet tried."""
+    if s.over != 0:
+        return 1 if s.hand_winner == me else 0
+    copy_state(s, states[0])
+    todo[0] = allowed_now(states[0], p)
+    depth = 0
+    found = -1  # the value of the position just left, -1 for none
+    while True:
+        node = states[depth]
+        goal = 1 if node.trick_seats[node.trick_len] == me else 0
+        if found == goal or todo[depth] == 0:
+            value = goal if found == goal else 1 - goal
+            if depth == 0:
+                return value
+            depth -= 1
+            found = value
+            continue
+        card = ordered(node, todo[depth]) if found < 0 else lowest(todo[depth])
+        todo[depth] &= ~(1 << card)
+        if visited[0] >= budget or depth + 2 > len(states):
+            return UNSOLVED
+        visited[0] += 1
+        child = states[depth + 1]
+        copy_state(node, child)
+        play_now(child, p, card)
+        if child.over != 0:
+            found = 1 if child.hand_winner == me else 0
+            continue
+        depth += 1
+        todo[depth] = allowed_now(child, p)
+        found = -1
+
+
+def principal_line(
+    s: Any,
+    p: Any,
+    states: Any,
+    todo: Any,
+    me: int,
+    budget: int,
+    visited: Any,
+    probe: Any,
+    line: Any,
+) -> int:
+    """The cards of a line that proves `solve`'s answer from `s`, written into `line`, and
+    their number (UNSOLVED where the budget ran out): the seat that gets its way plays a
+    card that keeps it, the others the first card they hold. `s` is played to the end."""
+    length = 0
+    while s.over == 0:
+        goal = 1 if s.trick_seats[s.trick_len] == me else 0
+        cards = allowed_now(s, p)
+        chosen = lowest(cards)
+        while cards != 0:
+            card = lowest(cards)
+            cards &= cards - 1
+            copy_state(s, probe)
+            play_now(probe, p, card)
+            value = solve(probe, p, states, todo, me, budget, visited)
+            if value == UNSOLVED:
+                return UNSOLVED
+            if value == goal:
+                chosen = card
+                break
+        play_now(s, p, chosen)
+        line[length] = chosen
+        length += 1
+    return length

@@ -1,0 +1,175 @@
+"""One deal solved with every card known (`rulesdsl.play.kernel.solve`): for each seat,
+whether it can force a win of the hand whatever the others play, and a line of play that
+shows it; compiled where the native path runs, else on the kernel in CPython."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rulesdsl.model.cards import Card
+from rulesdsl.model.rules import Rules
+from rulesdsl.model.stream import Stream
+from rulesdsl.play import native
+from rulesdsl.play.engine.fast import recode, to_int
+from rulesdsl.play.kernel.plan import kernel_plan
+
+BUDGET = 2_000_000
+"""The most positions one seat's question may visit before it is left unsolved."""
+DEPTH = 512
+"""The most cards one line of play may hold; a longer hand is left unsolved."""
+
+
+@dataclass(frozen=True)
+class SeatAnswer:
+    """Whether `seat` can force a win (None: unsolved within the budget), the cards of a
+    line of play that shows it, and the positions the search visited."""
+
+    seat: int
+    can_force_win: bool | None
+    line: tuple[Card, ...]
+    positions: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "can_force_win": "unsolved" if self.can_force_win is None else self.can_force_win,
+            "line": [str(card) for card in self.line],
+            "positions": self.positions,
+        }
+
+
+@dataclass(frozen=True)
+class Solution:
+    """Every seat's answer, and the seat that can force a win (None: no seat can, or
+    some seat's question is unsolved, `solved` False)."""
+
+    seats: tuple[SeatAnswer, ...]
+
+    @property
+    def solved(self) -> bool:
+        return all(answer.can_force_win is not None for answer in self.seats)
+
+    @property
+    def forced_winner(self) -> int | None:
+        return next((a.seat for a in self.seats if a.can_force_win), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "solved": self.solved,
+            "forced_winner": self.forced_winner,
+            "seats": [answer.to_dict() for answer in self.seats],
+        }
+
+
+class _Board:
+    """The kernel's rows for one deal: the dealt state, the line searched, a probe."""
+
+    def __init__(self, rules: Rules, players: int) -> None:
+        self.plan = kernel_plan(rules)
+        self.players = players
+        self.dealt = players * rules.hand_size_for(players)
+        self.ranked = recode(rules)
+        self.cards = {self.ranked[to_int(card)]: card for card in rules.cards}
+        if native.available():
+            self._native()
+        else:
+            self._cpython()
+
+    def _native(self) -> None:
+        import numpy as np
+
+        from rulesdsl.play.kernel import build
+        from rulesdsl.play.kernel.plan import plan_record
+        from rulesdsl.play.kernel.state import SEEN, STATE
+
+        self.module = build.kernel()
+        self.p = plan_record(self.plan)[0]
+        self.states = np.zeros(DEPTH, STATE)
+        self.todo = np.zeros(DEPTH, np.int64)
+        self.new_state = lambda: np.zeros(1, STATE)[0]
+        self.seen = np.zeros(1, SEEN)[0]
+        self.line = np.zeros(DEPTH, np.int64)
+        self.visited = np.zeros(1, np.int64)
+
+    def _cpython(self) -> None:
+        from rulesdsl.play.kernel import search, solve
+        from rulesdsl.play.kernel.state import Seen, State
+
+        self.module = _Module(search, solve)
+        self.p = self.plan
+        self.states = [State() for _ in range(DEPTH)]
+        self.todo = [0] * DEPTH
+        self.new_state = State
+        self.seen = Seen()
+        self.line = [0] * DEPTH
+        self.visited = [0]
+
+    def dealt_state(self, order: Sequence[Card], dealer: int, seed: int) -> Any:
+        s = self.new_state()
+        deck = [self.ranked[to_int(card)] for card in order]
+        hand_seed = Stream(seed).split()
+        self.module.deal_logged(
+            s, self.p, self.seen, False, deck, self.players, self.dealt, dealer, hand_seed
+        )
+        return s
+
+    def answer(self, s: Any, seat: int, budget: int, lines: bool) -> SeatAnswer:
+        """Seat `seat`'s answer from the dealt state `s` (played to the end where `lines`
+        asks for its line of play)."""
+        self.visited[0] = 0
+        won = self.module.solve(s, self.p, self.states, self.todo, seat, budget, self.visited)
+        if won < 0 or not lines:
+            known = None if won < 0 else won == 1
+            return SeatAnswer(seat, known, (), int(self.visited[0]))
+        positions = int(self.visited[0])
+        self.visited[0] = 0
+        probe = self.new_state()
+        length = self.module.principal_line(
+            s, self.p, self.states, self.todo, seat, budget, self.visited, probe, self.line
+        )
+        line = tuple(self.cards[int(c)] for c in self.line[: max(length, 0)])
+        return SeatAnswer(seat, won == 1, line, positions)
+
+
+class _Module:
+    """The kernel's functions a solve calls, as CPython runs them."""
+
+    def __init__(self, search: Any, solve: Any) -> None:
+        self.deal_logged = search.deal_logged
+        self.solve = solve.solve
+        self.principal_line = solve.principal_line
+
+
+def solve_deal(
+    rules: Rules,
+    players: int,
+    order: Sequence[Card],
+    dealer: int = 0,
+    seed: int = 0,
+    budget: int = BUDGET,
+    lines: bool = True,
+) -> Solution:
+    """Every seat's answer on the deal of `order` by `dealer`, reshuffles (if any) seeded as
+    `Hand.deal` seeds them from `seed`; each question visits at most `budget` positions,
+    and each line of play (`lines`) as many again."""
+    return Solver(rules, players).solve(order, dealer, seed, budget, lines)
+
+
+class Solver:
+    """Deals of one profile at one table solved one after another on the same rows."""
+
+    def __init__(self, rules: Rules, players: int) -> None:
+        self.board = _Board(rules, players)
+
+    def solve(
+        self, order: Sequence[Card], dealer: int, seed: int, budget: int, lines: bool = True
+    ) -> Solution:
+        """`solve_deal`'s answers."""
+        board = self.board
+        answers = []
+        for seat in range(board.players):
+            s = board.dealt_state(order, dealer, seed)
+            answers.append(board.answer(s, seat, budget, lines))
+        return Solution(tuple(answers))
