@@ -58,7 +58,6 @@ INLINED = frozenset(
         "uniform",
         "play_dealt",
         "deal_logged",
-        "play_hand",
         "deal",
         "deal_trump",
         "stock_from",

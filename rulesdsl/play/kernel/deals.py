@@ -107,7 +107,7 @@ def play_deals(
     for k in range(size):
         ranked[k] = table[3 + size + table[3 + k]]
     row = 0
-    hand_seed = next_seed(new_stream(0))  # each chunk's first deal sets it
+    seed = next_seed(new_stream(0))  # each chunk's first deal sets it
     for piece in range(len(starts)):
         deals = new_stream(deal_seeds[piece])
         rng = new_stream(bot_seeds[piece])
@@ -118,27 +118,14 @@ def play_deals(
                 for k in range(size):  # shuffled ranked, as ranking the shuffled canonical order
                     shuffled[k] = ranked[k]
                 shuffle_deck(shuffled, deals)
-                hand_seed = next_seed(deals)
+                seed = next_seed(deals)
             rotate_deck(deck, shuffled, dealt, size, turn)
             if skill:
                 for seat in range(players):
                     bots[seat] = RANDOM
                 bots[(dealer + unit // players) % players] = HEURISTIC
             play_dealt(
-                s,
-                p,
-                g,
-                w,
-                states,
-                deck,
-                players,
-                dealt,
-                dealer,
-                hand_seed,
-                bots,
-                budgets,
-                rng,
-                streams,
+                s, p, g, w, states, deck, players, dealt, dealer, seed, bots, budgets, rng, streams
             )
             record(s, p, out, row)
             row += 1

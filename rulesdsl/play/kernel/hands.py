@@ -5,7 +5,6 @@ search bots (`KIND:N`) among them."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 from typing import Any
 
 from rulesdsl.model.result import HandResult
@@ -66,30 +65,6 @@ def comeback(result: HandResult, fewest: int) -> int:
     return int(won is not None and (fewest >> won) & 1)
 
 
-def _play(
-    p: Any,
-    order: tuple[int, ...],
-    fired_names: Any,
-    players: int,
-    dealt: int,
-    kinds: tuple[list[int], list[int]],
-    deck: list[int],
-    hand_seed: int,
-    rng: Stream,
-    dealer: int,
-) -> tuple[HandResult, int]:
-    s = State()
-    g, w, states, streams = search_rows()
-    ranked = [order[c] for c in deck]
-    bots, budgets = kinds
-    play_dealt(
-        s, p, g, w, states, ranked, players, dealt, dealer, hand_seed, bots, budgets, rng, streams
-    )
-    searched(w.gave_up)
-    result = hand_result(s, p, fired_names)
-    return result, comeback(result, g.fewest)
-
-
 def kernel_player(
     rules: Rules, players: int, bots: tuple[str, ...]
 ) -> Callable[[list[int], int, Stream, int], tuple[HandResult, int]]:
@@ -98,15 +73,22 @@ def kernel_player(
     seat, where what the seats see is recorded; 0 elsewhere); NotNative if the kernel
     cannot play `rules` or a bot."""
     rules.check_players(players)
-    return partial(
-        _play,
-        kernel_plan(rules),
-        recode(rules),
-        plan_for(rules).fired_names,
-        players,
-        players * rules.hand_size_for(players),
-        seat_kinds(bots),
-    )
+    p, order, fired_names = kernel_plan(rules), recode(rules), plan_for(rules).fired_names
+    dealt = players * rules.hand_size_for(players)
+    kinds, budgets = seat_kinds(bots)
+
+    def play(deck: list[int], seed: int, rng: Stream, dealer: int) -> tuple[HandResult, int]:
+        s = State()
+        g, w, states, streams = search_rows()
+        ranked = [order[c] for c in deck]
+        play_dealt(
+            s, p, g, w, states, ranked, players, dealt, dealer, seed, kinds, budgets, rng, streams
+        )
+        searched(w.gave_up)
+        result = hand_result(s, p, fired_names)
+        return result, comeback(result, g.fewest)
+
+    return play
 
 
 def hand_player(rules: Rules, players: int, bots: tuple[str, ...]) -> HandPlayer:

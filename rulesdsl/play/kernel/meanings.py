@@ -132,11 +132,6 @@ def leaf_meaning(leaf: tuple[str, bool]) -> str:
     return RESOLVED[name] if resolved else LEAVES[name]
 
 
-def leaf_of(code: str) -> int:
-    """The number of the name whose vocabulary code (a checked tree's leaf) is `code`."""
-    return LEAF_CODES[code]
-
-
 def _vocabulary_codes() -> dict[str, int]:
     codes: dict[str, int] = {}
     for number, (name, resolved) in enumerate(leaf_names()):
@@ -146,6 +141,7 @@ def _vocabulary_codes() -> dict[str, int]:
 
 
 LEAF_CODES = _vocabulary_codes()
+"""The number of each name, by its vocabulary code (a checked tree's leaf)."""
 ATTRIBUTE_CODES = {ATTRIBUTES[key].code: k for k, key in enumerate(ATTRIBUTES_MEANT)}
 """The number of each attribute, by its vocabulary code (a checked tree's `Attr.code`)."""
 SET_CODES = {

@@ -81,12 +81,9 @@ def shuffle_deck(cards, stream):
 
 
 def shuffle_cards(s, cards, count):
-    stream = np.zeros(2, np.uint64)
-    stream[0] = s.shuffle_seed
+    stream = new_stream(s.shuffle_seed)
     stream[1] = np.uint64(s.shuffle_drawn)
-    for i in range(count - 1, 0, -1):
-        j = int(uniform(stream) * (i + 1))
-        cards[i], cards[j] = cards[j], cards[i]
+    shuffle_deck(cards[:count], stream)
     s.shuffle_drawn = stream[1]
 
 

@@ -18,9 +18,8 @@ def uniform(stream: Stream) -> float:
     return stream.random()
 
 
-def stream_number(seed: int, k: int) -> int:
-    """The k-th number of the stream `seed` (k counts from 1)."""
-    return number(seed, k)
+stream_number = number
+"""The k-th number of the stream `seed` (k counts from 1): `stream_number(seed, k)`."""
 
 
 def shuffle_cards(s: object, cards: list[int], count: int) -> None:
@@ -46,8 +45,7 @@ def next_seed(stream: Stream) -> int:
     return stream.split()
 
 
-def shuffle_deck(cards: list[int], stream: Stream) -> None:
-    shuffle(cards, stream)
+shuffle_deck = shuffle
 
 
 def new_deck(size: int) -> list[int]:

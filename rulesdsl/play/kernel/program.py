@@ -96,11 +96,11 @@ from rulesdsl.play.kernel.machine import (
 )
 from rulesdsl.play.kernel.meanings import (
     ATTRIBUTE_CODES,
+    LEAF_CODES,
     OPERATIONS,
     SET_CODES,
     leaf_meaning,
     leaf_names,
-    leaf_of,
 )
 from rulesdsl.play.kernel.meanings import SHORT as DECIDES
 from rulesdsl.play.kernel.state import CARDS
@@ -160,7 +160,7 @@ class Compiler:
             strength = self.strength[node.rank]
             return strength if node.suit < 0 else strength * 4 + node.suit
         if isinstance(node, ir.Leaf):
-            meaning = leaf_meaning(leaf_names()[leaf_of(node.code)])
+            meaning = leaf_meaning(leaf_names()[LEAF_CODES[node.code]])
             if meaning.lstrip("-").isdigit():
                 return int(meaning)
         return None
@@ -172,7 +172,7 @@ class Compiler:
         if number is not None:
             out.append((PUSH, number))
         elif isinstance(node, ir.Leaf):
-            out.append((LEAF, leaf_of(node.code)))
+            out.append((LEAF, LEAF_CODES[node.code]))
         elif isinstance(node, ir.Var):
             out.append((VAR, node.index))
         elif isinstance(node, ir.Attr):
@@ -213,7 +213,7 @@ class Compiler:
         if isinstance(node.base, ir.Var):
             out.append((VAR_ATTR, node.base.index, code))
         elif isinstance(node.base, ir.Leaf) and self.constant(node.base) is None:
-            out.append((LEAF_ATTR, leaf_of(node.base.code), code))
+            out.append((LEAF_ATTR, LEAF_CODES[node.base.code], code))
         else:
             self.value(node.base, loops)
             out.append((ATTR, code))
@@ -418,23 +418,9 @@ def program(rule: HouseRule, start: int, strength: Mapping[int, int]) -> list[tu
     return code
 
 
-EFFECT = {
-    PUSH: 1,
-    LEAF: 1,
-    VAR: 1,
-    SLOT: 1,
-    ATTR: 0,
-    JUMP: 0,
-    UNLESS: -1,
-    BEGIN: 0,
-    NEXT: 0,
-    VAR_ATTR: 1,
-    LEAF_ATTR: 1,
-    OPERATE_WITH: 0,
-    EACH: 0,
-    BEGIN_TOP: -1,
-    KEPT: 1,
-}
+PUSHES = frozenset({PUSH, LEAF, VAR, SLOT, VAR_ATTR, LEAF_ATTR, KEPT})
+"""The instructions that push one value and pop none; ATTR, BEGIN, EACH and OPERATE_WITH
+leave as many as they found."""
 
 
 def depth(code: list[tuple[int, ...]], start: int) -> int:
@@ -459,8 +445,10 @@ def depth(code: list[tuple[int, ...]], start: int) -> int:
             after = [(a, height)]
         elif op == UNLESS:
             after = [(a, height - 1), (pc + 1, height - 1)]
+        elif op == BEGIN_TOP:
+            after = [(pc + 1, height - 1)]
         else:
-            after = [(pc + 1, height + EFFECT[op])]
+            after = [(pc + 1, height + (op in PUSHES))]
         for there, h in after:
             assert heights.get(there, h) == h, "a program's ways meet at different heights"
             if there not in heights:

@@ -268,35 +268,11 @@ def deal_logged(
 
 
 def replay(s: Any, p: Any, g: Any, states: Any, cards: Any, count: int) -> None:
-    """Play the first `count` of `cards` in turn from the dealt hand, as `play_hand`
+    """Play the first `count` of `cards` in turn from the dealt hand, as `play_dealt`
     plays them, keeping the states before each play."""
     for i in range(count):
         allowed_now(s, p)
         play_logged(s, p, g, states, cards[i])
-
-
-def play_hand(
-    s: Any,
-    p: Any,
-    g: Any,
-    w: Any,
-    states: Any,
-    searching: bool,
-    bots: Any,
-    budgets: Any,
-    rng: Any,
-    streams: Any,
-) -> None:
-    """Play the dealt hand to its end, each seat's card chosen by its bot; where a seat is
-    a search bot (`searching`), what the seats see written as it is played."""
-    while s.over == 0:
-        seat = s.trick_seats[s.trick_len]
-        bot = bots[seat]
-        if searching:
-            card = decide(s, p, g, w, states, bot, budgets[seat], rng, streams[seat])
-            play_logged(s, p, g, states, card)
-        else:
-            play_now(s, p, pick(bot, s, allowed_now(s, p), rng, last_to_play(s)))
 
 
 def play_dealt(
@@ -315,8 +291,9 @@ def play_dealt(
     rng: Any,
     streams: Any,
 ) -> None:
-    """Deal `deck` and play the hand; each search seat's stream is seeded from the hand's
-    `seed`."""
+    """Deal `deck` and play the hand to its end, each seat's card chosen by its bot; each
+    search seat's stream is seeded from the hand's `seed`, and where a seat searches, what
+    the seats see is written as the hand is played."""
     searchers = 0
     for seat in range(players):
         if bots[seat] >= PIMC:
@@ -324,4 +301,11 @@ def play_dealt(
             streams[seat] = new_stream(stream_number(seed, SEAT_STREAMS + seat))
     searching = searchers > 0  # not a constant: numba would compile the calls for it too
     deal_logged(s, p, g, searching, deck, players, dealt, dealer, seed)
-    play_hand(s, p, g, w, states, searching, bots, budgets, rng, streams)
+    while s.over == 0:
+        seat = s.trick_seats[s.trick_len]
+        bot = bots[seat]
+        if searching:
+            card = decide(s, p, g, w, states, bot, budgets[seat], rng, streams[seat])
+            play_logged(s, p, g, states, card)
+        else:
+            play_now(s, p, pick(bot, s, allowed_now(s, p), rng, last_to_play(s)))

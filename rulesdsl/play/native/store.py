@@ -48,7 +48,6 @@ from rulesdsl.play.native.trust import (
     Distrusted,
     check_above,
     check_file,
-    check_folder,
     existing,
     make_folders,
     problem,
@@ -71,16 +70,9 @@ NOT_USED = "the kernel cache is not used, kernels are compiled in memory"
 
 
 @dataclass(frozen=True)
-class Cache:
-    """A cache folder found trustworthy (resolved: no link in its path) and its key."""
-
-    root: Path
-    key: bytes
-
-
-@dataclass(frozen=True)
 class CacheEntry:
-    """A kernel's folder in the cache, and the key its files are sealed with."""
+    """A folder of the cache found trustworthy, and the key its files are sealed with: the
+    cache folder itself (resolved: no link in its path), or a kernel's entry in it."""
 
     folder: Path
     key: bytes
@@ -121,22 +113,16 @@ class CacheEntry:
         return f"{self.folder.name}/{name}".encode()
 
 
-def tag(key: bytes, label: bytes, body: bytes) -> bytes:
-    return hmac.new(key, label + b"\0" + body, hashlib.sha256).digest()
-
-
 def sealed(key: bytes, label: bytes, body: bytes) -> bytes:
     """`body` as a file of the cache named `label`: MAGIC, its tag under `key`, itself."""
-    return MAGIC + tag(key, label, body) + body
+    return MAGIC + hmac.new(key, label + b"\0" + body, hashlib.sha256).digest() + body
 
 
 def unsealed(key: bytes, label: bytes, data: bytes) -> bytes | None:
-    """The body of `data` if it is a file of the cache named `label` sealed with `key`."""
-    start = len(MAGIC) + TAG_SIZE
-    if len(data) < start or not data.startswith(MAGIC):
-        return None
-    body = data[start:]
-    return body if hmac.compare_digest(data[len(MAGIC) : start], tag(key, label, body)) else None
+    """The body of `data` if it is a file of the cache named `label` sealed with `key`: the
+    file as it would be sealed, compared whole in constant time."""
+    body = data[len(MAGIC) + TAG_SIZE :]
+    return body if hmac.compare_digest(data, sealed(key, label, body)) else None
 
 
 CACHE_ENV = "RULESDSL_CACHE"
@@ -151,16 +137,16 @@ def cache_dir() -> Path:
     return Path(base) / "rulesdsl" / "native"
 
 
-def opened_cache(given: Path) -> Cache | None:
+def opened_cache(given: Path) -> CacheEntry | None:
     """The cache folder `given`, made if missing, with its key; None (said) if it cannot be
     trusted or used."""
     try:
         check_above(Path(os.path.realpath(existing(given))) / "_")
         make_folders(given)
         root = Path(os.path.realpath(given))
-        check_folder(root, os.lstat(root))
+        check_file(root, os.lstat(root), folder=True)
         check_above(root)
-        return Cache(root, cache_key(root))
+        return CacheEntry(root, cache_key(root))
     except Distrusted as refusal:
         say(f"{refusal}: {NOT_USED}")
     except OSError as error:
@@ -207,10 +193,10 @@ def new_key(path: Path, replace: bool = False) -> bytes:
     return key
 
 
-def opened_entry(cache: Cache, name: str, text: str) -> CacheEntry | None:
+def opened_entry(cache: CacheEntry, name: str, text: str) -> CacheEntry | None:
     """The kernel `name`'s entry, made if missing, with its module's text kept there; None
     (said) if the entry holds what the cache does not use or cannot be made."""
-    folder = cache.root / name
+    folder = cache.folder / name
     try:
         entry_folder(folder)
         checked_contents(folder, name)
@@ -230,7 +216,7 @@ def entry_folder(folder: Path) -> None:
         say(f"{shown(folder)} is a file where a kernel's folder belongs: removed")
         remove(folder)
     make_folders(folder)
-    check_folder(folder, os.lstat(folder))
+    check_file(folder, os.lstat(folder), folder=True)
 
 
 def checked_contents(folder: Path, name: str) -> None:
@@ -263,10 +249,8 @@ def kept_source(path: Path, text: str) -> None:
         if read_file(path) == data:
             return
         say(f"{shown(path)} differs from its kernel's text: written again")
-    except FileNotFoundError:
-        pass
     except (Distrusted, OSError):
-        pass  # changed since the entry was checked: written anew
+        pass  # missing, or changed since the entry was checked: written anew
     try:
         write_file(path, data)
     except OSError as error:

@@ -95,29 +95,18 @@ def me() -> int | None:
     return os.geteuid() if hasattr(os, "geteuid") else None
 
 
-def check_owned(path: Path, st: os.stat_result, private: bool = False) -> None:
-    """Distrusted unless this user owns `path` and nobody else can write it (nor, when
-    `private`, read it)."""
+def check_file(path: Path, st: os.stat_result, private: bool = False, folder: bool = False) -> None:
+    """Distrusted unless `path` is a regular file (a folder, with `folder`) of this user's
+    that nobody else can write (nor, when `private`, read)."""
+    test, wanted = (stat.S_ISDIR, "a folder") if folder else (stat.S_ISREG, "a regular file")
+    if not test(st.st_mode):
+        raise Distrusted(path, f"is {kind(st.st_mode)}, not {wanted}")
     if me() is None:  # no owners, no mode bits to read: the system's own rules hold
         return
     if st.st_uid != me():
         raise Distrusted(path, "belongs to another user")
     if st.st_mode & (OTHERS_ANY if private else OTHERS_WRITE):
         raise Distrusted(path, "can be " + ("read or " if private else "") + "written by others")
-
-
-def check_file(path: Path, st: os.stat_result, private: bool = False) -> None:
-    """Distrusted unless `path` is a regular file of this user's that nobody else can write."""
-    if not stat.S_ISREG(st.st_mode):
-        raise Distrusted(path, f"is {kind(st.st_mode)}, not a regular file")
-    check_owned(path, st, private)
-
-
-def check_folder(path: Path, st: os.stat_result) -> None:
-    """Distrusted unless `path` is a folder of this user's that nobody else can write."""
-    if not stat.S_ISDIR(st.st_mode):
-        raise Distrusted(path, f"is {kind(st.st_mode)}, not a folder")
-    check_owned(path, st)
 
 
 def check_above(path: Path) -> None:
