@@ -89,6 +89,7 @@ class _Board:
         self.states = np.zeros(DEPTH, STATE)
         self.todo = np.zeros(DEPTH, np.int64)
         self.new_state = lambda: np.zeros(1, STATE)[0]
+        self.seed = np.uint64
         self.seen = np.zeros(1, SEEN)[0]
         self.line = np.zeros(DEPTH, np.int64)
         self.visited = np.zeros(1, np.int64)
@@ -102,6 +103,7 @@ class _Board:
         self.states = [State() for _ in range(DEPTH)]
         self.todo = [0] * DEPTH
         self.new_state = State
+        self.seed = int
         self.seen = Seen()
         self.line = [0] * DEPTH
         self.visited = [0]
@@ -109,7 +111,7 @@ class _Board:
     def dealt_state(self, order: Sequence[Card], dealer: int, seed: int) -> Any:
         s = self.new_state()
         deck = [self.ranked[to_int(card)] for card in order]
-        hand_seed = Stream(seed).split()
+        hand_seed = self.seed(Stream(seed).split())
         self.module.deal_logged(
             s, self.p, self.seen, False, deck, self.players, self.dealt, dealer, hand_seed
         )
