@@ -249,3 +249,16 @@ def test_a_job_on_local_processes_or_dask_gives_the_same_bytes(tmp_path: Path, c
         address = cluster.scheduler_address.replace("tcp://", "dask://")
         with TestClient(create_app(tmp_path, executor=address), base_url=BASE) as on_dask:
             assert _job_result(on_dask, body) == printed
+
+
+def test_a_job_plays_each_deal_from_every_seat_as_compare_rotate_seats_does(
+    client: TestClient, compare
+):
+    body = {"profiles": PAIR, "hands": 40, "bots": "random", "seed": 5, "rotate_seats": True}
+    job = client.post("/api/compare", json=body).json()["job"]
+    assert finished(client, job)["state"] == "done"
+    printed = compare(*PAIR, "--hands", "40", "--seed", "5", "--rotate-seats", "--json")
+    assert client.get(f"/api/jobs/{job}/result").text == printed
+    assert json.loads(printed)["rotate_seats"] is True
+    refused = client.post("/api/compare", json={**body, "hands": 42})
+    assert refused.status_code == 400 and "multiple of 4" in refused.json()["error"]

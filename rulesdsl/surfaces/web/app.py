@@ -27,6 +27,7 @@ from rulesdsl.play.players.registry import bot_names
 from rulesdsl.read.profile import find, shipped_names
 from rulesdsl.read.sources import SourceError, read_text
 from rulesdsl.reason.sequential import ALPHA, stopping_for
+from rulesdsl.reason.sim import check_rotation
 from rulesdsl.service import UsageProblem, checked_spec, labels
 from rulesdsl.surfaces.web.bodies import bounded, field, json_body, profile_text
 from rulesdsl.surfaces.web.checking import UNTITLED, check_text
@@ -261,16 +262,17 @@ class Server:
         baseline = bounded(body, "baseline", 0, len(refs) - 1, 0)
         attribute = field(body, "attribute", bool, False)
         until_decided = field(body, "until_decided", bool, False)
+        rotate = field(body, "rotate_seats", bool, False)
         named: list[Named] = [
             await in_thread(resolve, ref, self.workspace, self.limits) for ref in refs
         ]
         shown = labels([n.ref for n in named])
         profiles = [(label, n.profile.rules) for label, n in zip(shown, named, strict=True)]
         try:
-            spec = checked_spec(
-                profiles, players, hands, False, ",".join(bots), seed, skill, good_play, baseline
-            )
-        except UsageProblem as error:
+            chosen = (players, hands, False, ",".join(bots), seed, skill, good_play, baseline)
+            spec = checked_spec(profiles, *chosen, rotate=rotate)
+            check_rotation(spec, hands)
+        except (UsageProblem, ValueError) as error:
             raise bad(str(error)) from None
         stopping = None
         if until_decided:  # `hands` is the most it plays

@@ -269,6 +269,7 @@ async function run(event) {
     baseline: baselineIndex(),
     attribute: el("compare-attribute").checked,
     until_decided: el("compare-until").checked,
+    rotate_seats: el("compare-rotate").checked,
   };
   running(true);
   progress(0, 0);
