@@ -101,15 +101,22 @@ def test_a_job_compares_with_the_baseline_it_names_as_compare_does(client: TestC
     assert data["summary"][0].startswith("equal-hands: ")
 
 
+def printed_alike(client: TestClient, compare, body: dict, *args: str) -> str:
+    """The result of a job of `body` and 20 hands, asserted byte-equal to what `compare`
+    prints with `args`."""
+    body = {"profiles": PAIR, "hands": 20, "bots": "random", "seed": 5, **body}
+    job = client.post("/api/compare", json=body).json()["job"]
+    assert finished(client, job)["state"] == "done"
+    printed = compare(*PAIR, "--hands", "20", "--seed", "5", *args, "--json")
+    assert client.get(f"/api/jobs/{job}/result").text == printed
+    return printed
+
+
 def test_a_job_splits_the_differences_among_the_rules_as_compare_attribute_does(
     client: TestClient, compare
 ):
     body = {"profiles": PAIR, "hands": 20, "bots": "random", "seed": 5, "attribute": True}
-    job = client.post("/api/compare", json=body).json()["job"]
-    assert finished(client, job)["state"] == "done"
-    printed = compare(*PAIR, "--hands", "20", "--seed", "5", "--attribute", "--json")
-    assert client.get(f"/api/jobs/{job}/result").text == printed
-    data = json.loads(printed)
+    data = json.loads(printed_alike(client, compare, {"attribute": True}, "--attribute"))
     assert data["attribution"] and data["attribution_summary"][0].startswith("which rule caused")
     plain = client.post("/api/compare", json={**body, "attribute": False}).json()["job"]
     finished(client, plain)
@@ -254,11 +261,8 @@ def test_a_job_on_local_processes_or_dask_gives_the_same_bytes(tmp_path: Path, c
 def test_a_job_plays_each_deal_from_every_seat_as_compare_rotate_seats_does(
     client: TestClient, compare
 ):
-    body = {"profiles": PAIR, "hands": 40, "bots": "random", "seed": 5, "rotate_seats": True}
-    job = client.post("/api/compare", json=body).json()["job"]
-    assert finished(client, job)["state"] == "done"
-    printed = compare(*PAIR, "--hands", "40", "--seed", "5", "--rotate-seats", "--json")
-    assert client.get(f"/api/jobs/{job}/result").text == printed
+    printed = printed_alike(client, compare, {"rotate_seats": True}, "--rotate-seats")
     assert json.loads(printed)["rotate_seats"] is True
-    refused = client.post("/api/compare", json={**body, "hands": 42})
+    body = {"profiles": PAIR, "hands": 42, "rotate_seats": True}
+    refused = client.post("/api/compare", json=body)
     assert refused.status_code == 400 and "multiple of 4" in refused.json()["error"]
