@@ -162,6 +162,17 @@ def checked_spec(
     return spec
 
 
+def checked_rotation(spec: Spec, most: int) -> None:
+    """A UsageProblem where seat rotation would split a deal's turns: `most`, the most
+    hands to be played, not a multiple of the players."""
+    from rulesdsl.reason.sim import check_rotation
+
+    try:
+        check_rotation(spec, most)
+    except ValueError as error:
+        raise UsageProblem(str(error)) from None
+
+
 def labels(refs: Sequence[str]) -> list[str]:
     """Short names for the profiles: the name, or the file name for a path; escaped, as
     anything a report prints from a file or a command line is."""

@@ -490,12 +490,12 @@ class _Kept:
 
         values = []
         for hands, columns in zip(self.hands, self.columns, strict=True):
-            fired = list(dict.fromkeys(key[2] for key in hands))
+            fired = {name: code for code, name in enumerate(dict.fromkeys(k[2] for k in hands))}
             keys = np.array(
-                [(k[0], REASONS.index(k[1]), fired.index(k[2]), *k[3:]) for k in hands], np.int64
+                [(k[0], REASONS.index(k[1]), fired[k[2]], *k[3:]) for k in hands], np.int64
             )
             extra = {name: np.array(column, np.int64) for name, column in columns.items()}
-            values.append(hand_values(spec, keys, fired, extra))
+            values.append(hand_values(spec, keys, list(fired), extra))
         add_clusters(spec, tallies, pairs, values)
 
 
@@ -507,8 +507,7 @@ def hand_values(
     import numpy as np
 
     values = dict(extra)
-    measured = [k for k in indicators(spec.players) if k not in CLUSTER_EXTRA]
-    for key in [*measured, *(FIRES + rule for rule in covered(spec))]:
+    for key in [*indicators(spec.players), *(FIRES + rule for rule in covered(spec))]:
         category, test = indicator(spec.players, key)
         if category not in CATEGORY_COLUMNS:
             continue
@@ -522,9 +521,9 @@ def hand_values(
 
 
 CATEGORY_COLUMNS = {"winner": 0, "reason": 1, "fired": 2}
-"""The columns of `_keys` that hold each category."""
-CLUSTER_EXTRA = ("skill", "comeback")
-"""Measurements of hands not in `_keys`, which `hand_values` takes as columns."""
+"""The columns of `_keys` that hold each category; the measurements of the others (skill,
+comeback, match winners) are not in `_keys`: `hand_values` takes skill and comeback as
+columns of their own."""
 
 
 def add_clusters(

@@ -26,10 +26,11 @@ from rulesdsl.reason.sequential import (
     MAX_SLOW_HANDS,
     stopping_for,
 )
-from rulesdsl.reason.sim import Result, Spec, check_rotation, default_workers
+from rulesdsl.reason.sim import Result, Spec, default_workers
 from rulesdsl.reason.verdict import COUNT_MARGIN, SHARE_MARGIN
 from rulesdsl.service import (
     UsageProblem,
+    checked_rotation,
     checked_spec,
     labels,
     most_played,
@@ -249,7 +250,7 @@ def simulate_profiles(
     )
     given = _margins(margins, spec)
     stopping = _stopping(spec, alpha, max_hands, judged) if until_decided else None
-    _check_rotation(spec, most_played(spec, stopping))
+    checked_rotation(spec, most_played(spec, stopping))
     try:
         check_executor(executor)
     except ExecutorError as error:
@@ -268,14 +269,6 @@ def simulate_profiles(
     _output(result, as_json, as_csv, plot, Page.for_stdout(width), same, given, split)
     if result.interrupted:
         click.get_current_context().exit(130)
-
-
-def _check_rotation(spec: Spec, most: int) -> None:
-    """Refuse, under rotation, a number of hands that would split a deal's rotations."""
-    try:
-        check_rotation(spec, most)
-    except ValueError as error:
-        raise UsageProblem(str(error)) from None
 
 
 def _check_until(

@@ -27,8 +27,7 @@ from rulesdsl.play.players.registry import bot_names
 from rulesdsl.read.profile import find, shipped_names
 from rulesdsl.read.sources import SourceError, read_text
 from rulesdsl.reason.sequential import ALPHA, stopping_for
-from rulesdsl.reason.sim import check_rotation
-from rulesdsl.service import UsageProblem, checked_spec, labels
+from rulesdsl.service import UsageProblem, checked_rotation, checked_spec, labels
 from rulesdsl.surfaces.web.bodies import bounded, field, json_body, profile_text
 from rulesdsl.surfaces.web.checking import UNTITLED, check_text
 from rulesdsl.surfaces.web.errors import ApiError, bad, not_found
@@ -271,8 +270,8 @@ class Server:
         try:
             chosen = (players, hands, False, ",".join(bots), seed, skill, good_play, baseline)
             spec = checked_spec(profiles, *chosen, rotate=rotate)
-            check_rotation(spec, hands)
-        except (UsageProblem, ValueError) as error:
+            checked_rotation(spec, hands)
+        except UsageProblem as error:
             raise bad(str(error)) from None
         stopping = None
         if until_decided:  # `hands` is the most it plays
