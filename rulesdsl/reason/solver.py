@@ -91,7 +91,7 @@ class _Board:
         self.new_state = lambda: np.zeros(1, STATE)[0]
         self.seed = np.uint64
         self.seen = np.zeros(1, SEEN)[0]
-        self.line = np.zeros(DEPTH, np.int64)
+        self.cards_played = np.zeros(DEPTH, np.int64)
         self.visited = np.zeros(1, np.int64)
 
     def _cpython(self) -> None:
@@ -105,7 +105,7 @@ class _Board:
         self.new_state = State
         self.seed = int
         self.seen = Seen()
-        self.line = [0] * DEPTH
+        self.cards_played = [0] * DEPTH
         self.visited = [0]
 
     def dealt_state(self, order: Sequence[Card], dealer: int, seed: int) -> Any:
@@ -117,22 +117,22 @@ class _Board:
         )
         return s
 
-    def answer(self, s: Any, seat: int, budget: int, lines: bool) -> SeatAnswer:
-        """Seat `seat`'s answer from the dealt state `s` (played to the end where `lines`
-        asks for its line of play)."""
+    def question(self, s: Any, seat: int, budget: int) -> tuple[bool | None, int]:
+        """Whether `seat` can force a win from the dealt state `s` (None: unsolved), and
+        the positions visited; `s` is left as it was."""
         self.visited[0] = 0
         won = self.module.solve(s, self.p, self.states, self.todo, seat, budget, self.visited)
-        if won < 0 or not lines:
-            known = None if won < 0 else won == 1
-            return SeatAnswer(seat, known, (), int(self.visited[0]))
-        positions = int(self.visited[0])
+        return (None if won < 0 else won == 1), int(self.visited[0])
+
+    def line(self, s: Any, seat: int, budget: int) -> tuple[Card, ...]:
+        """The cards of a line of play that shows `seat`'s answer, from the dealt state
+        `s`, which it plays to the end (none where the budget ran out)."""
         self.visited[0] = 0
-        probe = self.new_state()
+        probe, played = self.new_state(), self.cards_played
         length = self.module.principal_line(
-            s, self.p, self.states, self.todo, seat, budget, self.visited, probe, self.line
+            s, self.p, self.states, self.todo, seat, budget, self.visited, probe, played
         )
-        line = tuple(self.cards[int(c)] for c in self.line[: max(length, 0)])
-        return SeatAnswer(seat, won == 1, line, positions)
+        return tuple(self.cards[int(c)] for c in played[: max(length, 0)])
 
 
 class _Module:
@@ -170,8 +170,12 @@ class Solver:
     ) -> Solution:
         """`solve_deal`'s answers."""
         board = self.board
+        dealt = board.dealt_state(order, dealer, seed)
         answers = []
         for seat in range(board.players):
-            s = board.dealt_state(order, dealer, seed)
-            answers.append(board.answer(s, seat, budget, lines))
+            known, positions = board.question(dealt, seat, budget)
+            line: tuple[Card, ...] = ()
+            if lines and known is not None:
+                line = board.line(board.dealt_state(order, dealer, seed), seat, budget)
+            answers.append(SeatAnswer(seat, known, line, positions))
         return Solution(tuple(answers))
