@@ -14,11 +14,10 @@ from rulesdsl.model.stream import Stream
 from rulesdsl.play import native
 from rulesdsl.play.engine.fast import recode, to_int
 from rulesdsl.play.kernel.plan import kernel_plan
+from rulesdsl.play.kernel.worlds import SOLVE_DEPTH
 
 BUDGET = 2_000_000
 """The most positions one seat's question may visit before it is left unsolved."""
-DEPTH = 512
-"""The most cards one line of play may hold; a longer hand is left unsolved."""
 
 
 @dataclass(frozen=True)
@@ -86,12 +85,12 @@ class _Board:
 
         self.module = build.kernel()
         self.p = plan_record(self.plan)[0]
-        self.states = np.zeros(DEPTH, STATE)
-        self.todo = np.zeros(DEPTH, np.int64)
+        self.states = np.zeros(SOLVE_DEPTH, STATE)
+        self.todo = np.zeros(SOLVE_DEPTH, np.int64)
         self.new_state = lambda: np.zeros(1, STATE)[0]
         self.seed = np.uint64
         self.seen = np.zeros(1, SEEN)[0]
-        self.cards_played = np.zeros(DEPTH, np.int64)
+        self.cards_played = np.zeros(SOLVE_DEPTH, np.int64)
         self.visited = np.zeros(1, np.int64)
 
     def _cpython(self) -> None:
@@ -100,28 +99,30 @@ class _Board:
 
         self.module = _Module(search, solve)
         self.p = self.plan
-        self.states = [State() for _ in range(DEPTH)]
-        self.todo = [0] * DEPTH
+        self.states = [State() for _ in range(SOLVE_DEPTH)]
+        self.todo = [0] * SOLVE_DEPTH
         self.new_state = State
         self.seed = int
         self.seen = Seen()
-        self.cards_played = [0] * DEPTH
+        self.cards_played = [0] * SOLVE_DEPTH
         self.visited = [0]
 
-    def dealt_state(self, order: Sequence[Card], dealer: int, seed: int) -> Any:
+    def dealt_state(self, deck: Sequence[int], dealer: int, hand_seed: int) -> Any:
+        """The state dealt from `deck` (card ints of the canonical order), its reshuffles
+        drawn from the kernel's `hand_seed`."""
         s = self.new_state()
-        deck = [self.ranked[to_int(card)] for card in order]
-        hand_seed = self.seed(Stream(seed).split())
+        ranked = [self.ranked[card] for card in deck]
         self.module.deal_logged(
-            s, self.p, self.seen, False, deck, self.players, self.dealt, dealer, hand_seed
-        )
+            s, self.p, self.seen, False, ranked, self.players, self.dealt, dealer,
+            self.seed(hand_seed),
+        )  # fmt: skip
         return s
 
     def question(self, s: Any, seat: int, budget: int) -> tuple[bool | None, int]:
         """Whether `seat` can force a win from the dealt state `s` (None: unsolved), and
         the positions visited; `s` is left as it was."""
         self.visited[0] = 0
-        won = self.module.solve(s, self.p, self.states, self.todo, seat, budget, self.visited)
+        won = self.module.solve(s, self.p, self.states, 0, self.todo, seat, budget, self.visited)
         return (None if won < 0 else won == 1), int(self.visited[0])
 
     def line(self, s: Any, seat: int, budget: int) -> tuple[Card, ...]:
@@ -169,13 +170,21 @@ class Solver:
         self, order: Sequence[Card], dealer: int, seed: int, budget: int, lines: bool = True
     ) -> Solution:
         """`solve_deal`'s answers."""
+        deck = [to_int(card) for card in order]
+        return self.solve_dealt(deck, dealer, Stream(seed).split(), budget, lines)
+
+    def solve_dealt(
+        self, deck: Sequence[int], dealer: int, hand_seed: int, budget: int, lines: bool = True
+    ) -> Solution:
+        """The answers on the deal of `deck` (card ints of the canonical order) by
+        `dealer`, reshuffles drawn from the kernel's `hand_seed`, as simulation deals it."""
         board = self.board
-        dealt = board.dealt_state(order, dealer, seed)
+        dealt = board.dealt_state(deck, dealer, hand_seed)
         answers = []
         for seat in range(board.players):
             known, positions = board.question(dealt, seat, budget)
             line: tuple[Card, ...] = ()
             if lines and known is not None:
-                line = board.line(board.dealt_state(order, dealer, seed), seat, budget)
+                line = board.line(board.dealt_state(deck, dealer, hand_seed), seat, budget)
             answers.append(SeatAnswer(seat, known, line, positions))
         return Solution(tuple(answers))

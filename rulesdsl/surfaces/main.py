@@ -34,6 +34,7 @@ COMMANDS = {
     "compare": ("rulesdsl.surfaces.cli.sim", "compare"),
     "analyze": ("rulesdsl.surfaces.cli.analyze", "analyze"),
     "solve": ("rulesdsl.surfaces.cli.solve", "solve_command"),
+    "skill": ("rulesdsl.surfaces.cli.skill", "skill_command"),
     "lsp": ("rulesdsl.surfaces.lsp.command", "lsp"),
     "serve": ("rulesdsl.surfaces.web.command", "serve"),
 }

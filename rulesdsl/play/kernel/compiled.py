@@ -19,9 +19,9 @@ from rulesdsl.play.kernel.deals import FIELDS, table_of
 from rulesdsl.play.kernel.hands import comeback, hand_result, seat_kinds
 from rulesdsl.play.kernel.plan import kernel_plan, plan_record
 from rulesdsl.play.kernel.rows import searched
-from rulesdsl.play.kernel.search import PIMC
-from rulesdsl.play.kernel.state import PLAYS, SEATS, SEEN, STATE
-from rulesdsl.play.kernel.worlds import FIRST_PROBE, WORK
+from rulesdsl.play.kernel.search import PIMC, SOLVE_FROM
+from rulesdsl.play.kernel.state import SEATS, SEEN, STATE
+from rulesdsl.play.kernel.worlds import FIRST_PROBE, SOLVE_DEPTH, WORK
 
 
 class Chunks(NamedTuple):
@@ -67,7 +67,7 @@ def search_rows(searching: bool) -> SearchRows:
     return SearchRows(
         np.zeros(1, SEEN)[0],
         np.zeros(1, WORK)[0],
-        np.empty(FIRST_PROBE + (PLAYS if searching else 0), STATE),
+        np.empty(SOLVE_FROM + SOLVE_DEPTH if searching else FIRST_PROBE, STATE),
         np.zeros((SEATS, 2), np.uint64),
     )
 

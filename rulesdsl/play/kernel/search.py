@@ -23,8 +23,15 @@ from typing import Any
 
 from rulesdsl.play.engine.heuristic import heuristic_card
 from rulesdsl.play.engine.masks import lowest, popcount
-from rulesdsl.play.kernel.primitives import new_stream, next_seed, restart, stream_number
-from rulesdsl.play.kernel.state import copy_state
+from rulesdsl.play.kernel.primitives import (
+    new_stream,
+    next_seed,
+    restart,
+    stream_number,
+    uniform,
+)
+from rulesdsl.play.kernel.solve import solve
+from rulesdsl.play.kernel.state import PLAYS, copy_state
 from rulesdsl.play.kernel.steps import (
     PLAYOUT,
     allowed_now,
@@ -53,7 +60,16 @@ from rulesdsl.play.kernel.worlds import (
 
 PIMC = PLAYOUT + 1
 ISMCTS = PLAYOUT + 2
-"""The search bots' kinds, after the kernel's plain bots."""
+SOLVER = PLAYOUT + 3
+SEES_HANDS = PLAYOUT + 4
+SEES_ALL = PLAYOUT + 5
+"""The search bots' kinds, after the kernel's plain bots, in the order of
+`registry.SEARCH_BOTS`."""
+SOLVE_FROM = FIRST_PROBE + PLAYS
+"""The first of the states the open-game solver's line takes (`SOLVE_DEPTH` of them)."""
+SOLVE_BUDGET = 20_000
+"""The most positions one question of a solver-scored bot visits; past it, the card is
+scored by a playout."""
 SEAT_STREAMS = 2
 """A search seat's stream in a hand: the hand seed's number SEAT_STREAMS + seat."""
 
@@ -212,6 +228,84 @@ def ismcts_card(
     return w.tree_card[top]
 
 
+# -- pimc scored by the open-game solver -------------------------------------------------
+
+
+def restock(w: Any, world: Any, rng: Any) -> None:
+    """Shuffle the stock of `world` (but the card that named trump, where it lies in the
+    deal's stock) and seed its reshuffles anew: what a seat that sees every hand does not
+    know."""
+    movable = 0
+    for k in range(world.stock_len):
+        if world.refills > 0 or world.stock[k] != world.shown:
+            w.left[movable] = k
+            movable += 1
+    for i in range(movable - 1, 0, -1):
+        a, b = w.left[i], w.left[int(uniform(rng) * (i + 1))]
+        card = world.stock[a]
+        world.stock[a] = world.stock[b]
+        world.stock[b] = card
+    world.shuffle_seed = next_seed(rng)
+    world.shuffle_drawn = 0
+
+
+def forced(w: Any, p: Any, out: Any, states: Any, me: int) -> bool:
+    """Whether the solver finds, within SOLVE_BUDGET positions, that `me` can force a win
+    from `out`."""
+    if out.over != 0:
+        return out.hand_winner == me
+    w.visited[0] = 0
+    return solve(out, p, states, SOLVE_FROM, w.todo, me, SOLVE_BUDGET, w.visited) == 1
+
+
+def played_out(w: Any, p: Any, out: Any, me: int, seed: int) -> bool:
+    """Whether `me` wins `out` played out by the playout policy from `seed`."""
+    play_out(out, p, PLAYOUT, restart(w.playout, seed))
+    return out.hand_winner == me
+
+
+def solver_card(
+    s: Any, p: Any, g: Any, w: Any, states: Any, me: int, allowed: int, worlds: int, view: int,
+    rng: Any,
+) -> int:  # fmt: skip
+    """The card `me` plays of `allowed` (more than one) by PIMC over `worlds` worlds, a
+    card winning in a world where the solver finds a forced win after it, else where its
+    playout wins. The worlds are drawn from what the seat knows (`view` SOLVER), from every
+    hand with the stock shuffled (SEES_HANDS), or are the hand itself (SEES_ALL: a card
+    that forces a win is played at once, and the solver asked in the first world alone)."""
+    if view == SOLVER:
+        prepare(g, w, s, me)
+    cards = allowed
+    while cards != 0:
+        w.wins[lowest(cards)] = 0
+        cards &= cards - 1
+    world, played = states[WORLD], states[PLAYED]
+    usual = heuristic_card(allowed, s.trump, s.led, s.best, last_to_play(s))
+    for i in range(worlds):
+        copy_state(s, world)
+        if view == SOLVER and not sample(g, w, p, s, states, me, rng):
+            w.gave_up += 1
+            return usual
+        if view == SEES_HANDS:
+            restock(w, world, rng)
+        seed = next_seed(rng)
+        cards = allowed
+        while cards != 0:
+            card = lowest(cards)
+            cards &= cards - 1
+            copy_state(world, played)
+            play_now(played, p, card)
+            if view != SEES_ALL or i == 0:
+                if forced(w, p, played, states, me):
+                    if view == SEES_ALL:
+                        return card
+                    w.wins[card] += 1
+                    continue
+            if played_out(w, p, played, me, seed):
+                w.wins[card] += 1
+    return choice(w, allowed, usual)
+
+
 # -- the hand ----------------------------------------------------------------------------
 
 
@@ -228,7 +322,9 @@ def decide(
     seat = s.trick_seats[s.trick_len]
     if bot == PIMC:
         return pimc_card(s, p, g, w, states, seat, allowed, budget, stream)
-    return ismcts_card(s, p, g, w, states, seat, allowed, budget, stream)
+    if bot == ISMCTS:
+        return ismcts_card(s, p, g, w, states, seat, allowed, budget, stream)
+    return solver_card(s, p, g, w, states, seat, allowed, budget, bot, stream)
 
 
 def play_logged(s: Any, p: Any, g: Any, states: Any, card: int) -> None:

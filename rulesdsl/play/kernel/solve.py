@@ -25,19 +25,21 @@ def ordered(s: Any, allowed: int) -> int:
     return heuristic_card(allowed, s.trump, s.led, s.best, last_to_play(s))
 
 
-def solve(s: Any, p: Any, states: Any, todo: Any, me: int, budget: int, visited: Any) -> int:
+def solve(
+    s: Any, p: Any, states: Any, base: int, todo: Any, me: int, budget: int, visited: Any
+) -> int:
     """1 where seat `me` can force a win of the hand from `s`, 0 where the others can stop
-    it, UNSOLVED where that takes more than `budget` positions or `states` is too short for
-    the hand; `visited[0]` counts the positions played. `states` holds the line searched,
+    it, UNSOLVED where that takes more than `budget` positions or a line longer than `todo`;
+    `visited[0]` counts the positions played. `states[base:]` holds the line searched,
     `todo` each of its positions' cards not yet tried."""
     if s.over != 0:
         return 1 if s.hand_winner == me else 0
-    copy_state(s, states[0])
-    todo[0] = allowed_now(states[0], p)
+    copy_state(s, states[base])
+    todo[0] = allowed_now(states[base], p)
     depth = 0
     found = -1  # the value of the position just left, -1 for none
     while True:
-        node = states[depth]
+        node = states[base + depth]
         goal = 1 if node.trick_seats[node.trick_len] == me else 0
         if found == goal or todo[depth] == 0:
             value = goal if found == goal else 1 - goal
@@ -48,10 +50,10 @@ def solve(s: Any, p: Any, states: Any, todo: Any, me: int, budget: int, visited:
             continue
         card = ordered(node, todo[depth]) if found < 0 else lowest(todo[depth])
         todo[depth] &= ~(1 << card)
-        if visited[0] >= budget or depth + 2 > len(states):
+        if visited[0] >= budget or depth + 2 > len(todo):
             return UNSOLVED
         visited[0] += 1
-        child = states[depth + 1]
+        child = states[base + depth + 1]
         copy_state(node, child)
         play_now(child, p, card)
         if child.over != 0:
@@ -86,7 +88,7 @@ def principal_line(
             cards &= cards - 1
             copy_state(s, probe)
             play_now(probe, p, card)
-            value = solve(probe, p, states, todo, me, budget, visited)
+            value = solve(probe, p, states, 0, todo, me, budget, visited)
             if value == UNSOLVED:
                 return UNSOLVED
             if value == goal:

@@ -55,6 +55,8 @@ WORLD, PLAYED, FIRST_PROBE = range(3)
 """The states a search works on: the world drawn, the world played out, then the probes."""
 MAX_BUDGET = 10_000
 """The largest N a search bot `KIND:N` takes: worlds or iterations a decision."""
+SOLVE_DEPTH = 512
+"""The most cards a line of the open-game solver's holds; a longer one is left unsolved."""
 MAX_PROPOSALS = 200_000
 """Proposals tried for one world before the sampler gives up (the world actually played is
 always consistent, so this is never reached)."""
@@ -95,6 +97,8 @@ WORK_FIELDS = (
     Field("tree_first", MAX_BUDGET + 1, np.int32, "its first child, -1 for none"),
     Field("tree_next", MAX_BUDGET + 1, np.int32, "its parent's next child, -1 for none"),
     Field("tree_path", PLAYS, np.int32, "the nodes an iteration walked"),
+    Field("todo", SOLVE_DEPTH, meaning="the solver's cards not yet tried, by depth"),
+    Field("visited", 1, meaning="the positions the solver's question visited"),
 )
 """A search's working rows."""
 WORK = record_type(WORK_FIELDS)

@@ -9,16 +9,12 @@ from rulesdsl.model.text import shorten
 from rulesdsl.play.engine.driver import Player
 from rulesdsl.play.kernel.worlds import MAX_BUDGET
 from rulesdsl.play.players.bots import BOTS
-from rulesdsl.play.players.search.bot import IsmctsBot, PimcBot
+from rulesdsl.play.players.search.bot import SEARCH_BOTS, SearchBot
 
 
 class UnknownBot(OptionError):
     """A bot name that is not one of BOTS, nor a search bot `KIND:N`."""
 
-
-SEARCH_BOTS = ("pimc", "ismcts")
-"""The bots that search, named `KIND:N`: `pimc:N` samples N worlds per decision,
-`ismcts:N` runs N iterations (rulesdsl.play.players.search)."""
 
 MAX_SEARCH = MAX_BUDGET
 """The largest N a search bot takes."""
@@ -40,7 +36,7 @@ def search_size(name: str) -> tuple[str, int] | None:
     if not digits or not 1 <= int(text) <= MAX_SEARCH:
         raise UnknownBot(
             f"bot '{shorten(name, 40)}': N in {kind}:N is how many "
-            f"{'worlds' if kind == 'pimc' else 'iterations'} it searches per decision, a whole "
+            f"{SEARCH_BOTS[kind]} it searches per decision, a whole "
             f"number from 1 to {MAX_SEARCH:,}; e.g. {kind}:50"
         )
     return kind, int(text)
@@ -54,7 +50,7 @@ def make_bot(name: str, seed: int = 0) -> Player:
     size = search_size(name)
     if size is not None:
         kind, count = size
-        return (PimcBot if kind == "pimc" else IsmctsBot)(count, seed)
+        return SearchBot(kind, count, seed)
     if name not in BOTS:
         hint = did_you_mean(name.partition(":")[0], [*BOTS, *SEARCH_BOTS])
         raise UnknownBot(f"unknown bot '{name}': expected one of {', '.join(bot_names())}{hint}")

@@ -1,5 +1,5 @@
-"""The bots that search, `pimc:N` and `ismcts:N` (`rulesdsl.play.kernel.search` says what
-each does), as players of the reference engine: a bot has its own seeded stream; a forced
+"""The bots that search, `KIND:N` (`rulesdsl.play.kernel.search` says what each does), as
+players of the reference engine: a bot has its own seeded stream; a forced
 card is played at once; otherwise the hand is replayed on the kernel (in CPython) from its
 deal, and the kernel's search decides on what the seat saw. The search is written once, in
 the kernel: a profile the kernel cannot play is a SearchError, which says why."""
@@ -7,7 +7,7 @@ the kernel: a profile the kernel cannot play is a SearchError, which says why.""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 from rulesdsl.model.cards import Card
 from rulesdsl.model.stream import Stream
@@ -20,9 +20,8 @@ from rulesdsl.play.kernel.rows import (
     search_rows,
     searched,
 )
-from rulesdsl.play.kernel.search import deal_logged, ismcts_card, pimc_card, replay
+from rulesdsl.play.kernel.search import PIMC, deal_logged, decide, replay
 from rulesdsl.play.kernel.state import State
-from rulesdsl.play.kernel.steps import allowed_now
 
 
 class Position:
@@ -55,46 +54,30 @@ class Position:
         return self.s, self.p, self.g, self.w, self.states
 
 
+SEARCH_BOTS = {
+    "pimc": "worlds",
+    "ismcts": "iterations",
+    "solver": "worlds",
+    "sees-hands": "worlds",
+    "sees-all": "playouts",
+}
+"""The bots that search, named `KIND:N`, the kernel's kinds from PIMC on in this order, and
+what their N counts per decision (`rulesdsl.play.kernel.search` says what each does)."""
+
+
 class SearchBot:
-    """A bot of `kind` with a budget of `budget` (worlds, iterations) a decision."""
+    """A bot of `kind` (one of SEARCH_BOTS) with a budget of `budget` a decision."""
 
-    kind: ClassVar[str]
-
-    def __init__(self, budget: int, seed: int = 0) -> None:
+    def __init__(self, kind: str, budget: int, seed: int = 0) -> None:
+        self.kind = PIMC + list(SEARCH_BOTS).index(kind)
         self.budget = budget
-        self.name = f"{self.kind}:{budget}"
+        self.name = f"{kind}:{budget}"
         self.stream = Stream(seed)
 
     def choose(self, hand: Hand, legal: Sequence[Card]) -> Card:
         if len(legal) == 1:
             return legal[0]
-        seat = hand.to_move
-        assert seat is not None
         position = Position(hand)
-        allowed = allowed_now(position.s, position.p)
-        card = self.kernel_search(position.rows(), seat, allowed)
+        card = decide(*position.rows(), self.kind, self.budget, None, self.stream)
         searched(position.w.gave_up)
         return hand.codes.card[card]
-
-    def kernel_search(self, rows: tuple[Any, ...], seat: int, allowed: int) -> int:
-        """The card int `seat` plays of `allowed` (a mask of more than one), by the
-        kernel's search."""
-        raise NotImplementedError
-
-
-class PimcBot(SearchBot):
-    """`pimc:N`: N worlds a decision."""
-
-    kind = "pimc"
-
-    def kernel_search(self, rows: tuple[Any, ...], seat: int, allowed: int) -> int:
-        return pimc_card(*rows, seat, allowed, self.budget, self.stream)
-
-
-class IsmctsBot(SearchBot):
-    """`ismcts:N`: N iterations a decision."""
-
-    kind = "ismcts"
-
-    def kernel_search(self, rows: tuple[Any, ...], seat: int, allowed: int) -> int:
-        return ismcts_card(*rows, seat, allowed, self.budget, self.stream)
