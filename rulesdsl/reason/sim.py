@@ -28,10 +28,11 @@ from rulesdsl.play import native
 from rulesdsl.play.engine.fast import REASONS, HandPlayer, compile_hand, int_deck, play_plain
 from rulesdsl.play.engine.match import Match
 from rulesdsl.play.kernel.rows import not_searchable
-from rulesdsl.play.players.registry import make_bot
+from rulesdsl.play.players.registry import make_bot, search_size
 from rulesdsl.play.players.search.table import NO_RANDOM, good_hand, search_hand, searches
 from rulesdsl.reason.estimate import Estimate
 from rulesdsl.reason.executors import LOCAL, Workers, results
+from rulesdsl.reason.ladder import UNSOLVED, Ladder, seeing
 
 if TYPE_CHECKING:
     from rulesdsl.reason.sequence import Stopping
@@ -137,8 +138,8 @@ def indicators(players: int) -> dict[str, tuple[str, Test]]:
     tests["no_winner"] = ("winner", lambda v: v == -1)
     for reason in EndReason:
         tests[f"end_{reason}"] = ("reason", lambda v, reason=reason: v is reason)
-    tests["skill"] = ("skill", lambda v: v == 1)
-    tests["comeback"] = ("comeback", lambda v: v == 1)
+    for name in ("skill", "comeback", "decided", "unsolved", *(r.key for r in seeing(1))):
+        tests[name] = (name, lambda v: v == 1)
     return tests
 
 
@@ -522,8 +523,8 @@ def hand_values(
 
 CATEGORY_COLUMNS = {"winner": 0, "reason": 1, "fired": 2}
 """The columns of `_keys` that hold each category; the measurements of the others (skill,
-comeback, match winners) are not in `_keys`: `hand_values` takes skill and comeback as
-columns of their own."""
+comeback, the ladder's, match winners) are not in `_keys`: `hand_values` takes those of
+good play as columns of their own."""
 
 
 def add_clusters(
@@ -547,30 +548,59 @@ def _play_good(
     spec: Spec, result: Result, deals: list[Deal], dealer: int, seat: int
 ) -> tuple[list[tuple], dict[str, list[int]]]:
     """The same deal under good play: every seat the good bot (seat shares, coverage,
-    comebacks), and the good bot at `seat` against heuristic bots (a step of skill). Each
-    profile's hand, and its comebacks and skill steps."""
+    comebacks), the good bot at `seat` against heuristic bots (a step of skill), and the
+    rungs of the ladder above it at `seat` (`ladder.seeing`), with whether the deal was
+    decided before play. Each profile's hand, and its yes/no columns by name."""
     assert spec.good_play is not None
     n, bot = spec.players, spec.good_play
-    keys, comebacks, skills = [], [], []
+    keys: list[tuple] = []
+    columns: dict[str, list[int]] = {}
     for index, (_, rules) in enumerate(spec.profiles):
         deck, hand_seed = deals[index]
         tally = result.good[index]
         hand, comeback = good_hand(rules, n, bot, deck, hand_seed, dealer)
         key = counted(hand, dealer, n)
         record(tally, key)
-        tally.count("comeback", comeback)
         stepped = tuple(bot if s == seat else "heuristic" for s in range(n))
         step = hand_player(rules, n, stepped, spec.units)
         won = int(step(deck, hand_seed, NO_RANDOM, dealer).winner == seat)
-        tally.count("skill", won)
+        outcome = _ladder(rules, n, spec.good_play).outcome(deck, hand_seed, dealer, seat)
+        found = {
+            "comeback": comeback,
+            "skill": won,
+            "decided": int(outcome.decided == 1),
+            "unsolved": int(outcome.decided == UNSOLVED),
+        }
+        found.update(zip(good_rungs(bot), outcome.wins, strict=True))
+        for name, value in found.items():
+            tally.count(name, value)
+            columns.setdefault(name, []).append(value)
         keys.append(key)
-        comebacks.append(comeback)
-        skills.append(won)
     for tally, (a, b) in zip(result.good_pairs, spec.pairs, strict=True):
         record_pair(tally, keys[a], keys[b])
-        tally.count("comeback", (comebacks[a], comebacks[b]))
-        tally.count("skill", (skills[a], skills[b]))
-    return keys, {"comeback": comebacks, "skill": skills}
+        for name, values in columns.items():
+            tally.count(name, (values[a], values[b]))
+    return keys, columns
+
+
+LADDER_WORLDS = 10
+"""The worlds of the ladder's rungs above a good bot that does not search."""
+
+
+def good_rungs(bot: str) -> list[str]:
+    """The measurements of the ladder's rungs above the good bot `bot`."""
+    return [rung.key for rung in seeing(good_worlds(bot))]
+
+
+def good_worlds(bot: str) -> int:
+    """The worlds of the ladder's rungs above `bot`: its N, where it is a search bot."""
+    size = search_size(bot)
+    return size[1] if size is not None else LADDER_WORLDS
+
+
+@cache
+def _ladder(rules: Rules, players: int, bot: str) -> Ladder:
+    return Ladder(rules, players, seeing(good_worlds(bot)))
 
 
 def native_kernels(spec: Spec) -> list[Any] | None:

@@ -21,33 +21,22 @@ from dataclasses import dataclass
 from typing import Any
 
 from rulesdsl.model.rules import Rules
+from rulesdsl.play import native
 from rulesdsl.play.engine.fast import int_deck
-from rulesdsl.play.players.search.table import NO_RANDOM
+from rulesdsl.play.kernel import build
 from rulesdsl.reason.estimate import Z95, Estimate
 from rulesdsl.reason.executors import LOCAL, results
-from rulesdsl.reason.sim import CHUNK, _Decks, hand_player
-from rulesdsl.reason.solver import Solver
+from rulesdsl.reason.ladder import SOLVE_BUDGET, UNSOLVED, Ladder, Outcome, Rung, seeing
+from rulesdsl.reason.sim import CHUNK, _Decks
 
-SOLVE_BUDGET = 200_000
-"""The most positions one seat's question of the deal visits; past it the deal is unsolved."""
 TASK = 25
 """Deals a task plays."""
-
-
-@dataclass(frozen=True)
-class Rung:
-    """A step of the ladder: what the seat knows and how it plays, and its bot."""
-
-    name: str
-    bot: str
 
 
 def ladder(worlds: int, pimc: int) -> tuple[Rung, ...]:
     """The ladder, strongest first; the heuristic last, the others measured against it."""
     return (
-        Rung("sees everything", f"sees-all:{worlds}"),
-        Rung("sees every hand, not the stock", f"sees-hands:{worlds}"),
-        Rung("pimc scored by the solver", f"solver:{worlds}"),
+        *seeing(worlds),
         Rung("pimc scored by playouts", f"pimc:{pimc}"),
         Rung("heuristic", "heuristic"),
     )
@@ -71,11 +60,6 @@ class SkillSpec:
         return ladder(self.worlds, self.pimc)
 
 
-Row = tuple[int, tuple[int, ...]]
-"""One deal: 1 where some seat can force a win, 0 where none can, -1 unsolved; and for
-each rung whether its seat won (1 or 0)."""
-
-
 def deals_of(seed: int, cards: tuple[int, ...], units: range) -> Iterator[tuple[list[int], int]]:
     """The deck and hand seed of each deal of `units`, as `simulate` deals them."""
     decks = None
@@ -88,32 +72,18 @@ def deals_of(seed: int, cards: tuple[int, ...], units: range) -> Iterator[tuple[
         yield decks.next_deal()[0]
 
 
-def play_task(spec: SkillSpec, units: range) -> list[Row]:
-    """The rows of the deals numbered `units`."""
-    n, rules = spec.players, spec.rules
-    solver = Solver(rules, n)
-    seated = [
-        [hand_player(rules, n, _against(rung.bot, seat, n), spec.deals) for seat in range(n)]
-        for rung in spec.rungs
+def play_task(spec: SkillSpec, units: range) -> list[Outcome]:
+    """The outcomes of the deals numbered `units`."""
+    n = spec.players
+    rungs = Ladder(spec.rules, n, spec.rungs, spec.budget)
+    deals = deals_of(spec.seed, int_deck(spec.rules), units)
+    return [
+        rungs.outcome(deck, hand_seed, unit % n, (unit % n + unit // n) % n)
+        for unit, (deck, hand_seed) in zip(units, deals, strict=True)
     ]
-    rows = []
-    for unit, (deck, hand_seed) in zip(units, deals_of(spec.seed, int_deck(rules), units)):
-        dealer = unit % n
-        seat = (dealer + unit // n) % n
-        solution = solver.solve_dealt(deck, dealer, hand_seed, spec.budget, lines=False)
-        decided = -1 if not solution.solved else int(solution.forced_winner is not None)
-        wins = tuple(
-            int(play[seat](deck, hand_seed, NO_RANDOM, dealer).winner == seat) for play in seated
-        )
-        rows.append((decided, wins))
-    return rows
 
 
-def _against(bot: str, seat: int, players: int) -> tuple[str, ...]:
-    return tuple(bot if s == seat else "heuristic" for s in range(players))
-
-
-def _play_task_args(args: tuple[SkillSpec, range]) -> list[Row]:
+def _play_task_args(args: tuple[SkillSpec, range]) -> list[Outcome]:
     return play_task(*args)
 
 
@@ -122,10 +92,12 @@ def play(
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
     executor: str = LOCAL,
-) -> list[Row]:
+) -> list[Outcome]:
     """Every deal's row, in order, on `workers` processes (the same rows for any number)."""
+    if workers > 1 and executor == LOCAL and native.available():
+        build.kernel()  # compiled or loaded once, here: forked workers inherit it
     tasks = [(spec, range(k, min(k + TASK, spec.deals))) for k in range(0, spec.deals, TASK)]
-    rows: list[Row] = []
+    rows: list[Outcome] = []
     for part in results(_play_task_args, tasks, workers, executor, None, None):
         rows.extend(part)
         if progress is not None:
@@ -189,11 +161,11 @@ class Skill:
         }
 
 
-def figures(spec: SkillSpec, rows: Sequence[Row]) -> Skill:
+def figures(spec: SkillSpec, rows: Sequence[Outcome]) -> Skill:
     """The figures of `rows`."""
     n = len(rows)
-    decided = [d for d, _ in rows]
-    forced, unsolved = decided.count(1), decided.count(-1)
+    decided = [row.decided for row in rows]
+    forced, unsolved = decided.count(1), decided.count(UNSOLVED)
     solved = n - unsolved
     found = Decided(
         forced / solved if solved else math.nan,
@@ -201,13 +173,15 @@ def figures(spec: SkillSpec, rows: Sequence[Row]) -> Skill:
         Estimate.share(forced + unsolved, n).high,
         unsolved,
     )
-    heuristic = [wins[-1] for _, wins in rows]
+    heuristic = [row.wins[-1] for row in rows]
     rungs = []
     for k, rung in enumerate(spec.rungs):
-        won = [wins[k] for _, wins in rows]
+        won = [row.wins[k] for row in rows]
         share = Estimate.share(sum(won), n)
-        rungs.append(RungFigures(rung, share, mean_of([w - h for w, h in zip(won, heuristic)])))
-    top = [wins[0] for _, wins in rows]
+        rungs.append(
+            RungFigures(rung, share, mean_of([w - h for w, h in zip(won, heuristic, strict=True)]))
+        )
+    top = [row.wins[0] for row in rows]
     return Skill(spec, n, found, tuple(rungs), luck_index(top, heuristic))
 
 
@@ -219,18 +193,18 @@ def mean_of(values: Sequence[float]) -> Estimate:
 def luck_index(top: Sequence[int], heuristic: Sequence[int]) -> Estimate:
     """1 - mean(top - heuristic) / mean(1 - heuristic), the seat that sees everything's
     wins `top` and the heuristic seat's on the same deals, with the 95% interval of a ratio
-    of means (the delta method)."""
+    of means (the delta method), kept within 0..1 where the index lies."""
     n = len(top)
-    gains = [t - h for t, h in zip(top, heuristic)]
+    gains = [t - h for t, h in zip(top, heuristic, strict=True)]
     room = [1 - h for h in heuristic]
     if n < 2 or sum(room) == 0:
         return Estimate(math.nan, math.nan, math.nan, n)
     ratio = sum(gains) / sum(room)
-    residuals = [g - ratio * r for g, r in zip(gains, room)]
+    residuals = [g - ratio * r for g, r in zip(gains, room, strict=True)]
     mean = sum(residuals) / n
     variance = sum((e - mean) ** 2 for e in residuals) / (n - 1)
     half = Z95 * math.sqrt(variance / n) / (sum(room) / n)
-    return Estimate(1 - ratio, 1 - ratio - half, 1 - ratio + half, n)
+    return Estimate(1 - ratio, max(0.0, 1 - ratio - half), min(1.0, 1 - ratio + half), n)
 
 
 def _number(value: float) -> float | None:

@@ -107,22 +107,29 @@ class _Board:
         self.cards_played = [0] * SOLVE_DEPTH
         self.visited = [0]
 
-    def dealt_state(self, deck: Sequence[int], dealer: int, hand_seed: int) -> Any:
-        """The state dealt from `deck` (card ints of the canonical order), its reshuffles
-        drawn from the kernel's `hand_seed`."""
+    def dealt_state(
+        self, deck: Sequence[int], dealer: int, hand_seed: int, reshuffles: int | None
+    ) -> Any:
+        """The state dealt from `deck` (card ints of the canonical order) by the kernel with
+        `hand_seed`, its stream of reshuffles seeded with `reshuffles` where given (as a
+        hand of the reference engine's seeds it), else as the kernel seeds it."""
         s = self.new_state()
         ranked = [self.ranked[card] for card in deck]
         self.module.deal_logged(
             s, self.p, self.seen, False, ranked, self.players, self.dealt, dealer,
             self.seed(hand_seed),
         )  # fmt: skip
+        if reshuffles is not None:
+            s.shuffle_seed = self.seed(reshuffles)
         return s
 
     def question(self, s: Any, seat: int, budget: int) -> tuple[bool | None, int]:
         """Whether `seat` can force a win from the dealt state `s` (None: unsolved), and
         the positions visited; `s` is left as it was."""
         self.visited[0] = 0
-        won = self.module.solve(s, self.p, self.states, 0, self.todo, seat, budget, self.visited)
+        won = self.module.solve(
+            s, self.p, self.states, 0, self.todo, seat, budget, self.visited, False
+        )
         return (None if won < 0 else won == 1), int(self.visited[0])
 
     def line(self, s: Any, seat: int, budget: int) -> tuple[Card, ...]:
@@ -171,20 +178,32 @@ class Solver:
     ) -> Solution:
         """`solve_deal`'s answers."""
         deck = [to_int(card) for card in order]
-        return self.solve_dealt(deck, dealer, Stream(seed).split(), budget, lines)
+        return self._answers(deck, dealer, 0, Stream(seed).split(), budget, lines)
 
     def solve_dealt(
         self, deck: Sequence[int], dealer: int, hand_seed: int, budget: int, lines: bool = True
     ) -> Solution:
         """The answers on the deal of `deck` (card ints of the canonical order) by
-        `dealer`, reshuffles drawn from the kernel's `hand_seed`, as simulation deals it."""
+        `dealer`, as simulation's kernel deals it with `hand_seed`."""
+        return self._answers(deck, dealer, hand_seed, None, budget, lines)
+
+    def _answers(
+        self,
+        deck: Sequence[int],
+        dealer: int,
+        hand_seed: int,
+        reshuffles: int | None,
+        budget: int,
+        lines: bool,
+    ) -> Solution:
         board = self.board
-        dealt = board.dealt_state(deck, dealer, hand_seed)
+        dealt = board.dealt_state(deck, dealer, hand_seed, reshuffles)
         answers = []
         for seat in range(board.players):
             known, positions = board.question(dealt, seat, budget)
             line: tuple[Card, ...] = ()
             if lines and known is not None:
-                line = board.line(board.dealt_state(deck, dealer, hand_seed), seat, budget)
+                again = board.dealt_state(deck, dealer, hand_seed, reshuffles)
+                line = board.line(again, seat, budget)
             answers.append(SeatAnswer(seat, known, line, positions))
         return Solution(tuple(answers))

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rulesdsl.model.result import EndReason
-from rulesdsl.reason.sim import FIRES, Estimate, Result, Spec, Tally, covered
+from rulesdsl.reason.ladder import seeing
+from rulesdsl.reason.sim import FIRES, Estimate, Result, Spec, Tally, covered, good_worlds
 from rulesdsl.reason.verdict import Ground, Judgement, Verdict, default_margin, judge, proven
 from rulesdsl.words.layout import Page, text, wrap
 
@@ -73,6 +74,14 @@ def good_metrics(spec: Spec) -> list[Metric]:
         return []
     n = spec.players
     rows = [Metric("skill", f"{bot} vs {n - 1} heuristic: win share", True, True)]
+    rows += [
+        Metric(rung.key, f"{rung.bot} vs {n - 1} heuristic: win share", True, True)
+        for rung in seeing(good_worlds(bot))
+    ]
+    rows += [
+        Metric("decided", "deals decided before play (some seat can force a win)", True, True),
+        Metric("unsolved", "deals the solver left unsolved", True, True),
+    ]
     rows += [
         Metric(f"win_seat_{r}", f"good play: win share, {_seat(r)}", True, True) for r in range(n)
     ]

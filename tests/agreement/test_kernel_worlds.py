@@ -281,6 +281,8 @@ def _cards(mask: int) -> list[int]:
         ("two-of-clubs-leads", ("pimc:4", "random", "ismcts:15", "pimc:3")),
         ("lowest-follower-draws", ("ismcts:15", "pimc:4", "random", "heuristic")),
         ("memory", ("pimc:4", "ismcts:15", "random", "heuristic")),
+        ("equal-hands", ("solver:3", "sees-hands:2", "sees-all:2", "heuristic")),
+        ("bicycle", ("sees-all:2", "solver:2", "heuristic", "sees-hands:2")),
     ],
 )
 def test_the_compiled_search_plays_every_hand_as_cpython_does(profile, bots):

@@ -14,13 +14,21 @@ from rulesdsl.model.stream import Stream
 from rulesdsl.play.engine.driver import play_hand
 from rulesdsl.play.engine.events import Deal
 from rulesdsl.play.engine.hand import Hand
+from rulesdsl.play.kernel import search
 from rulesdsl.play.kernel.rows import SearchError
 from rulesdsl.play.players.bots import RandomBot
 from rulesdsl.play.players.registry import MAX_SEARCH, UnknownBot, make_bot
 from rulesdsl.read.profile import load, shipped_names
 
-SEARCHERS = ("pimc:3", "ismcts:12")
+SEARCHERS = ("pimc:3", "ismcts:12", "solver:3")
 POSITIONS = 12
+
+
+@pytest.fixture(autouse=True)
+def quick_solves(monkeypatch):
+    """The solver's questions cut short, so the solver's bots play quickly on CPython (a
+    question past its budget is scored by a playout)."""
+    monkeypatch.setattr(search, "SOLVE_BUDGET", 300)
 
 
 @pytest.mark.parametrize("name", ["pimc:1", "pimc:50", "ismcts:200", f"pimc:{MAX_SEARCH}"])

@@ -21,13 +21,13 @@ def not_searchable(reason: object) -> SearchError:
     return SearchError(f"search bots cannot play this profile: {reason}")
 
 
-class States(list[Any]):
-    """The states a search works on, for CPython: each made as it is first asked for."""
+class States(dict[int, Any]):
+    """The states a search works on, for CPython, by index: each made as it is first asked
+    for."""
 
-    def __getitem__(self, k: Any) -> Any:
-        while len(self) <= k:
-            self.append(State())
-        return super().__getitem__(k)
+    def __missing__(self, k: int) -> Any:
+        self[k] = State()
+        return self[k]
 
 
 def search_rows() -> tuple[Any, Any, States, list[Any]]:

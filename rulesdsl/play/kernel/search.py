@@ -12,6 +12,12 @@ cards played from the decision on by UCB over the cards legal in that world, add
 and playing the world out by the playout policy; the root's most visited card is chosen.
 The tree is rows of numbers (`tree_*` of the Work record).
 
+`solver:N`: PIMC whose card is scored in each world by the open-game solver (`solve.py`):
+whether some line of the seat's own play wins after it, the others playing the heuristic
+bot's card (`solver_card`). `sees-hands:N` and `sees-all:N` are yardsticks that read what
+their seat cannot know: the same, in worlds that keep every hand and shuffle the stock
+alone, or on the hand itself.
+
 A search seat draws from a stream of its own (`streams[seat]`); a hand played here seeds it
 from the hand's seed, so a hand plays alike on CPython and compiled.
 """
@@ -30,7 +36,7 @@ from rulesdsl.play.kernel.primitives import (
     stream_number,
     uniform,
 )
-from rulesdsl.play.kernel.solve import solve
+from rulesdsl.play.kernel.solve import UNSOLVED, solve
 from rulesdsl.play.kernel.state import PLAYS, copy_state
 from rulesdsl.play.kernel.steps import (
     PLAYOUT,
@@ -249,19 +255,19 @@ def restock(w: Any, world: Any, rng: Any) -> None:
     world.shuffle_drawn = 0
 
 
-def forced(w: Any, p: Any, out: Any, states: Any, me: int) -> bool:
-    """Whether the solver finds, within SOLVE_BUDGET positions, that `me` can force a win
-    from `out`."""
+def solved(w: Any, p: Any, out: Any, states: Any, me: int) -> int:
+    """1 where `me` wins from `out` against the others playing the heuristic, whatever the
+    playout's luck, 0 where it cannot, UNSOLVED past SOLVE_BUDGET positions."""
     if out.over != 0:
-        return out.hand_winner == me
+        return 1 if out.hand_winner == me else 0
     w.visited[0] = 0
-    return solve(out, p, states, SOLVE_FROM, w.todo, me, SOLVE_BUDGET, w.visited) == 1
+    return solve(out, p, states, SOLVE_FROM, w.todo, me, SOLVE_BUDGET, w.visited, True)
 
 
-def played_out(w: Any, p: Any, out: Any, me: int, seed: int) -> bool:
-    """Whether `me` wins `out` played out by the playout policy from `seed`."""
+def played_out(w: Any, p: Any, out: Any, me: int, seed: int) -> int:
+    """1 where `me` wins `out` played out by the playout policy from `seed`, else 0."""
     play_out(out, p, PLAYOUT, restart(w.playout, seed))
-    return out.hand_winner == me
+    return 1 if out.hand_winner == me else 0
 
 
 def solver_card(
@@ -269,10 +275,10 @@ def solver_card(
     rng: Any,
 ) -> int:  # fmt: skip
     """The card `me` plays of `allowed` (more than one) by PIMC over `worlds` worlds, a
-    card winning in a world where the solver finds a forced win after it, else where its
-    playout wins. The worlds are drawn from what the seat knows (`view` SOLVER), from every
-    hand with the stock shuffled (SEES_HANDS), or are the hand itself (SEES_ALL: a card
-    that forces a win is played at once, and the solver asked in the first world alone)."""
+    card's outcome in a world the solver's (`solved`), a playout's where the solver runs
+    past its budget. The worlds are drawn from what the seat knows (`view` SOLVER), from
+    every hand with the stock shuffled (SEES_HANDS), or are the hand itself (SEES_ALL: the
+    solver is asked in the first world alone, and a card that wins is played at once)."""
     if view == SOLVER:
         prepare(g, w, s, me)
     cards = allowed
@@ -281,6 +287,7 @@ def solver_card(
         cards &= cards - 1
     world, played = states[WORLD], states[PLAYED]
     usual = heuristic_card(allowed, s.trump, s.led, s.best, last_to_play(s))
+    known = 0  # under SEES_ALL, the cards the solver found lose
     for i in range(worlds):
         copy_state(s, world)
         if view == SOLVER and not sample(g, w, p, s, states, me, rng):
@@ -289,20 +296,20 @@ def solver_card(
         if view == SEES_HANDS:
             restock(w, world, rng)
         seed = next_seed(rng)
-        cards = allowed
+        cards = allowed & ~known
         while cards != 0:
             card = lowest(cards)
             cards &= cards - 1
             copy_state(world, played)
             play_now(played, p, card)
-            if view != SEES_ALL or i == 0:
-                if forced(w, p, played, states, me):
-                    if view == SEES_ALL:
-                        return card
-                    w.wins[card] += 1
-                    continue
-            if played_out(w, p, played, me, seed):
-                w.wins[card] += 1
+            value = solved(w, p, played, states, me) if view != SEES_ALL or i == 0 else UNSOLVED
+            if value == UNSOLVED:
+                value = played_out(w, p, played, me, seed)
+            elif view == SEES_ALL:
+                if value == 1:
+                    return card
+                known |= 1 << card
+            w.wins[card] += value
     return choice(w, allowed, usual)
 
 

@@ -5,6 +5,10 @@ chance (a reshuffle is drawn from the hand's seed, known too), so plain depth-fi
 decides it: a position is won where the seat to move is the solver's seat and one card
 wins, or another seat's and every card does. Each position's cards are tried the mover's
 likeliest first (`ordered`), and the search stops at the first card that settles it.
+
+With the others `modelled` as the heuristic bot, each of them plays the heuristic's card
+alone, and the search asks whether some line of the seat's own play wins against them:
+what the solver's bots (`search.solver_card`) ask of each world.
 """
 
 from __future__ import annotations
@@ -25,8 +29,25 @@ def ordered(s: Any, allowed: int) -> int:
     return heuristic_card(allowed, s.trump, s.led, s.best, last_to_play(s))
 
 
+def choices(s: Any, p: Any, me: int, modelled: bool) -> int:
+    """The cards the search tries at `s`: every legal card, or where the others are
+    `modelled` as the heuristic bot and one of them is to move, the heuristic's card."""
+    allowed = allowed_now(s, p)
+    if modelled and s.trick_seats[s.trick_len] != me:
+        return 1 << ordered(s, allowed)
+    return allowed
+
+
 def solve(
-    s: Any, p: Any, states: Any, base: int, todo: Any, me: int, budget: int, visited: Any
+    s: Any,
+    p: Any,
+    states: Any,
+    base: int,
+    todo: Any,
+    me: int,
+    budget: int,
+    visited: Any,
+    modelled: bool,
 ) -> int:
     """1 where seat `me` can force a win of the hand from `s`, 0 where the others can stop
     it, UNSOLVED where that takes more than `budget` positions or a line longer than `todo`;
@@ -35,7 +56,7 @@ def solve(
     if s.over != 0:
         return 1 if s.hand_winner == me else 0
     copy_state(s, states[base])
-    todo[0] = allowed_now(states[base], p)
+    todo[0] = choices(states[base], p, me, modelled)
     depth = 0
     found = -1  # the value of the position just left, -1 for none
     while True:
@@ -60,7 +81,7 @@ def solve(
             found = 1 if child.hand_winner == me else 0
             continue
         depth += 1
-        todo[depth] = allowed_now(child, p)
+        todo[depth] = choices(child, p, me, modelled)
         found = -1
 
 
@@ -76,8 +97,9 @@ def principal_line(
     line: Any,
 ) -> int:
     """The cards of a line that proves `solve`'s answer from `s`, written into `line`, and
-    their number (UNSOLVED where the budget ran out): the seat that gets its way plays a
-    card that keeps it, the others the first card they hold. `s` is played to the end."""
+    their number (UNSOLVED where the budget ran out, or the line is longer than `line`):
+    the seat that gets its way plays a card that keeps it, the others the first card they
+    hold. `s` is played to the end."""
     length = 0
     while s.over == 0:
         goal = 1 if s.trick_seats[s.trick_len] == me else 0
@@ -88,12 +110,14 @@ def principal_line(
             cards &= cards - 1
             copy_state(s, probe)
             play_now(probe, p, card)
-            value = solve(probe, p, states, 0, todo, me, budget, visited)
+            value = solve(probe, p, states, 0, todo, me, budget, visited, False)
             if value == UNSOLVED:
                 return UNSOLVED
             if value == goal:
                 chosen = card
                 break
+        if length == len(line):
+            return UNSOLVED
         play_now(s, p, chosen)
         line[length] = chosen
         length += 1

@@ -122,8 +122,8 @@ def lines(found: Skill) -> list[str]:
     ]
     if decided.unsolved:
         out.append(
-            f"  {decided.unsolved:,} deals unsolved within the budget: the interval counts them "
-            "both ways"
+            f"  unsolved within the budget: {decided.unsolved:,} of the deals; the interval counts "
+            "them both ways"
         )
     out.append(f"win share of one seat against three heuristic bots (an even share is {fair:.1%}):")
     width = max(len(f"{r.rung.name} ({r.rung.bot})") for r in found.rungs)
