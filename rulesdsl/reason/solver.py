@@ -87,7 +87,7 @@ class _Board:
         self.p = plan_record(self.plan)[0]
         self.states = np.zeros(SOLVE_DEPTH, STATE)
         self.todo = np.zeros(SOLVE_DEPTH, np.int64)
-        self.new_state = lambda: np.zeros(1, STATE)[0]
+        self.new_state = lambda: np.zeros(1, STATE).view(np.recarray)[0]
         self.seed = np.uint64
         self.seen = np.zeros(1, SEEN)[0]
         self.cards_played = np.zeros(SOLVE_DEPTH, np.int64)

@@ -284,6 +284,7 @@ FILE_OPTIONS = {
             "play",
             "show",
             "simulate",
+            "skill",
             "solve",
             "validate",
         )

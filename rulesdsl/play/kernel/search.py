@@ -70,7 +70,7 @@ SOLVER = PLAYOUT + 3
 SEES_HANDS = PLAYOUT + 4
 SEES_ALL = PLAYOUT + 5
 """The search bots' kinds, after the kernel's plain bots, in the order of
-`registry.SEARCH_BOTS`."""
+`players.search.bot.SEARCH_BOTS`."""
 SOLVE_FROM = FIRST_PROBE + PLAYS
 """The first of the states the open-game solver's line takes (`SOLVE_DEPTH` of them)."""
 SOLVE_BUDGET = 20_000
