@@ -34,7 +34,7 @@ from rulesdsl.surfaces.cli.skill import lines
 PLAYERS = 4
 SOLVED_TARGET = 0.99
 MEDIAN_TARGET = 0.010
-LADDER = ("equal-hands", "bicycle", "hoyle-lift-smoke")
+LADDER = ("equal-hands", "bicycle", "no-trumps")
 
 
 def measured(name: str, deals: int, budget: int, seed: int) -> tuple[list[float], int, int, int]:

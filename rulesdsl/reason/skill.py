@@ -51,7 +51,7 @@ class SkillSpec:
     players: int = 4
     deals: int = 400
     seed: int = 0
-    worlds: int = 10
+    worlds: int = 50
     pimc: int = 50
     budget: int = SOLVE_BUDGET
 

@@ -12,21 +12,19 @@ import random
 from collections import Counter
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-from sizing import examples
-from support import run_cli, settings_strategy
-from test_solver import SMALL, endless, played
+from support import run_cli
+from test_solver import endless, played, small_rules, small_tables
 
-from rulesdsl.model.rules import Rules, RulesError
+from rulesdsl.model.rules import Rules
 from rulesdsl.model.stream import Stream
 from rulesdsl.play.engine.driver import play_hand
 from rulesdsl.play.engine.hand import Hand
 from rulesdsl.play.kernel.search import restock
-from rulesdsl.play.kernel.state import State
+from rulesdsl.play.kernel.state import State, copy_state
 from rulesdsl.play.kernel.worlds import Work
 from rulesdsl.play.players.bots import HeuristicBot
 from rulesdsl.play.players.registry import make_bot
+from rulesdsl.play.players.search.bot import Position
 from rulesdsl.reason.ladder import Outcome
 from rulesdsl.reason.skill import SkillSpec, figures, luck_index
 
@@ -42,28 +40,12 @@ def winnable(hand: Hand, me: int) -> bool:
     return winnable(played(hand, HeuristicBot().choose(hand, legal)), me)
 
 
-@settings(
-    max_examples=examples(40),
-    deadline=None,
-    suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
-)
-@given(
-    settings_strategy,
-    st.sampled_from(SMALL["deck"]),
-    st.sampled_from(SMALL["hand_size"]),
-    st.integers(2, 4),
-    st.randoms(use_true_random=False),
-)
+@small_tables(40)
 def test_the_seat_that_sees_everything_wins_where_a_line_of_its_play_wins(
     options, deck, hand_size, players, rng
 ):
-    chosen = {**options, "deck": deck, "hand_size": hand_size, "players": "2..6"}
-    rules = Rules().with_options(chosen)
-    try:
-        rules.check_players(players)
-    except RulesError:
-        return
-    if endless(options):
+    rules = small_rules(options, deck, hand_size, players)
+    if rules is None or endless(options):
         return
     for _ in range(3):
         order = list(rules.cards)
@@ -75,31 +57,25 @@ def test_the_seat_that_sees_everything_wins_where_a_line_of_its_play_wins(
         assert (play_hand(hand, seats).winner == me) == expected
 
 
-def test_a_world_of_the_seat_that_sees_every_hand_shuffles_the_stock_alone():
-    rules = Rules()
-    hand = Hand.deal(rules, 4, 0, seed=3)
-    bot = make_bot("sees-hands:1")
-    from rulesdsl.play.players.search.bot import Position
-
-    s = Position(hand).s
+@pytest.mark.parametrize(("trump", "fixed"), [("dealer_last_card", 0), ("stock_bottom", 1)])
+def test_a_world_of_the_seat_that_sees_every_hand_shuffles_the_stock_alone(trump, fixed):
+    s = Position(Hand.deal(Rules().with_options({"trump": trump}), 4, 0, seed=3)).s
     shown = [k for k in range(s.stock_len) if s.stock[k] == s.shown]
-    stock = list(s.stock[: s.stock_len])
+    assert len(shown) == fixed
+    stock = sorted(s.stock[: s.stock_len])
     rng, world, w = Stream(5), State(), Work()
-    tops = Counter()
+    tops: Counter[int] = Counter()
     for _ in range(2000):
-        for name in ("hands", "stock", "stock_len", "shown", "refills", "trump"):
-            setattr(world, name, list(getattr(s, name)) if isinstance(getattr(s, name), list)
-                    else getattr(s, name))  # fmt: skip
+        copy_state(s, world)
         restock(w, world, rng)
         assert world.hands == s.hands
-        assert sorted(world.stock[: s.stock_len]) == sorted(stock)
+        assert sorted(world.stock[: s.stock_len]) == stock
         assert all(world.stock[k] == s.shown for k in shown)
         tops[world.stock[s.stock_len - 1]] += 1
     movable = s.stock_len - len(shown)
-    assert len(tops) == movable
     expected = 2000 / movable
+    assert len(tops) == movable
     assert all(abs(count - expected) < 5 * math.sqrt(expected) for count in tops.values())
-    assert bot.name == "sees-hands:1"
 
 
 def test_the_luck_index_is_the_share_of_the_heuristic_seats_losses_no_line_wins():

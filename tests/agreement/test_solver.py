@@ -69,26 +69,41 @@ def agree(rules: Rules, players: int, rng: random.Random) -> None:
     assert len(winners) <= 1 and solution.forced_winner == (winners[0] if winners else None)
 
 
-@settings(
-    max_examples=examples(60),
-    deadline=None,
-    suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
-)
-@given(
-    settings_strategy,
-    st.sampled_from(SMALL["deck"]),
-    st.sampled_from(SMALL["hand_size"]),
-    st.integers(2, 4),
-    st.randoms(use_true_random=False),
-)
-def test_random_options_on_small_decks_are_solved_as_minimax_solves_them(
-    options, deck, hand_size, players, rng
-):
+def small_tables(count: int):
+    """Hypothesis draws `count` tables (scaled by `sizing.examples`): random options on a
+    deck and hand size of SMALL, a number of players, and a random generator."""
+    return lambda test: settings(
+        max_examples=examples(count),
+        deadline=None,
+        suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
+    )(
+        given(
+            settings_strategy,
+            st.sampled_from(SMALL["deck"]),
+            st.sampled_from(SMALL["hand_size"]),
+            st.integers(2, 4),
+            st.randoms(use_true_random=False),
+        )(test)
+    )
+
+
+def small_rules(options: dict[str, str], deck: str, hand_size: str, players: int) -> Rules | None:
+    """The rules of `options` on a small deck, or None where they cannot seat `players`."""
     chosen = {**options, "deck": deck, "hand_size": hand_size, "players": "2..6"}
     rules = Rules().with_options(chosen)
     try:
         rules.check_players(players)
     except RulesError:
+        return None
+    return rules
+
+
+@small_tables(60)
+def test_random_options_on_small_decks_are_solved_as_minimax_solves_them(
+    options, deck, hand_size, players, rng
+):
+    rules = small_rules(options, deck, hand_size, players)
+    if rules is None:
         return
     if endless(options):
         order = list(rules.cards)

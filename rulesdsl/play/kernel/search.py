@@ -97,15 +97,19 @@ def choice(w: Any, allowed: int, usual: int) -> int:
     return top if ahead * ahead > w.wins[top] + w.wins[usual] else usual
 
 
+def clear_wins(w: Any, allowed: int) -> None:
+    """No world won yet by any card of `allowed`."""
+    while allowed != 0:
+        w.wins[lowest(allowed)] = 0
+        allowed &= allowed - 1
+
+
 def pimc_card(
     s: Any, p: Any, g: Any, w: Any, states: Any, me: int, allowed: int, worlds: int, rng: Any
 ) -> int:
     """The card `me` plays of `allowed` (more than one) by PIMC over `worlds` worlds."""
     prepare(g, w, s, me)
-    cards = allowed
-    while cards != 0:
-        w.wins[lowest(cards)] = 0
-        cards &= cards - 1
+    clear_wins(w, allowed)
     world, played = states[WORLD], states[PLAYED]
     usual = heuristic_card(allowed, s.trump, s.led, s.best, last_to_play(s))
     for _ in range(worlds):
@@ -281,10 +285,7 @@ def solver_card(
     solver is asked in the first world alone, and a card that wins is played at once)."""
     if view == SOLVER:
         prepare(g, w, s, me)
-    cards = allowed
-    while cards != 0:
-        w.wins[lowest(cards)] = 0
-        cards &= cards - 1
+    clear_wins(w, allowed)
     world, played = states[WORLD], states[PLAYED]
     usual = heuristic_card(allowed, s.trump, s.led, s.best, last_to_play(s))
     known = 0  # under SEES_ALL, the cards the solver found lose

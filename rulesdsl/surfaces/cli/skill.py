@@ -32,7 +32,7 @@ MOST_WORLDS = 1_000
 @click.option(
     "--worlds",
     type=int,
-    default=10,
+    default=50,
     show_default=True,
     help="Worlds (playouts for the seat that sees everything) the solver's bots try a card in.",
 )
