@@ -868,6 +868,8 @@ def check_spec(spec: Spec) -> None:
         raise ValueError("--good-play measures hands: give --hands, not --matches")
     if spec.rotate and spec.matches:
         raise ValueError("--rotate-seats turns the seats of hands: give --hands, not --matches")
+    if not 0 <= spec.baseline < len(spec.profiles):
+        raise ValueError(f"the baseline is profile {spec.baseline}, of {len(spec.profiles)}")
 
 
 def check_rotation(spec: Spec, hands: int) -> None:
@@ -880,5 +882,3 @@ def check_rotation(spec: Spec, hands: int) -> None:
         f"--rotate-seats plays each deal from all {spec.players} seats, so the hands must be "
         f"a multiple of {spec.players}: {fewer:,} or {fewer + spec.players:,}, not {hands:,}"
     )
-    if not 0 <= spec.baseline < len(spec.profiles):
-        raise ValueError(f"the baseline is profile {spec.baseline}, of {len(spec.profiles)}")

@@ -9,7 +9,7 @@ from support import run_cli
 
 from rulesdsl.read.profile import load
 from rulesdsl.reason.analysis.sameness import Sameness
-from rulesdsl.reason.sim import Spec, empty_result, run
+from rulesdsl.reason.sim import Spec, check_spec, empty_result, run
 from rulesdsl.reason.verdict import Ground, Verdict
 from rulesdsl.words import report
 
@@ -25,6 +25,12 @@ def compared(capsys, *args) -> dict:
 
 def spec_of(*names: str, **options) -> Spec:
     return Spec(profiles=tuple((n, load(n).rules) for n in names), skill=False, **options)
+
+
+@pytest.mark.parametrize("baseline", [-1, 3, 10])
+def test_a_baseline_that_is_not_one_of_the_profiles_is_refused(baseline):
+    with pytest.raises(ValueError, match=f"the baseline is profile {baseline}, of 3"):
+        check_spec(spec_of(*THREE, baseline=baseline))
 
 
 def test_each_profile_pairs_with_the_baseline_unless_all_pairs_are_asked_for():
