@@ -27,6 +27,7 @@ from rulesdsl.model.stream import Stream
 from rulesdsl.play import native
 from rulesdsl.play.engine.fast import REASONS, HandPlayer, compile_hand, int_deck, play_plain
 from rulesdsl.play.engine.match import Match
+from rulesdsl.play.kernel.deals import skill_seat
 from rulesdsl.play.kernel.rows import not_searchable
 from rulesdsl.play.players.registry import make_bot, search_size
 from rulesdsl.play.players.search.table import NO_RANDOM, good_hand, search_hand, searches
@@ -436,7 +437,7 @@ def _play_chunk(spec: Spec, units: range, result: Result) -> None:
     kept, good = _Kept.of(spec), _Kept.of(spec)
     for unit, deals, raws in _hands(spec, units):
         dealer = unit % n
-        seat = (dealer + unit // n) % n
+        seat = skill_seat(unit, n)
         skills = []
         for index, (key, tally) in enumerate(zip(raws, result.profiles, strict=True)):
             record(tally, key)
@@ -724,7 +725,7 @@ def _play_native(spec: Spec, units: range, result: Result, kernels: list[Any]) -
 
     n = spec.players
     unit = np.arange(units.start, units.stop, dtype=np.int64)
-    seat = (unit % n + unit // n) % n
+    seat = skill_seat(unit, n)
     keys, skills = [], []
     for (_, rules), kernel, tally in zip(spec.profiles, kernels, result.profiles, strict=True):
         played = kernel.chunks(_native_chunks(spec, units, int_deck(rules), "bots"))

@@ -24,6 +24,7 @@ from rulesdsl.model.rules import Rules
 from rulesdsl.play import native
 from rulesdsl.play.engine.fast import int_deck
 from rulesdsl.play.kernel import build
+from rulesdsl.play.kernel.deals import skill_seat
 from rulesdsl.reason.estimate import Z95, Estimate
 from rulesdsl.reason.executors import LOCAL, results
 from rulesdsl.reason.ladder import SOLVE_BUDGET, UNSOLVED, Ladder, Outcome, Rung, seeing
@@ -78,7 +79,7 @@ def play_task(spec: SkillSpec, units: range) -> list[Outcome]:
     rungs = Ladder(spec.rules, n, spec.rungs, spec.budget)
     deals = deals_of(spec.seed, int_deck(spec.rules), units)
     return [
-        rungs.outcome(deck, hand_seed, unit % n, (unit % n + unit // n) % n)
+        rungs.outcome(deck, hand_seed, unit % n, skill_seat(unit, n))
         for unit, (deck, hand_seed) in zip(units, deals, strict=True)
     ]
 

@@ -78,6 +78,13 @@ def rotate_deck(deck: Any, dealt_from: Any, dealt: int, size: int, turn: int) ->
         deck[k] = dealt_from[k]
 
 
+def skill_seat(unit: Any, players: int) -> Any:
+    """The seat a step of skill is measured at in deal `unit` (a number or an array of
+    them): it turns relative to the dealer every `players` deals, so it sits everywhere
+    equally often."""
+    return (unit % players + unit // players) % players
+
+
 def play_deals(
     s: Any,
     p: Any,
@@ -123,7 +130,7 @@ def play_deals(
             if skill:
                 for seat in range(players):
                     bots[seat] = RANDOM
-                bots[(dealer + unit // players) % players] = HEURISTIC
+                bots[skill_seat(unit, players)] = HEURISTIC
             play_dealt(
                 s, p, g, w, states, deck, players, dealt, dealer, seed, bots, budgets, rng, streams
             )
