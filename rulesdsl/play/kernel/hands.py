@@ -15,7 +15,7 @@ from rulesdsl.play.engine.masks import popcount
 from rulesdsl.play.engine.plan import plan_for
 from rulesdsl.play.kernel.plan import NotNative, kernel_plan
 from rulesdsl.play.kernel.rows import search_rows, searched
-from rulesdsl.play.kernel.search import PIMC, play_dealt
+from rulesdsl.play.kernel.search import play_dealt
 from rulesdsl.play.kernel.state import SEATS, State
 from rulesdsl.play.kernel.steps import hand_points
 
@@ -23,13 +23,14 @@ from rulesdsl.play.kernel.steps import hand_points
 def seat_kinds(bots: tuple[str, ...]) -> tuple[list[int], list[int]]:
     """Each seat's bot as the kernel's kind, and its budget (a search bot's N, else 0);
     NotNative for a bot the kernel does not play."""
-    from rulesdsl.play.players.registry import SEARCH_BOTS, search_size
+    from rulesdsl.play.players.registry import search_size
+    from rulesdsl.play.players.search.bot import kernel_kind
 
     kinds, budgets = [], []
     for name in bots:
         size = search_size(name)
         if size is not None:
-            kinds.append(PIMC + list(SEARCH_BOTS).index(size[0]))
+            kinds.append(kernel_kind(size[0]))
             budgets.append(size[1])
         elif name in BOTS:
             kinds.append(BOTS.index(name))

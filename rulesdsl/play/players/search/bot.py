@@ -65,11 +65,16 @@ SEARCH_BOTS = {
 what their N counts per decision (`rulesdsl.play.kernel.search` says what each does)."""
 
 
+def kernel_kind(kind: str) -> int:
+    """The kernel's number for the search bot `kind` (one of SEARCH_BOTS)."""
+    return PIMC + list(SEARCH_BOTS).index(kind)
+
+
 class SearchBot:
     """A bot of `kind` (one of SEARCH_BOTS) with a budget of `budget` a decision."""
 
     def __init__(self, kind: str, budget: int, seed: int = 0) -> None:
-        self.kind = PIMC + list(SEARCH_BOTS).index(kind)
+        self.kind = kernel_kind(kind)
         self.budget = budget
         self.name = f"{kind}:{budget}"
         self.stream = Stream(seed)
