@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import click
 
@@ -263,7 +263,7 @@ def simulate_profiles(
         for line in sameness_lines(same):
             click.echo("\n".join(wrap(line, columns, "", "  ")))
     play = partial(played, spec, stopping, same, given, workers or default_workers())
-    result = _with_progress(play, executor, most_played(spec, stopping))
+    result = with_progress(play, executor, most_played(spec, stopping))
     asked = attribute and not result.interrupted
     split = attributions(spec, same, result.units.n) if asked else None
     _output(result, as_json, as_csv, plot, Page.for_stdout(width), same, given, split)
@@ -371,7 +371,12 @@ def _check_plot(plot: Path, refs: list[str]) -> None:
     check_output(plot, profile_inputs(refs), "--plot")
 
 
-def _with_progress(play: Callable[..., Result], executor: str, total: int) -> Result:
+Done = TypeVar("Done")
+
+
+def with_progress(
+    play: Callable[..., Done], executor: str, total: int, doing: str = "simulating"
+) -> Done:
     """`play(progress, executor)`, with a progress bar of `total` units on a terminal's
     stderr."""
     if not sys.stderr.isatty():
@@ -379,7 +384,7 @@ def _with_progress(play: Callable[..., Result], executor: str, total: int) -> Re
     from rich.progress import Progress
 
     with Progress(transient=True, console=_stderr_console()) as bar:
-        task = bar.add_task("simulating", total=total)
+        task = bar.add_task(doing, total=total)
         update: Callable[[int], None] = lambda done: bar.update(task, completed=done)  # noqa: E731
         return play(update, executor)
 

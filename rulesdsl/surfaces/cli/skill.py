@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import json
 import math
-import sys
-from collections.abc import Callable
+from functools import partial
 
 import click
 
@@ -18,6 +17,7 @@ from rulesdsl.service import UsageProblem
 from rulesdsl.surfaces.cli.common import root_option
 from rulesdsl.surfaces.cli.diverge import read_rules
 from rulesdsl.surfaces.cli.play import choose_players
+from rulesdsl.surfaces.cli.sim import with_progress
 
 MOST_WORLDS = 1_000
 """The largest --worlds and --pimc."""
@@ -78,7 +78,8 @@ def skill_command(
     except ExecutorError as refused:
         raise UsageProblem(str(refused)) from None
     spec = SkillSpec(safe_text(profile), rules, count, deals, seed, worlds, pimc, budget)
-    found = figures(spec, _with_progress(spec, workers or default_workers(), executor))
+    run = partial(play, spec, workers or default_workers())
+    found = figures(spec, with_progress(run, executor, spec.deals, "playing"))
     if as_json:
         click.echo(json.dumps(found.to_dict(), indent=2))
     else:
@@ -95,18 +96,6 @@ def _check(deals: int, worlds: int, pimc: int, budget: int, workers: int | None)
         raise UsageProblem("--budget must be at least 1")
     if workers is not None and workers < 1:
         raise UsageProblem("--workers must be at least 1")
-
-
-def _with_progress(spec: SkillSpec, workers: int, executor: str) -> list:
-    if not sys.stderr.isatty():
-        return play(spec, workers, None, executor)
-    from rich.console import Console
-    from rich.progress import Progress
-
-    with Progress(transient=True, console=Console(stderr=True)) as bar:
-        task = bar.add_task("playing", total=spec.deals)
-        update: Callable[[int], None] = lambda done: bar.update(task, completed=done)  # noqa: E731
-        return play(spec, workers, update, executor)
 
 
 def lines(found: Skill) -> list[str]:
