@@ -35,8 +35,8 @@ from rulesdsl.play.engine.hand import Hand
 from rulesdsl.play.kernel.hands import kernel_player
 from rulesdsl.play.kernel.state import copy_state
 from rulesdsl.play.kernel.steps import PLAYOUT, allowed_now, play_out
-from rulesdsl.play.kernel.worlds import WORLD, prepare, sample
-from rulesdsl.play.players.bots import RandomBot
+from rulesdsl.play.kernel.worlds import MAX_PROPOSALS, WORLD, prepare, sample
+from rulesdsl.play.players.bots import HeuristicBot, RandomBot
 from rulesdsl.play.players.search.bot import Position
 from rulesdsl.read.profile import load, load_text
 
@@ -83,13 +83,14 @@ def kernel_world(position: Position, seat: int) -> tuple[tuple, dict, dict, list
     return key, dealt, taken, stock
 
 
-def draws_from(position: Position, seat: int, rng: Stream, count: int):
-    """`count` worlds for `seat` at the position, each as `kernel_world` gives it."""
+def draws_from(position: Position, seat: int, rng: Stream, count: int, read: bool = False):
+    """`count` worlds for `seat` at the position, each as `kernel_world` gives it; with
+    `read`, the others' plays read as the heuristic bot's."""
     s, p, g, w, states = position.rows()
-    prepare(g, w, s, seat)
+    prepare(g, w, s, seat, read)
     for _ in range(count):
         copy_state(s, states[WORLD])
-        assert sample(g, w, p, s, states, seat, rng)
+        assert sample(g, w, p, s, states, seat, rng, MAX_PROPOSALS)
         yield kernel_world(position, seat)
 
 
@@ -163,16 +164,50 @@ def test_no_word_reading_a_players_cards_is_known_where_who_draws_too_or_is_out_
         assert not where & {Where.ALSO_DRAWS, Where.OUT, Where.DRAW, Where.END}
 
 
-def assert_uniform(rules: Rules, seed: int, plays: int) -> None:
+READ_CASES = [
+    ("equal-hands", {}, 11, 3),
+    ("equal-hands", {"must_head": "yes"}, 5, 4),
+    ("equal-hands", {"follow": "suit_or_trump", "when_void": "trump_if_able"}, 2, 5),
+    ("bicycle", {}, 7, 4),
+    ("equal-hands", {"deck": "A K Q J", "hand_size": "3"}, 3, 5),
+    ("equal-hands", {"deck": "A K Q J", "hand_size": "3"}, 8, 7),
+    ("equal-hands", {"deck": "A K Q J", "hand_size": "4", "trump": "stock_bottom"}, 4, 6),
+]
+"""Hands the heuristic bot plays, and positions in them."""
+
+
+@pytest.mark.parametrize(("profile", "more", "seed", "plays"), READ_CASES)
+def test_worlds_read_as_the_heuristic_bots_are_those_it_plays_so_each_as_likely(
+    profile, more, seed, plays
+):
+    """`solver:N`'s worlds: exactly those in which the heuristic bot plays every other
+    player's cards as they were played, each about equally often."""
+    assert_uniform(small(profile, **more), seed, plays, read=True)
+
+
+def test_reading_the_others_as_the_heuristic_bot_rules_worlds_out():
+    narrowed = 0
+    for profile, more, seed, plays in READ_CASES:
+        truth = played(small(profile, **more), seed, plays, bot=HeuristicBot())
+        read = every_world(truth, truth.to_move, read=True)
+        legal = every_world(truth, truth.to_move)
+        assert read <= legal
+        narrowed += len(read) < len(legal)
+    assert narrowed >= len(READ_CASES) - 1
+
+
+def assert_uniform(rules: Rules, seed: int, plays: int, read: bool = False) -> None:
     """At the position `plays` cards into the hand dealt from `seed`, the kernel draws
-    exactly the worlds the exhaustive replay finds, each about equally often."""
-    truth = played(rules, seed, plays)
+    exactly the worlds the exhaustive replay finds, each about equally often; with `read`,
+    in a hand the heuristic bot plays, the worlds in which it plays the others' cards."""
+    truth = played(rules, seed, plays, bot=HeuristicBot() if read else None)
     seat = truth.to_move
-    support = {_in_ints(truth, k) for k in every_world(truth, seat)}
+    support = {_in_ints(truth, k) for k in every_world(truth, seat, read)}
     assert reference_key(truth, seat) in support
     rng = Stream(derive(1, "kernel worlds", seed, plays))
     draws = 100 * len(support)  # enough to see the bias of a proposal kept every time
-    counts = Counter(key for key, _, _, _ in draws_from(Position(truth), seat, rng, draws))
+    position = Position(truth)
+    counts = Counter(key for key, _, _, _ in draws_from(position, seat, rng, draws, read))
     assert set(counts) == support
     chi, df = chi_square(counts, support)
     assert chi < generous(df), (chi, df)

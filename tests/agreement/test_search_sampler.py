@@ -17,6 +17,7 @@ from rulesdsl.model.cards import Card, Suit
 from rulesdsl.model.rules import Rules
 from rulesdsl.model.seeds import derive
 from rulesdsl.model.stream import Stream
+from rulesdsl.play.engine.driver import Player
 from rulesdsl.play.engine.events import Deal, Draw
 from rulesdsl.play.engine.hand import Hand
 from rulesdsl.play.players.bots import RandomBot
@@ -29,10 +30,13 @@ def small(profile: str = "equal-hands", **more: str) -> Rules:
     return load(profile).rules.with_options({**SMALL, **more})
 
 
-def played(rules: Rules, seed: int, plays: int, players: int = 3) -> Hand:
-    """A hand dealt by seat 0 and played `plays` cards on by random bots (or to its end)."""
+def played(
+    rules: Rules, seed: int, plays: int, players: int = 3, bot: Player | None = None
+) -> Hand:
+    """A hand dealt by seat 0 and played `plays` cards on by `bot` (a random bot where none
+    is given), or to its end."""
     hand = Hand.deal(rules, players, 0, seed=seed)
-    bot = RandomBot(seed)
+    bot = bot or RandomBot(seed)
     for _ in range(plays):
         if hand.is_over:
             break
@@ -49,10 +53,11 @@ def key(hand: Hand, seat: int) -> tuple:
     return dealt, draws, frozenset(hand.stock)
 
 
-def every_world(truth: Hand, seat: int) -> set[tuple]:
+def every_world(truth: Hand, seat: int, read: bool = False) -> set[tuple]:
     """The consistent worlds, by brute force: every way to give the other players their
     dealt cards and draws out of the cards `seat` has not seen, each replayed from the
-    deal in the reference engine (the deck order of docs/rules.md, "Reproducible deals")."""
+    deal in the reference engine (the deck order of docs/rules.md, "Reproducible deals");
+    with `read`, those in which the heuristic bot plays every other player's cards."""
     rules, n = truth.rules, truth.players
     deal = next(e for e in truth.events if isinstance(e, Deal))
     draws = [e for e in truth.events if isinstance(e, Draw)]
@@ -83,7 +88,7 @@ def every_world(truth: Hand, seat: int) -> set[tuple]:
             order = [hands[(dealer + 1 + k) % n][k // n] for k in range(n * size)]
             if info.place is Place.STOCK_BOTTOM:
                 order.append(info.shown)
-            hand = replay(rules, 3, order + stock + rest, plays)
+            hand = replay(rules, 3, order + stock + rest, plays, frozenset(others if read else ()))
             if hand is not None:
                 found.add(key(hand, seat))
     return found

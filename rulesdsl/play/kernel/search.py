@@ -53,6 +53,7 @@ from rulesdsl.play.kernel.steps import (
 )
 from rulesdsl.play.kernel.worlds import (
     FIRST_PROBE,
+    MAX_PROPOSALS,
     PLAYED,
     WORLD,
     exclusions,
@@ -76,6 +77,9 @@ SOLVE_FROM = FIRST_PROBE + PLAYS
 SOLVE_BUDGET = 20_000
 """The most positions one question of a solver-scored bot visits; past it, the card is
 scored by a playout."""
+MODEL_PROPOSALS = 20_000
+"""The proposals `solver:N` draws for a world read as the heuristic bot's before it reads
+the others' plays as legal alone."""
 SEAT_STREAMS = 2
 """A search seat's stream in a hand: the hand seed's number SEAT_STREAMS + seat."""
 
@@ -108,13 +112,13 @@ def pimc_card(
     s: Any, p: Any, g: Any, w: Any, states: Any, me: int, allowed: int, worlds: int, rng: Any
 ) -> int:
     """The card `me` plays of `allowed` (more than one) by PIMC over `worlds` worlds."""
-    prepare(g, w, s, me)
+    prepare(g, w, s, me, False)
     clear_wins(w, allowed)
     world, played = states[WORLD], states[PLAYED]
     usual = heuristic_card(allowed, s.trump, s.led, s.best, last_to_play(s))
     for _ in range(worlds):
         copy_state(s, world)
-        if not sample(g, w, p, s, states, me, rng):
+        if not sample(g, w, p, s, states, me, rng, MAX_PROPOSALS):
             w.gave_up += 1
             return usual
         seed = next_seed(rng)
@@ -210,13 +214,13 @@ def ismcts_card(
     s: Any, p: Any, g: Any, w: Any, states: Any, me: int, allowed: int, iterations: int, rng: Any
 ) -> int:
     """The card `me` plays of `allowed` (more than one) by ISMCTS over `iterations`."""
-    prepare(g, w, s, me)
+    prepare(g, w, s, me, False)
     w.tree_len = 1
     w.tree_first[0] = -1
     world = states[WORLD]
     for _ in range(iterations):
         copy_state(s, world)
-        if not sample(g, w, p, s, states, me, rng):
+        if not sample(g, w, p, s, states, me, rng, MAX_PROPOSALS):
             w.gave_up += 1
             return heuristic_card(allowed, s.trump, s.led, s.best, last_to_play(s))
         depth = descend(w, p, world, rng)
@@ -259,6 +263,18 @@ def restock(w: Any, world: Any, rng: Any) -> None:
     world.shuffle_drawn = 0
 
 
+def read_sample(g: Any, w: Any, p: Any, s: Any, states: Any, me: int, rng: Any) -> bool:
+    """A world drawn by `sample`, the others' plays read as the heuristic bot's where
+    `w.model` is set (the worlds then as likely as the deals in which the heuristic bot
+    plays as the others played); where none is found in MODEL_PROPOSALS, the others do not
+    play as that bot, and the world is drawn from what their plays' legality says alone."""
+    if w.model != 0:
+        if sample(g, w, p, s, states, me, rng, MODEL_PROPOSALS):
+            return True
+        prepare(g, w, s, me, False)
+    return sample(g, w, p, s, states, me, rng, MAX_PROPOSALS)
+
+
 def solved(w: Any, p: Any, out: Any, states: Any, me: int) -> int:
     """1 where `me` wins from `out` against the others playing the heuristic, whatever the
     playout's luck, 0 where it cannot, UNSOLVED past SOLVE_BUDGET positions."""
@@ -284,14 +300,14 @@ def solver_card(
     every hand with the stock shuffled (SEES_HANDS), or are the hand itself (SEES_ALL: the
     solver is asked in the first world alone, and a card that wins is played at once)."""
     if view == SOLVER:
-        prepare(g, w, s, me)
+        prepare(g, w, s, me, True)
     clear_wins(w, allowed)
     world, played = states[WORLD], states[PLAYED]
     usual = heuristic_card(allowed, s.trump, s.led, s.best, last_to_play(s))
     known = 0  # under SEES_ALL, the cards the solver found lose
     for i in range(worlds):
         copy_state(s, world)
-        if view == SOLVER and not sample(g, w, p, s, states, me, rng):
+        if view == SOLVER and not read_sample(g, w, p, s, states, me, rng):
             w.gave_up += 1
             return usual
         if view == SEES_HANDS:
@@ -341,7 +357,8 @@ def play_logged(s: Any, p: Any, g: Any, states: Any, card: int) -> None:
     seat = s.trick_seats[s.trick_len]
     probe = states[FIRST_PROBE + g.plays_len]
     copy_state(s, probe)
-    g.excluded[g.plays_len] = exclusions(probe, p, seat, card)
+    g.excluded[g.plays_len] = exclusions(probe, p, seat, card, False)
+    g.read[g.plays_len] = exclusions(probe, p, seat, card, True)
     log_play(g, seat, card)
     play_card(s, seat, card)
     if s.trick_len == s.seats_len:

@@ -140,6 +140,7 @@ SEEN_FIELDS = (
     Field("play_seat", PLAYS, np.int8, "who played the i-th card of the hand"),
     Field("play_card", PLAYS, np.int8, "the i-th card of the hand played"),
     Field("excluded", PLAYS, meaning="the cards its player cannot have held then (a mask)"),
+    Field("read", PLAYS, meaning="the same, its player playing as the heuristic bot"),
     Field("slots_len"),
     Field("slot_seat", SLOTS, np.int8, "who took the k-th card into its hand: dealt, drawn"),
     Field("slot_time", SLOTS, np.int32, "how many cards were played before it was taken"),

@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from rulesdsl.play.engine.heuristic import heuristic_card
 from rulesdsl.play.engine.masks import ALL_CARDS, lowest, nth, popcount
 from rulesdsl.play.kernel.primitives import next_seed, uniform
 from rulesdsl.play.kernel.rules import left_of
@@ -49,7 +50,7 @@ from rulesdsl.play.kernel.state import (
     record_class,
     record_type,
 )
-from rulesdsl.play.kernel.steps import follow_allowed, lead_allowed, lead_first
+from rulesdsl.play.kernel.steps import follow_allowed, last_to_play, lead_allowed, lead_first
 
 WORLD, PLAYED, FIRST_PROBE = range(3)
 """The states a search works on: the world drawn, the world played out, then the probes."""
@@ -82,6 +83,7 @@ WORK_FIELDS = (
     Field("held", SEATS, meaning="each seat's cards now in the proposal"),
     Field("dealt", SEATS, meaning="(scratch) each seat's dealt cards in the proposal"),
     Field("first", meaning="the seat whose cards a proposal checks first"),
+    Field("model", meaning="1 where the others' plays are read as the heuristic bot's"),
     Field("left", CARDS, meaning="the cards of the stock's pool left to put in it"),
     Field("wins", CARDS, meaning="the worlds each card won"),
     Field("playout", 2, np.uint64, "the stream of a playout"),
@@ -197,10 +199,12 @@ def known(g: Any, s: Any, k: int, me: int) -> bool:
     return g.slot_seat[k] == me or shown_slot(g, s, k)
 
 
-def prepare(g: Any, w: Any, s: Any, me: int) -> None:
+def prepare(g: Any, w: Any, s: Any, me: int, modelled: bool) -> None:
     """Once a decision: each seat's slots, plays and plays of a card to place (another
     seat's, of a card `me` cannot place), in order; the cards of each pool `me` cannot
-    place, less those."""
+    place, less those. Where the others are `modelled` as the heuristic bot, the worlds
+    drawn are those in which it plays as they played (`Seen.read`)."""
+    w.model = 1 if modelled else 0
     for e in range(g.epochs + 1):
         w.unseen[e] = g.pool[e]
     if s.shown >= 0:
@@ -250,7 +254,7 @@ def windows(g: Any, w: Any, s: Any, seat: int) -> None:
         card = g.play_card[i]
         lo = 0
         for b in range(w.plays_from[seat], w.plays_from[seat + 1]):
-            if w.seat_plays[b] < i and (g.excluded[w.seat_plays[b]] >> card) & 1 != 0:
+            if w.seat_plays[b] < i and (ruled_out(g, w, w.seat_plays[b]) >> card) & 1 != 0:
                 lo = w.seat_plays[b] + 1
         w.place_lo[j] = lo
         room = 0
@@ -265,6 +269,11 @@ def windows(g: Any, w: Any, s: Any, seat: int) -> None:
         w.place_room[j] = room
 
 
+def ruled_out(g: Any, w: Any, i: int) -> int:
+    """The cards the player of the i-th play cannot have held then, as the worlds read it."""
+    return g.read[i] if w.model != 0 else g.excluded[i]
+
+
 def ban(g: Any, w: Any, seat: int) -> None:
     """For each slot of `seat`: the cards its card, held from then on if it is never played,
     cannot be (`g.excluded` of each of its plays after), and how many of its pool are left."""
@@ -273,7 +282,7 @@ def ban(g: Any, w: Any, seat: int) -> None:
     for a in range(w.slots_from[seat + 1] - 1, w.slots_from[seat] - 1, -1):
         k = w.seat_slots[a]
         while b >= w.plays_from[seat] and w.seat_plays[b] >= g.slot_time[k]:
-            banned |= g.excluded[w.seat_plays[b]]
+            banned |= ruled_out(g, w, w.seat_plays[b])
             b -= 1
         w.banned[k] = banned
         w.room[k] = popcount(w.unseen[g.slot_epoch[k]] & ~banned)
@@ -355,28 +364,32 @@ def fill_bound(g: Any, w: Any, s: Any, seat: int) -> float:
     return most
 
 
-def may_play(q: Any, p: Any, seat: int, held: int, card: int) -> bool:
-    """Whether `seat`, to move in the probe `q`, may play `card` holding `held`."""
+def may_play(q: Any, p: Any, seat: int, held: int, card: int, modelled: bool) -> bool:
+    """Whether `seat`, to move in the probe `q`, may play `card` holding `held`; where it
+    is `modelled` as the heuristic bot, whether that bot plays it."""
     own = q.hands[seat]
     q.hands[seat] = held
     allowed = lead_allowed(q, p, seat) if q.trick_len == 0 else follow_allowed(q, p, seat)
     q.hands[seat] = own
+    if modelled and (allowed >> card) & 1 != 0:
+        return heuristic_card(allowed, q.trump, q.led, q.best, last_to_play(q)) == card
     return (allowed >> card) & 1 != 0
 
 
-def exclusions(q: Any, p: Any, seat: int, card: int) -> int:
-    """The cards `seat`, to move in the probe `q`, cannot have held when it played `card`:
-    each alone beside the card would have made it illegal, and so would it beside every
-    card but those (a card the rules rule out only in some hands is not one of them)."""
+def exclusions(q: Any, p: Any, seat: int, card: int, modelled: bool) -> int:
+    """The cards `seat`, to move in the probe `q`, cannot have held when it played `card`
+    (`may_play`): each alone beside the card would have made it illegal, and so would it
+    beside every card but those (a card the rules rule out only in some hands is not one of
+    them)."""
     out = 0
     for x in range(CARDS):
-        if x != card and not may_play(q, p, seat, (1 << card) | (1 << x), card):
+        if x != card and not may_play(q, p, seat, (1 << card) | (1 << x), card, modelled):
             out |= 1 << x
     others = ALL_CARDS & ~out
     cards = out
     while cards != 0:
         x = lowest(cards)
-        if may_play(q, p, seat, others | (1 << x), card):
+        if may_play(q, p, seat, others | (1 << x), card, modelled):
             out &= ~(1 << x)
         cards &= cards - 1
     return out
@@ -394,7 +407,7 @@ def walk(g: Any, w: Any, p: Any, states: Any, seat: int) -> int:
             held |= 1 << w.fill[w.seat_slots[a]]
             a += 1
         card = g.play_card[i]
-        if not may_play(states[FIRST_PROBE + i], p, seat, held, card):
+        if not may_play(states[FIRST_PROBE + i], p, seat, held, card, w.model != 0):
             return -1
         held &= ~(1 << card)
     while a < stop:
@@ -447,12 +460,12 @@ def led_first_as_dealt(g: Any, w: Any, p: Any, s: Any, states: Any, me: int) -> 
     return agrees
 
 
-def sample(g: Any, w: Any, p: Any, s: Any, states: Any, me: int, rng: Any) -> bool:
+def sample(g: Any, w: Any, p: Any, s: Any, states: Any, me: int, rng: Any, tries: int) -> bool:
     """Draw a consistent world into `states[WORLD]`, a copy of the position now `s`: the
     other hands and the stock's unseen cards as the world has them, its reshuffles seeded
-    anew; False if none was found in MAX_PROPOSALS."""
+    anew; False if none was found in `tries` proposals."""
     found = False
-    for _ in range(MAX_PROPOSALS):
+    for _ in range(tries):
         w.proposals += 1
         if propose(g, w, p, s, states, me, rng):
             found = True
