@@ -14,6 +14,8 @@ SOLVE_BUDGET = 200_000
 """The most positions one seat's question of the deal visits; past it the deal is unsolved."""
 SEEING = ("sees-all", "sees-hands", "solver")
 """The solver's bots, the seat seeing everything, every hand, its own cards (`KIND:N`)."""
+HEURISTIC = "heuristic"
+"""The bot of the ladder's foot, and of every seat the rungs play against."""
 UNSOLVED = -1
 """A deal's `decided` where some seat's question ran past the budget."""
 
@@ -35,6 +37,10 @@ def seeing(worlds: int) -> tuple[Rung, ...]:
     """The rungs of the solver's bots, each trying a card in `worlds` worlds."""
     names = ("sees everything", "sees every hand, not the stock", "pimc scored by the solver")
     return tuple(Rung(name, f"{kind}:{worlds}") for name, kind in zip(names, SEEING, strict=True))
+
+
+FOOT = Rung("heuristic", HEURISTIC)
+"""The ladder's foot: the heuristic bot, which the rungs' gains are measured from."""
 
 
 @dataclass(frozen=True)
@@ -75,4 +81,4 @@ class Ladder:
 
 
 def _against(bot: str, seat: int, players: int) -> tuple[str, ...]:
-    return tuple(bot if s == seat else "heuristic" for s in range(players))
+    return tuple(bot if s == seat else HEURISTIC for s in range(players))

@@ -33,7 +33,8 @@ from rulesdsl.play.players.registry import make_bot, search_size
 from rulesdsl.play.players.search.table import NO_RANDOM, good_hand, search_hand, searches
 from rulesdsl.reason.estimate import Estimate
 from rulesdsl.reason.executors import LOCAL, Workers, results
-from rulesdsl.reason.ladder import UNSOLVED, Ladder, seeing
+from rulesdsl.reason.ladder import FOOT, HEURISTIC, UNSOLVED, Ladder, Rung, seeing
+from rulesdsl.reason.luck import LUCK, luck_difference, luck_index
 
 if TYPE_CHECKING:
     from rulesdsl.reason.sequence import Stopping
@@ -139,7 +140,7 @@ def indicators(players: int) -> dict[str, tuple[str, Test]]:
     tests["no_winner"] = ("winner", lambda v: v == -1)
     for reason in EndReason:
         tests[f"end_{reason}"] = ("reason", lambda v, reason=reason: v is reason)
-    for name in ("skill", "comeback", "decided", "unsolved", *(r.key for r in seeing(1))):
+    for name in ("skill", "comeback", "decided", "unsolved", *(r.key for r in good_ladder(1))):
         tests[name] = (name, lambda v: v == 1)
     return tests
 
@@ -243,7 +244,10 @@ class Tally:
     def estimate(self, key: str, share: bool = False) -> Estimate:
         """The mean of a measurement per hand with its interval: from the observations'
         spread, or for a `share` Wilson's, on as many hands as would give the clusters'
-        spread (at most `cluster` times those played)."""
+        spread (at most `cluster` times those played); the luck index, a ratio, its own."""
+        if key == LUCK:
+            clusters = self.counts.get(LUCK, Counter())
+            return (luck_difference if self.paired else luck_index)(clusters, self.cluster)
         count, total, squares = self.observations(key)
         if not share or self.cluster == 1 or count < 2:
             return dataclasses.replace(Estimate.of(count, total, squares, share), n=self.n)
@@ -434,7 +438,7 @@ def _play_chunk(spec: Spec, units: range, result: Result) -> None:
         for _, rules in spec.profiles
     ]
     skill_bots = [Stream(derive(spec.seed, "skill", units.start)) for _ in spec.profiles]
-    kept, good = _Kept.of(spec), _Kept.of(spec)
+    kept, good, luck = _Kept.of(spec), _Kept.of(spec), _Luck.of(spec)
     for unit, deals, raws in _hands(spec, units):
         dealer = unit % n
         seat = skill_seat(unit, n)
@@ -455,6 +459,7 @@ def _play_chunk(spec: Spec, units: range, result: Result) -> None:
         if spec.good_play:
             hands, columns = _play_good(spec, result, deals, dealer, seat)
             good.add(hands, **columns)
+            luck.add(spec, result, columns)
         result.units.n += 1
     if spec.rotate:
         kept.cluster(spec, result.profiles, result.pairs)
@@ -499,6 +504,34 @@ class _Kept:
             extra = {name: np.array(column, np.int64) for name, column in columns.items()}
             values.append(hand_values(spec, keys, list(fired), extra))
         add_clusters(spec, tallies, pairs, values)
+
+
+@dataclass
+class _Luck:
+    """Under good play, each profile's wins in the cluster so far of the seat that sees
+    everything and of the heuristic seat, counted as the luck index's clusters."""
+
+    sums: list[list[int]]
+    deals: int = 0
+
+    @classmethod
+    def of(cls, spec: Spec) -> _Luck:
+        return cls([[0, 0] for _ in spec.profiles])
+
+    def add(self, spec: Spec, result: Result, columns: dict[str, list[int]]) -> None:
+        top = columns[seeing(1)[0].key]
+        for sums, won, heuristic in zip(self.sums, top, columns[FOOT.key], strict=True):
+            sums[0] += won
+            sums[1] += heuristic
+        self.deals += 1
+        if self.deals < spec.cluster:
+            return
+        clusters = [(won, heuristic) for won, heuristic in self.sums]
+        for tally, cluster in zip(result.good, clusters, strict=True):
+            tally.count(LUCK, cluster)
+        for tally, (a, b) in zip(result.good_pairs, spec.pairs, strict=True):
+            tally.count(LUCK, (clusters[a], clusters[b]))
+        self.sums, self.deals = [[0, 0] for _ in self.sums], 0
 
 
 def hand_values(
@@ -562,7 +595,7 @@ def _play_good(
         hand, comeback = good_hand(rules, n, bot, deck, hand_seed, dealer)
         key = counted(hand, dealer, n)
         record(tally, key)
-        stepped = tuple(bot if s == seat else "heuristic" for s in range(n))
+        stepped = tuple(bot if s == seat else HEURISTIC for s in range(n))
         step = hand_player(rules, n, stepped, spec.units)
         won = int(step(deck, hand_seed, NO_RANDOM, dealer).winner == seat)
         outcome = _ladder(rules, n, spec.good_play).outcome(deck, hand_seed, dealer, seat)
@@ -588,9 +621,15 @@ LADDER_WORLDS = 10
 """The worlds of the ladder's rungs above a good bot that does not search."""
 
 
+def good_ladder(worlds: int) -> tuple[Rung, ...]:
+    """The ladder's rungs measured under good play: those above the good bot, then the
+    heuristic, the luck index's baseline."""
+    return (*seeing(worlds), FOOT)
+
+
 def good_rungs(bot: str) -> list[str]:
-    """The measurements of the ladder's rungs above the good bot `bot`."""
-    return [rung.key for rung in seeing(good_worlds(bot))]
+    """The measurements of the ladder's rungs under the good bot `bot`."""
+    return [rung.key for rung in good_ladder(good_worlds(bot))]
 
 
 def good_worlds(bot: str) -> int:
@@ -601,7 +640,7 @@ def good_worlds(bot: str) -> int:
 
 @cache
 def _ladder(rules: Rules, players: int, bot: str) -> Ladder:
-    return Ladder(rules, players, seeing(good_worlds(bot)))
+    return Ladder(rules, players, good_ladder(good_worlds(bot)))
 
 
 def native_kernels(spec: Spec) -> list[Any] | None:

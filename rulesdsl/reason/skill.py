@@ -5,17 +5,13 @@ everything, every hand but not the stock, only its own cards (pimc scored by the
 and pimc scored by playouts), or plays the heuristic itself. The seat studied turns with
 the deals, as `simulate`'s skill seat does, so it sits everywhere equally often.
 
-The luck index says how much the deal decides the result: of the wins the heuristic seat
-leaves to the others, the share that the seat that sees everything still cannot take,
-1 - (W_all - W_heuristic) / (1 - W_heuristic). It is 1 where seeing every card and the
-stock's order gains nothing, 0 where that seat wins every hand; normalised by what was
-left to gain and measured with the same bots on the same deals, it reads alike across
-versions whatever their number of seats or how often their hands have a winner.
+The luck index (`luck`) says how much the deal decides the result.
 """
 
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -25,9 +21,10 @@ from rulesdsl.play import native
 from rulesdsl.play.engine.fast import int_deck
 from rulesdsl.play.kernel import build
 from rulesdsl.play.kernel.deals import skill_seat
-from rulesdsl.reason.estimate import Z95, Estimate
+from rulesdsl.reason.estimate import Estimate
 from rulesdsl.reason.executors import LOCAL, results
-from rulesdsl.reason.ladder import SOLVE_BUDGET, UNSOLVED, Ladder, Outcome, Rung, seeing
+from rulesdsl.reason.ladder import FOOT, SOLVE_BUDGET, UNSOLVED, Ladder, Outcome, Rung, seeing
+from rulesdsl.reason.luck import luck_index
 from rulesdsl.reason.sim import CHUNK, _Decks
 
 TASK = 25
@@ -39,7 +36,7 @@ def ladder(worlds: int, pimc: int) -> tuple[Rung, ...]:
     return (
         *seeing(worlds),
         Rung("pimc scored by playouts", f"pimc:{pimc}"),
-        Rung("heuristic", "heuristic"),
+        FOOT,
     )
 
 
@@ -182,30 +179,13 @@ def figures(spec: SkillSpec, rows: Sequence[Outcome]) -> Skill:
         rungs.append(
             RungFigures(rung, share, mean_of([w - h for w, h in zip(won, heuristic, strict=True)]))
         )
-    top = [row.wins[0] for row in rows]
-    return Skill(spec, n, found, tuple(rungs), luck_index(top, heuristic))
+    clusters = Counter((row.wins[0], row.wins[-1]) for row in rows)
+    return Skill(spec, n, found, tuple(rungs), luck_index(clusters, 1))
 
 
 def mean_of(values: Sequence[float]) -> Estimate:
     """The mean of `values` with its 95% interval (normal approximation)."""
     return Estimate.of(len(values), sum(values), sum(v * v for v in values))
-
-
-def luck_index(top: Sequence[int], heuristic: Sequence[int]) -> Estimate:
-    """1 - mean(top - heuristic) / mean(1 - heuristic), the seat that sees everything's
-    wins `top` and the heuristic seat's on the same deals, with the 95% interval of a ratio
-    of means (the delta method), kept within 0..1 where the index lies."""
-    n = len(top)
-    gains = [t - h for t, h in zip(top, heuristic, strict=True)]
-    room = [1 - h for h in heuristic]
-    if n < 2 or sum(room) == 0:
-        return Estimate(math.nan, math.nan, math.nan, n)
-    ratio = sum(gains) / sum(room)
-    residuals = [g - ratio * r for g, r in zip(gains, room, strict=True)]
-    mean = sum(residuals) / n
-    variance = sum((e - mean) ** 2 for e in residuals) / (n - 1)
-    half = Z95 * math.sqrt(variance / n) / (sum(room) / n)
-    return Estimate(1 - ratio, max(0.0, 1 - ratio - half), min(1.0, 1 - ratio + half), n)
 
 
 def _number(value: float) -> float | None:

@@ -11,8 +11,17 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rulesdsl.model.result import EndReason
-from rulesdsl.reason.ladder import seeing
-from rulesdsl.reason.sim import FIRES, Estimate, Result, Spec, Tally, covered, good_worlds
+from rulesdsl.reason.luck import LUCK
+from rulesdsl.reason.sim import (
+    FIRES,
+    Estimate,
+    Result,
+    Spec,
+    Tally,
+    covered,
+    good_ladder,
+    good_worlds,
+)
 from rulesdsl.reason.verdict import Ground, Judgement, Verdict, default_margin, judge, proven
 from rulesdsl.words.layout import Page, text, wrap
 
@@ -26,6 +35,11 @@ class Metric:
     label: str
     share: bool
     good: bool = False  # measured on the hands under good play
+
+    @property
+    def per_hand(self) -> bool:
+        """Whether it is a mean per hand (all but the luck index, a ratio of means)."""
+        return self.key != LUCK
 
     @property
     def name(self) -> str:
@@ -76,8 +90,9 @@ def good_metrics(spec: Spec) -> list[Metric]:
     rows = [Metric("skill", f"{bot} vs {n - 1} heuristic: win share", True, True)]
     rows += [
         Metric(rung.key, f"{rung.bot} vs {n - 1} heuristic: win share", True, True)
-        for rung in seeing(good_worlds(bot))
+        for rung in good_ladder(good_worlds(bot))
     ]
+    rows.append(Metric(LUCK, "luck index (1: seeing every card gains nothing)", False, True))
     rows += [
         Metric("decided", "deals decided before play (some seat can force a win)", True, True),
         Metric("unsolved", "deals the solver left unsolved", True, True),

@@ -61,6 +61,10 @@ def test_the_report_shows_the_steps_of_skill_seats_comebacks_and_coverage_under_
     for key in ("skill", "good_skill", "good_win_seat_0", "good_comeback", "good_fires_follow"):
         assert metrics[key]["n"] == 6
     assert "good_skill" in data["pairs"][0]["b_minus_a"]
+    lucks = [data["profiles"][name]["metrics"]["good_luck"] for name in ("equal-hands", "bicycle")]
+    difference = data["pairs"][0]["b_minus_a"]["good_luck"]
+    assert difference["mean"] == pytest.approx(lucks[1]["mean"] - lucks[0]["mean"])
+    assert metrics["good_heuristic"]["n"] == 6
     main(["simulate", "equal-hands", "--hands", "3", "--good-play", "pimc:1"])
     text, _ = capsys.readouterr()
     assert "heuristic vs 3 random: win share" in text
@@ -81,10 +85,14 @@ def test_good_play_without_a_bot_is_off_and_the_default_report_unchanged(capsys)
         (["--good-play", "pimc:0"], "a whole number from 1"),
         (["--good-play", "pimc:1", "--matches", "2"], "give --hands, not --matches"),
         (["--bots", "ismcts:x"], "ismcts:50"),
+        (
+            ["--good-play", "pimc:1", "--until-decided", "--metrics", "good_luck"],
+            "a ratio of means, which --until-decided does not decide",
+        ),
     ],
 )
 def test_a_bad_good_play_is_one_line_and_status_2(capsys, args, words):
-    code = main(["simulate", "equal-hands", *args])
+    code = main(["compare", "equal-hands", "bicycle", *args])
     _, err = capsys.readouterr()
     assert code == 2 and words in err and "Traceback" not in err
 

@@ -26,7 +26,7 @@ from rulesdsl.play.players.bots import HeuristicBot
 from rulesdsl.play.players.registry import make_bot
 from rulesdsl.play.players.search.bot import Position
 from rulesdsl.reason.ladder import Outcome
-from rulesdsl.reason.skill import SkillSpec, figures, luck_index
+from rulesdsl.reason.skill import SkillSpec, figures
 
 
 def winnable(hand: Hand, me: int) -> bool:
@@ -76,14 +76,6 @@ def test_a_world_of_the_seat_that_sees_every_hand_shuffles_the_stock_alone(trump
     expected = 2000 / movable
     assert len(tops) == movable
     assert all(abs(count - expected) < 5 * math.sqrt(expected) for count in tops.values())
-
-
-def test_the_luck_index_is_the_share_of_the_heuristic_seats_losses_no_line_wins():
-    top = [1, 1, 0, 0, 1, 0, 0, 0, 1, 0]
-    heuristic = [1, 0, 0, 0, 0, 0, 0, 0, 1, 0]
-    luck = luck_index(top, heuristic)
-    assert luck.mean == pytest.approx(1 - 2 / 8)
-    assert luck.low < luck.mean < luck.high
 
 
 def test_the_figures_are_the_rows_own():

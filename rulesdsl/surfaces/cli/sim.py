@@ -303,6 +303,11 @@ def _stopping(spec: Spec, alpha: float, max_hands: int | None, judged: tuple[str
     names = [n.strip() for text in judged for n in text.split(",") if n.strip()]
     for name in names:
         _metric(known, name, "--metrics")
+        if not known[name].per_hand:
+            raise UsageProblem(
+                f"--metrics {name}: a ratio of means, which --until-decided does not decide;"
+                " it decides measures per hand"
+            )
     chosen = tuple(dict.fromkeys(names)) or tuple(default_judged(spec))
     return stopping_for(spec, alpha, max_hands, chosen)
 
