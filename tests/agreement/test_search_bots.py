@@ -13,6 +13,7 @@ from rulesdsl.model.seeds import derive, shuffle
 from rulesdsl.model.stream import Stream
 from rulesdsl.play.engine.driver import play_hand
 from rulesdsl.play.engine.events import Deal
+from rulesdsl.play.engine.fast import int_deck
 from rulesdsl.play.engine.hand import Hand
 from rulesdsl.play.kernel import search
 from rulesdsl.play.kernel.rows import SearchError
@@ -247,3 +248,34 @@ def test_the_playout_policy_plays_alike_alone_and_among_other_bots():
         shuffle(order, Stream(game + 50))
         results = [fast.play(t, order, game, Stream(game), game % 4) for t in (alone, mixed)]
         assert results[0] == results[1]
+
+
+def unread_after_hands(monkeypatch, others: str) -> list[int]:
+    """Whether `solver:2` at seat 0 found, in each of four hands against `others`, that
+    they do not play as the heuristic bot (it then reads their plays' legality alone);
+    no decision gave up."""
+    from rulesdsl.play.kernel import hands
+    from rulesdsl.play.kernel.rows import search_rows
+
+    made = []
+    monkeypatch.setattr(hands, "search_rows", lambda: made.append(search_rows()) or made[-1])
+    monkeypatch.setattr(search, "MODEL_PROPOSALS", 2_000)
+    rules = small("equal-hands")
+    play = hands.kernel_player(rules, 3, ("solver:2", others, others))
+    found = []
+    for number in range(4):
+        deck = list(int_deck(rules))
+        shuffle(deck, Stream(number))
+        play(deck, number, Stream(number), number % 3)
+        g, w = made[-1][0], made[-1][1]
+        assert w.gave_up == 0
+        found.append(g.unread & 1)
+    return found
+
+
+def test_the_solver_bot_reads_the_heuristic_bot_as_such_all_hand(monkeypatch):
+    assert unread_after_hands(monkeypatch, "heuristic") == [0, 0, 0, 0]
+
+
+def test_the_solver_bot_reads_legality_alone_once_the_others_play_otherwise(monkeypatch):
+    assert any(unread_after_hands(monkeypatch, "random"))

@@ -14,9 +14,10 @@ The tree is rows of numbers (`tree_*` of the Work record).
 
 `solver:N`: PIMC whose card is scored in each world by the open-game solver (`solve.py`):
 whether some line of the seat's own play wins after it, the others playing the heuristic
-bot's card (`solver_card`). `sees-hands:N` and `sees-all:N` are yardsticks that read what
-their seat cannot know: the same, in worlds that keep every hand and shuffle the stock
-alone, or on the hand itself.
+bot's card (`solver_card`). It reads the others so in drawing its worlds too: they are the
+deals in which the heuristic bot plays as the others played (`read_sample`).
+`sees-hands:N` and `sees-all:N` are yardsticks that read what their seat cannot know: the
+same, in worlds that keep every hand and shuffle the stock alone, or on the hand itself.
 
 A search seat draws from a stream of its own (`streams[seat]`); a hand played here seeds it
 from the hand's seed, so a hand plays alike on CPython and compiled.
@@ -265,12 +266,12 @@ def restock(w: Any, world: Any, rng: Any) -> None:
 
 def read_sample(g: Any, w: Any, p: Any, s: Any, states: Any, me: int, rng: Any) -> bool:
     """A world drawn by `sample`, the others' plays read as the heuristic bot's where
-    `w.model` is set (the worlds then as likely as the deals in which the heuristic bot
-    plays as the others played); where none is found in MODEL_PROPOSALS, the others do not
-    play as that bot, and the world is drawn from what their plays' legality says alone."""
+    `w.model` is set; where none is found in MODEL_PROPOSALS, the others do not play as
+    that bot: `me` reads their plays' legality alone for the rest of the hand."""
     if w.model != 0:
         if sample(g, w, p, s, states, me, rng, MODEL_PROPOSALS):
             return True
+        g.unread |= 1 << me
         prepare(g, w, s, me, False)
     return sample(g, w, p, s, states, me, rng, MAX_PROPOSALS)
 
@@ -300,7 +301,7 @@ def solver_card(
     every hand with the stock shuffled (SEES_HANDS), or are the hand itself (SEES_ALL: the
     solver is asked in the first world alone, and a card that wins is played at once)."""
     if view == SOLVER:
-        prepare(g, w, s, me, True)
+        prepare(g, w, s, me, (g.unread >> me) & 1 == 0)
     clear_wins(w, allowed)
     world, played = states[WORLD], states[PLAYED]
     usual = heuristic_card(allowed, s.trump, s.led, s.best, last_to_play(s))

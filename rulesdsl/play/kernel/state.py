@@ -152,6 +152,7 @@ SEEN_FIELDS = (
     Field("aside", meaning="the cards set aside since the last refill, a mask"),
     Field("held", SEATS, meaning="each seat's cards before the draw of this trick"),
     Field("fewest", meaning="the seats that held strictly the fewest cards at some trick's start"),
+    Field("unread", meaning="the seats that found the others do not play as the heuristic bot"),
 )
 """What a hand's seats see, as it is played: the cards played in order, the cards taken
 into hands (each seat sees its own), the refilled stocks' cards. Searching seats read

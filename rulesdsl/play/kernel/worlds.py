@@ -13,6 +13,11 @@ as the profile's own `lead_allowed` and `follow_allowed` say on the position bef
 play (`probes`: the state before the i-th play is `states[FIRST_PROBE + i]`; the rules read
 the mover's cards and what every seat sees, never another hand).
 
+Where the others are modelled as the heuristic bot (`solver:N`), a play is consistent only
+where that bot plays it, and each play's ruled-out cards are those under which it would
+not (`Seen.read`): the worlds kept are then exactly the deals in which the heuristic bot
+plays as the others played, each as likely.
+
 A proposal draws from what the seat knows: each card another player played goes to one of
 that player's slots of its stock taken before the play and after any play of the player's
 it would have made illegal; each other slot gets a card of its pool that no play of its
@@ -126,6 +131,7 @@ def log_deal(g: Any, s: Any, deck: Any, dealer: int) -> None:
     g.epochs = 0
     g.aside = 0
     g.fewest = 0
+    g.unread = 0
     whole = 0
     for k in range(len(deck)):
         whole |= 1 << deck[k]
