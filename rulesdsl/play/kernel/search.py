@@ -85,12 +85,12 @@ SEAT_STREAMS = 2
 """A search seat's stream in a hand: the hand seed's number SEAT_STREAMS + seat."""
 
 
-def choice(w: Any, allowed: int, usual: int) -> int:
+def choice(w: Any, allowed: int, usual: int, careful: bool) -> int:
     """The card of `allowed` that won in most worlds (the lowest of those) where it won
-    clearly more often than the heuristic's card `usual`: by more than the square root of
-    their wins together (one standard deviation of the difference of two counts drawn by
-    chance); else `usual`. A card that won in a few worlds more by luck does not displace a
-    sound default."""
+    more often than the heuristic's card `usual`, and where `careful` (a world's outcome a
+    playout's) clearly more often: by more than the square root of their wins together (one
+    standard deviation of the difference of two counts drawn by chance); else `usual`. So a
+    card that won in a few playouts more by luck does not displace a sound default."""
     top = -1
     cards = allowed
     while cards != 0:
@@ -99,6 +99,8 @@ def choice(w: Any, allowed: int, usual: int) -> int:
             top = card
         cards &= cards - 1
     ahead = w.wins[top] - w.wins[usual]
+    if not careful:
+        return top if ahead > 0 else usual
     return top if ahead * ahead > w.wins[top] + w.wins[usual] else usual
 
 
@@ -135,7 +137,7 @@ def pimc_card(
             play_out(out, p, PLAYOUT, restart(w.playout, seed))
             if out.hand_winner == me:
                 w.wins[card] += 1
-    return choice(w, allowed, usual)
+    return choice(w, allowed, usual, True)
 
 
 # -- ismcts ------------------------------------------------------------------------------
@@ -297,9 +299,11 @@ def solver_card(
 ) -> int:  # fmt: skip
     """The card `me` plays of `allowed` (more than one) by PIMC over `worlds` worlds, a
     card's outcome in a world the solver's (`solved`), a playout's where the solver runs
-    past its budget. The worlds are drawn from what the seat knows (`view` SOLVER), from
-    every hand with the stock shuffled (SEES_HANDS), or are the hand itself (SEES_ALL: the
-    solver is asked in the first world alone, and a card that wins is played at once)."""
+    past its budget; the card that won in most worlds is chosen where it won in more than
+    the heuristic's (`choice`, not careful: the outcomes are the solver's). The worlds are
+    drawn from what the seat knows (`view` SOLVER), from every hand with the stock shuffled
+    (SEES_HANDS), or are the hand itself (SEES_ALL: the solver is asked in the first world
+    alone, and a card that wins is played at once)."""
     if view == SOLVER:
         prepare(g, w, s, me, (g.unread >> me) & 1 == 0)
     clear_wins(w, allowed)
@@ -328,7 +332,7 @@ def solver_card(
                     return card
                 known |= 1 << card
             w.wins[card] += value
-    return choice(w, allowed, usual)
+    return choice(w, allowed, usual, False)
 
 
 # -- the hand ----------------------------------------------------------------------------
