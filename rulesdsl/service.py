@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import click
 
 from rulesdsl.model.cards import CardError
+from rulesdsl.model.hints import did_you_mean
 from rulesdsl.model.kinds import OptionError
 from rulesdsl.model.rules import Rules, RulesError
 from rulesdsl.model.text import safe_text
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
     from rulesdsl.reason.executors import Workers
     from rulesdsl.reason.sequence import Stopping
     from rulesdsl.reason.sim import Result, Spec
+    from rulesdsl.words.report import Metric
 
 # The readers, the analysis, the simulation and the reports are imported by the functions
 # that use them, so that every command starts quickly: the `rulesdsl` command imports
@@ -171,6 +173,38 @@ def checked_rotation(spec: Spec, most: int) -> None:
         check_rotation(spec, most)
     except ValueError as error:
         raise UsageProblem(str(error)) from None
+
+
+def checked_stopping(
+    spec: Spec, alpha: float, max_units: int | None, names: Sequence[str], said: Mapping[str, str]
+) -> Stopping:
+    """How `--until-decided` plays `spec`: the measures `names` (every default one where
+    none is given), at error `alpha`, up to `max_units`; a UsageProblem says what is wrong,
+    naming each option as `said` spells it (`alpha`, `metrics`)."""
+    from rulesdsl.reason.sequential import stopping_for
+    from rulesdsl.words.report import default_judged, measured
+
+    if not 0 < alpha < 1:
+        raise UsageProblem(f"{said['alpha']} {alpha:g}: it must lie between 0 and 1")
+    known = {m.name: m for m in measured(spec)}
+    for name in names:
+        if not known_metric(known, name, said["metrics"]).per_hand:
+            raise UsageProblem(
+                f"{said['metrics']} {name}: a ratio of means, which --until-decided does not"
+                " decide; it decides measures per hand"
+            )
+    chosen = tuple(dict.fromkeys(names)) or tuple(default_judged(spec))
+    return stopping_for(spec, alpha, max_units, chosen)
+
+
+def known_metric(known: Mapping[str, Metric], name: str, option: str) -> Metric:
+    """The metric `option` names, or a UsageProblem naming those there are."""
+    if name not in known:
+        raise UsageProblem(
+            f"{option}: no metric is named {safe_text(name)}"
+            f"{did_you_mean(name, known)}; the metrics are {', '.join(known)}"
+        )
+    return known[name]
 
 
 def labels(refs: Sequence[str]) -> list[str]:

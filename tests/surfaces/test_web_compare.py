@@ -136,6 +136,47 @@ def test_a_job_plays_until_decided_as_compare_does_with_its_hands_the_most(
     assert (stopping["hands"], stopping["max_hands"]) == (500, 500)
 
 
+def test_a_job_until_decided_takes_its_error_rate_and_measures_as_compare_does(
+    client: TestClient, compare
+):
+    body = {
+        "profiles": PAIR,
+        "hands": 400,
+        "bots": "random",
+        "seed": 2,
+        "until_decided": True,
+        "alpha": 0.2,
+        "metrics": ["tricks", "no_winner"],
+    }
+    job = client.post("/api/compare", json=body).json()["job"]
+    assert finished(client, job)["state"] == "done"
+    printed = compare(
+        *PAIR, "--until-decided", "--max-hands", "400", "--seed", "2", "--alpha", "0.2",
+        "--metrics", "tricks,no_winner", "--json",
+    )  # fmt: skip
+    assert client.get(f"/api/jobs/{job}/result").text == printed
+    stopping = json.loads(printed)["stopping"]
+    assert stopping["alpha"] == 0.2 and stopping["metrics"] == ["tricks", "no_winner"]
+
+
+@pytest.mark.parametrize(
+    ("more", "words"),
+    [
+        ({"alpha": 0.1}, "go with `until_decided`"),
+        ({"until_decided": True, "alpha": 1.5}, "`alpha` 1.5: it must lie between 0 and 1"),
+        ({"until_decided": True, "metrics": ["trick"]}, "did you mean 'tricks'"),
+        ({"until_decided": True, "metrics": [3]}, "a list of at most 200 metric names"),
+        ({"until_decided": True, "alpha": "x"}, "`alpha` must be"),
+    ],
+)
+def test_a_bad_error_rate_or_measure_is_refused_with_what_is_expected(
+    client: TestClient, more, words
+):
+    body = {"profiles": PAIR, "hands": 40, "bots": "random", **more}
+    answer = client.post("/api/compare", json=body)
+    assert answer.status_code == 400 and words in answer.json()["error"]
+
+
 def test_the_json_holds_what_the_plots_draw(client: TestClient):
     body = {"profiles": PAIR, "hands": 4, "bots": "heuristic", "good_play": "pimc:1"}
     job = client.post("/api/compare", json=body).json()["job"]

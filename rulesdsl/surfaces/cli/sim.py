@@ -24,7 +24,6 @@ from rulesdsl.reason.sequential import (
     ALPHA,
     MAX_HANDS,
     MAX_SLOW_HANDS,
-    stopping_for,
 )
 from rulesdsl.reason.sim import Result, Spec, default_workers
 from rulesdsl.reason.verdict import COUNT_MARGIN, SHARE_MARGIN
@@ -32,6 +31,8 @@ from rulesdsl.service import (
     UsageProblem,
     checked_rotation,
     checked_spec,
+    checked_stopping,
+    known_metric,
     labels,
     most_played,
     played,
@@ -48,10 +49,12 @@ from rulesdsl.words.explain import wrap
 from rulesdsl.words.layout import Page
 
 if TYPE_CHECKING:
-    from rulesdsl.words.report import Metric
+    pass
 
 GOOD_PLAY = "pimc:10"
 """The bot of `--good-play` given without one."""
+CLI_STOPPING = {"alpha": "--alpha", "metrics": "--metrics"}
+"""The options of `--until-decided`, as a refusal names them."""
 
 
 def sim_options(command):
@@ -289,27 +292,14 @@ def _check_until(
             "--until-decided chooses how many hands to play: give --max-hands, not "
             "--hands or --matches"
         )
-    if not 0 < alpha < 1:
-        raise UsageProblem(f"--alpha {alpha:g}: it must lie between 0 and 1")
     if max_hands is not None and max_hands < 1:
         raise UsageProblem("--max-hands must be at least 1")
 
 
 def _stopping(spec: Spec, alpha: float, max_hands: int | None, judged: tuple[str, ...]) -> Stopping:
     """How `--until-decided` plays `spec`: the measures it decides, its rounds, its cap."""
-    from rulesdsl.words.report import default_judged, measured
-
-    known = {m.name: m for m in measured(spec)}
     names = [n.strip() for text in judged for n in text.split(",") if n.strip()]
-    for name in names:
-        _metric(known, name, "--metrics")
-        if not known[name].per_hand:
-            raise UsageProblem(
-                f"--metrics {name}: a ratio of means, which --until-decided does not decide;"
-                " it decides measures per hand"
-            )
-    chosen = tuple(dict.fromkeys(names)) or tuple(default_judged(spec))
-    return stopping_for(spec, alpha, max_hands, chosen)
+    return checked_stopping(spec, alpha, max_hands, names, CLI_STOPPING)
 
 
 def _baseline(chosen: str | None, all_pairs: bool, names: list[str], refs: list[str]) -> int:
@@ -338,19 +328,9 @@ def _margins(given: tuple[str, ...], spec: Spec) -> dict[str, float]:
         name = name.strip()
         if not equals:
             raise UsageProblem(f"--margin {safe_text(text)}: give METRIC=VALUE")
-        metric = _metric(known, name, f"--margin {safe_text(text)}")
+        metric = known_metric(known, name, f"--margin {safe_text(text)}")
         margins[name] = _margin_value(text, value, metric.share)
     return margins
-
-
-def _metric(known: Mapping[str, Metric], name: str, option: str) -> Metric:
-    """The metric `option` names, or a UsageProblem naming those there are."""
-    if name not in known:
-        raise UsageProblem(
-            f"{option}: no metric is named {safe_text(name)}"
-            f"{did_you_mean(name, known)}; the metrics are {', '.join(known)}"
-        )
-    return known[name]
 
 
 def _margin_value(text: str, value: str, share: bool) -> float:

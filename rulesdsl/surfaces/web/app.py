@@ -26,8 +26,14 @@ from rulesdsl.model.rules import RulesError
 from rulesdsl.play.players.registry import bot_names
 from rulesdsl.read.profile import find, shipped_names
 from rulesdsl.read.sources import SourceError, read_text
-from rulesdsl.reason.sequential import ALPHA, stopping_for
-from rulesdsl.service import UsageProblem, checked_rotation, checked_spec, labels
+from rulesdsl.reason.sequential import ALPHA
+from rulesdsl.service import (
+    UsageProblem,
+    checked_rotation,
+    checked_spec,
+    checked_stopping,
+    labels,
+)
 from rulesdsl.surfaces.web.bodies import bounded, field, json_body, profile_text
 from rulesdsl.surfaces.web.checking import UNTITLED, check_text
 from rulesdsl.surfaces.web.errors import ApiError, bad, not_found
@@ -39,7 +45,6 @@ from rulesdsl.surfaces.web.refs import HUMAN, Named, check_bot, resolve, searchi
 from rulesdsl.surfaces.web.tables import PlayTable, Tables
 from rulesdsl.surfaces.web.workspace import SYNTAXES, Workspace, check_name, syntax_of
 from rulesdsl.words.explain import DEFAULT_LANGUAGE, languages
-from rulesdsl.words.report import default_judged
 
 STATIC = Path(__file__).parent / "static"
 
@@ -273,9 +278,18 @@ class Server:
             checked_rotation(spec, hands)
         except UsageProblem as error:
             raise bad(str(error)) from None
+        alpha = float(field(body, "alpha", (int, float), ALPHA))
+        names = field(body, "metrics", list, [])
+        if not until_decided and (alpha != ALPHA or names):
+            raise bad("`alpha` and `metrics` go with `until_decided`")
+        if len(names) > MAX_METRICS or not all(isinstance(name, str) for name in names):
+            raise bad(f"`metrics` must be a list of at most {MAX_METRICS} metric names")
         stopping = None
         if until_decided:  # `hands` is the most it plays
-            stopping = stopping_for(spec, ALPHA, hands, tuple(default_judged(spec)))
+            try:
+                stopping = checked_stopping(spec, alpha, hands, names, WEB_STOPPING)
+            except UsageProblem as error:
+                raise bad(str(error)) from None
         job = self.jobs.start(spec, attribute, stopping)
         return JSONResponse(job.to_dict())
 
@@ -303,6 +317,10 @@ class Server:
 
 
 SEED_MAX = 2**63 - 1
+MAX_METRICS = 200
+"""The most metric names `metrics` lists."""
+WEB_STOPPING = {"alpha": "`alpha`", "metrics": "`metrics`"}
+"""The fields of a compare that plays until decided, as a refusal names them."""
 
 
 def _error(request: Request, error: Exception) -> Response:

@@ -271,6 +271,10 @@ async function run(event) {
     until_decided: el("compare-until").checked,
     rotate_seats: el("compare-rotate").checked,
   };
+  if (body.until_decided) {
+    body.alpha = Number(el("compare-alpha").value);
+    body.metrics = el("compare-metrics").value.split(",").map((s) => s.trim()).filter(Boolean);
+  }
   running(true);
   progress(0, 0);
   setStatus("Playing the deals…");
