@@ -207,6 +207,16 @@ def known_metric(known: Mapping[str, Metric], name: str, option: str) -> Metric:
     return known[name]
 
 
+def checked_executor(name: str) -> None:
+    """A UsageProblem where the executor `name` cannot run here."""
+    from rulesdsl.reason.executors import check_executor
+
+    try:
+        check_executor(name)
+    except ExecutorError as error:
+        raise UsageProblem(str(error)) from None
+
+
 def labels(refs: Sequence[str]) -> list[str]:
     """Short names for the profiles: the name, or the file name for a path; escaped, as
     anything a report prints from a file or a command line is."""

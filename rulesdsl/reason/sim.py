@@ -367,6 +367,19 @@ class _Decks:
         return deals
 
 
+def deals_of(seed: int, cards: tuple[int, ...], units: range) -> Iterator[tuple[list[int], int]]:
+    """The deck and hand seed of each deal of `units` of the card set `cards`, as a run
+    of `seed` deals them."""
+    decks = None
+    for unit in units:
+        if decks is None or unit % CHUNK == 0:
+            start = unit - unit % CHUNK
+            decks = _Decks(seed, start, [cards])
+            for _ in range(start, unit):
+                decks.next_deal()
+        yield decks.next_deal()[0]
+
+
 def hand_player(rules: Rules, players: int, bots: tuple[str, ...], hands: int) -> HandPlayer:
     """The fastest way to play `hands` hands of `rules` with `bots`, one name per seat: the
     fast path, its loop specialised for many hands, or the kernel for bots that search."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +25,7 @@ from rulesdsl.reason.estimate import Estimate
 from rulesdsl.reason.executors import LOCAL, results
 from rulesdsl.reason.ladder import FOOT, SOLVE_BUDGET, UNSOLVED, Ladder, Outcome, Rung, seeing
 from rulesdsl.reason.luck import luck_index
-from rulesdsl.reason.sim import CHUNK, _Decks
+from rulesdsl.reason.sim import deals_of
 
 TASK = 25
 """Deals a task plays."""
@@ -56,18 +56,6 @@ class SkillSpec:
     @property
     def rungs(self) -> tuple[Rung, ...]:
         return ladder(self.worlds, self.pimc)
-
-
-def deals_of(seed: int, cards: tuple[int, ...], units: range) -> Iterator[tuple[list[int], int]]:
-    """The deck and hand seed of each deal of `units`, as `simulate` deals them."""
-    decks = None
-    for unit in units:
-        if decks is None or unit % CHUNK == 0:
-            start = unit - unit % CHUNK
-            decks = _Decks(seed, start, [cards])
-            for _ in range(start, unit):
-                decks.next_deal()
-        yield decks.next_deal()[0]
 
 
 def play_task(spec: SkillSpec, units: range) -> list[Outcome]:

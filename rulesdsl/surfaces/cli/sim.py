@@ -18,7 +18,6 @@ from rulesdsl.play.players.registry import bot_names
 from rulesdsl.read.outputs import OutputError, check_output, replacing
 from rulesdsl.reason.analysis.sameness import Sameness, sameness_lines, samenesses
 from rulesdsl.reason.attribution import Attribution, attributions
-from rulesdsl.reason.executors import ExecutorError, check_executor
 from rulesdsl.reason.sequence import Stopping
 from rulesdsl.reason.sequential import (
     ALPHA,
@@ -29,6 +28,7 @@ from rulesdsl.reason.sim import Result, Spec, default_workers
 from rulesdsl.reason.verdict import COUNT_MARGIN, SHARE_MARGIN
 from rulesdsl.service import (
     UsageProblem,
+    checked_executor,
     checked_rotation,
     checked_spec,
     checked_stopping,
@@ -254,10 +254,7 @@ def simulate_profiles(
     given = _margins(margins, spec)
     stopping = _stopping(spec, alpha, max_hands, judged) if until_decided else None
     checked_rotation(spec, most_played(spec, stopping))
-    try:
-        check_executor(executor)
-    except ExecutorError as error:
-        raise UsageProblem(str(error)) from None
+    checked_executor(executor)
     if plot is not None:
         _check_plot(plot, refs)
     same = samenesses(spec.profiles, players, spec.pairs)

@@ -10,10 +10,9 @@ import click
 
 from rulesdsl.model.text import safe_text
 from rulesdsl.reason.estimate import Estimate
-from rulesdsl.reason.executors import ExecutorError, check_executor
 from rulesdsl.reason.sim import default_workers
 from rulesdsl.reason.skill import SOLVE_BUDGET, Skill, SkillSpec, figures, play
-from rulesdsl.service import UsageProblem
+from rulesdsl.service import UsageProblem, checked_executor
 from rulesdsl.surfaces.cli.common import root_option
 from rulesdsl.surfaces.cli.diverge import read_rules
 from rulesdsl.surfaces.cli.play import choose_players
@@ -73,10 +72,7 @@ def skill_command(
     rules = read_rules(profile)
     count = choose_players(profile, rules, players)
     _check(deals, worlds, pimc, budget, workers)
-    try:
-        check_executor(executor)
-    except ExecutorError as refused:
-        raise UsageProblem(str(refused)) from None
+    checked_executor(executor)
     spec = SkillSpec(safe_text(profile), rules, count, deals, seed, worlds, pimc, budget)
     run = partial(play, spec, workers or default_workers())
     found = figures(spec, with_progress(run, executor, spec.deals, "playing"))
