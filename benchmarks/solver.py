@@ -60,7 +60,7 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=300)
     parser.add_argument("--budget", type=int, default=BUDGET)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--ladder-deals", type=int, default=2000)
+    parser.add_argument("--ladder-deals", type=int, default=10_000)
     args = parser.parse_args()
     names = [n for n in shipped_names() if load(n).rules.players[0] <= PLAYERS]
     rules = load("equal-hands").rules
