@@ -7,6 +7,7 @@ compiled as on CPython."""
 from __future__ import annotations
 
 import importlib.util
+import random
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -35,7 +36,7 @@ from rulesdsl.play.engine.hand import Hand
 from rulesdsl.play.kernel.hands import kernel_player
 from rulesdsl.play.kernel.state import copy_state
 from rulesdsl.play.kernel.steps import PLAYOUT, allowed_now, play_out
-from rulesdsl.play.kernel.worlds import MAX_PROPOSALS, WORLD, prepare, sample
+from rulesdsl.play.kernel.worlds import FIRST_PROBE, MAX_PROPOSALS, WORLD, may_play, prepare, sample
 from rulesdsl.play.players.bots import HeuristicBot, RandomBot
 from rulesdsl.play.players.search.bot import Position
 from rulesdsl.read.profile import load, load_text
@@ -194,6 +195,39 @@ def test_reading_the_others_as_the_heuristic_bot_rules_worlds_out():
         assert read <= legal
         narrowed += len(read) < len(legal)
     assert narrowed >= len(READ_CASES) - 1
+
+
+@pytest.mark.parametrize(
+    "profile", ["equal-hands", "bicycle", "no-trumps", "profiles/house/must-overtrump.rules"]
+)
+def test_a_card_a_heuristic_play_reads_out_would_have_changed_that_play_in_any_hand(profile):
+    """What makes `solver:N`'s worlds exact: each card `Seen.read` rules out of a play, held
+    beside the played card in any hand of the player's size, would have had the heuristic
+    bot play another card (drawn: hands of the cards not yet played), while the hand held
+    then has it play that card."""
+    rules = load(profile).rules
+    rng = random.Random(profile)
+    ruled_out = 0
+    for seed in range(6):
+        truth = played(rules, seed, 200, players=4, bot=HeuristicBot())
+        position = Position(truth)
+        g, p = position.g, position.p
+        unplayed = {truth.codes.of[c] for c in rules.cards}
+        for i in range(g.plays_len):
+            seat, card = g.play_seat[i], g.play_card[i]
+            probe = position.states[FIRST_PROBE + i]
+            unplayed.discard(card)
+            assert may_play(probe, p, seat, probe.hands[seat], card, True)
+            size = bin(probe.hands[seat]).count("1")
+            if size < 2:
+                continue
+            for x in set(_cards(g.read[i])) & unplayed:
+                ruled_out += 1
+                for _ in range(4):
+                    rest = rng.sample(sorted(unplayed - {x}), min(size - 2, len(unplayed) - 1))
+                    held = (1 << card) | (1 << x) | sum(1 << c for c in rest)
+                    assert not may_play(probe, p, seat, held, card, True), (i, card, x)
+    assert ruled_out > 100
 
 
 def assert_uniform(rules: Rules, seed: int, plays: int, read: bool = False) -> None:
