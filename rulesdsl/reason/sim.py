@@ -670,7 +670,7 @@ def native_kernels(spec: Spec) -> list[Any] | None:
     from rulesdsl.play.native.trust import say
 
     try:
-        return [compiled_profile(rules, spec.players, bots) for _, rules in spec.profiles]
+        return [compiled_profile(rules, spec.players, bots).loaded() for _, rules in spec.profiles]
     except NotNative as refused:
         if searches(bots):  # the search is the kernel's alone
             raise not_searchable(refused) from None

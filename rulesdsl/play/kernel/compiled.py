@@ -96,6 +96,12 @@ class CompiledProfile(NamedTuple):
         searched(int(self.rows.work["gave_up"]))
         return out
 
+    def loaded(self) -> CompiledProfile:
+        """This profile, its `chunks` compiled or loaded here (`play` loads its own as first
+        called): a run forks its workers after, so they inherit it."""
+        self.chunks(chunks([0], [0], [0], [0]))
+        return self
+
     def play(self, deck: Any, hand_seed: int, rng: Any, dealer: int) -> tuple[HandResult, int]:
         """One hand with a search seat dealt from `deck` (card ints of the canonical
         order), its random bots drawing from the Stream `rng` (anything else where none
@@ -132,8 +138,6 @@ def compiled_profile(rules: Rules, players: int, bots: tuple[str, ...]) -> Compi
     sizes[:players] = budgets
     table = np.array(table_of(rules, players), np.int64)
     rows = search_rows(max(kinds) >= PIMC)
-    profile = CompiledProfile(
+    return CompiledProfile(
         build.kernel(), plan_for(rules), plan_record(plan)[0], table, seats, sizes, rows
     )
-    profile.chunks(chunks([0], [0], [0], [0]))  # compiled or loaded here, once
-    return profile
