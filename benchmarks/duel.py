@@ -21,7 +21,7 @@ from rulesdsl.play.players.search.table import NO_RANDOM, search_hand
 from rulesdsl.read.profile import load
 from rulesdsl.reason.estimate import Estimate
 from rulesdsl.reason.executors import results
-from rulesdsl.reason.ladder import HEURISTIC
+from rulesdsl.reason.ladder import against
 from rulesdsl.reason.sim import deals_of, default_workers
 from rulesdsl.reason.skill import mean_of
 
@@ -35,7 +35,8 @@ def wins(task: tuple[str, tuple[str, ...], int, range]) -> list[tuple[int, ...]]
     profile, bots, seed, units = task
     rules = load(profile).rules
     hands = [
-        [search_hand(rules, PLAYERS, against(bot, seat)) for seat in range(PLAYERS)] for bot in bots
+        [search_hand(rules, PLAYERS, against(bot, seat, PLAYERS)) for seat in range(PLAYERS)]
+        for bot in bots
     ]
     found = []
     for unit, (deck, hand_seed) in zip(units, deals_of(seed, int_deck(rules), units), strict=True):
@@ -44,10 +45,6 @@ def wins(task: tuple[str, tuple[str, ...], int, range]) -> list[tuple[int, ...]]
             tuple(int(h[seat](deck, hand_seed, NO_RANDOM, dealer).winner == seat) for h in hands)
         )
     return found
-
-
-def against(bot: str, seat: int) -> tuple[str, ...]:
-    return tuple(bot if s == seat else HEURISTIC for s in range(PLAYERS))
 
 
 def points(estimate: Estimate) -> str:

@@ -63,7 +63,7 @@ class Ladder:
         self.solver = Solver(rules, players)
         self.hands = [
             [
-                search_hand(rules, players, _against(rung.bot, seat, players))
+                search_hand(rules, players, against(rung.bot, seat, players))
                 for seat in range(players)
             ]
             for rung in rungs
@@ -80,5 +80,6 @@ class Ladder:
         return Outcome(decided, wins)
 
 
-def _against(bot: str, seat: int, players: int) -> tuple[str, ...]:
+def against(bot: str, seat: int, players: int) -> tuple[str, ...]:
+    """`bot` at `seat`, the heuristic bot at every other seat: where each rung plays."""
     return tuple(bot if s == seat else HEURISTIC for s in range(players))

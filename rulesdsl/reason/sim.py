@@ -33,7 +33,7 @@ from rulesdsl.play.players.registry import make_bot, search_size
 from rulesdsl.play.players.search.table import NO_RANDOM, good_hand, search_hand, searches
 from rulesdsl.reason.estimate import Estimate
 from rulesdsl.reason.executors import LOCAL, Workers, results
-from rulesdsl.reason.ladder import FOOT, HEURISTIC, UNSOLVED, Ladder, Rung, seeing
+from rulesdsl.reason.ladder import FOOT, UNSOLVED, Ladder, Rung, against, seeing
 from rulesdsl.reason.luck import LUCK, luck_difference, luck_index
 
 if TYPE_CHECKING:
@@ -608,8 +608,7 @@ def _play_good(
         hand, comeback = good_hand(rules, n, bot, deck, hand_seed, dealer)
         key = counted(hand, dealer, n)
         record(tally, key)
-        stepped = tuple(bot if s == seat else HEURISTIC for s in range(n))
-        step = hand_player(rules, n, stepped, spec.units)
+        step = hand_player(rules, n, against(bot, seat, n), spec.units)
         won = int(step(deck, hand_seed, NO_RANDOM, dealer).winner == seat)
         outcome = _ladder(rules, n, spec.good_play).outcome(deck, hand_seed, dealer, seat)
         found = {

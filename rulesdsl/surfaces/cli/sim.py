@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
 import click
 
@@ -47,9 +47,6 @@ from rulesdsl.surfaces.cli.common import (
 )
 from rulesdsl.words.explain import wrap
 from rulesdsl.words.layout import Page
-
-if TYPE_CHECKING:
-    pass
 
 GOOD_PLAY = "pimc:10"
 """The bot of `--good-play` given without one."""
