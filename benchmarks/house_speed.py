@@ -24,7 +24,7 @@ from timing import best_of
 from yardstick_numba import PLAYERS
 
 from rulesdsl.play.kernel.compiled import chunks, compiled_profile
-from rulesdsl.play.kernel.deals import FIELDS
+from rulesdsl.play.kernel.deals import TRICKS
 from rulesdsl.read.profile import load, shipped_names
 
 TARGET = 2.0
@@ -43,7 +43,7 @@ def main() -> None:
     for name in (*parents, *house):
         profile = compiled_profile(load(name).rules, PLAYERS, ("random",) * PLAYERS)
         works[name] = partial(profile.chunks, played)
-        tricks[name] = float(works[name]()[:, FIELDS.index("tricks")].mean())
+        tricks[name] = float(works[name]()[:, TRICKS].mean())
     seconds = best_of(works)
     rate = {name: hands / seconds[name] for name in works}
     print(

@@ -38,6 +38,8 @@ seed), so its rounds play the same hands. The rows:
    `benchmarks/pimc_yardstick.py` (numba's cache warm) playing as many hands of pimc:50 at
    four seats; `search_speed.py` gives the figure in one process.
 
+The package's bytecode is made first, as `make run` and an installer make it (so a
+command does not compile the package where PYTHONDONTWRITEBYTECODE is set).
 Warm runs use the user's kernel cache ($RULESDSL_CACHE, else ~/.cache/rulesdsl/native).
 The yardstick is `benchmarks/yardstick_numba.py`, a hand-written numba player of the
 default rules with random play: its own functions are compiled in every process (no
@@ -264,7 +266,8 @@ def main() -> None:
     pimc = simulate("equal-hands", PIMC_HANDS, "--bots", "pimc:50", "--no-skill", "--workers", "1")
     written = [sys.executable, str(HERE / "pimc_yardstick.py"), "--hands", str(PIMC_HANDS)]
     written += ["--worlds", "50"]
-    print("warming the kernels and numba's caches (untimed)", flush=True)
+    print("warming the kernels, numba's caches and the bytecode (untimed)", flush=True)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "rulesdsl")], check=True)
     for argv in (compare, startup, pimc, written):
         command(argv, 30 * out)()
     yardstick(1_000, out)()

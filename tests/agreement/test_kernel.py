@@ -127,7 +127,7 @@ def play_chunk(
     plan = kernel_plan(rules)
     table = deals.table_of(rules, 4)
     chunk = ([11, 12], [21, 22], [0, count], [count, count])
-    out = np.zeros((2 * count, len(deals.FIELDS)), np.int64)
+    out = np.zeros((2 * count, deals.COLUMNS), np.int64)
     if native:
         module = build.kernel()
         s, p = np.zeros(1, STATE)[0], plan_record(plan)[0]

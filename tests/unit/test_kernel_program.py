@@ -114,7 +114,7 @@ def test_a_program_is_laid_out_from_its_start_and_ends_in_return():
 
 
 def test_a_rule_beyond_the_interpreters_bounds_is_not_the_kernels(monkeypatch):
-    monkeypatch.setattr(program, "AGGREGATES", 1)
+    monkeypatch.setattr(machine, "AGGREGATES", 1)
     rules = stated("draw sum(p in active: p.cards) + count(p in seats: p.active)")
     with pytest.raises(NotNative, match=r"the rule r0 cannot be the kernel.s: .* aggregates"):
         kernel_plan(rules)

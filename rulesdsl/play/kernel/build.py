@@ -45,40 +45,12 @@ HEADER = (
 SKIPPED = frozenset({"table_of"})
 """Functions of those modules that run in CPython alone."""
 INLINED = frozenset(
-    {
-        "pick",
-        "allowed_now",
-        "play_now",
-        "start_trick",
-        "eliminate",
-        "draw",
-        "draw_for",
-        "count_for",
-        "random_card",
-        "uniform",
-        "play_dealt",
-        "deal_logged",
-        "deal",
-        "deal_trump",
-        "stock_from",
-        "lead_allowed",
-        "follow_allowed",
-        "lead_filter",
-        "follow_filter",
-        "play_card",
-        "after_draw",
-        "count_at",
-        "draw_cards",
-        "draw_end_at",
-        "next_lead_at",
-        "propose",
-        "propose_seat",
-        "walk",
-        "fill_bound",
-        "sample",
-        "copy_state",
-        "may_play",
-    }
+    """
+    pick allowed_now play_now start_trick eliminate draw draw_for count_for random_card uniform
+    play_dealt deal_logged deal deal_trump stock_from lead_allowed follow_allowed lead_filter
+    follow_filter play_card after_draw count_at draw_cards draw_end_at next_lead_at
+    propose propose_seat walk fill_bound sample copy_state may_play
+    """.split()  # noqa: SIM905 (names, as a table of words)
 )
 """Functions numba inlines where they are called (`inline='always'`): small ones called for
 every card or trick from a place or two, those a hand is dealt and played through from

@@ -15,7 +15,7 @@ from rulesdsl.model.stream import Stream
 from rulesdsl.play.engine.plan import plan_for
 from rulesdsl.play.engine.steps import Plan
 from rulesdsl.play.kernel import build
-from rulesdsl.play.kernel.deals import FIELDS, table_of
+from rulesdsl.play.kernel.deals import COLUMNS, table_of
 from rulesdsl.play.kernel.hands import comeback, hand_result, seat_kinds
 from rulesdsl.play.kernel.plan import kernel_plan, plan_record
 from rulesdsl.play.kernel.rows import searched
@@ -84,10 +84,9 @@ class CompiledProfile(NamedTuple):
     rows: SearchRows
 
     def chunks(self, played: Chunks, skill: bool = False) -> Any:
-        """The rows (`deals.FIELDS`) of the deals of every chunk of
-        `played`, in order, with the profile's bots or (with `skill`) the heuristic bot at
-        one seat."""
-        out = np.zeros((int(played.counts.sum()), len(FIELDS)), np.int64)
+        """The rows (`deals.COLUMNS`) of the deals of every chunk of `played`, in order,
+        with the profile's bots or (with `skill`) the heuristic bot at one seat."""
+        out = np.zeros((int(played.counts.sum()), COLUMNS), np.int64)
         state = np.zeros(1, STATE)[0]
         bots = self.bots.copy()
         self.module.play_deals(

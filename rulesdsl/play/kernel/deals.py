@@ -6,7 +6,7 @@ deck and hand seed serve `players` deals in a row (each chunk starts a new one),
 cards turned one seat further each deal (`rotate_deck`), so every hand of it is played
 from every seat relative to the dealer. With `skill`, the
 heuristic bot plays one seat (turning relative to the dealer every `players` deals) and the
-random bot the others. Each hand's numbers go to a row of `out` (FIELDS).
+random bot the others. Each hand's numbers go to a row of `out` (COLUMNS).
 """
 
 from __future__ import annotations
@@ -19,34 +19,10 @@ from rulesdsl.play.kernel.primitives import new_deck, new_stream, next_seed, shu
 from rulesdsl.play.kernel.search import play_dealt
 from rulesdsl.play.kernel.steps import HEURISTIC, RANDOM, hand_points
 
-FIELDS = (
-    "winner",
-    "reason",
-    "tricks",
-    "stock_left",
-    "trump",
-    "winner_cards",
-    "plays",
-    "saves",
-    "fired",
-    "points",
-    "eliminated",
-)
-"""The numbers of a hand, in the order of a row."""
-
-(
-    WINNER,
-    REASON,
-    TRICKS,
-    STOCK_LEFT,
-    TRUMP,
-    WINNER_CARDS,
-    PLAYS,
-    SAVES,
-    FIRED,
-    POINTS,
-    ELIMINATED,
-) = range(len(FIELDS))
+WINNER, REASON, TRICKS, STOCK_LEFT, TRUMP, WINNER_CARDS, PLAYS, SAVES, FIRED, POINTS = range(10)
+ELIMINATED = 10
+COLUMNS = 11
+"""The numbers of a hand, by their column in a row; how many."""
 
 NO_POINTS = -(1 << 62)
 """`points` of a hand without a winner."""
@@ -86,23 +62,11 @@ def skill_seat(unit: Any, players: int) -> Any:
 
 
 def play_deals(
-    s: Any,
-    p: Any,
-    g: Any,
-    w: Any,
-    states: Any,
-    streams: Any,
-    table: Any,
-    bots: Any,
-    budgets: Any,
-    skill: bool,
-    deal_seeds: Any,
-    bot_seeds: Any,
-    starts: Any,
-    counts: Any,
-    rotate: bool,
+    s: Any, p: Any, g: Any, w: Any, states: Any, streams: Any,
+    table: Any, bots: Any, budgets: Any, skill: bool,
+    deal_seeds: Any, bot_seeds: Any, starts: Any, counts: Any, rotate: bool,
     out: Any,
-) -> None:
+) -> None:  # fmt: skip
     """Play every deal of the chunks (`search.play_dealt`: `g`, `w`, `states` and
     `streams` are the searches' rows, `budgets` each search seat's); `table` is [players,
     dealt, the number of cards, each card int of the profile's canonical order, then by

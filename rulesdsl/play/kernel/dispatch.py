@@ -27,23 +27,23 @@ class Call(NamedTuple):
     stated: str = ""  # where a profile may state a rule: the run of its program
 
 
+RULE = "run_program(p, arg, s, -1, 0, -1)"
+FILTER = "run_program(p, arg, s, seat, allowed, -1)"
+"""The run of a stated rule's program: of a rule that reads no seat, of a play filter."""
+
 CALLS: dict[Step, Call] = {
-    Step.FIRST_LEAD: Call("first_lead_at", "s", "-1", "run_program(p, arg, s, -1, 0, -1)"),
-    Step.LEAD_FILTER: Call(
-        "lead_filter", "s, seat, allowed", "allowed", "run_program(p, arg, s, seat, allowed, -1)"
-    ),
-    Step.FOLLOW_FILTER: Call(
-        "follow_filter", "s, seat, allowed", "allowed", "run_program(p, arg, s, seat, allowed, -1)"
-    ),
+    Step.FIRST_LEAD: Call("first_lead_at", "s", "-1", RULE),
+    Step.LEAD_FILTER: Call("lead_filter", "s, seat, allowed", "allowed", FILTER),
+    Step.FOLLOW_FILTER: Call("follow_filter", "s, seat, allowed", "allowed", FILTER),
     Step.TRUMP: Call("deal_trump", "s, deck, dealt", "None"),
     Step.DRAWERS: Call("drawers_at", "s", "0"),
-    Step.EXTRA_DRAW: Call("also_draws_at", "s", "-1", "run_program(p, arg, s, -1, 0, -1)"),
+    Step.EXTRA_DRAW: Call("also_draws_at", "s", "-1", RULE),
     Step.DRAW_COUNT: Call("count_at", "s, seat", "0", "run_program(p, arg, s, seat, 0, -1)"),
     Step.REFILL: Call("refill_at", "s", "0"),
     Step.DRAW_END: Call("draw_end_at", "s, seat", "NO_END"),
     Step.ALL_OUT: Call("all_out_at", "s", "s.winner"),
-    Step.OUT: Call("out_at", "s", "0", "run_program(p, arg, s, -1, 0, -1)"),
-    Step.END_CHECK: Call("end_at", "s", "NO_END", "run_program(p, arg, s, -1, 0, -1)"),
+    Step.OUT: Call("out_at", "s", "0", RULE),
+    Step.END_CHECK: Call("end_at", "s", "NO_END", RULE),
     Step.NEXT_LEAD: Call("next_lead_at", "s", "winner_leads(s)"),
     Step.SCORE: Call("score_at", "s, winner", "1", "run_program(p, arg, s, -1, 0, winner)"),
 }

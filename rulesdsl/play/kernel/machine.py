@@ -27,27 +27,8 @@ BOUND = 80
 """The most variables one program binds (`card` is 0): each clause's aggregates bind one
 each."""
 
-(
-    PUSH,
-    LEAF,
-    VAR,
-    SLOT,
-    ATTR,
-    OPERATE,
-    JUMP,
-    UNLESS,
-    SHORT,
-    BEGIN,
-    NEXT,
-    STEP,
-    RETURN,
-    VAR_ATTR,
-    LEAF_ATTR,
-    OPERATE_WITH,
-    EACH,
-    BEGIN_TOP,
-    KEPT,
-) = range(19)
+PUSH, LEAF, VAR, SLOT, ATTR, OPERATE, JUMP, UNLESS, SHORT, BEGIN, NEXT, STEP = range(12)
+RETURN, VAR_ATTR, LEAF_ATTR, OPERATE_WITH, EACH, BEGIN_TOP, KEPT = range(12, 19)
 """The operations of a program (`program.py` says what each does)."""
 
 FOLDS = (*Aggregate, "keep")

@@ -67,33 +67,7 @@ from rulesdsl.model.language.rule import MAX_CODE, SEAT_KINDS, HouseRule, RuleKi
 from rulesdsl.model.language.vocab import ATTRIBUTES, CARD_SETS, NAMES, Type
 from rulesdsl.model.language.vocab import SETS as NAMED_SETS
 from rulesdsl.model.state import NO_END
-from rulesdsl.play.kernel.machine import (
-    AGGREGATES,
-    ATTR,
-    BEGIN,
-    BEGIN_TOP,
-    BOUND,
-    EACH,
-    FOLDS,
-    JUMP,
-    KEEP,
-    KEPT,
-    LEAF,
-    LEAF_ATTR,
-    NEXT,
-    OPERATE,
-    OPERATE_WITH,
-    PUSH,
-    RETURN,
-    SHORT,
-    SLOT,
-    STACK,
-    STEP,
-    UNLESS,
-    VAR,
-    VAR_ATTR,
-    WIDTH,
-)
+from rulesdsl.play.kernel import machine as vm
 from rulesdsl.play.kernel.meanings import (
     ATTRIBUTE_CODES,
     LEAF_CODES,
@@ -170,20 +144,20 @@ class Compiler:
         out = loops[-1].body
         number = self.constant(node)
         if number is not None:
-            out.append((PUSH, number))
+            out.append((vm.PUSH, number))
         elif isinstance(node, ir.Leaf):
-            out.append((LEAF, LEAF_CODES[node.code]))
+            out.append((vm.LEAF, LEAF_CODES[node.code]))
         elif isinstance(node, ir.Var):
-            out.append((VAR, node.index))
+            out.append((vm.VAR, node.index))
         elif isinstance(node, ir.Attr):
             self.attribute(node, loops)
         elif isinstance(node, ir.Unary):
             self.value(node.operand, loops)
-            out.append((OPERATE, OPERATIONS.index((1, node.op)), 1))
+            out.append((vm.OPERATE, OPERATIONS.index((1, node.op)), 1))
         elif isinstance(node, ir.Binary) and node.op in DECIDES:
             end = Label()
             self.value(node.left, loops)
-            out.append((SHORT, end, DECIDES[node.op]))
+            out.append((vm.SHORT, end, DECIDES[node.op]))
             self.value(node.right, loops)
             out.append(end)
         elif isinstance(node, ir.Binary):
@@ -197,13 +171,13 @@ class Compiler:
                 self.operand(OPERATIONS.index((2, node.fn)), arg, loops)
         else:
             assert isinstance(node, ir.Over)
-            fold = FOLDS.index(node.kind)
+            fold = vm.FOLDS.index(node.kind)
             if node.base is None:
                 members: int | ir.Node = SET_CODES[node.over]
             else:  # a set that is an attribute (`p.won`): its value, a mask
                 members = ir.Attr(Type.CARDS, node.pos, node.base, node.over.iterate)
             slot = self.fold(fold, node.var, members, node.body, node.free, loops, node.where)
-            out.append((SLOT, slot))
+            out.append((vm.SLOT, slot))
 
     def attribute(self, node: ir.Attr, loops: list[Loop]) -> None:
         """Code that pushes an attribute's value: of a variable or a name, in one
@@ -211,12 +185,12 @@ class Compiler:
         out = loops[-1].body
         code = ATTRIBUTE_CODES[node.code]
         if isinstance(node.base, ir.Var):
-            out.append((VAR_ATTR, node.base.index, code))
+            out.append((vm.VAR_ATTR, node.base.index, code))
         elif isinstance(node.base, ir.Leaf) and self.constant(node.base) is None:
-            out.append((LEAF_ATTR, LEAF_CODES[node.base.code], code))
+            out.append((vm.LEAF_ATTR, LEAF_CODES[node.base.code], code))
         else:
             self.value(node.base, loops)
-            out.append((ATTR, code))
+            out.append((vm.ATTR, code))
 
     def operand(self, operation: int, right: ir.Node, loops: list[Loop]) -> None:
         """Code that replaces the top value by `operation` of it and `right`'s value (a
@@ -224,9 +198,9 @@ class Compiler:
         number = self.constant(right)
         if number is None:
             self.value(right, loops)
-            loops[-1].body.append((OPERATE, operation, 2))
+            loops[-1].body.append((vm.OPERATE, operation, 2))
         else:
-            loops[-1].body.append((OPERATE_WITH, operation, number))
+            loops[-1].body.append((vm.OPERATE_WITH, operation, number))
 
     def choice(
         self, condition: ir.Node, then: ir.Node, otherwise: ir.Node | int, loops: list[Loop]
@@ -234,11 +208,11 @@ class Compiler:
         out = loops[-1].body
         other, end = Label(), Label()
         self.value(condition, loops)
-        out.append((UNLESS, other))
+        out.append((vm.UNLESS, other))
         self.value(then, loops)
-        out += [(JUMP, end), other]
+        out += [(vm.JUMP, end), other]
         if isinstance(otherwise, int):
-            out.append((PUSH, otherwise))
+            out.append((vm.PUSH, otherwise))
         else:
             self.value(otherwise, loops)
         out.append(end)
@@ -267,19 +241,19 @@ class Compiler:
         within = [*loops[: level + 1], Loop(frozenset({var}), inner, before)]
         if where is not None:
             self.value(where, within)
-            inner.append((UNLESS, start))
+            inner.append((vm.UNLESS, start))
         self.value(body, within)
         if isinstance(members, int):
-            out += [before, (BEGIN, slot, fold, members)]
+            out += [before, (vm.BEGIN, slot, fold, members)]
         else:  # the set's value (`p.won`), pushed in `out` (as a loop's body that binds
             # nothing, any aggregate in it goes to `out` first), popped as it begins
             self.value(members, [*loops[: level + 1], Loop(frozenset(), out, out)])
-            out += [before, (BEGIN_TOP, slot, fold)]
+            out += [before, (vm.BEGIN_TOP, slot, fold)]
         attribute = attribute_only(inner, var) if where is None else None
         if attribute is not None:
-            out.append((EACH, slot, attribute))
+            out.append((vm.EACH, slot, attribute))
         else:
-            out += [start, (NEXT, slot, var, end), inner, (STEP, slot, var, start), end]
+            out += [start, (vm.NEXT, slot, var, end), inner, (vm.STEP, slot, var, start), end]
         return slot
 
     def refusal(self, condition: ir.Node, loops: list[Loop]) -> None:
@@ -292,25 +266,25 @@ class Compiler:
         refused_none = Label()
         for part in fixed:
             self.value(part, loops)
-            self.root.append((UNLESS, refused_none))
+            self.root.append((vm.UNLESS, refused_none))
         refused = self.refused_cards(reduce(both, per_card)) if per_card else None
         if refused is not None:
-            self.root.append((KEPT, refused))
+            self.root.append((vm.KEPT, refused))
         elif per_card:
             body = reduce(both, per_card)
-            slot = self.fold(KEEP, ir.CARD_VAR, ALLOWED, body, frozenset(), loops)
-            self.root.append((SLOT, slot))
+            slot = self.fold(vm.KEEP, ir.CARD_VAR, ALLOWED, body, frozenset(), loops)
+            self.root.append((vm.SLOT, slot))
         else:
-            self.root.append((PUSH, 0))  # every card is refused: it does not apply
+            self.root.append((vm.PUSH, 0))  # every card is refused: it does not apply
         if fixed:
-            self.root += [(RETURN,), refused_none, (PUSH, 0)]
+            self.root += [(vm.RETURN,), refused_none, (vm.PUSH, 0)]
 
     def outs(self, condition: ir.Node, loops: list[Loop]) -> None:
         """A rule of who is out: the players still in for whom its condition holds, as
         the players the condition's negation does not keep."""
         stays = ir.Unary(Type.BOOL, condition.pos, "not", condition, free=condition.free)
-        slot = self.fold(KEEP, ir.CARD_VAR, ACTIVE, stays, frozenset(), loops)
-        self.root.append((SLOT, slot))
+        slot = self.fold(vm.KEEP, ir.CARD_VAR, ACTIVE, stays, frozenset(), loops)
+        self.root.append((vm.SLOT, slot))
 
     def refused_cards(self, condition: ir.Node) -> int | None:
         """The cards a condition that reads nothing but the card and constants (`card.suit
@@ -361,13 +335,13 @@ class Compiler:
             self.outs(rule.tree, loops)
         else:
             self.value(rule.tree, loops)
-            self.root.append((OPERATE_WITH, OPERATIONS.index((2, "max")), 0))
-        self.root.append((RETURN,))
+            self.root.append((vm.OPERATE_WITH, OPERATIONS.index((2, "max")), 0))
+        self.root.append((vm.RETURN,))
 
 
 def attribute_only(body: list[Item], var: int) -> int | None:
     """The attribute of `var` a loop's body pushes, where that is all the body does."""
-    if len(body) == 1 and isinstance(body[0], tuple) and body[0][:2] == (VAR_ATTR, var):
+    if len(body) == 1 and isinstance(body[0], tuple) and body[0][:2] == (vm.VAR_ATTR, var):
         attribute = body[0][2]
         return attribute if isinstance(attribute, int) else None
     return None
@@ -406,19 +380,19 @@ def program(rule: HouseRule, start: int, strength: Mapping[int, int]) -> list[tu
         else:
             at += 1
     code = [
-        tuple(o.at if isinstance(o, Label) else o for o in item) + (0,) * (WIDTH - len(item))
+        tuple(o.at if isinstance(o, Label) else o for o in item) + (0,) * (vm.WIDTH - len(item))
         for item in items
         if not isinstance(item, Label)
     ]
-    bound = max((i[2] for i in code if i[0] == NEXT), default=0)
-    if compiler.slots > AGGREGATES or bound >= BOUND:
-        raise ProgramError(f"it holds more than {AGGREGATES} aggregates or {BOUND} variables")
-    if depth(code, start) > STACK:
-        raise ProgramError(f"it holds more than {STACK} values at once")
+    bound = max((i[2] for i in code if i[0] == vm.NEXT), default=0)
+    if compiler.slots > vm.AGGREGATES or bound >= vm.BOUND:
+        raise ProgramError(f"it holds more than {vm.AGGREGATES} aggregates or {vm.BOUND} variables")
+    if depth(code, start) > vm.STACK:
+        raise ProgramError(f"it holds more than {vm.STACK} values at once")
     return code
 
 
-PUSHES = frozenset({PUSH, LEAF, VAR, SLOT, VAR_ATTR, LEAF_ATTR, KEPT})
+PUSHES = frozenset({vm.PUSH, vm.LEAF, vm.VAR, vm.SLOT, vm.VAR_ATTR, vm.LEAF_ATTR, vm.KEPT})
 """The instructions that push one value and pop none; ATTR, BEGIN, EACH and OPERATE_WITH
 leave as many as they found."""
 
@@ -431,21 +405,21 @@ def depth(code: list[tuple[int, ...]], start: int) -> int:
         pc = waiting.pop()
         op, a, b, _ = code[pc - start]
         height = heights[pc]
-        if op == RETURN:
+        if op == vm.RETURN:
             continue
-        if op == OPERATE:
+        if op == vm.OPERATE:
             after = [(pc + 1, height - b + 1)]
-        elif op == SHORT:
+        elif op == vm.SHORT:
             after = [(a, height), (pc + 1, height - 1)]
-        elif op == STEP:
+        elif op == vm.STEP:
             after = [(code[pc - start][3], height - 1)]
-        elif op == NEXT:
+        elif op == vm.NEXT:
             after = [(code[pc - start][3], height), (pc + 1, height)]
-        elif op == JUMP:
+        elif op == vm.JUMP:
             after = [(a, height)]
-        elif op == UNLESS:
+        elif op == vm.UNLESS:
             after = [(a, height - 1), (pc + 1, height - 1)]
-        elif op == BEGIN_TOP:
+        elif op == vm.BEGIN_TOP:
             after = [(pc + 1, height - 1)]
         else:
             after = [(pc + 1, height + (op in PUSHES))]

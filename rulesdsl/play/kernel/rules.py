@@ -13,19 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from rulesdsl.model import units
 from rulesdsl.model.state import NO_END
 from rulesdsl.model.units import Step
-from rulesdsl.model.units import all_out as all_out_unit
-from rulesdsl.model.units import draw as draw_unit
-from rulesdsl.model.units import draw_by as draw_by_unit
-from rulesdsl.model.units import exhaustion as exhaustion_unit
-from rulesdsl.model.units import follow as follow_unit
-from rulesdsl.model.units import must_head as must_head_unit
-from rulesdsl.model.units import next_lead as next_lead_unit
-from rulesdsl.model.units import opening_lead as opening_lead_unit
-from rulesdsl.model.units import scoring as scoring_unit
-from rulesdsl.model.units import trump as trump_unit
-from rulesdsl.model.units import when_void as when_void_unit
 from rulesdsl.play.engine.masks import cards_above, popcount, suit_cards
 from rulesdsl.play.kernel.primitives import shuffle_cards
 
@@ -213,23 +203,23 @@ def cards_in_hand(s: Any, winner: int, arg: int) -> int:
 
 
 TWINS: dict[Callable[..., Any], Callable[..., Any]] = {
-    follow_unit.follow_suit: follow_suit,
-    follow_unit.suit_or_trump: suit_or_trump,
-    when_void_unit.trump_when_void: trump_when_void,
-    must_head_unit.head_the_trick: head_the_trick,
-    opening_lead_unit.trump_on_opening: trump_on_opening,
-    trump_unit.fixed_suit: fixed_suit,
-    trump_unit.dealer_last_card: dealer_last_card,
-    trump_unit.stock_turnup: stock_turnup,
-    trump_unit.stock_bottom: stock_bottom,
-    trump_unit.no_trump: no_trump,
-    draw_by_unit.everyone_draws: everyone_draws,
-    draw_unit.per_card_in_trick: per_card_in_trick,
-    exhaustion_unit.reshuffle: reshuffle,
-    exhaustion_unit.play_on: play_on,
-    exhaustion_unit.last_draw_wins: last_draw_wins,
-    exhaustion_unit.most_tricks: most_tricks,
-    scoring_unit.cards_in_hand: cards_in_hand,
+    units.follow.follow_suit: follow_suit,
+    units.follow.suit_or_trump: suit_or_trump,
+    units.when_void.trump_when_void: trump_when_void,
+    units.must_head.head_the_trick: head_the_trick,
+    units.opening_lead.trump_on_opening: trump_on_opening,
+    units.trump.fixed_suit: fixed_suit,
+    units.trump.dealer_last_card: dealer_last_card,
+    units.trump.stock_turnup: stock_turnup,
+    units.trump.stock_bottom: stock_bottom,
+    units.trump.no_trump: no_trump,
+    units.draw_by.everyone_draws: everyone_draws,
+    units.draw.per_card_in_trick: per_card_in_trick,
+    units.exhaustion.reshuffle: reshuffle,
+    units.exhaustion.play_on: play_on,
+    units.exhaustion.last_draw_wins: last_draw_wins,
+    units.exhaustion.most_tricks: most_tricks,
+    units.scoring.cards_in_hand: cards_in_hand,
 }
 """Each unit's step function that reads lists, and the kernel's twin of it on masks; a
 unit's function that reads only what the kernel's state holds alike is the kernel's own."""
@@ -241,13 +231,13 @@ AT: dict[Step, tuple[Callable[..., Any], ...]] = {
     Step.TRUMP: (dealer_last_card, fixed_suit, stock_turnup, stock_bottom, no_trump),
     Step.DRAWERS: (everyone_draws,),
     Step.EXTRA_DRAW: (),
-    Step.DRAW_COUNT: (draw_unit.fixed_count, per_card_in_trick),
+    Step.DRAW_COUNT: (units.draw.fixed_count, per_card_in_trick),
     Step.REFILL: (reshuffle, play_on),
     Step.DRAW_END: (last_draw_wins,),
     Step.OUT: (),
-    Step.ALL_OUT: (all_out_unit.no_winner,),
+    Step.ALL_OUT: (units.all_out.no_winner,),
     Step.END_CHECK: (most_tricks,),
-    Step.NEXT_LEAD: (next_lead_unit.left_of_winner, next_lead_unit.opening_leader),
-    Step.SCORE: (scoring_unit.one_point, cards_in_hand),
+    Step.NEXT_LEAD: (units.next_lead.left_of_winner, units.next_lead.opening_leader),
+    Step.SCORE: (units.scoring.one_point, cards_in_hand),
 }
 """The functions the kernel may call at each step; a function's code is its place + 1."""

@@ -375,16 +375,9 @@ def play_logged(s: Any, p: Any, g: Any, states: Any, card: int) -> None:
 
 
 def deal_logged(
-    s: Any,
-    p: Any,
-    g: Any,
-    searching: bool,
-    deck: Any,
-    players: int,
-    dealt: int,
-    dealer: int,
+    s: Any, p: Any, g: Any, searching: bool, deck: Any, players: int, dealt: int, dealer: int,
     seed: int,
-) -> None:
+) -> None:  # fmt: skip
     """Deal `deck` (`steps.deal`), written into `g` where a seat is `searching`, and begin
     the first trick."""
     deal(s, p, deck, players, dealt, dealer, seed)
@@ -402,21 +395,10 @@ def replay(s: Any, p: Any, g: Any, states: Any, cards: Any, count: int) -> None:
 
 
 def play_dealt(
-    s: Any,
-    p: Any,
-    g: Any,
-    w: Any,
-    states: Any,
-    deck: Any,
-    players: int,
-    dealt: int,
-    dealer: int,
-    seed: int,
-    bots: Any,
-    budgets: Any,
-    rng: Any,
-    streams: Any,
-) -> None:
+    s: Any, p: Any, g: Any, w: Any, states: Any,
+    deck: Any, players: int, dealt: int, dealer: int, seed: int,
+    bots: Any, budgets: Any, rng: Any, streams: Any,
+) -> None:  # fmt: skip
     """Deal `deck` and play the hand to its end, each seat's card chosen by its bot; each
     search seat's stream is seeded from the hand's `seed`, and where a seat searches, what
     the seats see is written as the hand is played."""

@@ -39,16 +39,9 @@ def choices(s: Any, p: Any, me: int, modelled: bool) -> int:
 
 
 def solve(
-    s: Any,
-    p: Any,
-    states: Any,
-    base: int,
-    todo: Any,
-    me: int,
-    budget: int,
-    visited: Any,
+    s: Any, p: Any, states: Any, base: int, todo: Any, me: int, budget: int, visited: Any,
     modelled: bool,
-) -> int:
+) -> int:  # fmt: skip
     """1 where seat `me` can force a win of the hand from `s`, 0 where the others can stop
     it, UNSOLVED where that takes more than `budget` positions or a line longer than `todo`;
     `visited[0]` counts the positions played. `states[base:]` holds the line searched,
@@ -86,16 +79,9 @@ def solve(
 
 
 def principal_line(
-    s: Any,
-    p: Any,
-    states: Any,
-    todo: Any,
-    me: int,
-    budget: int,
-    visited: Any,
-    probe: Any,
+    s: Any, p: Any, states: Any, todo: Any, me: int, budget: int, visited: Any, probe: Any,
     line: Any,
-) -> int:
+) -> int:  # fmt: skip
     """The cards of a line that proves `solve`'s answer from `s`, written into `line`, and
     their number (UNSOLVED where the budget ran out, or the line is longer than `line`):
     the seat that gets its way plays a card that keeps it, the others the first card they
