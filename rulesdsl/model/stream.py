@@ -7,7 +7,7 @@ through its own copy of `mix` (`rulesdsl.play.native`). A uniform float is the t
 over 2**53, and a choice among n things is `int(uniform * n)`.
 
 Python computes numbers a block at a time with numpy, which keeps a draw as cheap as one
-of `random.Random`.
+of `random.Random`; a few (the first block, a deal) one at a time.
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ UNIT = 2.0**-53
 
 FIRST_BLOCK = 32
 BLOCK = 1024
+FEW = 64
+"""At most this many numbers are computed one at a time, not with numpy."""
 
 
 def mix(z: int) -> int:
@@ -36,7 +38,10 @@ def number(seed: int, k: int) -> int:
 
 
 def uniforms(seed: int, start: int, count: int) -> list[float]:
-    """The uniform floats of numbers start, start + 1, ... of the stream, in order."""
+    """The uniform floats of numbers start, start + 1, ... of the stream, in order: a few
+    one at a time (a short run, a deal, need not import numpy), more with numpy."""
+    if count <= FEW:
+        return [(number(seed, k) >> 11) * UNIT for k in range(start, start + count)]
     import numpy as np
 
     k = np.arange(start, start + count, dtype=np.uint64)
@@ -108,7 +113,7 @@ class Stream:
         return Stream(self.seed, self.drawn)
 
     def _fill(self) -> None:
-        size = BLOCK if self._next > FIRST_BLOCK else FIRST_BLOCK
+        size = min(BLOCK, max(FIRST_BLOCK, self._next - 1))  # as many as drawn so far
         block = uniforms(self.seed, self._next, size)
         block.reverse()
         self._ahead.extend(block)

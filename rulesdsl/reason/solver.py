@@ -80,8 +80,7 @@ class _Board:
         import numpy as np
 
         from rulesdsl.play.kernel import build
-        from rulesdsl.play.kernel.plan import plan_record
-        from rulesdsl.play.kernel.state import SEEN, STATE
+        from rulesdsl.play.kernel.compiled import SEEN, STATE, plan_record
 
         self.module = build.kernel()
         self.p = plan_record(self.plan)[0]

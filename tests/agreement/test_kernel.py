@@ -40,11 +40,11 @@ from rulesdsl.play.engine.driver import play_hand
 from rulesdsl.play.engine.fast import int_deck, play_plain
 from rulesdsl.play.engine.hand import Hand
 from rulesdsl.play.kernel import build, deals, rules, state
-from rulesdsl.play.kernel.compiled import search_rows
+from rulesdsl.play.kernel.compiled import STATE, plan_record, search_rows
 from rulesdsl.play.kernel.hands import hand_player
-from rulesdsl.play.kernel.plan import kernel_plan, plan_record
+from rulesdsl.play.kernel.plan import kernel_plan
 from rulesdsl.play.kernel.rows import search_rows as cpython_rows
-from rulesdsl.play.kernel.state import STATE, State
+from rulesdsl.play.kernel.state import State
 from rulesdsl.play.players.bots import RandomBot
 from rulesdsl.play.players.registry import make_bot
 from rulesdsl.read.language.checker import COMPARISONS, MAYBE

@@ -17,11 +17,25 @@ from rulesdsl.play.engine.steps import Plan
 from rulesdsl.play.kernel import build
 from rulesdsl.play.kernel.deals import COLUMNS, table_of
 from rulesdsl.play.kernel.hands import comeback, hand_result, seat_kinds
-from rulesdsl.play.kernel.plan import kernel_plan, plan_record
+from rulesdsl.play.kernel.plan import PLAN_FIELDS, kernel_plan
 from rulesdsl.play.kernel.rows import searched
 from rulesdsl.play.kernel.search import PIMC, SOLVE_FROM
-from rulesdsl.play.kernel.state import SEATS, SEEN, STATE
-from rulesdsl.play.kernel.worlds import FIRST_PROBE, SOLVE_DEPTH, WORK
+from rulesdsl.play.kernel.state import FIELDS, SEATS, SEEN_FIELDS, record_type
+from rulesdsl.play.kernel.worlds import FIRST_PROBE, SOLVE_DEPTH, WORK_FIELDS
+
+STATE = record_type(FIELDS)
+"""The numpy type of a state record: numba plays on `np.zeros(1, STATE)[0]`."""
+SEEN = record_type(SEEN_FIELDS)
+WORK = record_type(WORK_FIELDS)
+PLAN = record_type(PLAN_FIELDS)
+
+
+def plan_record(plan: Any) -> Any:
+    """The plan as a numpy record, for numba."""
+    record = np.zeros(1, PLAN)
+    for field in PLAN_FIELDS:
+        record[0][field.name] = getattr(plan, field.name)
+    return record
 
 
 class Chunks(NamedTuple):

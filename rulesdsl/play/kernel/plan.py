@@ -24,7 +24,7 @@ from rulesdsl.play.kernel.dispatch import stated_code
 from rulesdsl.play.kernel.machine import WIDTH
 from rulesdsl.play.kernel.program import PROGRAM, ProgramError, program
 from rulesdsl.play.kernel.rules import AT, TWINS
-from rulesdsl.play.kernel.state import Field, record_class, record_type
+from rulesdsl.play.kernel.state import Field, record_class
 
 RULES_AT = MAX_RULES + max(
     sum(step in unit.steps for unit in BUILT_IN_UNITS) for step in ORDERED_STEPS
@@ -80,8 +80,6 @@ PLAN_FIELDS = (
 )
 """Every field of a plan."""
 
-PLAN = record_type(PLAN_FIELDS)
-"""The numpy type of a plan record."""
 KernelPlan = record_class("KernelPlan", PLAN_FIELDS)
 """A plan for CPython."""
 
@@ -207,13 +205,3 @@ def kernel_plan(rules: Rules) -> Any:
     _put(plan, "score", Step.SCORE, p.score, programs)
     plan.remembers = int(p.remembers)
     return plan
-
-
-def plan_record(plan: Any) -> Any:
-    """The plan as a numpy record, for numba."""
-    import numpy as np
-
-    record = np.zeros(1, PLAN)
-    for field in PLAN_FIELDS:
-        record[0][field.name] = getattr(plan, field.name)
-    return record

@@ -6,15 +6,13 @@ a suit are each one int. A field is a number or a fixed-size row of numbers; its
 where it is a list (the stock, the trick), is a field of its own.
 
 The fields are declared once here. CPython plays on a `State` object made from them (plain
-ints and lists); numba on a record of the numpy type `STATE`, with the same names. The
+ints and lists); numba on a record of the numpy type `compiled.STATE`, with the same names. The
 kernel's code reads and writes `s.name` and `s.name[i]` alike on both.
 """
 
 from __future__ import annotations
 
 from typing import Any, NamedTuple
-
-import numpy as np
 
 from rulesdsl.model.kinds import PlayerRange
 from rulesdsl.model.state import TRICK_LIMIT_TRICKS
@@ -31,7 +29,7 @@ TRICKS = TRICK_LIMIT_TRICKS + 1
 class Field(NamedTuple):
     name: str
     size: int = 0  # 0: one number; else a row of `size`
-    dtype: Any = np.int64
+    dtype: str = "int64"  # its numpy type's name
     meaning: str = ""
     length: str = ""  # the field that counts the row's items in use, where it is a list
     copied: bool = True  # False: working space, not part of a position (not copied)
@@ -41,7 +39,7 @@ class Field(NamedTuple):
 FIELDS = (
     Field("players"),
     Field("hands", SEATS, meaning="each seat's cards, a mask"),
-    Field("active", SEATS, np.int8, "1 for a seat still in the hand"),
+    Field("active", SEATS, "int8", "1 for a seat still in the hand"),
     Field("remaining", meaning="the seats still in the hand"),
     Field("stock", CARDS, meaning="the stock, its top card last", length="stock_len"),
     Field("stock_len"),
@@ -69,12 +67,12 @@ FIELDS = (
     Field("hand_winner", meaning="-1 for none"),
     Field("eliminated", SEATS, meaning="each out: trick * SEATS + seat", length="eliminated_len"),
     Field("eliminated_len"),
-    Field("trick_winners", TRICK_LIMIT_TRICKS, np.int8, length="trick_number"),
+    Field("trick_winners", TRICK_LIMIT_TRICKS, "int8", length="trick_number"),
     Field("drawers", SEATS, meaning="who draws after this trick, in order"),
     Field("plays"),
     Field("saves"),
     Field("fired", meaning="the bits of the rules that fired"),
-    Field("shuffle_seed", dtype=np.uint64, meaning="the stream of reshuffles: its seed"),
+    Field("shuffle_seed", dtype="uint64", meaning="the stream of reshuffles: its seed"),
     Field("shuffle_drawn", meaning="the stream of reshuffles: the numbers drawn"),
     Field("refills", meaning="the times an empty stock was refilled with cards"),
     # The hand's memory (rulesdsl.model.state.MEMORY; who won each trick is `trick_winners`),
@@ -100,14 +98,14 @@ FIELDS = (
     *(
         Field(f"history_{name}", TRICKS, dtype, f"by trick number (0: none): {what}", "remembered")
         for name, dtype, what in (
-            ("leader", np.int8, "who led it"),
-            ("led", np.int8, "the suit led to it"),
-            ("best", np.int8, "the card that won it"),
-            ("cards", np.int64, "the cards played to it, a mask"),
+            ("leader", "int8", "who led it"),
+            ("led", "int8", "the suit led to it"),
+            ("best", "int8", "the card that won it"),
+            ("cards", "int64", "the cards played to it, a mask"),
         )
     ),
     # by trick number, then seat: the card each seat played to it, -1 for none
-    Field("history_plays", TRICKS * SEATS, np.int8, length="remembered", stride=SEATS),
+    Field("history_plays", TRICKS * SEATS, "int8", length="remembered", stride=SEATS),
 )
 """Every field of the state."""
 
@@ -121,18 +119,18 @@ EPOCHS = TRICK_LIMIT_TRICKS + 1
 SEEN_FIELDS = (
     Field("dealer"),
     Field("plays_len"),
-    Field("play_seat", PLAYS, np.int8, "who played the i-th card of the hand"),
-    Field("play_card", PLAYS, np.int8, "the i-th card of the hand played"),
+    Field("play_seat", PLAYS, "int8", "who played the i-th card of the hand"),
+    Field("play_card", PLAYS, "int8", "the i-th card of the hand played"),
     Field("excluded", PLAYS, meaning="the cards its player cannot have held then (a mask)"),
     Field("read", PLAYS, meaning="the same, its player playing as the heuristic bot"),
     Field("slots_len"),
-    Field("slot_seat", SLOTS, np.int8, "who took the k-th card into its hand: dealt, drawn"),
-    Field("slot_time", SLOTS, np.int32, "how many cards were played before it was taken"),
-    Field("slot_epoch", SLOTS, np.int16, "the stock it came from: 0 the deck, e the e-th refill"),
-    Field("slot_card", SLOTS, np.int8, "the card: only its taker sees it"),
+    Field("slot_seat", SLOTS, "int8", "who took the k-th card into its hand: dealt, drawn"),
+    Field("slot_time", SLOTS, "int32", "how many cards were played before it was taken"),
+    Field("slot_epoch", SLOTS, "int16", "the stock it came from: 0 the deck, e the e-th refill"),
+    Field("slot_card", SLOTS, "int8", "the card: only its taker sees it"),
     Field("epochs", meaning="the refills of the stock so far"),
     Field("pool", EPOCHS, meaning="the cards of the deck, then of each refilled stock, a mask"),
-    Field("pool_time", EPOCHS, np.int32, "how many cards were played before each refill"),
+    Field("pool_time", EPOCHS, "int32", "how many cards were played before each refill"),
     Field("aside", meaning="the cards set aside since the last refill, a mask"),
     Field("held", SEATS, meaning="each seat's cards before the draw of this trick"),
     Field("fewest", meaning="the seats that held strictly the fewest cards at some trick's start"),
@@ -144,8 +142,10 @@ their information set from it (`rulesdsl.play.kernel.worlds`); only the seat tha
 card reads `slot_card`."""
 
 
-def record_type(fields: tuple[Field, ...]) -> np.dtype:
-    """The numpy type of a record of `fields`."""
+def record_type(fields: tuple[Field, ...]) -> Any:
+    """The numpy type of a record of `fields` (for numba: CPython plays without numpy)."""
+    import numpy as np
+
     return np.dtype(
         [(f.name, f.dtype, (f.size,)) if f.size else (f.name, f.dtype) for f in fields],
         align=True,
@@ -186,9 +186,6 @@ def _made() -> Any:
 copy_state = _made()
 """Make the state `b` a copy of `a` (CPython runs it; the native build compiles its text)."""
 
-STATE = record_type(FIELDS)
-"""The numpy type of a state record: numba plays on `np.zeros(1, STATE)[0]`."""
 State = record_class("State", FIELDS)
 """A state for CPython."""
-SEEN = record_type(SEEN_FIELDS)
 Seen = record_class("Seen", SEEN_FIELDS)

@@ -39,8 +39,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from rulesdsl.play.engine.heuristic import heuristic_card
 from rulesdsl.play.engine.masks import ALL_CARDS, lowest, nth, popcount
 from rulesdsl.play.kernel.primitives import next_seed, uniform
@@ -53,7 +51,6 @@ from rulesdsl.play.kernel.state import (
     SLOTS,
     Field,
     record_class,
-    record_type,
 )
 from rulesdsl.play.kernel.steps import follow_allowed, last_to_play, lead_allowed, lead_first
 
@@ -70,17 +67,17 @@ always consistent, so this is never reached)."""
 WORK_FIELDS = (
     Field("unseen", EPOCHS, meaning="the cards of each pool the seat cannot place, unplayed"),
     Field("free", EPOCHS, meaning="the cards of each pool not yet in a slot of the proposal"),
-    Field("fill", SLOTS, np.int8, "the card of each slot"),
-    Field("choices", SLOTS, np.int32, "(scratch) the slots a card to place may go to"),
-    Field("seat_slots", SLOTS, np.int32, "each seat's slots, seat by seat, in order"),
+    Field("fill", SLOTS, "int8", "the card of each slot"),
+    Field("choices", SLOTS, "int32", "(scratch) the slots a card to place may go to"),
+    Field("seat_slots", SLOTS, "int32", "each seat's slots, seat by seat, in order"),
     Field("slots_from", SEATS + 1, meaning="where each seat's slots begin in `seat_slots`"),
-    Field("seat_plays", PLAYS, np.int32, "each seat's plays, seat by seat, in order"),
+    Field("seat_plays", PLAYS, "int32", "each seat's plays, seat by seat, in order"),
     Field("plays_from", SEATS + 1),
-    Field("place", PLAYS, np.int32, "the plays by another seat of a card to place, by seat"),
-    Field("place_epoch", PLAYS, np.int16, "the stock the card came from"),
+    Field("place", PLAYS, "int32", "the plays by another seat of a card to place, by seat"),
+    Field("place_epoch", PLAYS, "int16", "the stock the card came from"),
     Field("place_from", SEATS + 1),
-    Field("place_lo", PLAYS, np.int32, "the earliest time of the card's slot"),
-    Field("place_room", PLAYS, np.int32, "the fewest slots the card has to choose from"),
+    Field("place_lo", PLAYS, "int32", "the earliest time of the card's slot"),
+    Field("place_room", PLAYS, "int32", "the fewest slots the card has to choose from"),
     Field("banned", SLOTS, meaning="the cards a slot's card cannot be if never played"),
     Field("room", SLOTS, meaning="how many cards of its pool a slot's card can be"),
     Field("count", EPOCHS, meaning="(scratch) slots of each pool"),
@@ -91,24 +88,23 @@ WORK_FIELDS = (
     Field("model", meaning="1 where the others' plays are read as the heuristic bot's"),
     Field("left", CARDS, meaning="the cards of the stock's pool left to put in it"),
     Field("wins", CARDS, meaning="the worlds each card won"),
-    Field("playout", 2, np.uint64, "the stream of a playout"),
+    Field("playout", 2, "uint64", "the stream of a playout"),
     Field("proposals", meaning="the proposals drawn, all hand long"),
     Field("worlds", meaning="the worlds drawn, all hand long"),
     Field("gave_up", meaning="the decisions where no world was found"),
     Field("tree_len", meaning="the nodes of an ismcts tree, the root first"),
-    Field("tree_card", MAX_BUDGET + 1, np.int8, "the card a node plays from its parent's position"),
-    Field("tree_seat", MAX_BUDGET + 1, np.int8, "who plays it"),
+    Field("tree_card", MAX_BUDGET + 1, "int8", "the card a node plays from its parent's position"),
+    Field("tree_seat", MAX_BUDGET + 1, "int8", "who plays it"),
     Field("tree_visits", MAX_BUDGET + 1),
     Field("tree_wins", MAX_BUDGET + 1, meaning="the visits its seat won"),
     Field("tree_available", MAX_BUDGET + 1, meaning="the visits its card was legal"),
-    Field("tree_first", MAX_BUDGET + 1, np.int32, "its first child, -1 for none"),
-    Field("tree_next", MAX_BUDGET + 1, np.int32, "its parent's next child, -1 for none"),
-    Field("tree_path", PLAYS, np.int32, "the nodes an iteration walked"),
+    Field("tree_first", MAX_BUDGET + 1, "int32", "its first child, -1 for none"),
+    Field("tree_next", MAX_BUDGET + 1, "int32", "its parent's next child, -1 for none"),
+    Field("tree_path", PLAYS, "int32", "the nodes an iteration walked"),
     Field("todo", SOLVE_DEPTH, meaning="the solver's cards not yet tried, by depth"),
     Field("visited", 1, meaning="the positions the solver's question visited"),
 )
 """A search's working rows."""
-WORK = record_type(WORK_FIELDS)
 Work = record_class("Work", WORK_FIELDS)
 
 # -- what the seats see ------------------------------------------------------------------
