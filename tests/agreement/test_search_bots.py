@@ -279,3 +279,40 @@ def test_the_solver_bot_reads_the_heuristic_bot_as_such_all_hand(monkeypatch):
 
 def test_the_solver_bot_reads_legality_alone_once_the_others_play_otherwise(monkeypatch):
     assert any(unread_after_hands(monkeypatch, "random"))
+
+
+def hands_and_outcomes(monkeypatch, bot: str, profile: str, every_card: bool) -> tuple:
+    """Three hands of `bot` at every seat of `profile` (CPython), and how many outcomes
+    its decisions asked of playouts and the solver; with `every_card`, every legal card is
+    played out in every world (`search.contenders` as if nothing were decided)."""
+    from rulesdsl.play.kernel import hands
+
+    asked = []
+    for name in ("play_out", "solved"):
+        function = getattr(search, name)
+        monkeypatch.setattr(search, name, lambda *a, f=function: asked.append(1) or f(*a))
+    if every_card:
+        monkeypatch.setattr(search, "contenders", lambda w, allowed, *_: allowed)
+    rules = load(profile).rules
+    play = hands.kernel_player(rules, 4, (bot,) * 4)
+    results = []
+    for number in range(3):
+        deck = list(int_deck(rules))
+        shuffle(deck, Stream(number + 20))
+        results.append(play(deck, number, Stream(number), number % 4))
+    return results, len(asked)
+
+
+@pytest.mark.parametrize(
+    ("bot", "profile"),
+    [("pimc:12", "equal-hands"), ("pimc:12", "no-trumps"), ("solver:6", "bicycle")],
+)
+def test_a_search_leaves_out_only_cards_that_cannot_change_its_choice(monkeypatch, bot, profile):
+    """Cards that can no longer change a decision are not played out, and every hand is
+    played as it is with every card played out in every world."""
+    pruned, fewer = hands_and_outcomes(monkeypatch, bot, profile, False)
+    monkeypatch.undo()
+    monkeypatch.setattr(search, "SOLVE_BUDGET", 300)
+    every, more = hands_and_outcomes(monkeypatch, bot, profile, True)
+    assert pruned == every
+    assert fewer < more
