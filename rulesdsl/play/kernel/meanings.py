@@ -13,15 +13,7 @@ from __future__ import annotations
 
 from rulesdsl.model.kinds import PlayerRange
 from rulesdsl.model.language.tree import OPERATORS
-from rulesdsl.model.language.vocab import (
-    ATTRIBUTES,
-    CALLS,
-    CARD_SETS,
-    NAMES,
-    SUITS,
-    Type,
-    guarded,
-)
+from rulesdsl.model.language.vocab import ATTRIBUTES, CALLS, CARD_SETS, NAMES, SUITS, Type, guarded
 from rulesdsl.model.language.vocab import SETS as NAMED_SETS
 from rulesdsl.play.engine.masks import popcount
 from rulesdsl.play.kernel.rules import active_seats, played_by, played_cards

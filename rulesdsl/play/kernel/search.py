@@ -31,13 +31,7 @@ from typing import Any
 
 from rulesdsl.play.engine.heuristic import heuristic_card
 from rulesdsl.play.engine.masks import lowest, popcount
-from rulesdsl.play.kernel.primitives import (
-    new_stream,
-    next_seed,
-    restart,
-    stream_number,
-    uniform,
-)
+from rulesdsl.play.kernel.primitives import new_stream, next_seed, restart, stream_number, uniform
 from rulesdsl.play.kernel.solve import UNSOLVED, solve
 from rulesdsl.play.kernel.state import PLAYS, copy_state
 from rulesdsl.play.kernel.steps import (
@@ -67,11 +61,7 @@ from rulesdsl.play.kernel.worlds import (
     sample,
 )
 
-PIMC = PLAYOUT + 1
-ISMCTS = PLAYOUT + 2
-SOLVER = PLAYOUT + 3
-SEES_HANDS = PLAYOUT + 4
-SEES_ALL = PLAYOUT + 5
+PIMC, ISMCTS, SOLVER, SEES_HANDS, SEES_ALL = range(PLAYOUT + 1, PLAYOUT + 6)
 """The search bots' kinds, after the kernel's plain bots, in the order of
 `players.search.bot.SEARCH_BOTS`."""
 SOLVE_FROM = FIRST_PROBE + PLAYS

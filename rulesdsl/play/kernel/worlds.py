@@ -43,15 +43,7 @@ from rulesdsl.play.engine.heuristic import heuristic_card
 from rulesdsl.play.engine.masks import ALL_CARDS, lowest, nth, popcount
 from rulesdsl.play.kernel.primitives import next_seed, uniform
 from rulesdsl.play.kernel.rules import left_of
-from rulesdsl.play.kernel.state import (
-    CARDS,
-    EPOCHS,
-    PLAYS,
-    SEATS,
-    SLOTS,
-    Field,
-    record_class,
-)
+from rulesdsl.play.kernel.state import CARDS, EPOCHS, PLAYS, SEATS, SLOTS, Field, record_class
 from rulesdsl.play.kernel.steps import follow_allowed, last_to_play, lead_allowed, lead_first
 
 WORLD, PLAYED, FIRST_PROBE = range(3)
