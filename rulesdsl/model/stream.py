@@ -7,10 +7,12 @@ through its own copy of `mix` (`rulesdsl.play.native`). A uniform float is the t
 over 2**53, and a choice among n things is `int(uniform * n)`.
 
 Python computes numbers a block at a time with numpy, which keeps a draw as cheap as one
-of `random.Random`; a few (the first block, a deal) one at a time.
+of `random.Random`; a few one at a time until numpy is loaded.
 """
 
 from __future__ import annotations
+
+import sys
 
 MASK = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15
@@ -22,7 +24,7 @@ UNIT = 2.0**-53
 FIRST_BLOCK = 32
 BLOCK = 1024
 FEW = 64
-"""At most this many numbers are computed one at a time, not with numpy."""
+"""At most this many numbers are computed one at a time while numpy is not loaded."""
 
 
 def mix(z: int) -> int:
@@ -39,8 +41,9 @@ def number(seed: int, k: int) -> int:
 
 def uniforms(seed: int, start: int, count: int) -> list[float]:
     """The uniform floats of numbers start, start + 1, ... of the stream, in order: a few
-    one at a time (a short run, a deal, need not import numpy), more with numpy."""
-    if count <= FEW:
+    one at a time while numpy is not loaded (a short run need not load it, which takes as
+    long as thousands of numbers), else with numpy."""
+    if count <= FEW and "numpy" not in sys.modules:
         return [(number(seed, k) >> 11) * UNIT for k in range(start, start + count)]
     import numpy as np
 
@@ -113,7 +116,7 @@ class Stream:
         return Stream(self.seed, self.drawn)
 
     def _fill(self) -> None:
-        size = min(BLOCK, max(FIRST_BLOCK, self._next - 1))  # as many as drawn so far
+        size = FIRST_BLOCK if self._next <= FEW else BLOCK
         block = uniforms(self.seed, self._next, size)
         block.reverse()
         self._ahead.extend(block)

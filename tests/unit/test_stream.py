@@ -2,11 +2,12 @@
 in blocks and from a copy."""
 
 import random
+import sys
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rulesdsl.model.stream import UNIT, Stream, number
+from rulesdsl.model.stream import FEW, UNIT, Stream, number, uniforms
 
 # SplitMix64 seeded with 0, as its reference implementation prints them.
 REFERENCE = (0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F, 0xF88BB8A8724C81EC)
@@ -54,3 +55,16 @@ def test_skipping_numbers_lands_where_drawing_them_would(seed, sizes):
         drawn.take(size)
         assert stream == drawn
     assert stream.random() == drawn.random()
+
+
+@given(st.integers(0, 2**64 - 1), st.integers(1, 10**6), st.integers(0, FEW))
+def test_a_few_numbers_are_the_same_before_numpy_is_loaded(seed, start, count):
+    """A short run computes its numbers one at a time until numpy is loaded: the same
+    numbers, without loading it."""
+    with_numpy = uniforms(seed, start, count)
+    numpy = sys.modules.pop("numpy")
+    try:
+        assert uniforms(seed, start, count) == with_numpy
+        assert "numpy" not in sys.modules
+    finally:
+        sys.modules["numpy"] = numpy
