@@ -4,8 +4,7 @@
 (`worlds.sample`), every legal card is played and the world played out by the playout
 policy (`steps.pick` with PLAYOUT), with the same random numbers for every card of a world,
 so the cards are compared on equal luck; the card that won most often is chosen where it
-won clearly more often than the heuristic bot's card (`choice`). A card that can no longer
-change the choice, whatever the worlds left give, is no longer played out (`contenders`).
+won clearly more often than the heuristic bot's card (`choice`).
 
 `ismcts:N` (ISMCTS): single-observer information-set Monte Carlo tree search (Cowling,
 Powley and Whitehouse, 2012): N iterations, each drawing a world, walking a tree of the
@@ -78,7 +77,10 @@ SEAT_STREAMS = 2
 
 def choice(w: Any, allowed: int, usual: int, careful: bool) -> int:
     """The card of `allowed` that won in most worlds (the lowest of those) where it won
-    more often than the heuristic's card `usual` (`clearly`), else `usual`."""
+    more often than the heuristic's card `usual`, and where `careful` (a world's outcome a
+    playout's) clearly more often: by more than the square root of their wins together (one
+    standard deviation of the difference of two counts drawn by chance); else `usual`. So a
+    card that won in a few playouts more by luck does not displace a sound default."""
     top = -1
     cards = allowed
     while cards != 0:
@@ -86,43 +88,10 @@ def choice(w: Any, allowed: int, usual: int, careful: bool) -> int:
         if top < 0 or w.wins[card] > w.wins[top]:
             top = card
         cards &= cards - 1
-    return top if clearly(w.wins[top], w.wins[usual], careful) else usual
-
-
-def clearly(won: int, usual: int, careful: bool) -> bool:
-    """Whether a card that won in `won` worlds displaces the heuristic's card, which won in
-    `usual`: it won more often, and where `careful` (a world's outcome a playout's) clearly
-    more often: by more than the square root of their wins together (one standard deviation
-    of the difference of two counts drawn by chance). So a card that won in a few playouts
-    more by luck does not displace a sound default."""
-    return won > usual and (not careful or (won - usual) * (won - usual) > won + usual)
-
-
-def contenders(w: Any, allowed: int, usual: int, left: int, careful: bool) -> int:
-    """The cards of `allowed` whose outcomes in the `left` worlds still to play may change
-    `choice`: each card that may yet win in most worlds and displace `usual`, were it to win
-    in every world left and `usual` in none, and `usual` beside them; none where the choice
-    is made whatever the worlds left give: no card may displace `usual`, or one alone may
-    and will even if `usual` wins in every world left (no other card may then overtake it:
-    one that could would displace `usual` too). A card left out is not played out: the
-    choice is the same, for fewer playouts."""
-    most = 0
-    cards = allowed
-    while cards != 0:
-        most = max(most, w.wins[lowest(cards)])
-        cards &= cards - 1
-    found = 0
-    cards = allowed & ~(1 << usual)
-    while cards != 0:
-        card = lowest(cards)
-        cards &= cards - 1
-        if w.wins[card] + left >= most and clearly(w.wins[card] + left, w.wins[usual], careful):
-            found |= 1 << card
-    if found == 0:
-        return 0
-    if found & (found - 1) == 0 and clearly(w.wins[lowest(found)], w.wins[usual] + left, careful):
-        return 0
-    return found | (1 << usual)
+    ahead = w.wins[top] - w.wins[usual]
+    if not careful:
+        return top if ahead > 0 else usual
+    return top if ahead * ahead > w.wins[top] + w.wins[usual] else usual
 
 
 def clear_wins(w: Any, allowed: int) -> None:
@@ -140,13 +109,13 @@ def pimc_card(
     clear_wins(w, allowed)
     world, played = states[WORLD], states[PLAYED]
     usual = heuristic_card(allowed, s.trump, s.led, s.best, last_to_play(s))
-    for i in range(worlds):
+    for _ in range(worlds):
         copy_state(s, world)
         if not sample(g, w, p, s, states, me, rng, MAX_PROPOSALS):
             w.gave_up += 1
             return usual
         seed = next_seed(rng)
-        cards = contenders(w, allowed, usual, worlds - i, True)
+        cards = allowed
         while cards != 0:
             card = lowest(cards)
             cards &= cards - 1
@@ -339,7 +308,7 @@ def solver_card(
         if view == SEES_HANDS:
             restock(w, world, rng)
         seed = next_seed(rng)
-        cards = contenders(w, allowed, usual, worlds - i, False) & ~known
+        cards = allowed & ~known
         while cards != 0:
             card = lowest(cards)
             cards &= cards - 1
