@@ -66,6 +66,16 @@ class _RulesMethods:
         check_house_rules(self.house_rules)
 
     @cached_property
+    def _hash(self) -> int:
+        """The hash of the fields, computed once: the analyses key their caches by rules,
+        and a version holds its stated rules' trees."""
+        return hash(tuple(getattr(self, name) for name in self.__dataclass_fields__))
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What pickling keeps: not the hash, which another process computes anew."""
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
+    @cached_property
     def cards(self) -> tuple[Card, ...]:
         """The cards in play, in canonical order."""
         return make_deck(self.deck)
@@ -152,6 +162,7 @@ Rules = make_dataclass(
     ],
     bases=(_RulesMethods,),
     frozen=True,
+    namespace={"__hash__": lambda self: self._hash},
 )
 Rules.__module__ = __name__
 Rules.__doc__ = _RulesMethods.__doc__

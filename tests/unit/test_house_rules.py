@@ -258,6 +258,18 @@ def test_rules_with_profile_rules_pickle_and_still_play():
     assert back.house_rules[0].steps_for(back.rank_strength)[Step.END_CHECK](s) == 0
 
 
+def test_a_version_hashes_as_its_fields_and_pickles_without_its_hash():
+    """The hash is computed once and kept (the analyses' caches key by rules), but never
+    carried to another process, whose hashes of the same text differ."""
+    rules = load("time-limit").rules
+    fields = tuple(getattr(rules, name) for name in rules.__dataclass_fields__)
+    assert hash(rules) == hash(fields) == hash(load("time-limit").rules)
+    back = pickle.loads(pickle.dumps(rules))
+    assert "_hash" not in back.__dict__
+    assert back == rules and hash(back) == hash(rules)
+    assert hash(rules.with_options({"players": "3..5"})) != hash(rules)
+
+
 def test_rules_refuse_anything_but_profile_rules_as_house_rules():
     with pytest.raises(OptionError):
         Rules(house_rules=("must-overtrump",))
