@@ -20,8 +20,8 @@ from rulesdsl.play.kernel.search import play_dealt
 from rulesdsl.play.kernel.steps import HEURISTIC, RANDOM, hand_points
 
 WINNER, REASON, TRICKS, STOCK_LEFT, TRUMP, WINNER_CARDS, PLAYS, SAVES, FIRED, POINTS = range(10)
-ELIMINATED = 10
-COLUMNS = 11
+ELIMINATED = POINTS + 1
+COLUMNS = ELIMINATED + 1
 """The numbers of a hand, by their column in a row; how many."""
 
 NO_POINTS = -(1 << 62)

@@ -43,7 +43,12 @@ FIELDS = (
     Field("remaining", meaning="the seats still in the hand"),
     Field("stock", CARDS, meaning="the stock, its top card last", length="stock_len"),
     Field("stock_len"),
-    Field("set_aside", CARDS, meaning="the cards of tricks won, in order", length="set_aside_len"),
+    Field(
+        "set_aside",
+        CARDS,
+        meaning="the cards of the tricks won, in play order",
+        length="set_aside_len",
+    ),
     Field("set_aside_len"),
     Field("trump", meaning="the trump suit, -1 for none"),
     Field("shown", meaning="the card that named trump at the deal, -1 for none"),
@@ -65,7 +70,12 @@ FIELDS = (
     Field("over"),
     Field("end_reason", meaning="the index of the EndReason"),
     Field("hand_winner", meaning="-1 for none"),
-    Field("eliminated", SEATS, meaning="each out: trick * SEATS + seat", length="eliminated_len"),
+    Field(
+        "eliminated",
+        SEATS,
+        meaning="each seat out, as trick * SEATS + seat, in order",
+        length="eliminated_len",
+    ),
     Field("eliminated_len"),
     Field("trick_winners", TRICK_LIMIT_TRICKS, "int8", length="trick_number"),
     Field("drawers", SEATS, meaning="who draws after this trick, in order"),
@@ -104,8 +114,14 @@ FIELDS = (
             ("cards", "int64", "the cards played to it, a mask"),
         )
     ),
-    # by trick number, then seat: the card each seat played to it, -1 for none
-    Field("history_plays", TRICKS * SEATS, "int8", length="remembered", stride=SEATS),
+    Field(
+        "history_plays",
+        TRICKS * SEATS,
+        "int8",
+        "by trick number, then seat: the card each seat played to it, -1 for none",
+        length="remembered",
+        stride=SEATS,
+    ),
 )
 """Every field of the state."""
 
