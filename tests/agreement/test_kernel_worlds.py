@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from replays import replay
+from sizing import sized
 from test_kernel import remembering
 from test_search_sampler import (
     SMALL,
@@ -171,10 +172,12 @@ READ_CASES = [
     ("equal-hands", {"follow": "suit_or_trump", "when_void": "trump_if_able"}, 2, 5),
     ("bicycle", {}, 7, 4),
     ("equal-hands", {"deck": "A K Q J", "hand_size": "3"}, 3, 5),
-    ("equal-hands", {"deck": "A K Q J", "hand_size": "3"}, 8, 7),
+    ("equal-hands", {"deck": "A K Q J", "hand_size": "3"}, 0, 6),
+    *sized([], [("equal-hands", {"deck": "A K Q J", "hand_size": "3"}, 8, 7)]),
     ("equal-hands", {"deck": "A K Q J", "hand_size": "4", "trump": "stock_bottom"}, 4, 6),
 ]
-"""Hands the heuristic bot plays, and positions in them."""
+"""Hands the heuristic bot plays, and positions in them. The brute force replays the 369
+legal worlds of the hand of seed 8 in a minute or more: a thorough run's."""
 
 
 @pytest.mark.parametrize(("profile", "more", "seed", "plays"), READ_CASES)
