@@ -96,7 +96,7 @@ def test_every_shipped_profile_plays_the_same_hands_in_the_kernel(name):
 def test_the_build_refuses_a_name_that_is_not_the_kernels():
     (node,) = ast.parse("def f(s):\n    return open(s)\n").body
     with pytest.raises(build.BuildError, match="reads open"):
-        build.check(node, {"f"})
+        build.check(build.definition(node, {}), {"f"})
 
 
 def deal(s, winner):

@@ -17,8 +17,9 @@ import hashlib
 import inspect
 import threading
 from functools import cache
+from pathlib import Path
 from types import FunctionType, ModuleType
-from typing import Any
+from typing import Any, NamedTuple
 
 from rulesdsl.play.kernel import (
     deals,
@@ -74,37 +75,62 @@ def functions(module: ModuleType) -> list[FunctionType]:
     ]
 
 
-def parsed(function: FunctionType) -> ast.FunctionDef:
-    (node,) = ast.parse(inspect.getsource(function)).body
-    assert isinstance(node, ast.FunctionDef)
-    return node
+def parsed(function: FunctionType, trees: dict[str, dict[str, ast.FunctionDef]]) -> ast.FunctionDef:
+    """`function`'s definition, read from its module's file, which is parsed once into
+    `trees` (by file, each function of the file by name)."""
+    filename = function.__code__.co_filename
+    if filename not in trees:
+        tree = ast.parse(Path(filename).read_text(encoding="utf-8"))
+        trees[filename] = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+    return trees[filename][function.__name__]
 
 
-def read_names(node: ast.FunctionDef) -> set[str]:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+class Definition(NamedTuple):
+    """A function of the kernel: its definition, the names of its module, and every name
+    its text holds (walked once)."""
+
+    node: ast.FunctionDef
+    space: dict[str, Any]
+    names: list[ast.Name]
+
+    @property
+    def reads(self) -> set[str]:
+        return {n.id for n in self.names if isinstance(n.ctx, ast.Load)}
+
+
+def definition(node: ast.FunctionDef, space: dict[str, Any]) -> Definition:
+    """`node` as the kernel holds it, compiled by numba (inlined where INLINED says), its
+    annotations dropped."""
+    options = "inline='always'" if node.name in INLINED else ""
+    node.decorator_list = [ast.parse(f"numba.njit({options})", mode="eval").body]
+    node.returns = None
+    for arg in node.args.args:
+        arg.annotation = None
+    return Definition(node, space, [n for n in ast.walk(node) if isinstance(n, ast.Name)])
 
 
 GENERATED = ((dispatch, dispatch.source), (meanings, meanings.source), (state, state.copy_source))
 """The modules that write functions of the kernel, each with the function writing them."""
 
 
-def generated() -> list[tuple[ast.FunctionDef, dict[str, Any]]]:
-    """The functions GENERATED write, each with its module's names."""
+def generated() -> list[Definition]:
+    """The functions GENERATED write."""
     return [
-        (node, vars(module))
+        definition(node, vars(module))
         for module, text in GENERATED
         for node in ast.parse(text()).body
         if isinstance(node, ast.FunctionDef)
     ]
 
 
-def kernel_functions() -> dict[str, tuple[FunctionType, ast.FunctionDef]]:
+def kernel_functions(calls: list[Definition]) -> dict[str, tuple[FunctionType, Definition]]:
     """The kernel's functions by name: those of MODULES, those `rules.AT` names, and every
     function they call (a name `native_primitives` defines is its function, a name of
-    `generated()` is its function), each once."""
+    the generated `calls` is theirs), each once."""
     given = {f.__name__ for f in functions(native_primitives)}
-    given |= {node.name for node, _ in generated()}
-    found: dict[str, tuple[FunctionType, ast.FunctionDef]] = {}
+    given |= {call.node.name for call in calls}
+    found: dict[str, tuple[FunctionType, Definition]] = {}
+    trees: dict[str, dict[str, ast.FunctionDef]] = {}
     waiting = [f for m in MODULES for f in functions(m)]
     waiting += [f for step in AT.values() for f in step]
     while waiting:
@@ -114,52 +140,46 @@ def kernel_functions() -> dict[str, tuple[FunctionType, ast.FunctionDef]]:
             if found[name][0] is not function:
                 raise BuildError(f"the kernel would hold two functions named {name}")
             continue
-        node = parsed(function)
-        found[name] = function, node
-        for read in read_names(node) - given:
+        made = definition(parsed(function, trees), function.__globals__)
+        found[name] = function, made
+        for read in made.reads - given:
             value = function.__globals__.get(read)
             if inspect.isfunction(value):
                 waiting.append(value)
     return found
 
 
-def constants(node: ast.FunctionDef, space: dict[str, Any]) -> dict[str, object]:
-    """The module constants (ints and floats) `node` reads in its module's `space`."""
-    return {n: space[n] for n in read_names(node) if type(space.get(n)) in (int, float)}
+def constants(made: Definition) -> dict[str, object]:
+    """The module constants (ints and floats) the function `made` reads."""
+    space = made.space
+    return {n: space[n] for n in made.reads if type(space.get(n)) in (int, float)}
 
 
 def source() -> str:
     """The kernel module's text."""
-    found = kernel_functions()
-    nodes = [node for _, node in found.values()]
     calls = generated()
-    read = [(node, function.__globals__) for function, node in found.values()]
-    read += calls
+    found = kernel_functions(calls)
+    made = [function for _, function in found.values()] + calls
     values: dict[str, object] = {}
-    for node, space in read:
-        for name, value in constants(node, space).items():
+    for function in made:
+        for name, value in constants(function).items():
             if values.setdefault(name, value) != value or name in found:
                 raise BuildError(f"the kernel would hold two values named {name}")
-    nodes += [node for node, _ in calls]
-    names = {node.name for node in nodes} | set(values)
-    for node in nodes:
-        options = "inline='always'" if node.name in INLINED else ""
-        node.decorator_list = [ast.parse(f"numba.njit({options})", mode="eval").body]
-        node.returns = None
-        for arg in node.args.args:
-            arg.annotation = None
-        check(node, names)
+    names = {function.node.name for function in made} | set(values)
+    for function in made:
+        check(function, names)
     body = [f"{name} = {value!r}" for name, value in sorted(values.items())]
-    text = "\n\n".join(ast.unparse(node) for node in nodes)
+    text = "\n\n".join(ast.unparse(function.node) for function in made)
     return f"{HEADER}\n" + "\n".join(body) + "\n\n\n" + text + "\n"
 
 
-def check(node: ast.FunctionDef, names: set[str]) -> None:
-    """Every name `node` reads is its own, the kernel's, a builtin of BUILTINS or np."""
-    read = [n for n in ast.walk(node) if isinstance(n, ast.Name)]
+def check(made: Definition, names: set[str]) -> None:
+    """Every name the function `made` reads is its own, the kernel's, a builtin of BUILTINS
+    or np."""
+    node = made.node
     known = names | BUILTINS | {"math", "np", "numba"} | {a.arg for a in node.args.args}
-    known |= {n.id for n in read if isinstance(n.ctx, ast.Store)}
-    for n in read:
+    known |= {n.id for n in made.names if isinstance(n.ctx, ast.Store)}
+    for n in made.names:
         if n.id not in known:
             raise BuildError(f"the kernel's {node.name} reads {n.id}, which is not the kernel's")
 
