@@ -94,11 +94,12 @@ class _Board:
 
     def _cpython(self) -> None:
         from rulesdsl.play.kernel import search, solve
+        from rulesdsl.play.kernel.rows import States
         from rulesdsl.play.kernel.state import Seen, State
 
         self.module = _Module(search, solve)
         self.p = self.plan
-        self.states = [State() for _ in range(SOLVE_DEPTH)]
+        self.states = States()  # a line's states made as deep as it goes
         self.todo = [0] * SOLVE_DEPTH
         self.new_state = State
         self.seed = int
