@@ -20,9 +20,9 @@ from rulesdsl.play.kernel.deals import skill_seat
 from rulesdsl.play.players.search.table import NO_RANDOM, search_hand
 from rulesdsl.read.profile import load
 from rulesdsl.reason.estimate import Estimate
-from rulesdsl.reason.executors import results
+from rulesdsl.reason.executors import default_workers, results
 from rulesdsl.reason.ladder import against
-from rulesdsl.reason.sim import deals_of, default_workers
+from rulesdsl.reason.sim import deals_of
 from rulesdsl.reason.skill import mean_of
 
 PLAYERS = 4

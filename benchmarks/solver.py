@@ -26,7 +26,7 @@ import statistics
 import time
 
 from rulesdsl.read.profile import load, shipped_names
-from rulesdsl.reason.sim import default_workers
+from rulesdsl.reason.executors import default_workers
 from rulesdsl.reason.skill import SkillSpec, figures, mean_of, play
 from rulesdsl.reason.solver import BUDGET, Solver
 from rulesdsl.surfaces.cli.skill import lines

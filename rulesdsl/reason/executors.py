@@ -114,6 +114,11 @@ def _worker_signals() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
+def default_workers() -> int:
+    """The local processes a run uses unless told: one a core."""
+    return os.cpu_count() or 1
+
+
 def results(
     work: Callable[[Task], Out],
     tasks: Sequence[Task],

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import os
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import closing
@@ -32,7 +31,7 @@ from rulesdsl.play.kernel.rows import not_searchable
 from rulesdsl.play.players.registry import make_bot, search_size
 from rulesdsl.play.players.search.table import NO_RANDOM, good_hand, search_hand, searches
 from rulesdsl.reason.estimate import Estimate
-from rulesdsl.reason.executors import LOCAL, Workers, results
+from rulesdsl.reason.executors import LOCAL, Workers, default_workers, results
 from rulesdsl.reason.ladder import FOOT, UNSOLVED, Ladder, Rung, against, seeing
 from rulesdsl.reason.luck import LUCK, luck_difference, luck_index
 
@@ -858,10 +857,6 @@ def run_task(spec: Spec, units: range) -> Result:
 
 def _run_task_args(args: tuple[Spec, range]) -> Result:
     return run_task(*args)
-
-
-def default_workers() -> int:
-    return os.cpu_count() or 1
 
 
 def run(

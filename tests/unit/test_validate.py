@@ -262,6 +262,26 @@ def test_validate_json_and_github_formats(tmp_path, capsys):
     assert out.startswith(f"::error file={path},line=2,col=11,title=bad-value::trump:")
 
 
+@pytest.mark.parametrize("form", ["text", "json", "github"])
+def test_validate_says_the_same_in_the_same_order_on_any_number_of_workers(tmp_path, capsys, form):
+    """Files checked in several processes are reported as one process reports them: in the
+    order of the files, each file's problems in its own order."""
+    write_file(tmp_path, "a.rules", 'profile "a" {\n    trump hart\n    draw -1\n}\n')
+    write_file(tmp_path, "b.yaml", "profile: b\ntrump: hart\n")
+    write_file(tmp_path, "c.rules", 'profile "c" {\n    draw 1\n}\n')
+    write_file(tmp_path, "d.rules", 'profile "d" {\n    draw 2\n    exhaustion reshuffle\n}\n')
+    write_file(tmp_path, "e.rules", b"\xff\xfe not text")
+    write_file(tmp_path, "f.rules", 'profile "f" extends "c" {\n    hand_size 0\n}\n')
+    (tmp_path / "sub").mkdir()
+    write_file(tmp_path / "sub", "g.yaml", "profile: g\ndeal: [1\n")
+    said = {
+        workers: run(capsys, "validate", "--format", form, "-j", str(workers), tmp_path)
+        for workers in (1, 2, 3)
+    }
+    assert said[1][0] == 1 and said[1][1].count(str(tmp_path)) >= 6
+    assert said[2] == said[1] and said[3] == said[1]
+
+
 def test_validate_shipped_profiles_folder_is_clean(capsys):
     code, out, _ = run(capsys, "validate", "--strict", ROOT / "profiles")
     assert (code, out) == (0, "")

@@ -134,6 +134,11 @@ def _matches(pattern: Path) -> list[Path]:
     ]
 
 
+def _diagnostics(task: tuple[Path, Path | None]) -> list[Diagnostic]:
+    """The problems `validate` finds in one file (read under its root)."""
+    return checked_file(*task).diagnostics
+
+
 @click.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option(
@@ -145,15 +150,22 @@ def _matches(pattern: Path) -> list[Path]:
     help="How to print the problems.",
 )
 @click.option("--strict", is_flag=True, help="Fail on warnings too.")
+@click.option(
+    "--workers", "-j", type=click.IntRange(min=1), help="Processes (default: every core)."
+)
 @root_option
 @click.pass_context
-def validate(ctx: click.Context, paths: tuple[Path, ...], form: str, strict: bool) -> None:
+def validate(
+    ctx: click.Context, paths: tuple[Path, ...], form: str, strict: bool, workers: int | None
+) -> None:
     """Check profile files (and folders of them); exit 1 when problems are found."""
+    from rulesdsl.reason.executors import default_workers, results
+
     found = profile_files(paths)
     files = found.files
-    problems: list[Diagnostic] = []
-    for path, root in files:
-        problems += checked_file(path, current_root() or root).diagnostics
+    tasks = [(path, current_root() or root) for path, root in files]
+    checked = results(_diagnostics, tasks, workers or default_workers())
+    problems = [d for diagnostics in checked for d in diagnostics]
     errors = sum(d.is_error for d in problems)
     warnings = len(problems) - errors
     if problems or form == "json":

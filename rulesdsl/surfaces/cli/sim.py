@@ -18,13 +18,14 @@ from rulesdsl.play.players.registry import bot_names
 from rulesdsl.read.outputs import OutputError, check_output, replacing
 from rulesdsl.reason.analysis.sameness import Sameness, sameness_lines, samenesses
 from rulesdsl.reason.attribution import Attribution, attributions
+from rulesdsl.reason.executors import default_workers
 from rulesdsl.reason.sequence import Stopping
 from rulesdsl.reason.sequential import (
     ALPHA,
     MAX_HANDS,
     MAX_SLOW_HANDS,
 )
-from rulesdsl.reason.sim import Result, Spec, default_workers
+from rulesdsl.reason.sim import Result, Spec
 from rulesdsl.reason.verdict import COUNT_MARGIN, SHARE_MARGIN
 from rulesdsl.service import (
     UsageProblem,

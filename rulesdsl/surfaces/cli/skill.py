@@ -10,7 +10,7 @@ import click
 
 from rulesdsl.model.text import safe_text
 from rulesdsl.reason.estimate import Estimate
-from rulesdsl.reason.sim import default_workers
+from rulesdsl.reason.executors import default_workers
 from rulesdsl.reason.skill import SOLVE_BUDGET, Skill, SkillSpec, figures, play
 from rulesdsl.service import UsageProblem, checked_executor
 from rulesdsl.surfaces.cli.common import root_option
