@@ -16,7 +16,7 @@ import ast
 import hashlib
 import inspect
 import threading
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from types import FunctionType, ModuleType
 from typing import Any, NamedTuple
@@ -109,7 +109,11 @@ def definition(node: ast.FunctionDef, space: dict[str, Any]) -> Definition:
     return Definition(node, space, [n for n in ast.walk(node) if isinstance(n, ast.Name)])
 
 
-GENERATED = ((dispatch, dispatch.source), (meanings, meanings.source), (state, state.copy_source))
+GENERATED = (
+    (dispatch, dispatch.source),
+    (meanings, meanings.source),
+    (state, partial(state.copy_source, native=True)),
+)
 """The modules that write functions of the kernel, each with the function writing them."""
 
 
