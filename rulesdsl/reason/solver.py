@@ -88,6 +88,7 @@ class _Board:
         self.todo = np.zeros(SOLVE_DEPTH, np.int64)
         self.new_state = lambda: np.zeros(1, STATE).view(np.recarray)[0]
         self.seed = np.uint64
+        self.deck = lambda cards: np.array(cards, np.int64)
         self.seen = np.zeros(1, SEEN)[0]
         self.cards_played = np.zeros(SOLVE_DEPTH, np.int64)
         self.visited = np.zeros(1, np.int64)
@@ -103,6 +104,7 @@ class _Board:
         self.todo = [0] * SOLVE_DEPTH
         self.new_state = State
         self.seed = int
+        self.deck = list
         self.seen = Seen()
         self.cards_played = [0] * SOLVE_DEPTH
         self.visited = [0]
@@ -114,7 +116,7 @@ class _Board:
         `hand_seed`, its stream of reshuffles seeded with `reshuffles` where given (as a
         hand of the reference engine's seeds it), else as the kernel seeds it."""
         s = self.new_state()
-        ranked = [self.ranked[card] for card in deck]
+        ranked = self.deck([self.ranked[card] for card in deck])
         self.module.deal_logged(
             s, self.p, self.seen, False, ranked, self.players, self.dealt, dealer,
             self.seed(hand_seed),
