@@ -17,14 +17,12 @@ def made(text: str):
 
 
 def filled(rng: random.Random) -> State:
-    """A state with every field drawn at random, each list's length within its row."""
+    """A state with every field drawn at random (its lists' lengths too, not yet within
+    their rows)."""
     s = State()
     for f in FIELDS:
-        if f.size:
-            setattr(s, f.name, [rng.randrange(-1, 60) for _ in range(f.size)])
-    for f in FIELDS:
-        if not f.size:
-            setattr(s, f.name, rng.randrange(0, 40))
+        value = [rng.randrange(-1, 60) for _ in range(f.size)] if f.size else rng.randrange(40)
+        setattr(s, f.name, value)
     return s
 
 
