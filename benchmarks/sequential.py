@@ -27,7 +27,11 @@ fixed size needs at power 0.9 and 0.8, n = ((z(1 - a/2) + z(power)) * sigma / de
 with a the same error per verdict and sigma of the pooled runs, the largest over the
 measures decided: with delta the difference the pooled runs found (a design that knew the
 answer), and with delta the margin of a share, one point (the smallest difference worth
-finding, as a run of fixed size is planned without knowing the difference).
+finding, as a run of fixed size is planned without knowing the difference). Beside them,
+the fewest hands any sequential test of the same errors and power can expect to play
+(Wald's bound, for normal differences of that sigma), against the fixed run sized for
+the margin and against the mean hands `--until-decided` played: how far from the best
+possible it is, and which ratios no test can reach.
 """
 
 from __future__ import annotations
@@ -212,6 +216,8 @@ def known_effects(seeds: int, workers: int) -> None:
             f"  {b} - {a} on {', '.join(names)}: median {median:,.0f} hands until decided, "
             f"{min(used):,} to {max(used):,} (right direction in {right}/{seeds})"
         )
+        mean = statistics.mean(used)
+        print(f"    mean {mean:,.0f} hands until decided")
         for power in (0.9, 0.8):
             for known, size in (("delta known", None), ("sized for the margin", 0.01)):
                 fixed = max(_fixed_hands(pooled, n, stopping.level, power, size) for n in names)
@@ -219,6 +225,13 @@ def known_effects(seeds: int, workers: int) -> None:
                     f"    fixed size of power {power}, {known}: {fixed:,} hands; "
                     f"until decided / fixed {median / fixed:.2f}"
                 )
+            least = max(_least_hands(pooled, n, stopping.level, power) for n in names)
+            margin = max(_fixed_hands(pooled, n, stopping.level, power, 0.01) for n in names)
+            print(
+                f"    any sequential test of power {power}, the same errors: at least "
+                f"{least:,.0f} hands expected (Wald); / fixed sized for the margin "
+                f"{least / margin:.2f}; until decided (mean) / that least {mean / least:.2f}"
+            )
 
 
 def _directions(pooled: Result, names: tuple[str, ...]) -> dict[str, Verdict]:
@@ -237,7 +250,9 @@ def _pool(pooled: Result, result: Result) -> Result:
     return pooled
 
 
-def _fixed_hands(pooled, name: str, level: float, power: float, size: float | None = None) -> int:
+def _fixed_hands(
+    pooled: Result, name: str, level: float, power: float, size: float | None = None
+) -> int:
     """The hands of a fixed run deciding `name` at `level` with `power`: of the difference
     observed, or of `size`, the smallest difference the run is planned to find."""
     total, squares = pooled.pairs[0].totals(name)
@@ -247,6 +262,25 @@ def _fixed_hands(pooled, name: str, level: float, power: float, size: float | No
     delta = observed if size is None else size
     z = NormalDist().inv_cdf(1 - level / 2) + NormalDist().inv_cdf(power)
     return math.ceil((z * sigma / delta) ** 2)
+
+
+def _least_hands(pooled: Result, name: str, level: float, power: float) -> float:
+    """The fewest hands any sequential test can expect to play to find the observed
+    difference of `name` in its direction with `power`, when it says that direction with
+    chance at most level / 2 where the two are equal (the error a fixed run's two-sided
+    test at `level` allows each direction): Wald's bound, E[N] * KL >= kl(power, level / 2),
+    KL = delta**2 / (2 * sigma**2) the information one hand brings, for normal differences
+    of the pooled runs' variance (as the fixed design assumes)."""
+    total, squares = pooled.pairs[0].totals(name)
+    n = pooled.pairs[0].n
+    delta = total / n
+    variance = squares / n - delta * delta
+    return _binary_kl(power, level / 2) * 2 * variance / (delta * delta)
+
+
+def _binary_kl(p: float, q: float) -> float:
+    """The Kullback-Leibler divergence of a coin of chance p from one of chance q."""
+    return p * math.log(p / q) + (1 - p) * math.log((1 - p) / (1 - q))
 
 
 def main() -> None:
