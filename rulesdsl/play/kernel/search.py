@@ -346,14 +346,16 @@ def decide(
     return solver_card(s, p, g, w, states, seat, allowed, budget, bot, stream)
 
 
-def play_logged(s: Any, p: Any, g: Any, states: Any, card: int) -> None:
+def play_logged(s: Any, p: Any, g: Any, states: Any, card: int, reading: bool) -> None:
     """The seat to move plays `card` (`steps.play_now`), written into `g`, the state before
-    the play kept in `states` for the worlds' checks."""
+    the play kept in `states` for the worlds' checks; where `reading` (a seat is `solver:N`),
+    the cards it rules out read as the heuristic bot's play too (`Seen.read`)."""
     seat = s.trick_seats[s.trick_len]
     probe = states[FIRST_PROBE + g.plays_len]
     copy_state(s, probe)
     g.excluded[g.plays_len] = exclusions(probe, p, seat, card, False)
-    g.read[g.plays_len] = exclusions(probe, p, seat, card, True)
+    if reading:
+        g.read[g.plays_len] = exclusions(probe, p, seat, card, True)
     log_play(g, seat, card)
     play_card(s, seat, card)
     if s.trick_len == s.seats_len:
@@ -376,12 +378,12 @@ def deal_logged(
     start_trick(s)
 
 
-def replay(s: Any, p: Any, g: Any, states: Any, cards: Any, count: int) -> None:
+def replay(s: Any, p: Any, g: Any, states: Any, cards: Any, count: int, reading: bool) -> None:
     """Play the first `count` of `cards` in turn from the dealt hand, as `play_dealt`
-    plays them, keeping the states before each play."""
+    plays them (`reading` as `play_logged` takes it), keeping the states before each play."""
     for i in range(count):
         allowed_now(s, p)
-        play_logged(s, p, g, states, cards[i])
+        play_logged(s, p, g, states, cards[i], reading)
 
 
 def play_dealt(
@@ -391,19 +393,20 @@ def play_dealt(
 ) -> None:  # fmt: skip
     """Deal `deck` and play the hand to its end, each seat's card chosen by its bot; each
     search seat's stream is seeded from the hand's `seed`, and where a seat searches, what
-    the seats see is written as the hand is played."""
-    searchers = 0
+    the seats see is written as the hand is played (`play_logged`)."""
+    kinds = 0  # the bots' kinds, a bit each
     for seat in range(players):
+        kinds |= 1 << int(bots[seat])
         if bots[seat] >= PIMC:
-            searchers += 1
             streams[seat] = new_stream(stream_number(seed, SEAT_STREAMS + seat))
-    searching = searchers > 0  # not a constant: numba would compile the calls for it too
+    searching = kinds >> PIMC != 0  # not constants: numba would compile the calls for them too
+    reading = (kinds >> SOLVER) & 1 != 0
     deal_logged(s, p, g, searching, deck, players, dealt, dealer, seed)
     while s.over == 0:
         seat = s.trick_seats[s.trick_len]
         bot = bots[seat]
         if searching:
             card = decide(s, p, g, w, states, bot, budgets[seat], rng, streams[seat])
-            play_logged(s, p, g, states, card)
+            play_logged(s, p, g, states, card, reading)
         else:
             play_now(s, p, pick(bot, s, allowed_now(s, p), rng, last_to_play(s)))

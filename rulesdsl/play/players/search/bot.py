@@ -20,15 +20,16 @@ from rulesdsl.play.kernel.rows import (
     search_rows,
     searched,
 )
-from rulesdsl.play.kernel.search import PIMC, deal_logged, decide, replay
+from rulesdsl.play.kernel.search import PIMC, SOLVER, deal_logged, decide, replay
 from rulesdsl.play.kernel.state import State
 
 
 class Position:
     """A hand replayed on the kernel from its deal: the state, plan, what the seats saw and
-    the search's rows (`kernel.search`)."""
+    the search's rows (`kernel.search`); the plays read as the heuristic bot's too where
+    `reading` (which `solver:N` needs, the other bots not)."""
 
-    def __init__(self, hand: Hand) -> None:
+    def __init__(self, hand: Hand, reading: bool = True) -> None:
         if hand.order is None:
             raise SearchError(
                 "a search bot reads the hand's history from its deal: play a hand made by "
@@ -47,7 +48,7 @@ class Position:
         deal_logged(self.s, self.p, self.g, True, deck, players, dealt, hand.dealer, 0)
         self.s.shuffle_seed = hand.s.rng.seed  # the hand's own stream of reshuffles
         plays = [code[e.card] for e in hand.events if isinstance(e, Play)]
-        replay(self.s, self.p, self.g, self.states, plays, len(plays))
+        replay(self.s, self.p, self.g, self.states, plays, len(plays), reading)
 
     def rows(self) -> tuple[Any, ...]:
         """(s, p, g, w, states), as the kernel's search takes them."""
@@ -82,7 +83,7 @@ class SearchBot:
     def choose(self, hand: Hand, legal: Sequence[Card]) -> Card:
         if len(legal) == 1:
             return legal[0]
-        position = Position(hand)
+        position = Position(hand, self.kind == SOLVER)
         card = decide(*position.rows(), self.kind, self.budget, None, self.stream)
         searched(position.w.gave_up)
         return hand.codes.card[card]
