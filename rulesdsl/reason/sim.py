@@ -31,7 +31,7 @@ from rulesdsl.play.kernel.rows import not_searchable
 from rulesdsl.play.players.registry import make_bot, search_size
 from rulesdsl.play.players.search.table import NO_RANDOM, good_hand, search_hand, searches
 from rulesdsl.reason.estimate import Estimate
-from rulesdsl.reason.executors import LOCAL, Workers, default_workers, results
+from rulesdsl.reason.executors import LOCAL, Workers, default_workers, lasting, results
 from rulesdsl.reason.ladder import FOOT, UNSOLVED, Ladder, Rung, against, seeing
 from rulesdsl.reason.luck import LUCK, luck_difference, luck_index
 
@@ -668,7 +668,10 @@ def native_kernels(spec: Spec) -> list[Any] | None:
     from rulesdsl.play.native.trust import say
 
     try:
-        return [compiled_profile(rules, spec.players, bots).loaded() for _, rules in spec.profiles]
+        with lasting():
+            return [
+                compiled_profile(rules, spec.players, bots).loaded() for _, rules in spec.profiles
+            ]
     except NotNative as refused:
         if searches(bots):  # the search is the kernel's alone
             raise not_searchable(refused) from None

@@ -22,7 +22,7 @@ from rulesdsl.play.engine.fast import int_deck
 from rulesdsl.play.kernel import build
 from rulesdsl.play.kernel.deals import skill_seat
 from rulesdsl.reason.estimate import Estimate
-from rulesdsl.reason.executors import LOCAL, results
+from rulesdsl.reason.executors import LOCAL, lasting, results
 from rulesdsl.reason.ladder import FOOT, SOLVE_BUDGET, UNSOLVED, Ladder, Outcome, Rung, seeing
 from rulesdsl.reason.luck import luck_index
 from rulesdsl.reason.sim import deals_of
@@ -81,7 +81,8 @@ def play(
 ) -> list[Outcome]:
     """Every deal's row, in order, on `workers` processes (the same rows for any number)."""
     if workers > 1 and executor == LOCAL and native.available():
-        build.kernel()  # compiled or loaded once, here: forked workers inherit it
+        with lasting():
+            build.kernel()  # compiled or loaded once, here: forked workers inherit it
     tasks = [(spec, range(k, min(k + TASK, spec.deals))) for k in range(0, spec.deals, TASK)]
     rows: list[Outcome] = []
     for part in results(_play_task_args, tasks, workers, executor, None, None):
