@@ -38,8 +38,12 @@ def lasting() -> Iterator[None]:
     a process everything then alive is frozen (`gc.freeze`): no later collection traverses
     it, here or in a forked worker, where a collection would also copy the pages holding
     it. Collecting while the kernel loaded took about 0.2 s, a tenth of a 1,000-hand run.
-    The little garbage the load leaves (about a thousand objects) is never freed; as only
-    the first call freezes, a long-running server keeps no more than that."""
+    The little garbage the load leaves (about a thousand objects) is never freed. This
+    holds in the main thread alone: where threads load at once (the web server's jobs),
+    one thread's pause would end or outlast another's, so the collector is left as it is."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
     enabled = gc.isenabled()
     gc.disable()
     try:
