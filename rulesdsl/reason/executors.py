@@ -9,6 +9,7 @@ are ended at once (mid-task), and the tasks on Dask are cancelled.
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import multiprocessing
 import os
@@ -49,10 +50,16 @@ def lasting() -> Iterator[None]:
     try:
         yield
     finally:
-        if gc.get_freeze_count() == 0:
-            gc.freeze()
+        _freeze_once()
         if enabled:
             gc.enable()
+
+
+@functools.cache
+def _freeze_once() -> None:
+    """`gc.freeze()`, the first time in a process (a forked worker inherits both the frozen
+    objects and this cache); `gc.get_freeze_count()` would count every frozen object."""
+    gc.freeze()
 
 
 class ExecutorError(ValueError):
