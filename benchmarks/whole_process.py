@@ -316,7 +316,7 @@ def main() -> None:
     first = wall[sim(1_000_000, "unseen profile")] / wall[big] if full else math.nan
     long_rate = PIMC_LONG_HANDS / wall[PIMC_LONG] if full else math.nan
     slower, rate = wall[COMPARE] / wall[stick(played)], PIMC_HANDS / wall[PIMC]
-    written = wall[PIMC_STICK] / wall[PIMC]
+    pimc_speed = wall[PIMC_STICK] / wall[PIMC]
     code, lines = native_lines()
     print("\ntargets")
     for what, value, met in (
@@ -333,7 +333,7 @@ def main() -> None:
         ),
         (
             "pimc:50 at four seats, 1,000 hands, one core",
-            f"{rate:,.1f} hands/s, {written:.2f}x the hand-written pimc's speed",
+            f"{rate:,.1f} hands/s, {pimc_speed:.2f}x the hand-written pimc's speed",
             None,
         ),
         ("native path", f"{code:,} lines of code, {lines:,} in all (<= 3,000)", code <= 3000),
