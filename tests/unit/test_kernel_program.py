@@ -6,9 +6,14 @@ interpreter's bounds is refused, saying so."""
 from __future__ import annotations
 
 import inspect
+import random
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sizing import examples
 
 from rulesdsl.model.language.vocab import (
     ATTRIBUTES,
@@ -67,6 +72,7 @@ def test_every_attribute_operation_and_aggregate_has_a_meaning_on_the_kernels_st
     for kind in Aggregate:
         assert getattr(machine, kind.name) == FOLDS.index(kind)
         assert kind.name in folds
+    assert KEEP == FOLDS.index("keep") == len(FOLDS) - 1
 
 
 def test_the_interpreters_bounds_hold_any_rule_the_checker_reads():
@@ -94,9 +100,17 @@ def test_an_aggregate_a_filter_reads_for_no_card_is_worked_out_once_before_the_c
     assert starts(reads_card) == [KEEP, FOLDS.index("count")]
 
 
-@pytest.mark.parametrize("condition", ["card.trump and not hand.trump_played", "trick.number == 1"])
-def test_the_parts_of_a_refusal_that_read_no_card_are_decided_before_the_cards(condition):
-    code = code_of(f"refuse lead if {condition}")
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "refuse lead if card.trump and not hand.trump_played",
+        "refuse lead if trick.number == 1",
+        "out if trick.number == 4 and player.tricks == 0",
+        "out if player.cards > 3 and trick.winner.streak > 2",
+    ],
+)
+def test_the_parts_of_a_refusal_or_out_rule_that_read_no_member_are_decided_before_it(rule):
+    code = code_of(rule)
     ops = [i[0] for i in code]
     guard = ops.index(machine.UNLESS)
     assert BEGIN not in ops[:guard]
@@ -180,7 +194,7 @@ def test_a_rule_naming_a_rank_the_deck_lacks_has_no_program():
 
 
 def test_an_aggregate_of_a_set_that_is_an_attribute_begins_with_the_sets_value():
-    code = code_of("score count(c in hand.winner.won: c.rank == ace)")
+    code = code_of("score count(c in hand.winner.won: c.trump)")
     ops = [i[0] for i in code]
     begin = ops.index(machine.BEGIN_TOP)
     assert ops[begin - 1] == machine.LEAF_ATTR
@@ -256,3 +270,84 @@ def test_a_refusal_whose_condition_holds_a_filter_is_not_taken_for_one_on_the_ca
     code = code_of("refuse card if card.suit == hearts and any(c in held where c == card: c.trump)")
     assert machine.KEPT not in [i[0] for i in code]
     assert starts(code) == [KEEP, FOLDS.index(Aggregate.ANY)]
+
+
+def test_any_all_or_count_of_cards_by_the_card_alone_counts_the_set_against_a_mask():
+    for rule in (
+        "refuse lead if card.suit == hearts and not any(c in hand.played: c.suit == hearts)",
+        "score max(1, count(c in hand.winner.won: c.rank == ace))",
+        "lead most(p in seats: count(c in p.hand: c == 2C))",
+        "refuse card if card.suit == hearts and all(c in held where c.rank > ten: c.suit != spades)",
+    ):
+        ops = [i[0] for i in code_of(rule)]
+        assert ops.count(machine.COUNT_IN) == 1, rule
+        assert ops.count(BEGIN) + ops.count(machine.BEGIN_TOP) == ("most" in rule), rule
+
+
+CARD_TESTS = ["c.suit == hearts", "c.rank > ten", "c == QS", "c.rank == ace", "c != 2C"]
+by_card = st.recursive(
+    st.sampled_from([*CARD_TESTS, "c.strength <= 5"]),
+    lambda inner: st.one_of(
+        st.tuples(inner, st.sampled_from(["and", "or"]), inner).map(" ".join).map("({})".format),
+        inner.map("not {}".format),
+    ),
+    max_leaves=4,
+)
+AT_A_DRAW = ["hand.played", "trick.winner.won"]
+AT_A_PLAY = ["hand.played", "held", "allowed", "played", "me.won"]
+
+
+@st.composite
+def counting_rule(draw) -> str:
+    """A rule whose value is `any`, `all` or `count` of a set of cards by the card alone."""
+    kind = draw(st.sampled_from(["any", "all", "count"]))
+    at_a_draw = draw(st.booleans())
+    over = draw(st.sampled_from(AT_A_DRAW if at_a_draw else AT_A_PLAY))
+    where = f" where {draw(by_card)}" if draw(st.booleans()) else ""
+    aggregate = f"{kind}(c in {over}{where}: {draw(by_card)})"
+    value = aggregate if kind == "count" else f"(9 if {aggregate} else 2)"
+    return f"draw {value}" if at_a_draw else f"refuse card if card.strength > {value}"
+
+
+@settings(max_examples=examples(60, 600), deadline=None)
+@given(counting_rule(), st.randoms(use_true_random=False))
+def test_a_count_against_a_mask_gives_what_the_aggregate_folded_gives(rule, rng):
+    """The rule's program with COUNT_IN and with the aggregate folded member by member (as
+    any other is) give the same value on random states."""
+    (stated_rule,) = stated(rule).house_rules
+    strength = stated(rule).rank_strength
+    counted = program.program(stated_rule, 0, strength)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(program.Compiler, "counted", lambda *_: False)
+        folded = program.program(stated_rule, 0, strength)
+    assert machine.COUNT_IN in [i[0] for i in counted]
+    assert machine.COUNT_IN not in [i[0] for i in folded]
+    for _ in range(20):
+        s = random_state(rng)
+        seat, allowed = rng.randrange(4), rng.getrandbits(52)
+        values = [
+            machine.run_program(SimpleNamespace(program=flat(code)), 0, s, seat, allowed, -1)
+            for code in (counted, folded)
+        ]
+        assert values[0] == values[1], rule
+
+
+def flat(code: list[tuple[int, ...]]) -> list[int]:
+    return [number for instruction in code for number in instruction]
+
+
+def random_state(rng: random.Random) -> State:
+    """A state of four seats whose sets of cards are random."""
+    s = State()
+    s.players = 4
+    for seat in range(4):
+        s.hands[seat] = rng.getrandbits(52)
+        s.won[seat] = rng.getrandbits(52)
+        s.active[seat] = 1
+        s.trick_seats[seat] = seat
+        s.trick[seat] = rng.randrange(52)
+    s.hand_played = rng.getrandbits(52)
+    s.trick_len = s.seats_len = rng.randrange(5)
+    s.winner = rng.randrange(4)
+    s.trump = rng.randrange(4)
+    return s

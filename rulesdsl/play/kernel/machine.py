@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulesdsl.model.language.vocab import Aggregate
-from rulesdsl.play.engine.masks import lowest
+from rulesdsl.play.engine.masks import lowest, popcount
 from rulesdsl.play.kernel.meanings import attr_value, leaf_value, operate, set_of
 
 WIDTH = 4
@@ -28,21 +28,14 @@ BOUND = 80
 each."""
 
 PUSH, LEAF, VAR, SLOT, ATTR, OPERATE, JUMP, UNLESS, SHORT, BEGIN, NEXT, STEP = range(12)
-RETURN, VAR_ATTR, LEAF_ATTR, OPERATE_WITH, EACH, BEGIN_TOP, KEPT = range(12, 19)
+RETURN, VAR_ATTR, LEAF_ATTR, OPERATE_WITH, EACH, BEGIN_TOP, KEPT, SET, COUNT_IN = range(12, 21)
 """The operations of a program (`program.py` says what each does)."""
 
 FOLDS = (*Aggregate, "keep")
 """What an aggregate makes of the values of its body, by number: the language's aggregates,
 and `keep`, a play filter's: the cards of the set for which its condition is false."""
-ANY = FOLDS.index(Aggregate.ANY)
-ALL = FOLDS.index(Aggregate.ALL)
-COUNT = FOLDS.index(Aggregate.COUNT)
-SUM = FOLDS.index(Aggregate.SUM)
-MAX = FOLDS.index(Aggregate.MAX)
-MIN = FOLDS.index(Aggregate.MIN)
-MOST = FOLDS.index(Aggregate.MOST)
-LEAST = FOLDS.index(Aggregate.LEAST)
-KEEP = FOLDS.index("keep")
+ANY, ALL, COUNT, SUM, MAX, MIN, MOST, LEAST, KEEP = range(len(FOLDS))
+"""Each fold's number, in the order of FOLDS (a test holds the two to one order)."""
 
 
 def begin_fold(s: Any, slot: int, fold: int, members: int) -> None:
@@ -170,6 +163,11 @@ def run_program(p: Any, pc: int, s: Any, seat: int, allowed: int, winner: int) -
             each(s, a, b)
         elif op == LEAF_ATTR:
             s.stack[top] = attr_value(b, s, leaf_value(a, s, seat, allowed, winner))
+            top += 1
+        elif op == COUNT_IN:
+            s.stack[top - 1] = popcount(s.stack[top - 1] & a)
+        elif op == SET:
+            s.stack[top] = set_of(a, s, seat, allowed)
             top += 1
         elif op == OPERATE:
             if b == 2:

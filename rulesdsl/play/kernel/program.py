@@ -35,6 +35,11 @@ and fused ones, each doing the work of a run of the above that rules often hold:
     KEPT m            push the allowed cards but those of the mask m: a refuse rule whose
                       condition on the card reads nothing else, worked out for every card
                       as the program is made
+    SET k             push set k (a mask)
+    COUNT_IN m        replace the top value, a set of cards, by how many of the mask m's
+                      cards it holds: `any`, `all` or `count` of a set of cards whose body
+                      reads nothing but the member, worked out for every card as the
+                      program is made
 
 Words are numbered by their place in `meanings`' tables, which are the vocabulary's; a rank
 or a card a rule names (`queen`, `QS`) is a number, its strength (or card) under the
@@ -64,7 +69,7 @@ from typing import NamedTuple
 
 from rulesdsl.model.language import tree as ir
 from rulesdsl.model.language.rule import MAX_CODE, SEAT_KINDS, HouseRule, RuleKind
-from rulesdsl.model.language.vocab import ATTRIBUTES, CARD_SETS, NAMES, Type
+from rulesdsl.model.language.vocab import ATTRIBUTES, CARD_SETS, NAMES, Aggregate, Type
 from rulesdsl.model.language.vocab import SETS as NAMED_SETS
 from rulesdsl.model.state import NO_END
 from rulesdsl.play.kernel import machine as vm
@@ -91,6 +96,8 @@ PROGRAM = MAX_CODE
 Python its rules may compile to (`MAX_CODE`), each instruction's part of that text being
 one character at least."""
 
+COUNTED = frozenset({Aggregate.ANY, Aggregate.ALL, Aggregate.COUNT})
+"""The aggregates a count of cards against a mask gives (`Compiler.counted`)."""
 ALLOWED = SET_CODES[CARD_SETS[NAMES["allowed"].code]]
 ACTIVE = SET_CODES[NAMED_SETS["active"]]
 
@@ -169,7 +176,7 @@ class Compiler:
             self.value(node.args[0], loops)
             for arg in node.args[1:]:
                 self.operand(OPERATIONS.index((2, node.fn)), arg, loops)
-        else:
+        elif not self.counted(node, loops):
             assert isinstance(node, ir.Over)
             fold = vm.FOLDS.index(node.kind)
             if node.base is None:
@@ -256,64 +263,97 @@ class Compiler:
             out += [start, (vm.NEXT, slot, var, end), inner, (vm.STEP, slot, var, start), end]
         return slot
 
-    def refusal(self, condition: ir.Node, loops: list[Loop]) -> None:
-        """A refuse rule's code: the parts of its condition (`and`ed) that do not read
-        `card` are worked out once, before the cards, and where one is false no card is
-        refused, which the program gives as 0 (the rule does not apply)."""
+    def guarded(
+        self, condition: ir.Node, loops: list[Loop], members: Callable[[list[ir.Node]], None]
+    ) -> None:
+        """A refuse or out rule's code: the parts of its condition (`and`ed) that do not
+        read its variable (`card`, `player`) are worked out once, before the members, and
+        where one is false the rule gives 0 (no card refused, no player out); where all
+        hold, `members` lays out the code of the parts that read it."""
         parts = conjuncts(condition)
         fixed = [part for part in parts if ir.CARD_VAR not in part.free]
-        per_card = [part for part in parts if ir.CARD_VAR in part.free]
-        refused_none = Label()
+        none = Label()
         for part in fixed:
             self.value(part, loops)
-            self.root.append((vm.UNLESS, refused_none))
-        refused = self.refused_cards(reduce(both, per_card)) if per_card else None
-        if refused is not None:
-            self.root.append((vm.KEPT, refused))
+            self.root.append((vm.UNLESS, none))
+        members([part for part in parts if ir.CARD_VAR in part.free])
+        if fixed:
+            self.root += [(vm.RETURN,), none, (vm.PUSH, 0)]
+
+    def refused(self, per_card: list[ir.Node], loops: list[Loop]) -> None:
+        """The cards the parts of a refusal that read `card` keep; 0 where there are none
+        (every card refused: the rule does not apply)."""
+        mask = self.card_mask(reduce(both, per_card)) if per_card else None
+        if mask is not None:
+            self.root.append((vm.KEPT, mask))
         elif per_card:
             body = reduce(both, per_card)
             slot = self.fold(vm.KEEP, ir.CARD_VAR, ALLOWED, body, frozenset(), loops)
             self.root.append((vm.SLOT, slot))
         else:
-            self.root.append((vm.PUSH, 0))  # every card is refused: it does not apply
-        if fixed:
-            self.root += [(vm.RETURN,), refused_none, (vm.PUSH, 0)]
+            self.root.append((vm.PUSH, 0))
 
-    def outs(self, condition: ir.Node, loops: list[Loop]) -> None:
-        """A rule of who is out: the players still in for whom its condition holds, as
-        the players the condition's negation does not keep."""
-        stays = ir.Unary(Type.BOOL, condition.pos, "not", condition, free=condition.free)
+    def put_out(self, per_player: list[ir.Node], condition: ir.Node, loops: list[Loop]) -> None:
+        """The players still in for whom the parts of an out rule's condition that read
+        `player` hold (all of them, where there are none), as the players their negation
+        does not keep."""
+        stays = negation(reduce(both, per_player) if per_player else condition)
         slot = self.fold(vm.KEEP, ir.CARD_VAR, ACTIVE, stays, frozenset(), loops)
         self.root.append((vm.SLOT, slot))
 
-    def refused_cards(self, condition: ir.Node) -> int | None:
-        """The cards a condition that reads nothing but the card and constants (`card.suit
-        == hearts`, `card == QS`) refuses, as a mask, worked out here for every card; None
-        for a condition that reads more."""
-        refused = 0
+    def counted(self, node: ir.Node, loops: list[Loop]) -> bool:
+        """Code for `any`, `all` or `count` of a set of cards whose filter and body read
+        nothing but the member and constants (`count(c in p.won: c.rank == ace)`): the
+        cards it counts (for `all`, those it fails on) are a mask, worked out for every
+        card as the program is made, which the set's value is counted against
+        (COUNT_IN). False, with no code, for another aggregate."""
+        if not (
+            isinstance(node, ir.Over) and node.kind in COUNTED and node.over in CARD_SETS.values()
+        ):
+            return False
+        body = negation(node.body) if node.kind == Aggregate.ALL else node.body
+        mask = self.card_mask(body if node.where is None else both(node.where, body), node.var)
+        if mask is None:
+            return False
+        out = loops[-1].body
+        if node.base is None:
+            out.append((vm.SET, SET_CODES[node.over]))
+        else:
+            self.value(ir.Attr(Type.CARDS, node.pos, node.base, node.over.iterate), loops)
+        out.append((vm.COUNT_IN, mask))
+        if node.kind != Aggregate.COUNT:
+            test = "==" if node.kind == Aggregate.ALL else "!="
+            out.append((vm.OPERATE_WITH, OPERATIONS.index((2, test)), 0))
+        return True
+
+    def card_mask(self, condition: ir.Node, var: int = ir.CARD_VAR) -> int | None:
+        """The cards for which a condition that reads nothing but the card `var` and
+        constants (`card.suit == hearts`, `card == QS`) holds, as a mask, worked out here
+        for every card; None for a condition that reads more."""
+        mask = 0
         for card in range(CARDS):
-            value = self.of_card(condition, card)
+            value = self.of_card(condition, card, var)
             if value is None:
                 return None
-            refused |= (value != 0) << card
-        return refused
+            mask |= (value != 0) << card
+        return mask
 
-    def of_card(self, node: ir.Node, card: int) -> int | None:
-        """The value of `node` for `card`, where it reads nothing but the card and
-        constants; None where it reads more."""
+    def of_card(self, node: ir.Node, card: int, var: int = ir.CARD_VAR) -> int | None:
+        """The value of `node` for `card` as variable `var`, where it reads nothing but
+        that card and constants; None where it reads more."""
         number = self.constant(node)
         if number is not None:
             return number
-        if isinstance(node, ir.Var) and node.index == ir.CARD_VAR:
+        if isinstance(node, ir.Var) and node.index == var:
             return card
         if isinstance(node, ir.Attr) and node.code in CARD_ATTRIBUTES:
-            base = self.of_card(node.base, card)
+            base = self.of_card(node.base, card, var)
             return None if base is None else int(CARD_ATTRIBUTES[node.code](base))
         if isinstance(node, ir.Unary):
-            inner = self.of_card(node.operand, card)
+            inner = self.of_card(node.operand, card, var)
             return None if inner is None else int(not inner) if node.op == "not" else -inner
         if isinstance(node, ir.Binary) and node.op in ir.OPERATORS:
-            left, right = self.of_card(node.left, card), self.of_card(node.right, card)
+            left, right = self.of_card(node.left, card, var), self.of_card(node.right, card, var)
             if left is None or right is None:
                 return None
             return int(ir.OPERATORS[node.op](left, right))
@@ -321,20 +361,21 @@ class Compiler:
 
     def rule(self, rule: HouseRule) -> None:
         """The code of a stated rule's program (see the module's docstring)."""
-        if rule.tree is None or (rule.kind == RuleKind.END and rule.winner is None):
+        tree = rule.tree
+        if tree is None or (rule.kind == RuleKind.END and rule.winner is None):
             raise ProgramError("its checked tree is not kept")
         loops = [Loop(frozenset(), self.root, [])]
         if rule.kind == RuleKind.REFUSE:
-            self.refusal(rule.tree, loops)
+            self.guarded(tree, loops, lambda parts: self.refused(parts, loops))
         elif rule.kind == RuleKind.END:
             assert rule.winner is not None
-            self.choice(rule.tree, rule.winner, NO_END, loops)
+            self.choice(tree, rule.winner, NO_END, loops)
         elif rule.kind in SEAT_KINDS:
-            self.value(rule.tree, loops)
+            self.value(tree, loops)
         elif rule.kind == RuleKind.OUT:
-            self.outs(rule.tree, loops)
+            self.guarded(tree, loops, lambda parts: self.put_out(parts, tree, loops))
         else:
-            self.value(rule.tree, loops)
+            self.value(tree, loops)
             self.root.append((vm.OPERATE_WITH, OPERATIONS.index((2, "max")), 0))
         self.root.append((vm.RETURN,))
 
@@ -356,6 +397,10 @@ def conjuncts(node: ir.Node) -> list[ir.Node]:
 
 def both(left: ir.Node, right: ir.Node) -> ir.Node:
     return ir.Binary(left.type, left.pos, "and", left, right, free=ir.uses(left, right))
+
+
+def negation(node: ir.Node) -> ir.Node:
+    return ir.Unary(Type.BOOL, node.pos, "not", node, free=node.free)
 
 
 def _walk(items: list[Item]) -> Iterator[tuple[int | Label, ...] | Label]:
@@ -392,9 +437,9 @@ def program(rule: HouseRule, start: int, strength: Mapping[int, int]) -> list[tu
     return code
 
 
-PUSHES = frozenset({vm.PUSH, vm.LEAF, vm.VAR, vm.SLOT, vm.VAR_ATTR, vm.LEAF_ATTR, vm.KEPT})
-"""The instructions that push one value and pop none; ATTR, BEGIN, EACH and OPERATE_WITH
-leave as many as they found."""
+PUSHES = frozenset({vm.PUSH, vm.LEAF, vm.VAR, vm.SLOT, vm.VAR_ATTR, vm.LEAF_ATTR, vm.KEPT, vm.SET})
+"""The instructions that push one value and pop none; ATTR, BEGIN, EACH, OPERATE_WITH and
+COUNT_IN leave as many as they found."""
 
 
 def depth(code: list[tuple[int, ...]], start: int) -> int:
