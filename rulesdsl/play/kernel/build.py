@@ -48,7 +48,8 @@ SKIPPED = frozenset({"table_of"})
 """Functions of those modules that run in CPython alone."""
 INLINED = frozenset(
     """
-    pick allowed_now play_now start_trick eliminate draw draw_for count_for random_card uniform
+    pick allowed_now play_now start_trick clockwise_active eliminate draw draw_for count_for
+    random_card uniform
     play_dealt deal_logged deal deal_trump stock_from lead_allowed follow_allowed lead_filter
     follow_filter play_card after_draw count_at draw_cards draw_end_at next_lead_at
     propose propose_seat walk fill_bound sample copy_state may_play

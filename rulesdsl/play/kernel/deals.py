@@ -72,7 +72,7 @@ def play_deals(
     dealt, the number of cards, each card int of the profile's canonical order, then by
     card int its int as the profile ranks it] (`table_of`)."""
     players, dealt, size = table[0], table[1], table[2]
-    deck = new_deck(size)
+    turned = new_deck(size)
     shuffled = new_deck(size)
     ranked = new_deck(size)
     for k in range(size):
@@ -85,12 +85,15 @@ def play_deals(
         for unit in range(starts[piece], starts[piece] + counts[piece]):
             dealer = unit % players
             turn = dealer if rotate else 0
+            deck = shuffled
             if turn == 0:
                 for k in range(size):  # shuffled ranked, as ranking the shuffled canonical order
                     shuffled[k] = ranked[k]
                 shuffle_deck(shuffled, deals)
                 seed = next_seed(deals)
-            rotate_deck(deck, shuffled, dealt, size, turn)
+            else:
+                rotate_deck(turned, shuffled, dealt, size, turn)
+                deck = turned
             if skill:
                 for seat in range(players):
                     bots[seat] = RANDOM

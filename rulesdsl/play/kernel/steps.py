@@ -369,9 +369,10 @@ def finish_trick(s: Any, p: Any) -> None:
     if p.remembers != 0:
         remember_trick(s, number, winner)
     last_card = s.hands[winner] == 0
+    aside = s.set_aside_len  # a local: a write to the row could be one to the length
     for k in range(s.trick_len):
-        s.set_aside[s.set_aside_len] = s.trick[k]
-        s.set_aside_len += 1
+        s.set_aside[aside + k] = s.trick[k]
+    s.set_aside_len = aside + s.trick_len
     s.trick_len = 0
     s.trick_number = number
     s.tricks_won[winner] += 1
