@@ -22,6 +22,7 @@ from rulesdsl.model.language.vocab import (
     FUNCTIONS,
     NAMES,
     SUBJECTS,
+    SUITS,
     Aggregate,
     Type,
 )
@@ -110,13 +111,17 @@ def test_an_aggregate_a_filter_reads_for_no_card_is_worked_out_once_before_the_c
     ],
 )
 def test_the_parts_of_a_refusal_or_out_rule_that_read_no_member_are_decided_before_it(rule):
-    code = code_of(rule)
-    ops = [i[0] for i in code]
-    guard = ops.index(machine.UNLESS)
-    assert BEGIN not in ops[:guard]
-    refused_none = code[guard][1]  # no card is refused: the rule does not apply
-    assert code[refused_none][:2] == (machine.PUSH, 0)
-    assert code[refused_none + 1][0] == RETURN
+    ops = [i[0] for i in code_of(rule)]
+    assert BEGIN not in ops[: ops.index(machine.ELSE_NONE)]
+
+
+def test_a_refusal_whose_part_reading_no_card_is_false_does_not_apply():
+    code = code_of("refuse lead if trick.number == 1 and card.suit == hearts")
+    plan = SimpleNamespace(program=flat(code))
+    s, heart, club = State(), 1 << SUITS.index("hearts"), 1 << SUITS.index("clubs")
+    assert machine.run_program(plan, 0, s, 0, heart | club, -1) == club  # the club is kept
+    s.trick_number = 1  # the second trick
+    assert machine.run_program(plan, 0, s, 0, heart | club, -1) == 0
 
 
 def test_a_program_is_laid_out_from_its_start_and_ends_in_return():
@@ -277,7 +282,7 @@ def test_any_all_or_count_of_cards_by_the_card_alone_counts_the_set_against_a_ma
         "refuse lead if card.suit == hearts and not any(c in hand.played: c.suit == hearts)",
         "score max(1, count(c in hand.winner.won: c.rank == ace))",
         "lead most(p in seats: count(c in p.hand: c == 2C))",
-        "refuse card if card.suit == hearts and all(c in held where c.rank > ten: c.suit != spades)",
+        "refuse card if card.suit == hearts and all(c in held where c.rank > ten: c.suit != clubs)",
     ):
         ops = [i[0] for i in code_of(rule)]
         assert ops.count(machine.COUNT_IN) == 1, rule

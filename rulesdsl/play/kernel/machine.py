@@ -29,6 +29,7 @@ each."""
 
 PUSH, LEAF, VAR, SLOT, ATTR, OPERATE, JUMP, UNLESS, SHORT, BEGIN, NEXT, STEP = range(12)
 RETURN, VAR_ATTR, LEAF_ATTR, OPERATE_WITH, EACH, BEGIN_TOP, KEPT, SET, COUNT_IN = range(12, 21)
+ELSE_NONE = 21
 """The operations of a program (`program.py` says what each does)."""
 
 FOLDS = (*Aggregate, "keep")
@@ -152,6 +153,10 @@ def run_program(p: Any, pc: int, s: Any, seat: int, allowed: int, winner: int) -
         elif op == LEAF:
             s.stack[top] = leaf_value(a, s, seat, allowed, winner)
             top += 1
+        elif op == ELSE_NONE:
+            top -= 1
+            if s.stack[top] == 0:
+                return 0
         elif op == OPERATE_WITH:
             s.stack[top - 1] = operate(a, s, s.stack[top - 1], b)
         elif op == SLOT:

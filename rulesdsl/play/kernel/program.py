@@ -28,6 +28,8 @@ and fused ones, each doing the work of a run of the above that rules often hold:
 
     VAR_ATTR v k      push attribute k of bound variable v (VAR v, ATTR k)
     LEAF_ATTR l k     push attribute k of name l (LEAF l, ATTR k)
+    ELSE_NONE         pop the top; where it was 0 (false), the program's value is 0: a part of
+                      a refuse or out rule's condition that reads no member
     OPERATE_WITH k n  replace the top value by operation k of it and the number n
                       (PUSH n, OPERATE k 2)
     EACH k a          aggregate k takes attribute a of each member of its set in turn, and
@@ -96,8 +98,9 @@ PROGRAM = MAX_CODE
 Python its rules may compile to (`MAX_CODE`), each instruction's part of that text being
 one character at least."""
 
-COUNTED = frozenset({Aggregate.ANY, Aggregate.ALL, Aggregate.COUNT})
-"""The aggregates a count of cards against a mask gives (`Compiler.counted`)."""
+COUNTED = {Aggregate.ANY: "!=", Aggregate.ALL: "==", Aggregate.COUNT: ""}
+"""The aggregates a count of cards against a mask gives (`Compiler.counted`), each with the
+comparison of the count with 0 that gives it."""
 ALLOWED = SET_CODES[CARD_SETS[NAMES["allowed"].code]]
 ACTIVE = SET_CODES[NAMED_SETS["active"]]
 
@@ -210,7 +213,7 @@ class Compiler:
             loops[-1].body.append((vm.OPERATE_WITH, operation, number))
 
     def choice(
-        self, condition: ir.Node, then: ir.Node, otherwise: ir.Node | int, loops: list[Loop]
+        self, condition: ir.Node, then: ir.Node, otherwise: ir.Node, loops: list[Loop]
     ) -> None:
         out = loops[-1].body
         other, end = Label(), Label()
@@ -218,10 +221,7 @@ class Compiler:
         out.append((vm.UNLESS, other))
         self.value(then, loops)
         out += [(vm.JUMP, end), other]
-        if isinstance(otherwise, int):
-            out.append((vm.PUSH, otherwise))
-        else:
-            self.value(otherwise, loops)
+        self.value(otherwise, loops)
         out.append(end)
 
     def fold(
@@ -271,14 +271,11 @@ class Compiler:
         where one is false the rule gives 0 (no card refused, no player out); where all
         hold, `members` lays out the code of the parts that read it."""
         parts = conjuncts(condition)
-        fixed = [part for part in parts if ir.CARD_VAR not in part.free]
-        none = Label()
-        for part in fixed:
-            self.value(part, loops)
-            self.root.append((vm.UNLESS, none))
+        for part in parts:
+            if ir.CARD_VAR not in part.free:
+                self.value(part, loops)
+                self.root.append((vm.ELSE_NONE,))
         members([part for part in parts if ir.CARD_VAR in part.free])
-        if fixed:
-            self.root += [(vm.RETURN,), none, (vm.PUSH, 0)]
 
     def refused(self, per_card: list[ir.Node], loops: list[Loop]) -> None:
         """The cards the parts of a refusal that read `card` keep; 0 where there are none
@@ -321,9 +318,8 @@ class Compiler:
         else:
             self.value(ir.Attr(Type.CARDS, node.pos, node.base, node.over.iterate), loops)
         out.append((vm.COUNT_IN, mask))
-        if node.kind != Aggregate.COUNT:
-            test = "==" if node.kind == Aggregate.ALL else "!="
-            out.append((vm.OPERATE_WITH, OPERATIONS.index((2, test)), 0))
+        if COUNTED[node.kind]:
+            out.append((vm.OPERATE_WITH, OPERATIONS.index((2, COUNTED[node.kind])), 0))
         return True
 
     def card_mask(self, condition: ir.Node, var: int = ir.CARD_VAR) -> int | None:
@@ -369,7 +365,7 @@ class Compiler:
             self.guarded(tree, loops, lambda parts: self.refused(parts, loops))
         elif rule.kind == RuleKind.END:
             assert rule.winner is not None
-            self.choice(tree, rule.winner, NO_END, loops)
+            self.choice(tree, rule.winner, ir.Number(Type.INT, tree.pos, NO_END), loops)
         elif rule.kind in SEAT_KINDS:
             self.value(tree, loops)
         elif rule.kind == RuleKind.OUT:
@@ -464,7 +460,7 @@ def depth(code: list[tuple[int, ...]], start: int) -> int:
             after = [(a, height)]
         elif op == vm.UNLESS:
             after = [(a, height - 1), (pc + 1, height - 1)]
-        elif op == vm.BEGIN_TOP:
+        elif op in (vm.BEGIN_TOP, vm.ELSE_NONE):
             after = [(pc + 1, height - 1)]
         else:
             after = [(pc + 1, height + (op in PUSHES))]
