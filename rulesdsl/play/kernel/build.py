@@ -5,7 +5,7 @@ holds all of the kernel's code), so every profile plays on it.
 
 The text is each function of the kernel's modules as written, the units' step functions it
 calls and the functions those call (as written where they are), and the functions
-GENERATED writes (the calls, the meanings, the state copy), every one compiled with
+GENERATED writes (the calls, the meanings, the state copy and clearing), every one compiled with
 `numba.njit()`;
 the module constants they read are written before them. A name that is none of these, or two
 functions or values of one name, stops the build (BuildError).
@@ -49,10 +49,9 @@ SKIPPED = frozenset({"table_of"})
 INLINED = frozenset(
     """
     pick allowed_now play_now start_trick clockwise_active eliminate draw draw_for count_for
-    random_card uniform
-    play_dealt deal_logged deal deal_trump stock_from lead_allowed follow_allowed lead_filter
-    follow_filter play_card after_draw count_at draw_cards draw_end_at next_lead_at
-    propose propose_seat walk fill_bound sample copy_state may_play
+    random_card uniform play_dealt deal_logged deal deal_trump stock_from allowed_for
+    lead_filter follow_filter play_card after_draw count_at draw_cards draw_end_at next_lead_at
+    propose propose_seat walk fill_bound sample copy_state clear_hand may_play put_out
     """.split()  # noqa: SIM905 (names, as a table of words)
 )
 """Functions numba inlines where they are called (`inline='always'`): small ones called for
@@ -115,6 +114,7 @@ GENERATED = (
     (dispatch, dispatch.source),
     (meanings, meanings.source),
     (state, partial(state.copy_source, native=True)),
+    (state, state.clear_source),
 )
 """The modules that write functions of the kernel, each with the function writing them."""
 

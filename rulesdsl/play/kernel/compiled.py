@@ -38,6 +38,9 @@ def plan_record(plan: Any) -> Any:
     return record
 
 
+Ints = Sequence[int]
+
+
 class Chunks(NamedTuple):
     """Chunks of deals played in one call (`deals.play_deals`): for each, the seeds of its
     deals' and its bots' streams, its first deal and how many deals it holds; whether each
@@ -51,11 +54,7 @@ class Chunks(NamedTuple):
 
 
 def chunks(
-    deal_seeds: Sequence[int],
-    bot_seeds: Sequence[int],
-    starts: Sequence[int],
-    counts: Sequence[int],
-    rotate: bool = False,
+    deal_seeds: Ints, bot_seeds: Ints, starts: Ints, counts: Ints, rotate: bool = False
 ) -> Chunks:
     """Chunks from lists of ints, one item per chunk."""
     return Chunks(

@@ -34,11 +34,12 @@ class Field(NamedTuple):
     length: str = ""  # the field that counts the row's items in use, where it is a list
     copied: bool = True  # False: working space, not part of a position (not copied)
     stride: int = 1  # the numbers each item of a list takes
+    dealt: int | None = None  # its value (each item's) as every hand is dealt (`clear_hand`)
 
 
 FIELDS = (
     Field("players"),
-    Field("hands", SEATS, meaning="each seat's cards, a mask"),
+    Field("hands", SEATS, meaning="each seat's cards, a mask", dealt=0),
     Field("active", SEATS, "int8", "1 for a seat still in the hand"),
     Field("remaining", meaning="the seats still in the hand"),
     Field("stock", CARDS, meaning="the stock, its top card last", length="stock_len"),
@@ -49,49 +50,49 @@ FIELDS = (
         meaning="the cards of the tricks won, in play order",
         length="set_aside_len",
     ),
-    Field("set_aside_len"),
+    Field("set_aside_len", dealt=0),
     Field("trump", meaning="the trump suit, -1 for none"),
-    Field("shown", meaning="the card that named trump at the deal, -1 for none"),
-    Field("trumps_broken", meaning="1 once a trump is played to a trick of the hand"),
+    Field("shown", meaning="the card that named trump at the deal, -1 for none", dealt=-1),
+    Field("trumps_broken", meaning="1 once a trump is played to a trick of the hand", dealt=0),
     Field("leader"),
     Field("first_leader", meaning="who led the hand's first trick"),
     Field("trick", SEATS, meaning="the cards played to this trick, in order", length="trick_len"),
-    Field("trick_len"),
+    Field("trick_len", dealt=0),
     Field("trick_seats", SEATS, meaning="who plays to this trick, from the leader"),
-    Field("seats_len"),
-    Field("trick_number", meaning="tricks completed"),
-    Field("tricks_won", SEATS),
-    Field("last_win", SEATS, meaning="the number of each seat's last trick won, -1 for none"),
-    Field("opening", meaning="1 before the hand's first lead"),
-    Field("led", meaning="the suit led, -1 at the lead"),
-    Field("holding", meaning="the cards of the led suit the player to move holds"),
-    Field("best", meaning="the card winning the trick so far, -1 before the lead"),
-    Field("winner", meaning="the seat of `best`"),
-    Field("over"),
-    Field("end_reason", meaning="the index of the EndReason"),
-    Field("hand_winner", meaning="-1 for none"),
+    Field("seats_len", dealt=0),
+    Field("trick_number", meaning="tricks completed", dealt=0),
+    Field("tricks_won", SEATS, dealt=0),
+    Field("last_win", SEATS, meaning="each seat's last trick won, -1 for none", dealt=-1),
+    Field("opening", meaning="1 before the hand's first lead", dealt=1),
+    Field("led", meaning="the suit led, -1 at the lead", dealt=-1),
+    Field("holding", meaning="the cards of the led suit the player to move holds", dealt=0),
+    Field("best", meaning="the card winning the trick so far, -1 before the lead", dealt=-1),
+    Field("winner", meaning="the seat of `best`", dealt=-1),
+    Field("over", dealt=0),
+    Field("end_reason", meaning="the index of the EndReason", dealt=-1),
+    Field("hand_winner", meaning="-1 for none", dealt=-1),
     Field(
         "eliminated",
         SEATS,
         meaning="each seat out, as trick * SEATS + seat, in order",
         length="eliminated_len",
     ),
-    Field("eliminated_len"),
+    Field("eliminated_len", dealt=0),
     Field("trick_winners", TRICK_LIMIT_TRICKS, "int8", length="trick_number"),
     Field("drawers", SEATS, meaning="who draws after this trick, in order"),
-    Field("plays"),
-    Field("saves"),
-    Field("fired", meaning="the bits of the rules that fired"),
+    Field("plays", dealt=0),
+    Field("saves", dealt=0),
+    Field("fired", meaning="the bits of the rules that fired", dealt=0),
     Field("shuffle_seed", dtype="uint64", meaning="the stream of reshuffles: its seed"),
-    Field("shuffle_drawn", meaning="the stream of reshuffles: the numbers drawn"),
-    Field("refills", meaning="the times an empty stock was refilled with cards"),
+    Field("shuffle_drawn", meaning="the stream of reshuffles: the numbers drawn", dealt=0),
+    Field("refills", meaning="the times an empty stock was refilled with cards", dealt=0),
     # The hand's memory (rulesdsl.model.state.MEMORY; who won each trick is `trick_winners`),
     # kept where a profile's rules read it
-    Field("hand_played", meaning="the cards played to the tricks won, a mask"),
-    Field("won", SEATS, meaning="the cards each seat won in tricks, a mask"),
-    Field("streak", meaning="the tricks in a row `streak_seat` won, up to the last trick"),
-    Field("streak_seat", meaning="who won the last trick, -1 before the first"),
-    Field("remembered", meaning="the tricks remembered, and the none before the first; 0: none"),
+    Field("hand_played", meaning="the cards played to the tricks won, a mask", dealt=0),
+    Field("won", SEATS, meaning="the cards each seat won in tricks, a mask", dealt=0),
+    Field("streak", meaning="the tricks in a row `streak_seat` won, up to the last trick", dealt=0),
+    Field("streak_seat", meaning="who won the last trick, -1 before the first", dealt=-1),
+    Field("remembered", meaning="tricks remembered, and the none before the first", dealt=0),
     *(
         Field(name, size, copied=False, meaning=f"a stated rule's program (machine.py): {what}")
         for name, size, what in (
@@ -197,14 +198,27 @@ def copy_source(native: bool = False) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _made() -> Any:
+def clear_source() -> str:
+    """The text of `clear_hand(s)`, which gives each field its value as a hand is dealt
+    (`Field.dealt`)."""
+    lines = ["def clear_hand(s):"]
+    for f in (f for f in FIELDS if f.dealt is not None):
+        if f.size:
+            lines += [f"    for k in range({f.size}):", f"        s.{f.name}[k] = {f.dealt}"]
+        else:
+            lines.append(f"    s.{f.name} = {f.dealt}")
+    return "\n".join(lines) + "\n"
+
+
+def _made() -> tuple[Any, Any]:
     space: dict[str, Any] = {}
-    exec(compile(copy_source(), "<rulesdsl kernel copy>", "exec"), space)
-    return space["copy_state"]
+    exec(compile(copy_source() + clear_source(), "<rulesdsl kernel state>", "exec"), space)
+    return space["copy_state"], space["clear_hand"]
 
 
-copy_state = _made()
-"""Make the state `b` a copy of `a` (CPython runs it; the native build compiles its text)."""
+copy_state, clear_hand = _made()
+"""Make the state `b` a copy of `a`; give the fields of `s` their values at the deal (CPython
+runs both; the native build compiles their text)."""
 
 State = record_class("State", FIELDS)
 """A state for CPython."""

@@ -40,7 +40,7 @@ from rulesdsl.play.kernel.dispatch import (
 )
 from rulesdsl.play.kernel.primitives import stream_number, uniform
 from rulesdsl.play.kernel.rules import clockwise_active, left_of, played_cards
-from rulesdsl.play.kernel.state import SEATS
+from rulesdsl.play.kernel.state import SEATS, clear_hand
 
 RANDOM, LOWEST, HIGHEST, HEURISTIC, PLAYOUT = range(5)
 """The bots the kernel plays, by their index in `rulesdsl.play.engine.fast.BOTS`."""
@@ -66,55 +66,29 @@ def lead_first(s: Any, p: Any) -> None:
 def deal(s: Any, p: Any, deck: Any, players: int, dealt: int, dealer: int, seed: int) -> None:
     """Deal `deck` (cards as the profile ranks them): card k to seat dealer + 1 + k, the
     first `dealt`; then the trump and the stock. `seed` seeds the reshuffles."""
+    clear_hand(s)
     s.players = players
     for seat in range(SEATS):
-        s.hands[seat] = 0
         s.active[seat] = 1 if seat < players else 0
-        s.tricks_won[seat] = 0
-        s.last_win[seat] = -1
     seat = dealer
     for k in range(dealt):
         seat = left_of(seat, players)
         s.hands[seat] = s.hands[seat] | (1 << deck[k])
-    s.shown = NO_CARD
     deal_trump(p.trump_code, s, deck, dealt, p.trump_arg)
     s.remaining = players
-    s.set_aside_len = 0
-    s.trumps_broken = 0
     s.leader = left_of(dealer, players)
     s.first_leader = s.leader
-    s.trick_len = 0
-    s.seats_len = 0
-    s.trick_number = 0
-    s.opening = 1
-    s.led = NO_CARD
-    s.holding = 0
-    s.best = NO_CARD
-    s.winner = -1
-    s.over = 0
-    s.end_reason = -1
-    s.hand_winner = -1
-    s.eliminated_len = 0
-    s.plays = 0
-    s.saves = 0
-    s.fired = 0
     s.shuffle_seed = stream_number(seed, 1)
-    s.shuffle_drawn = 0
-    s.refills = 0
-    s.remembered = 0
     if p.remembers != 0:
         start_memory(s)
     lead_first(s, p)
 
 
 def start_memory(s: Any) -> None:
-    """The hand's memory, at the deal: no trick won (the none before the first)."""
-    s.hand_played = 0
+    """The hand's memory, at the deal: no trick won (the none before the first); its other
+    fields are cleared with the hand's (`clear_hand`)."""
     for seat in range(SEATS):
-        s.won[seat] = 0
         s.history_plays[seat] = -1
-    s.streak = 0
-    s.streak_seat = -1
     s.history_leader[0] = -1
     s.history_led[0] = NO_CARD
     s.history_best[0] = NO_CARD
@@ -134,28 +108,23 @@ def start_trick(s: Any) -> None:
     s.winner = -1
 
 
-def lead_allowed(s: Any, p: Any, seat: int) -> int:
-    """The cards the leader may play: each play rule keeps some of those the rules before
-    it allowed; a rule that would keep none does not apply (so none applies to one card)."""
+def allowed_for(s: Any, p: Any, seat: int) -> int:
+    """The cards `seat`, to move, may play: each play rule (the lead's, or a follower's)
+    keeps some of those the rules before it allowed; a rule that would keep none does not
+    apply (so none applies to one card). A follower's `s.holding` is what it holds of the
+    led suit."""
     allowed = s.hands[seat]
-    for k in range(p.lead_len):
+    leading = s.trick_len == 0
+    if not leading:
+        s.holding = allowed & suit_cards(s.led)
+    for k in range(p.lead_len if leading else p.follow_len):
         if allowed & (allowed - 1) != 0:
-            kept = lead_filter(p.lead_code[k], p, s, seat, allowed, p.lead_arg[k])
+            if leading:
+                kept = lead_filter(p.lead_code[k], p, s, seat, allowed, p.lead_arg[k])
+            else:
+                kept = follow_filter(p.follow_code[k], p, s, seat, allowed, p.follow_arg[k])
             if kept != 0 and popcount(kept) < popcount(allowed):
-                s.fired |= p.lead_bit[k]
-                allowed = kept
-    return allowed
-
-
-def follow_allowed(s: Any, p: Any, seat: int) -> int:
-    """The cards a follower may play; `s.holding` is what it holds of the led suit."""
-    allowed = s.hands[seat]
-    s.holding = allowed & suit_cards(s.led)
-    for k in range(p.follow_len):
-        if allowed & (allowed - 1) != 0:
-            kept = follow_filter(p.follow_code[k], p, s, seat, allowed, p.follow_arg[k])
-            if kept != 0 and popcount(kept) < popcount(allowed):
-                s.fired |= p.follow_bit[k]
+                s.fired |= p.lead_bit[k] if leading else p.follow_bit[k]
                 allowed = kept
     return allowed
 
@@ -182,10 +151,15 @@ def eliminate(s: Any, number: int) -> None:
     for k in range(s.seats_len):
         seat = s.trick_seats[k]
         if s.hands[seat] == 0:
-            s.active[seat] = 0
-            s.remaining -= 1
-            s.eliminated[s.eliminated_len] = number * SEATS + seat
-            s.eliminated_len += 1
+            put_out(s, seat, number)
+
+
+def put_out(s: Any, seat: int, number: int) -> None:
+    """`seat` is out, at the end of trick `number`."""
+    s.active[seat] = 0
+    s.remaining -= 1
+    s.eliminated[s.eliminated_len] = number * SEATS + seat
+    s.eliminated_len += 1
 
 
 def eliminate_ruled(s: Any, p: Any, number: int) -> None:
@@ -211,10 +185,7 @@ def eliminate_ruled(s: Any, p: Any, number: int) -> None:
         seat = s.trick_seats[k]
         if s.active[seat] != 0 and (empty | ruled) & (1 << seat) != 0:
             s.hands[seat] = 0
-            s.active[seat] = 0
-            s.remaining -= 1
-            s.eliminated[s.eliminated_len] = number * SEATS + seat
-            s.eliminated_len += 1
+            put_out(s, seat, number)
 
 
 def draw_cards(s: Any, p: Any, seat: int, wanted: int) -> int:
@@ -425,8 +396,7 @@ def pick(bot: int, s: Any, allowed: int, rng: Any, last: bool) -> int:
 
 def allowed_now(s: Any, p: Any) -> int:
     """The cards the seat to move may play."""
-    seat = s.trick_seats[s.trick_len]
-    return lead_allowed(s, p, seat) if s.trick_len == 0 else follow_allowed(s, p, seat)
+    return allowed_for(s, p, s.trick_seats[s.trick_len])
 
 
 def play_now(s: Any, p: Any, card: int) -> None:

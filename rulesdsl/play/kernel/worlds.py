@@ -9,9 +9,9 @@ every pool.
 
 A world, for `me`, fills every slot `me` cannot see with a card of its stock's pool; it is
 consistent when each other player's plays are legal with the cards the world gives it then,
-as the profile's own `lead_allowed` and `follow_allowed` say on the position before each
-play (`probes`: the state before the i-th play is `states[FIRST_PROBE + i]`; the rules read
-the mover's cards and what every seat sees, never another hand).
+as the profile's own `allowed_for` says on the position before each play (`probes`: the
+state before the i-th play is `states[FIRST_PROBE + i]`; the rules read the mover's cards
+and what every seat sees, never another hand).
 
 Where the others are modelled as the heuristic bot (`solver:N`), a play is consistent only
 where that bot plays it, and each play's ruled-out cards are those under which it would
@@ -44,7 +44,7 @@ from rulesdsl.play.engine.masks import ALL_CARDS, lowest, nth, popcount
 from rulesdsl.play.kernel.primitives import next_seed, uniform
 from rulesdsl.play.kernel.rules import left_of
 from rulesdsl.play.kernel.state import CARDS, EPOCHS, PLAYS, SEATS, SLOTS, Field, record_class
-from rulesdsl.play.kernel.steps import follow_allowed, last_to_play, lead_allowed, lead_first
+from rulesdsl.play.kernel.steps import allowed_for, last_to_play, lead_first
 
 WORLD, PLAYED, FIRST_PROBE = range(3)
 """The states a search works on: the world drawn, the world played out, then the probes."""
@@ -363,7 +363,7 @@ def may_play(q: Any, p: Any, seat: int, held: int, card: int, modelled: bool) ->
     is `modelled` as the heuristic bot, whether that bot plays it."""
     own = q.hands[seat]
     q.hands[seat] = held
-    allowed = lead_allowed(q, p, seat) if q.trick_len == 0 else follow_allowed(q, p, seat)
+    allowed = allowed_for(q, p, seat)
     q.hands[seat] = own
     if modelled and (allowed >> card) & 1 != 0:
         return heuristic_card(allowed, q.trump, q.led, q.best, last_to_play(q)) == card
