@@ -313,7 +313,7 @@ def remember_trick(s: Any, number: int, winner: int) -> None:
     s.history_led[number] = s.led
     s.history_best[number] = s.best
     s.history_cards[number] = cards
-    for seat in range(SEATS):
+    for seat in range(s.players):  # a seat beyond the table plays no card
         s.history_plays[number * SEATS + seat] = -1
     for k in range(s.seats_len):
         s.history_plays[number * SEATS + s.trick_seats[k]] = s.trick[k]
