@@ -1,15 +1,17 @@
 """The kernel (rulesdsl.play.kernel) plays the hands the other engines play: in CPython, the
 same HandResult as the fast path's driver and the reference engine for the same deal and
 bots' stream, on random option combinations and every bot; compiled by numba, the same
-numbers as in CPython for every deal of a chunk, with and without the skill seat. The rules
-a profile states play alike: every shipped profile's, and random rules drawn from the
-vocabulary of the rules' language."""
+numbers as in CPython for every deal of a chunk, with and without the skill seat; a hand
+dealt on a state other hands left plays as on a new one. The rules a profile states play
+alike: every shipped profile's, and random rules drawn from the vocabulary of the rules'
+language."""
 
 from __future__ import annotations
 
 import ast
 import dataclasses
 import importlib.util
+import random
 from pathlib import Path
 
 import numpy as np
@@ -140,6 +142,33 @@ def play_chunk(
         rows = cpython_rows()
         deals.play_deals(State(), plan, *rows, table, seats, seats, skill, *chunk, rotate, out)
     return out
+
+
+def left_over(rng: random.Random) -> State:
+    """A state holding arbitrary numbers, as the hands played on it before may leave it."""
+    s = State()
+    for field in state.FIELDS:
+        held = getattr(s, field.name)
+        numbers = [rng.randrange(-1, 52) for _ in held] if field.size else rng.randrange(-1, 52)
+        setattr(s, field.name, numbers)
+    return s
+
+
+@pytest.mark.parametrize("name", shipped_names())
+def test_a_hand_dealt_on_a_state_other_hands_left_plays_as_on_a_new_one(name):
+    """Every number of the state a hand reads is given its value as the hand is dealt
+    (`state.Field.dealt`, `steps.deal`), whatever the state held: the kernel plays every
+    deal of a chunk on one state."""
+    rules = load(name).rules
+    plan, table, seats = kernel_plan(rules), deals.table_of(rules, 4), [0] * state.SEATS
+    played = []
+    for s in (State(), left_over(random.Random(name))):
+        out = np.zeros((40, deals.COLUMNS), np.int64)
+        deals.play_deals(
+            s, plan, *cpython_rows(), table, seats, seats, True, [3], [4], [0], [40], False, out
+        )
+        played.append(out)
+    assert (played[0] == played[1]).all()
 
 
 @pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="numba is not installed")
