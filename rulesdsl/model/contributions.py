@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
 from rulesdsl.model.language.rule import HouseRule
-from rulesdsl.model.rules import UNITS, Rules
+from rulesdsl.model.rules import PROFILES_KEPT, UNITS, Rules
 from rulesdsl.model.units.base import COMPOSITION, Composition, Step, Unit
 
 
@@ -95,7 +95,7 @@ def _contributions(rules: Rules) -> Iterator[Contribution]:
             )
 
 
-@cache
+@lru_cache(maxsize=PROFILES_KEPT)
 def model(rules: Rules) -> Model:
     """The rule model of `rules`."""
     return Model(rules, tuple(_contributions(rules)))

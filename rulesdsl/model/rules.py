@@ -23,6 +23,11 @@ from rulesdsl.model.units.base import Unit
 from rulesdsl.model.units.registry import load, report
 from rulesdsl.model.units.trump import turned_up
 
+PROFILES_KEPT = 128
+"""The most profiles' rules a process keeps what it made of each for (its plans, its rule
+model, its compiled hand), as `functools.lru_cache` keeps them: a server or an editor meets
+new rules at every edit, so what it keeps stays bounded."""
+
 REGISTRY = load(BUILT_IN_UNITS)
 """The units to use, and the units of other packages refused (each said once on stderr),
 loaded as this module is first imported. A unit's module imports `rulesdsl.model.units.base`

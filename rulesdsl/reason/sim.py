@@ -16,11 +16,11 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from rulesdsl.model.result import EndReason, HandResult
-from rulesdsl.model.rules import COUNTED, Rules
+from rulesdsl.model.rules import COUNTED, PROFILES_KEPT, Rules
 from rulesdsl.model.seeds import derive, shuffle
 from rulesdsl.model.stream import Stream
 from rulesdsl.play import native
@@ -651,7 +651,7 @@ def good_worlds(bot: str) -> int:
     return size[1] if size is not None else LADDER_WORLDS
 
 
-@cache
+@lru_cache(maxsize=PROFILES_KEPT)
 def _ladder(rules: Rules, players: int, bot: str) -> Ladder:
     return Ladder(rules, players, good_ladder(good_worlds(bot)))
 

@@ -13,12 +13,12 @@ play. Every engine draws from the same stream alike, so they play the same games
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache, partial
+from functools import lru_cache, partial
 from typing import Any, NamedTuple
 
 from rulesdsl.model.cards import Card, Suit
 from rulesdsl.model.result import EndReason, HandResult
-from rulesdsl.model.rules import Rules
+from rulesdsl.model.rules import PROFILES_KEPT, Rules
 from rulesdsl.model.state import State
 from rulesdsl.model.stream import Stream
 from rulesdsl.play.engine import steps
@@ -243,7 +243,7 @@ def play_plain(rules: Rules, players: int, bots: tuple[str, ...]) -> HandPlayer:
     return partial(play, table_for(rules, players, bots))
 
 
-@cache
+@lru_cache(maxsize=PROFILES_KEPT)
 def compile_hand(rules: Rules, players: int, bots: tuple[str, ...]) -> HandPlayer:
     """A function playing one hand of `rules` with `bots` (one name per seat), specialised."""
     from rulesdsl.play.engine.inline import specialise

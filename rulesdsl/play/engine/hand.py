@@ -11,13 +11,13 @@ import copy
 import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
 from rulesdsl.model.cards import RANKS_HIGH_TO_LOW, Card, Suit, check_permutation
 from rulesdsl.model.language.rule import HouseRule
 from rulesdsl.model.result import HandResult
-from rulesdsl.model.rules import OPTIONS, Rules, RulesError
+from rulesdsl.model.rules import OPTIONS, PROFILES_KEPT, Rules, RulesError
 from rulesdsl.model.seeds import shuffle
 from rulesdsl.model.state import TRICK_LIMIT_TRICKS, State, beats
 from rulesdsl.model.stream import Stream
@@ -102,7 +102,7 @@ class Codes:
         return [self.card[c] for c in codes]
 
 
-@cache
+@lru_cache(maxsize=PROFILES_KEPT)
 def codes_for(rules: Rules) -> Codes:
     return Codes(rules)
 

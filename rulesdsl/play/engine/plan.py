@@ -8,13 +8,13 @@ its coverage bit; nothing here names an option.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
 from rulesdsl.model.contributions import HOLDERS, Contribution, model
 from rulesdsl.model.language.rule import HouseRule
 from rulesdsl.model.result import EndReason
-from rulesdsl.model.rules import COUNTED, UNITS, Rules
+from rulesdsl.model.rules import COUNTED, PROFILES_KEPT, UNITS, Rules
 from rulesdsl.model.state import CORE, Refill, reads_memory
 from rulesdsl.model.units import Step
 from rulesdsl.play.engine import steps
@@ -107,7 +107,7 @@ def _at(rules: Rules, step: Step) -> tuple[Contribution, ...]:
     return model(rules).at(step)
 
 
-@cache
+@lru_cache(maxsize=PROFILES_KEPT)
 def plan_for(rules: Rules) -> Plan:
     """The Plan of `rules`."""
     draw_end = decision(rules, Step.DRAW_END)

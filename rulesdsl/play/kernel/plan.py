@@ -10,11 +10,11 @@ so one compiled kernel plays every profile.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache, partial
+from functools import lru_cache, partial
 from typing import Any
 
 from rulesdsl.model.language.rule import MAX_RULES
-from rulesdsl.model.rules import Rules
+from rulesdsl.model.rules import PROFILES_KEPT, Rules
 from rulesdsl.model.units import BUILT_IN_UNITS, Step
 from rulesdsl.model.units.base import ORDERED_STEPS
 from rulesdsl.play.engine import steps
@@ -178,7 +178,7 @@ def _put_programs(plan: Any, rules: Rules) -> Programs:
     return programs
 
 
-@cache
+@lru_cache(maxsize=PROFILES_KEPT)
 def kernel_plan(rules: Rules) -> Any:
     """The plan of `rules` as numbers, for CPython (NotNative if the kernel cannot play it)."""
     p = plan_for(rules)

@@ -6,10 +6,10 @@ A search seat draws from a stream seeded from the hand's seed and its seat."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
+from functools import lru_cache
 
 from rulesdsl.model.result import HandResult
-from rulesdsl.model.rules import Rules
+from rulesdsl.model.rules import PROFILES_KEPT, Rules
 from rulesdsl.model.stream import Stream
 from rulesdsl.play import native
 from rulesdsl.play.engine import fast
@@ -29,7 +29,7 @@ and whether its winner came back (held strictly the fewest cards of the players 
 start of some trick after the first)."""
 
 
-@cache
+@lru_cache(maxsize=PROFILES_KEPT)
 def kernel_hand(rules: Rules, players: int, bots: tuple[str, ...]) -> KernelHand:
     """Hands of `rules` with `bots` on the kernel, compiled where the native path runs;
     SearchError where the kernel cannot play them."""
