@@ -124,8 +124,15 @@ def test_the_build_refuses_two_functions_or_values_of_one_name(monkeypatch, func
 
 
 def play_chunk(
-    rules: Rules, skill: bool, native: bool, count: int, rotate: bool = False
+    rules: Rules,
+    skill: bool,
+    native: bool,
+    count: int,
+    rotate: bool = False,
+    left: State | None = None,
 ) -> np.ndarray:
+    """Two chunks of `count` deals, on the compiled kernel or in CPython (there on the state
+    `left`, where given)."""
     plan = kernel_plan(rules)
     table = deals.table_of(rules, 4)
     chunk = ([11, 12], [21, 22], [0, count], [count, count])
@@ -140,7 +147,8 @@ def play_chunk(
     else:
         seats = [0] * state.SEATS
         rows = cpython_rows()
-        deals.play_deals(State(), plan, *rows, table, seats, seats, skill, *chunk, rotate, out)
+        s = State() if left is None else left
+        deals.play_deals(s, plan, *rows, table, seats, seats, skill, *chunk, rotate, out)
     return out
 
 
@@ -160,15 +168,8 @@ def test_a_hand_dealt_on_a_state_other_hands_left_plays_as_on_a_new_one(name):
     (`state.Field.dealt`, `steps.deal`), whatever the state held: the kernel plays every
     deal of a chunk on one state."""
     rules = load(name).rules
-    plan, table, seats = kernel_plan(rules), deals.table_of(rules, 4), [0] * state.SEATS
-    played = []
-    for s in (State(), left_over(random.Random(name))):
-        out = np.zeros((40, deals.COLUMNS), np.int64)
-        deals.play_deals(
-            s, plan, *cpython_rows(), table, seats, seats, True, [3], [4], [0], [40], False, out
-        )
-        played.append(out)
-    assert (played[0] == played[1]).all()
+    left = play_chunk(rules, True, False, 20, left=left_over(random.Random(name)))
+    assert (left == play_chunk(rules, True, False, 20)).all()
 
 
 @pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="numba is not installed")
