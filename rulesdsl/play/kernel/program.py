@@ -280,15 +280,16 @@ class Compiler:
     def refused(self, per_card: list[ir.Node], loops: list[Loop]) -> None:
         """The cards the parts of a refusal that read `card` keep; 0 where there are none
         (every card refused: the rule does not apply)."""
-        mask = self.card_mask(reduce(both, per_card)) if per_card else None
+        if not per_card:
+            self.root.append((vm.PUSH, 0))
+            return
+        body = reduce(both, per_card)
+        mask = self.card_mask(body)
         if mask is not None:
             self.root.append((vm.KEPT, mask))
-        elif per_card:
-            body = reduce(both, per_card)
+        else:
             slot = self.fold(vm.KEEP, ir.CARD_VAR, ALLOWED, body, frozenset(), loops)
             self.root.append((vm.SLOT, slot))
-        else:
-            self.root.append((vm.PUSH, 0))
 
     def put_out(self, per_player: list[ir.Node], condition: ir.Node, loops: list[Loop]) -> None:
         """The players still in for whom the parts of an out rule's condition that read
