@@ -5,10 +5,10 @@ holds all of the kernel's code), so every profile plays on it.
 
 The text is each function of the kernel's modules as written, the units' step functions it
 calls and the functions those call (as written where they are), and the functions
-GENERATED writes (the calls, the meanings, the state copy and clearing), every one compiled with
-`numba.njit()`;
-the module constants they read are written before them. A name that is none of these, or two
-functions or values of one name, stops the build (BuildError).
+GENERATED writes (the calls, the meanings, the state copy and clearing), every one
+compiled with `numba.njit()`; the module constants they read are written before them. A
+name that is none of these, or two functions or values of one name, stops the build
+(BuildError).
 """
 
 from __future__ import annotations
