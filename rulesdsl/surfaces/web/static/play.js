@@ -164,8 +164,8 @@ async function show(state) {
   hideTooltip();
   render(state);
   const after = el("play-after");
-  after.hidden = !over(state);
   if (!over(state)) {
+    after.hidden = true;
     const seat = humanSeat(state);
     message(state.to_play === seat ? "Your turn: play a card." : "");
     return;
@@ -185,6 +185,7 @@ async function show(state) {
   slider.value = slider.max;
   el("play-replay").hidden = steps.length === 0;
   el("replay-step").textContent = steps.length ? `step ${steps.length} of ${steps.length}` : "";
+  after.hidden = false;
 }
 
 function replayTo(index) {
