@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import inspect
 import random
+import re
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -32,12 +33,17 @@ from rulesdsl.play.kernel.machine import BEGIN, FOLDS, KEEP, RETURN
 from rulesdsl.play.kernel.meanings import (
     ATTRIBUTE_CODES,
     ATTRIBUTES_MEANT,
+    CARDS_EQUAL,
+    CARDS_WHERE,
     LEAVES,
+    MASKS,
     OPERATIONS,
     RESOLVED,
     SET_CODES,
     SETS,
     SHORT,
+    cards_where,
+    operate,
     set_of,
 )
 from rulesdsl.play.kernel.plan import NotNative, kernel_plan
@@ -68,7 +74,8 @@ def test_every_name_of_the_language_has_a_meaning_on_the_kernels_state():
 def test_every_attribute_operation_and_aggregate_has_a_meaning_on_the_kernels_state():
     assert set(ATTRIBUTES_MEANT) == set(ATTRIBUTES)
     ops = {op for _, op in OPERATIONS} | set(SHORT)
-    assert ops == {"not", "and", "or", "+", "-", "*", *COMPARISONS, *CALLS, *FUNCTIONS}
+    of_sets = {*MASKS, *(f"cards of {name}" for name in CARDS_EQUAL)}  # the kernel's own
+    assert ops == {"not", "and", "or", "+", "-", "*", *COMPARISONS, *CALLS, *FUNCTIONS, *of_sets}
     folds = inspect.getsource(machine.fold_value)
     for kind in Aggregate:
         assert getattr(machine, kind.name) == FOLDS.index(kind)
@@ -95,9 +102,9 @@ def starts(code: list[tuple[int, ...]]) -> list[int]:
 
 
 def test_an_aggregate_a_filter_reads_for_no_card_is_worked_out_once_before_the_cards():
-    code = code_of("refuse card if card.trump and count(c in held: c.trump) > 2")
-    assert starts(code) == [FOLDS.index(Aggregate.COUNT), KEEP]
-    reads_card = code_of("refuse card if count(c in held: c.suit == card.suit) > 2")
+    by_number = "card.strength > trick.number and count(c in held: c.strength > trick.number) > 2"
+    assert starts(code_of(f"refuse card if {by_number}")) == [FOLDS.index(Aggregate.COUNT), KEEP]
+    reads_card = code_of("refuse card if count(c in held: c.strength > card.strength) > 2")
     assert starts(reads_card) == [KEEP, FOLDS.index("count")]
 
 
@@ -175,7 +182,7 @@ def test_the_kernel_takes_as_many_rules_at_one_step_as_a_profile_may_state():
 
 
 def test_an_aggregate_of_one_attribute_of_its_variable_is_one_instruction():
-    code = code_of("refuse lead if card.trump and count(c in held: c.trump) > trick.number")
+    code = code_of("draw sum(c in hand.played: c.strength) + max(p in seats: p.tricks)")
     ops = [i[0] for i in code]
     assert ops.count(machine.EACH) == 2
     assert machine.NEXT not in ops and machine.STEP not in ops
@@ -183,11 +190,12 @@ def test_an_aggregate_of_one_attribute_of_its_variable_is_one_instruction():
 
 
 def test_a_rank_or_card_a_rule_names_is_its_strength_or_card_under_the_decks_order():
-    rules = stated("refuse card if card.trump or card == 10H or card.rank >= queen")
+    rules = stated("refuse card if card.trump or card == 10H or card.rank == queen")
     rules = rules.with_options({"deck": "A 10 K Q J 9 8 7"})
     code = program.program(rules.house_rules[0], 0, rules.rank_strength)
-    pushed = {i[2] for i in code if i[0] == machine.OPERATE_WITH}
-    assert {6 * 4 + 2, 4} <= pushed  # 10 is the 6th strength of 8 (7 is 0), queen the 4th
+    pushed = {i[1] for i in code if i[0] == machine.PUSH}
+    assert {1 << (6 * 4 + 2), 0b1111 << (4 * 4)} <= pushed  # 10 is the 6th strength of 8 (7
+    # is 0), queen the 4th: the cards of each part that reads the card alone
 
 
 def test_a_rule_naming_a_rank_the_deck_lacks_has_no_program():
@@ -199,7 +207,7 @@ def test_a_rule_naming_a_rank_the_deck_lacks_has_no_program():
 
 
 def test_an_aggregate_of_a_set_that_is_an_attribute_begins_with_the_sets_value():
-    code = code_of("score count(c in hand.winner.won: c.trump)")
+    code = code_of("score sum(c in hand.winner.won: c.strength)")
     ops = [i[0] for i in code]
     begin = ops.index(machine.BEGIN_TOP)
     assert ops[begin - 1] == machine.LEAF_ATTR
@@ -290,14 +298,25 @@ def test_any_all_or_count_of_cards_by_the_card_alone_counts_the_set_against_a_ma
 
 
 CARD_TESTS = ["c.suit == hearts", "c.rank > ten", "c == QS", "c.rank == ace", "c != 2C"]
-by_card = st.recursive(
-    st.sampled_from([*CARD_TESTS, "c.strength <= 5"]),
-    lambda inner: st.one_of(
-        st.tuples(inner, st.sampled_from(["and", "or"]), inner).map(" ".join).map("({})".format),
-        inner.map("not {}".format),
-    ),
-    max_leaves=4,
-)
+RUN_TIME_TESTS = ["c.trump", "c.suit != trump", "c.rank == trick.best.rank", "c.strength == 3"]
+"""Tests of the card a program works out as a mask of the cards as it runs (`card_set`)."""
+
+
+def card_tests(tests: list[str]) -> st.SearchStrategy[str]:
+    """Conditions on the card `c` made of `tests` with `and`, `or` and `not`."""
+    return st.recursive(
+        st.sampled_from(tests),
+        lambda inner: st.one_of(
+            st.tuples(inner, st.sampled_from(["and", "or"]), inner)
+            .map(" ".join)
+            .map("({})".format),
+            inner.map("not {}".format),
+        ),
+        max_leaves=4,
+    )
+
+
+by_card = card_tests([*CARD_TESTS, *RUN_TIME_TESTS, "c.strength <= 5"])
 AT_A_DRAW = ["hand.played", "trick.winner.won"]
 AT_A_PLAY = ["hand.played", "held", "allowed", "played", "me.won"]
 
@@ -311,7 +330,7 @@ def counting_rule(draw) -> str:
     where = f" where {draw(by_card)}" if draw(st.booleans()) else ""
     aggregate = f"{kind}(c in {over}{where}: {draw(by_card)})"
     value = aggregate if kind == "count" else f"(9 if {aggregate} else 2)"
-    return f"draw {value}" if at_a_draw else f"refuse card if card.strength > {value}"
+    return f"draw {value}" if at_a_draw else f"refuse follow if card.strength > {value}"
 
 
 @settings(max_examples=examples(60, 600), deadline=None)
@@ -325,8 +344,8 @@ def test_a_count_against_a_mask_gives_what_the_aggregate_folded_gives(rule, rng)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(program.Compiler, "counted", lambda *_: False)
         folded = program.program(stated_rule, 0, strength)
-    assert machine.COUNT_IN in [i[0] for i in counted]
-    assert machine.COUNT_IN not in [i[0] for i in folded]
+    begins = [[i for i in code if i[0] in (BEGIN, machine.BEGIN_TOP)] for code in (counted, folded)]
+    assert len(begins[0]) == len(begins[1]) - 1  # the aggregate is not folded
     for _ in range(20):
         s = random_state(rng)
         seat, allowed = rng.randrange(4), rng.getrandbits(52)
@@ -335,6 +354,55 @@ def test_a_count_against_a_mask_gives_what_the_aggregate_folded_gives(rule, rng)
             for code in (counted, folded)
         ]
         assert values[0] == values[1], rule
+
+
+@settings(max_examples=examples(60, 600), deadline=None)
+@given(
+    card_tests([*CARD_TESTS, *RUN_TIME_TESTS, "c.beats_best", "c.suit == led"]),
+    st.randoms(use_true_random=False),
+)
+def test_a_refusal_made_of_sets_of_cards_keeps_what_the_refusal_folded_keeps(condition, rng):
+    """A refusal whose condition on the card is sets of cards worked out at once (CARDS_WITH and
+    the operations on masks) keeps, on random states, the cards it keeps folded card by card
+    (as any other refusal is)."""
+    rules = stated("refuse follow if " + re.sub(r"\bc\b", "card", condition))
+    (rule,) = rules.house_rules
+    at_once = program.program(rule, 0, rules.rank_strength)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(program.Compiler, "settable", lambda *_: False)
+        folded = program.program(rule, 0, rules.rank_strength)
+    by_the_card_alone = machine.KEPT in [i[0] for i in at_once]
+    assert KEEP not in starts(at_once) and (by_the_card_alone or KEEP in starts(folded))
+    for _ in range(20):
+        s = random_state(rng)
+        allowed = rng.getrandbits(52)
+        kept = [
+            machine.run_program(SimpleNamespace(program=flat(code)), 0, s, 0, allowed, -1)
+            for code in (at_once, folded)
+        ]
+        assert kept[0] == kept[1], condition
+
+
+@settings(max_examples=examples(20, 200), deadline=None)
+@given(st.randoms(use_true_random=False))
+def test_the_cards_a_program_reads_at_once_are_those_the_vocabulary_says(rng):
+    """Of each yes-or-no attribute of a card, the cards it holds for (CARDS_WITH); of each
+    attribute a card equals a value for, the cards equal to each value (the operation
+    `cards of`, a value beyond its attribute's giving none): card by card as the
+    vocabulary's own code (the reference engine's) says, on random states of a trick."""
+    s = random_state(rng)
+    for k, name in enumerate(CARDS_WHERE):
+        cards = cards_where(k, s)
+        code = ATTRIBUTES[Type.CARD, name].code
+        for card in range(52):
+            assert (cards >> card) & 1 == eval(code.format(x=card), {"s": s}), (name, card)
+    for name in CARDS_EQUAL:
+        operation = OPERATIONS.index((1, f"cards of {name}"))
+        code = ATTRIBUTES[Type.CARD, name].code
+        for value in range(-1, 70):
+            cards = operate(operation, s, value, 0)
+            for card in range(52):
+                assert (cards >> card) & 1 == (eval(code.format(x=card)) == value), (name, value)
 
 
 def flat(code: list[tuple[int, ...]]) -> list[int]:
@@ -354,5 +422,10 @@ def random_state(rng: random.Random) -> State:
     s.hand_played = rng.getrandbits(52)
     s.trick_len = s.seats_len = rng.randrange(5)
     s.winner = rng.randrange(4)
-    s.trump = rng.randrange(4)
+    s.trump = rng.randrange(-1, 4)  # -1: no trumps
+    s.best = rng.randrange(-1, 52)  # -1: at the lead
+    s.led = -1 if s.best < 0 else s.best & 3  # the best of a trick is of the suit led,
+    if s.best >= 0 and rng.random() < 0.5 and s.trump >= 0:  # or a trump played to another
+        s.best = s.best & ~3 | s.trump
+        s.led = rng.choice([suit for suit in range(4) if suit != s.trump])
     return s

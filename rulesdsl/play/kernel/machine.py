@@ -12,7 +12,7 @@ from typing import Any
 
 from rulesdsl.model.language.vocab import Aggregate
 from rulesdsl.play.engine.masks import lowest, popcount
-from rulesdsl.play.kernel.meanings import attr_value, leaf_value, operate, set_of
+from rulesdsl.play.kernel.meanings import attr_value, cards_where, leaf_value, operate, set_of
 
 WIDTH = 4
 """The numbers of an instruction: its operation and three operands."""
@@ -29,7 +29,7 @@ each."""
 
 PUSH, LEAF, VAR, SLOT, ATTR, OPERATE, JUMP, UNLESS, SHORT, BEGIN, NEXT, STEP = range(12)
 RETURN, VAR_ATTR, LEAF_ATTR, OPERATE_WITH, EACH, BEGIN_TOP, KEPT, SET, COUNT_IN = range(12, 21)
-ELSE_NONE = 21
+ELSE_NONE, CARDS_WITH = 21, 22
 """The operations of a program (`program.py` says what each does)."""
 
 FOLDS = (*Aggregate, "keep")
@@ -173,6 +173,9 @@ def run_program(p: Any, pc: int, s: Any, seat: int, allowed: int, winner: int) -
             s.stack[top - 1] = popcount(s.stack[top - 1] & a)
         elif op == SET:
             s.stack[top] = set_of(a, s, seat, allowed)
+            top += 1
+        elif op == CARDS_WITH:
+            s.stack[top] = cards_where(a, s)
             top += 1
         elif op == OPERATE:
             if b == 2:

@@ -4,19 +4,21 @@ read the kernel's numbers and masks (a set of cards or of seats is a mask).
 
 Each table is keyed as the vocabulary keys its words; a word's number in a program
 (`program.py`) is its place in its table. `source()` writes, from the tables, the functions
-the interpreter (`machine.py`) calls for a word: `leaf_value`, `attr_value`, `set_of` and
-`operate`, each an `if` over the word's number. CPython runs that text (the functions are
-made from it as this module is imported); the native build compiles the same text.
+the interpreter (`machine.py`) calls for a word: `leaf_value`, `attr_value`, `set_of`,
+`cards_where` and `operate`, each an `if` over the word's number. CPython runs that text
+(the functions are made from it as this module is imported); the native build compiles the
+same text.
 """
 
 from __future__ import annotations
 
+from rulesdsl.model.cards import RANKS_HIGH_TO_LOW
 from rulesdsl.model.kinds import PlayerRange
 from rulesdsl.model.language.tree import OPERATORS
 from rulesdsl.model.language.vocab import ATTRIBUTES, CALLS, CARD_SETS, NAMES, SUITS, Type, guarded
 from rulesdsl.model.language.vocab import SETS as NAMED_SETS
-from rulesdsl.play.engine.masks import popcount
-from rulesdsl.play.kernel.rules import active_seats, played_by, played_cards
+from rulesdsl.play.engine.masks import ALL_CARDS, popcount, suit_cards
+from rulesdsl.play.kernel.rules import active_seats, beating, played_by, played_cards
 
 LEAVES: dict[str, str] = {
     "players": "s.players",
@@ -61,13 +63,32 @@ SETS: dict[str, str] = {
 """Each name that is a set, as a mask (cards by card, seats by seat); a set of tricks, the
 tricks 1 to n, as -n (`machine.take_member`)."""
 
+CARDS_WHERE: dict[str, str] = {
+    "trump": "suit_cards(s.trump)",
+    "beats_best": "ALL_CARDS if s.best < 0 else beating(s.best, s.led, s.trump)",
+}
+"""The cards for which each yes-or-no attribute of a card holds, as a mask; a card's
+attribute is its bit of it."""
+STRENGTHS = len(RANKS_HIGH_TO_LOW)
+CARDS_EQUAL: dict[str, str] = {
+    "suit": f"suit_cards({{a}}) if {{a}} < {len(SUITS)} else 0",
+    "rank": f"{(1 << len(SUITS)) - 1} << {len(SUITS)} * {{a}} if 0 <= {{a}} < {STRENGTHS} else 0",
+}
+"""The cards whose attribute is the value `{a}`, as a mask, for the attributes that have
+one (strength is rank)."""
+CARDS_EQUAL["strength"] = CARDS_EQUAL["rank"]
+HOLDS = "(({cards}) >> {{x}}) & 1 != 0"
+"""A yes-or-no attribute of the card `{x}`: its bit of the cards that have it."""
+MASKS = {"&": "{a} & {b}", "|": "{a} | {b}", "&~": "{a} & ~{b}"}
+"""What sets of cards (masks) are made of, in a program: both, either, the first but the
+second."""
+
 ATTRIBUTES_MEANT: dict[tuple[Type, str], str] = {
     (Type.CARD, "suit"): "{x} & 3",
-    (Type.CARD, "trump"): "({x} & 3) == s.trump",
+    (Type.CARD, "trump"): HOLDS.format(cards=CARDS_WHERE["trump"]),
     (Type.CARD, "strength"): "{x} >> 2",
     (Type.CARD, "rank"): "{x} >> 2",  # a rank is its strength (program.py names ranks so)
-    (Type.CARD, "beats_best"): "s.best < 0 or (({x} & 3) == (s.best & 3) and {x} > s.best)"
-    " or (({x} & 3) == s.trump and (s.best & 3) != s.trump)",
+    (Type.CARD, "beats_best"): HOLDS.format(cards=CARDS_WHERE["beats_best"]),
     (Type.SEAT, "cards"): "popcount(s.hands[{x}])",
     (Type.SEAT, "tricks"): "s.tricks_won[{x}]",
     (Type.SEAT, "active"): "s.active[{x}]",
@@ -106,11 +127,15 @@ BINARY = {
     **FUNCTIONS_MEANT,
 }
 
+UNARY.update({f"cards of {name}": cards for name, cards in CARDS_EQUAL.items()})
+BINARY.update(MASKS)
+
 OPERATIONS: tuple[tuple[int, str], ...] = (
     *((1, op) for op in UNARY),
     *((2, op) for op in BINARY),
 )
-"""Each operation by its number: (how many values it takes, its word)."""
+"""Each operation by its number: (how many values it takes, its word): the language's, and
+those of sets of cards."""
 
 
 def leaf_names() -> tuple[tuple[str, bool], ...]:
@@ -162,6 +187,7 @@ def source() -> str:
         "def attr_value(code, s, x):", [m.format(**x) for m in ATTRIBUTES_MEANT.values()]
     )
     lines += _chain("def set_of(code, s, seat, allowed):", list(SETS.values()))
+    lines += _chain("def cards_where(code, s):", list(CARDS_WHERE.values()))
     table = {**{(1, op): m for op, m in UNARY.items()}, **{(2, op): m for op, m in BINARY.items()}}
     lines += _chain(
         "def operate(code, s, a, b):", [table[op].format(**operands) for op in OPERATIONS]
@@ -175,9 +201,13 @@ def _made() -> dict[str, object]:
         "played_cards": played_cards,
         "played_by": played_by,
         "active_seats": active_seats,
+        "suit_cards": suit_cards,
+        "beating": beating,
+        "ALL_CARDS": ALL_CARDS,
     }
     exec(compile(source(), "<rulesdsl kernel words>", "exec"), space)
-    return {name: space[name] for name in ("leaf_value", "attr_value", "set_of", "operate")}
+    names = ("leaf_value", "attr_value", "set_of", "cards_where", "operate")
+    return {name: space[name] for name in names}
 
 
 globals().update(_made())

@@ -74,10 +74,14 @@ from rulesdsl.model.language.rule import MAX_CODE, SEAT_KINDS, HouseRule, RuleKi
 from rulesdsl.model.language.vocab import ATTRIBUTES, CARD_SETS, NAMES, Aggregate, Type
 from rulesdsl.model.language.vocab import SETS as NAMED_SETS
 from rulesdsl.model.state import NO_END
+from rulesdsl.play.engine.masks import ALL_CARDS
 from rulesdsl.play.kernel import machine as vm
 from rulesdsl.play.kernel.meanings import (
     ATTRIBUTE_CODES,
+    CARDS_EQUAL,
+    CARDS_WHERE,
     LEAF_CODES,
+    MASKS,
     OPERATIONS,
     SET_CODES,
     leaf_meaning,
@@ -97,6 +101,17 @@ PROGRAM = MAX_CODE
 """The most instructions a profile's programs hold in all: as many as the characters of
 Python its rules may compile to (`MAX_CODE`), each instruction's part of that text being
 one character at least."""
+
+CARDS_OF = {ATTRIBUTES[Type.CARD, name].code: k for k, name in enumerate(CARDS_WHERE)}
+"""The number of each yes-or-no attribute of a card whose cards a program reads as a mask
+(CARDS_WITH), by its vocabulary code."""
+EQUAL_OF = {
+    ATTRIBUTES[Type.CARD, name].code: OPERATIONS.index((1, f"cards of {name}"))
+    for name in CARDS_EQUAL
+}
+"""The operation giving the cards whose attribute is a value, by the attribute's code."""
+MASK_OF = {op: OPERATIONS.index((2, op)) for op in MASKS}
+BOTH = {"and": MASK_OF["&"], "or": MASK_OF["|"]}
 
 COUNTED = {Aggregate.ANY: "!=", Aggregate.ALL: "==", Aggregate.COUNT: ""}
 """The aggregates a count of cards against a mask gives (`Compiler.counted`), each with the
@@ -287,6 +302,10 @@ class Compiler:
         mask = self.card_mask(body)
         if mask is not None:
             self.root.append((vm.KEPT, mask))
+        elif self.settable(body, ir.CARD_VAR):
+            self.root.append((vm.SET, ALLOWED))
+            self.card_set(body, ir.CARD_VAR, loops)
+            self.root.append((vm.OPERATE, MASK_OF["&~"], 2))
         else:
             slot = self.fold(vm.KEEP, ir.CARD_VAR, ALLOWED, body, frozenset(), loops)
             self.root.append((vm.SLOT, slot))
@@ -310,15 +329,20 @@ class Compiler:
         ):
             return False
         body = negation(node.body) if node.kind == Aggregate.ALL else node.body
-        mask = self.card_mask(body if node.where is None else both(node.where, body), node.var)
-        if mask is None:
+        condition = body if node.where is None else both(node.where, body)
+        mask = self.card_mask(condition, node.var)
+        if mask is None and not self.settable(condition, node.var):
             return False
         out = loops[-1].body
         if node.base is None:
             out.append((vm.SET, SET_CODES[node.over]))
         else:
             self.value(ir.Attr(Type.CARDS, node.pos, node.base, node.over.iterate), loops)
-        out.append((vm.COUNT_IN, mask))
+        if mask is None:
+            self.card_set(condition, node.var, loops)
+            out.append((vm.OPERATE, MASK_OF["&"], 2))
+        if mask is not None or node.kind == Aggregate.COUNT:  # else none is the same as 0
+            out.append((vm.COUNT_IN, ALL_CARDS if mask is None else mask))
         if COUNTED[node.kind]:
             out.append((vm.OPERATE_WITH, OPERATIONS.index((2, COUNTED[node.kind])), 0))
         return True
@@ -334,6 +358,53 @@ class Compiler:
                 return None
             mask |= (value != 0) << card
         return mask
+
+    def settable(self, condition: ir.Node, var: int) -> bool:
+        """Whether the cards for which `condition` on the card `var` holds can be worked out
+        as a mask at once (`card_set`)."""
+        if self.card_mask(condition, var) is not None:
+            return True
+        if isinstance(condition, ir.Attr):
+            return condition.code in CARDS_OF and reads_only(condition.base, var)
+        if isinstance(condition, ir.Unary) and condition.op == "not":
+            return self.settable(condition.operand, var)
+        if isinstance(condition, ir.Binary) and condition.op in BOTH:
+            return self.settable(condition.left, var) and self.settable(condition.right, var)
+        return equality(condition, var) is not None
+
+    def card_set(self, condition: ir.Node, var: int, loops: list[Loop]) -> None:
+        """Code that pushes the cards for which `condition` on the card `var` holds, as a mask
+        (`settable`): of those a yes-or-no attribute holds for (CARDS_WITH), or whose attribute is
+        a value the card does not decide (`card.suit == led`), or `not`, `and` and `or` of
+        them; a part that reads nothing but the card, worked out for every card as the
+        program is made."""
+        out = loops[-1].body
+        mask = self.card_mask(condition, var)
+        sides = equality(condition, var)
+        if mask is not None:
+            out.append((vm.PUSH, mask))
+        elif isinstance(condition, ir.Attr):
+            out.append((vm.CARDS_WITH, CARDS_OF[condition.code]))
+        elif isinstance(condition, ir.Unary):
+            out.append((vm.PUSH, ALL_CARDS))
+            self.card_set(condition.operand, var, loops)
+            out.append((vm.OPERATE, MASK_OF["&~"], 2))
+        elif sides is None:  # `and` or `or`; `a and not b` as the cards of a but b's
+            assert isinstance(condition, ir.Binary)
+            right, operation = condition.right, BOTH[condition.op]
+            if condition.op == "and" and isinstance(right, ir.Unary) and self.settable(right, var):
+                right, operation = right.operand, MASK_OF["&~"]
+            self.card_set(condition.left, var, loops)
+            self.card_set(right, var, loops)
+            out.append((vm.OPERATE, operation, 2))
+        else:
+            attribute, value = sides
+            if condition.op == "!=":
+                out.append((vm.PUSH, ALL_CARDS))
+            self.value(value, loops)
+            out.append((vm.OPERATE, EQUAL_OF[attribute.code], 1))
+            if condition.op == "!=":
+                out.append((vm.OPERATE, MASK_OF["&~"], 2))
 
     def of_card(self, node: ir.Node, card: int, var: int = ir.CARD_VAR) -> int | None:
         """The value of `node` for `card` as variable `var`, where it reads nothing but
@@ -385,6 +456,27 @@ def attribute_only(body: list[Item], var: int) -> int | None:
     return None
 
 
+def equality(condition: ir.Node, var: int) -> tuple[ir.Attr, ir.Node] | None:
+    """Of `card.suit == v` or `v != card.rank` (`var` the card, `v` not reading it), the
+    attribute and `v`; None for another condition."""
+    if not (isinstance(condition, ir.Binary) and condition.op in ("==", "!=")):
+        return None
+    for attribute, value in ((condition.left, condition.right), (condition.right, condition.left)):
+        if (
+            isinstance(attribute, ir.Attr)
+            and attribute.code in EQUAL_OF
+            and reads_only(attribute.base, var)
+            and var not in value.free
+        ):
+            return attribute, value
+    return None
+
+
+def reads_only(node: ir.Node, var: int) -> bool:
+    """Whether `node` is the variable `var`."""
+    return isinstance(node, ir.Var) and node.index == var
+
+
 def conjuncts(node: ir.Node) -> list[ir.Node]:
     """The parts of `node` that `and` joins, left to right."""
     if isinstance(node, ir.Binary) and node.op == "and":
@@ -434,7 +526,9 @@ def program(rule: HouseRule, start: int, strength: Mapping[int, int]) -> list[tu
     return code
 
 
-PUSHES = frozenset({vm.PUSH, vm.LEAF, vm.VAR, vm.SLOT, vm.VAR_ATTR, vm.LEAF_ATTR, vm.KEPT, vm.SET})
+PUSHES = frozenset(
+    {vm.PUSH, vm.LEAF, vm.VAR, vm.SLOT, vm.VAR_ATTR, vm.LEAF_ATTR, vm.KEPT, vm.SET, vm.CARDS_WITH}
+)
 """The instructions that push one value and pop none; ATTR, BEGIN, EACH, OPERATE_WITH and
 COUNT_IN leave as many as they found."""
 
