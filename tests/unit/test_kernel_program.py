@@ -36,7 +36,7 @@ from rulesdsl.play.kernel.meanings import (
     CARDS_EQUAL,
     CARDS_WHERE,
     LEAVES,
-    MASKS,
+    ON_SETS,
     OPERATIONS,
     RESOLVED,
     SET_CODES,
@@ -74,7 +74,7 @@ def test_every_name_of_the_language_has_a_meaning_on_the_kernels_state():
 def test_every_attribute_operation_and_aggregate_has_a_meaning_on_the_kernels_state():
     assert set(ATTRIBUTES_MEANT) == set(ATTRIBUTES)
     ops = {op for _, op in OPERATIONS} | set(SHORT)
-    of_sets = {*MASKS, *(f"cards of {name}" for name in CARDS_EQUAL)}  # the kernel's own
+    of_sets = {word for words in ON_SETS.values() for word in words}  # the kernel's own
     assert ops == {"not", "and", "or", "+", "-", "*", *COMPARISONS, *CALLS, *FUNCTIONS, *of_sets}
     folds = inspect.getsource(machine.fold_value)
     for kind in Aggregate:
@@ -181,14 +181,6 @@ def test_the_kernel_takes_as_many_rules_at_one_step_as_a_profile_may_state():
     assert plan.lead_len == MAX_RULES + 1
 
 
-def test_an_aggregate_of_one_attribute_of_its_variable_is_one_instruction():
-    code = code_of("draw sum(c in hand.played: c.strength) + max(p in seats: p.tricks)")
-    ops = [i[0] for i in code]
-    assert ops.count(machine.EACH) == 2
-    assert machine.NEXT not in ops and machine.STEP not in ops
-    assert (machine.VAR_ATTR, 0) not in [i[:2] for i in code]
-
-
 def test_a_rank_or_card_a_rule_names_is_its_strength_or_card_under_the_decks_order():
     rules = stated("refuse card if card.trump or card == 10H or card.rank == queen")
     rules = rules.with_options({"deck": "A 10 K Q J 9 8 7"})
@@ -206,12 +198,19 @@ def test_a_rule_naming_a_rank_the_deck_lacks_has_no_program():
     assert plan.score_arg == 0  # the score rule's program is the first
 
 
-def test_an_aggregate_of_a_set_that_is_an_attribute_begins_with_the_sets_value():
-    code = code_of("score sum(c in hand.winner.won: c.strength)")
+@pytest.mark.parametrize(
+    ("rule", "pushed"),
+    [
+        ("score sum(c in hand.winner.won: c.strength)", machine.LEAF_ATTR),
+        ("draw max(p in seats: p.tricks)", machine.SET),
+    ],
+)
+def test_an_aggregate_begins_with_its_sets_value_a_named_set_or_an_attribute(rule, pushed):
+    code = code_of(rule)
     ops = [i[0] for i in code]
-    begin = ops.index(machine.BEGIN_TOP)
-    assert ops[begin - 1] == machine.LEAF_ATTR
-    assert BEGIN not in ops
+    begin = ops.index(BEGIN)
+    assert ops[begin - 1] == pushed
+    assert ops.count(BEGIN) == 1
     assert program.depth(code, 0) == 1  # the set's value is taken off as it begins
 
 
@@ -254,11 +253,9 @@ def test_a_refusal_reading_only_the_card_is_one_mask_made_with_the_program():
 
 def test_an_aggregate_with_a_filter_skips_the_body_of_a_member_the_filter_is_false_for():
     """The filter's value, then UNLESS back to the NEXT (the stack as the NEXT left it), then
-    the body and its STEP: never the one-instruction EACH, whose body is all it does."""
-    assert machine.EACH in [i[0] for i in code_of("score sum(c in hand.winner.won: c.strength)")]
+    the body and its STEP."""
     code = code_of("score sum(c in hand.winner.won where c.trump: c.strength)", 10)
     ops = [i[0] for i in code]
-    assert machine.EACH not in ops
     at = ops.index(machine.NEXT)
     unless = ops.index(machine.UNLESS, at)
     step = ops.index(machine.STEP, unless)
@@ -272,8 +269,8 @@ def test_an_aggregate_with_a_filter_skips_the_body_of_a_member_the_filter_is_fal
 def test_a_filter_reading_no_member_is_worked_out_before_its_aggregate_begins():
     filtered = "count(c in hand.winner.won where count(d in seats: d.active) > 2: c.trump)"
     code = code_of(f"score {filtered}")
-    begins = [k for k, i in enumerate(code) if i[0] in (BEGIN, machine.BEGIN_TOP)]
-    assert [code[k][0] for k in begins] == [BEGIN, machine.BEGIN_TOP]  # `d in seats` first
+    begins = [k for k, i in enumerate(code) if i[0] == BEGIN]
+    assert [code[k - 1][0] for k in begins] == [machine.SET, machine.STEP]  # `d` first, whole
     assert [i[0] for i in code[begins[1] :]].count(machine.NEXT) == 1  # then one loop
     assert [i[0] for i in code[begins[1] :]].count(machine.SLOT) == 2  # its filter reads it
 
@@ -294,7 +291,7 @@ def test_any_all_or_count_of_cards_by_the_card_alone_counts_the_set_against_a_ma
     ):
         ops = [i[0] for i in code_of(rule)]
         assert ops.count(machine.COUNT_IN) == 1, rule
-        assert ops.count(BEGIN) + ops.count(machine.BEGIN_TOP) == ("most" in rule), rule
+        assert ops.count(BEGIN) == ("most" in rule), rule
 
 
 CARD_TESTS = ["c.suit == hearts", "c.rank > ten", "c == QS", "c.rank == ace", "c != 2C"]
@@ -344,8 +341,7 @@ def test_a_count_against_a_mask_gives_what_the_aggregate_folded_gives(rule, rng)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(program.Compiler, "counted", lambda *_: False)
         folded = program.program(stated_rule, 0, strength)
-    begins = [[i for i in code if i[0] in (BEGIN, machine.BEGIN_TOP)] for code in (counted, folded)]
-    assert len(begins[0]) == len(begins[1]) - 1  # the aggregate is not folded
+    assert len(starts(counted)) == len(starts(folded)) - 1  # the aggregate is not folded
     for _ in range(20):
         s = random_state(rng)
         seat, allowed = rng.randrange(4), rng.getrandbits(52)
@@ -369,7 +365,7 @@ def test_a_refusal_made_of_sets_of_cards_keeps_what_the_refusal_folded_keeps(con
     (rule,) = rules.house_rules
     at_once = program.program(rule, 0, rules.rank_strength)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(program.Compiler, "settable", lambda *_: False)
+        patch.setattr(program.Compiler, "card_set", lambda *_: False)
         folded = program.program(rule, 0, rules.rank_strength)
     by_the_card_alone = machine.KEPT in [i[0] for i in at_once]
     assert KEEP not in starts(at_once) and (by_the_card_alone or KEEP in starts(folded))

@@ -27,9 +27,8 @@ BOUND = 80
 """The most variables one program binds (`card` is 0): each clause's aggregates bind one
 each."""
 
-PUSH, LEAF, VAR, SLOT, ATTR, OPERATE, JUMP, UNLESS, SHORT, BEGIN, NEXT, STEP = range(12)
-RETURN, VAR_ATTR, LEAF_ATTR, OPERATE_WITH, EACH, BEGIN_TOP, KEPT, SET, COUNT_IN = range(12, 21)
-ELSE_NONE, CARDS_WITH = 21, 22
+PUSH, LEAF, VAR, SLOT, ATTR, OPERATE, JUMP, UNLESS, BEGIN, NEXT, STEP, RETURN = range(12)
+VAR_ATTR, LEAF_ATTR, OPERATE_WITH, KEPT, SET, COUNT_IN, ELSE_NONE, CARDS_WITH = range(12, 20)
 """The operations of a program (`program.py` says what each does)."""
 
 FOLDS = (*Aggregate, "keep")
@@ -111,15 +110,6 @@ def next_member(s: Any, slot: int, var: int, body: int, end: int) -> int:
     return body
 
 
-def each(s: Any, slot: int, attr: int) -> None:
-    """Aggregate `slot` takes attribute `attr` of each member of its set in turn (a body
-    that is one attribute of its variable), as NEXT and STEP would one at a time."""
-    while s.rest[slot] != 0:
-        member = take_member(s, slot)
-        fold_value(s, slot, attr_value(attr, s, member), member)
-    end_fold(s, slot)
-
-
 def run_program(p: Any, pc: int, s: Any, seat: int, allowed: int, winner: int) -> int:
     """The value of the program at instruction `pc` of `p.program`, for `seat` (the player
     to move or who draws), the cards the rules before allow, and the hand's winner. The
@@ -138,11 +128,6 @@ def run_program(p: Any, pc: int, s: Any, seat: int, allowed: int, winner: int) -
             pc = next_member(s, a, b, c + 1, p.program[c * WIDTH + 3])  # the NEXT at c
         elif op == NEXT:
             pc = next_member(s, a, b, pc, c)
-        elif op == SHORT:
-            if s.stack[top - 1] == b:
-                pc = a
-            else:
-                top -= 1
         elif op == UNLESS:
             top -= 1
             if s.stack[top] == 0:
@@ -163,9 +148,8 @@ def run_program(p: Any, pc: int, s: Any, seat: int, allowed: int, winner: int) -
             s.stack[top] = s.folded[a]
             top += 1
         elif op == BEGIN:
-            begin_fold(s, a, b, set_of(c, s, seat, allowed))
-        elif op == EACH:
-            each(s, a, b)
+            top -= 1
+            begin_fold(s, a, b, s.stack[top])
         elif op == LEAF_ATTR:
             s.stack[top] = attr_value(b, s, leaf_value(a, s, seat, allowed, winner))
             top += 1
@@ -188,9 +172,6 @@ def run_program(p: Any, pc: int, s: Any, seat: int, allowed: int, winner: int) -
             s.stack[top - 1] = attr_value(a, s, s.stack[top - 1])
         elif op == JUMP:
             pc = a
-        elif op == BEGIN_TOP:
-            top -= 1
-            begin_fold(s, a, b, s.stack[top])
         elif op == KEPT:
             s.stack[top] = allowed & ~a
             top += 1

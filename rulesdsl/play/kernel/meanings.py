@@ -65,7 +65,7 @@ tricks 1 to n, as -n (`machine.take_member`)."""
 
 CARDS_WHERE: dict[str, str] = {
     "trump": "suit_cards(s.trump)",
-    "beats_best": "ALL_CARDS if s.best < 0 else beating(s.best, s.led, s.trump)",
+    "beats_best": f"{ALL_CARDS} if s.best < 0 else beating(s.best, s.led, s.trump)",
 }
 """The cards for which each yes-or-no attribute of a card holds, as a mask; a card's
 attribute is its bit of it."""
@@ -79,8 +79,12 @@ one (strength is rank)."""
 CARDS_EQUAL["strength"] = CARDS_EQUAL["rank"]
 HOLDS = "(({cards}) >> {{x}}) & 1 != 0"
 """A yes-or-no attribute of the card `{x}`: its bit of the cards that have it."""
-MASKS = {"&": "{a} & {b}", "|": "{a} | {b}", "&~": "{a} & ~{b}"}
-"""What sets of cards (masks) are made of, in a program: both, either, the first but the
+ON_SETS = {
+    1: {"~": f"{ALL_CARDS} & ~{{a}}", **{f"cards of {n}": c for n, c in CARDS_EQUAL.items()}},
+    2: {"&": "{a} & {b}", "|": "{a} | {b}", "&~": "{a} & ~{b}"},
+}
+"""The operations a program makes sets of cards (masks) with, by how many values they take:
+every card but, the cards whose attribute is a value; both, either, the first but the
 second."""
 
 ATTRIBUTES_MEANT: dict[tuple[Type, str], str] = {
@@ -118,24 +122,22 @@ FUNCTIONS_MEANT: dict[str, str] = {
 }
 """Each function of the vocabulary (`vocab.FUNCTIONS`), of the values `{a}` and `{b}`."""
 
-SHORT = {"and": 0, "or": 1}
-"""`and` and `or`: the value of the left side that decides without the right."""
-UNARY = {"not": "{a} == 0", "-": "-{a}"}
+SHORT = ("and", "or")
+"""`and` and `or`, which a program makes of choices (`program.Compiler.value`)."""
+UNARY = {"not": "{a} == 0", "-": "-{a}", **ON_SETS[1]}
 BINARY = {
     **{op: f"{{a}} {op} {{b}}" for op in OPERATORS if op not in SHORT},
     **{fn: f"{fn}({{a}}, {{b}})" for fn in CALLS},  # of many numbers: two at a time
     **FUNCTIONS_MEANT,
+    **ON_SETS[2],
 }
-
-UNARY.update({f"cards of {name}": cards for name, cards in CARDS_EQUAL.items()})
-BINARY.update(MASKS)
 
 OPERATIONS: tuple[tuple[int, str], ...] = (
     *((1, op) for op in UNARY),
     *((2, op) for op in BINARY),
 )
 """Each operation by its number: (how many values it takes, its word): the language's, and
-those of sets of cards."""
+those of sets of cards (ON_SETS)."""
 
 
 def leaf_names() -> tuple[tuple[str, bool], ...]:
@@ -203,7 +205,6 @@ def _made() -> dict[str, object]:
         "active_seats": active_seats,
         "suit_cards": suit_cards,
         "beating": beating,
-        "ALL_CARDS": ALL_CARDS,
     }
     exec(compile(source(), "<rulesdsl kernel words>", "exec"), space)
     names = ("leaf_value", "attr_value", "set_of", "cards_where", "operate")

@@ -14,10 +14,11 @@ values it takes by its result, and the program's value is the one left at RETURN
     OPERATE k n   replace the top n values by operation k of them (`meanings.OPERATIONS`)
     JUMP t        go on at instruction t
     UNLESS t      pop the top; go on at t where it was 0 (false)
-    SHORT t d     `and` (d 0), `or` (d 1): where the top is d go on at t keeping it, else pop
-    BEGIN k f m   aggregate k starts, making f (`machine.FOLDS`) of set m (`meanings.SETS`)
-    BEGIN_TOP k f aggregate k starts, making f of the set the top value is (a set that is an
-                  attribute: `p.won`), which it pops
+    SET k         push set k (a mask, `meanings.SETS`)
+    CARDS_WITH k  push the cards for which yes-or-no attribute k of a card holds (a mask,
+                  `meanings.CARDS_WHERE`)
+    BEGIN k f     aggregate k starts, making f (`machine.FOLDS`) of the set the top value is
+                  (SET's, or an attribute's: `p.won`), which it pops
     NEXT k v t    bind v to aggregate k's next member; with none left, go on at t (an
                   aggregate with a filter: the filter's value, UNLESS back to its NEXT,
                   then the body, so a member the filter is false for is skipped)
@@ -32,16 +33,17 @@ and fused ones, each doing the work of a run of the above that rules often hold:
                       a refuse or out rule's condition that reads no member
     OPERATE_WITH k n  replace the top value by operation k of it and the number n
                       (PUSH n, OPERATE k 2)
-    EACH k a          aggregate k takes attribute a of each member of its set in turn, and
-                      ends (its NEXT, STEP and a body VAR_ATTR of its variable)
     KEPT m            push the allowed cards but those of the mask m: a refuse rule whose
                       condition on the card reads nothing else, worked out for every card
                       as the program is made
-    SET k             push set k (a mask)
     COUNT_IN m        replace the top value, a set of cards, by how many of the mask m's
-                      cards it holds: `any`, `all` or `count` of a set of cards whose body
-                      reads nothing but the member, worked out for every card as the
-                      program is made
+                      cards it holds: `count` of a set of cards (`any` and `all` read the set
+                      itself), its body worked out for every card as the program is made
+
+A condition on a card made of yes-or-no attributes of it, of its suit or rank being a value
+that does not read it, and of `not`, `and` and `or`, is worked out for every card at once,
+as a mask (`card_set`), by the operations on masks of `meanings.OPERATIONS`: a refusal's
+cards kept, and `any`, `all` and `count` of a set of cards, without a loop.
 
 Words are numbered by their place in `meanings`' tables, which are the vocabulary's; a rank
 or a card a rule names (`queen`, `QS`) is a number, its strength (or card) under the
@@ -81,13 +83,13 @@ from rulesdsl.play.kernel.meanings import (
     CARDS_EQUAL,
     CARDS_WHERE,
     LEAF_CODES,
-    MASKS,
+    ON_SETS,
     OPERATIONS,
     SET_CODES,
+    SHORT,
     leaf_meaning,
     leaf_names,
 )
-from rulesdsl.play.kernel.meanings import SHORT as DECIDES
 from rulesdsl.play.kernel.state import CARDS
 
 CARD_ATTRIBUTES: dict[str, Callable[[int], int]] = {
@@ -105,13 +107,9 @@ one character at least."""
 CARDS_OF = {ATTRIBUTES[Type.CARD, name].code: k for k, name in enumerate(CARDS_WHERE)}
 """The number of each yes-or-no attribute of a card whose cards a program reads as a mask
 (CARDS_WITH), by its vocabulary code."""
-EQUAL_OF = {
-    ATTRIBUTES[Type.CARD, name].code: OPERATIONS.index((1, f"cards of {name}"))
-    for name in CARDS_EQUAL
-}
-"""The operation giving the cards whose attribute is a value, by the attribute's code."""
-MASK_OF = {op: OPERATIONS.index((2, op)) for op in MASKS}
-BOTH = {"and": MASK_OF["&"], "or": MASK_OF["|"]}
+ON_SET = {word: OPERATIONS.index((n, word)) for n, words in ON_SETS.items() for word in words}
+EQUAL_OF = {ATTRIBUTES[Type.CARD, name].code: ON_SET[f"cards of {name}"] for name in CARDS_EQUAL}
+BOTH = {"and": ON_SET["&"], "or": ON_SET["|"]}
 
 COUNTED = {Aggregate.ANY: "!=", Aggregate.ALL: "==", Aggregate.COUNT: ""}
 """The aggregates a count of cards against a mask gives (`Compiler.counted`), each with the
@@ -179,12 +177,10 @@ class Compiler:
         elif isinstance(node, ir.Unary):
             self.value(node.operand, loops)
             out.append((vm.OPERATE, OPERATIONS.index((1, node.op)), 1))
-        elif isinstance(node, ir.Binary) and node.op in DECIDES:
-            end = Label()
-            self.value(node.left, loops)
-            out.append((vm.SHORT, end, DECIDES[node.op]))
-            self.value(node.right, loops)
-            out.append(end)
+        elif isinstance(node, ir.Binary) and node.op in SHORT:  # of 0 or 1, as a choice
+            decided = ir.Number(Type.BOOL, node.pos, int(node.op == "or"))
+            sides = (decided, node.right) if node.op == "or" else (node.right, decided)
+            self.choice(node.left, *sides, loops)
         elif isinstance(node, ir.Binary):
             self.value(node.left, loops)
             self.operand(OPERATIONS.index((2, node.op)), node.right, loops)
@@ -261,21 +257,17 @@ class Compiler:
         inner: list[Item] = []
         start, end = Label(), Label()
         within = [*loops[: level + 1], Loop(frozenset({var}), inner, before)]
-        if where is not None:
-            self.value(where, within)
+        for part in conjuncts(where) if where is not None else []:
+            self.value(part, within)
             inner.append((vm.UNLESS, start))
         self.value(body, within)
         if isinstance(members, int):
-            out += [before, (vm.BEGIN, slot, fold, members)]
+            out.append((vm.SET, members))
         else:  # the set's value (`p.won`), pushed in `out` (as a loop's body that binds
-            # nothing, any aggregate in it goes to `out` first), popped as it begins
+            # nothing, any aggregate in it goes to `out` first)
             self.value(members, [*loops[: level + 1], Loop(frozenset(), out, out)])
-            out += [before, (vm.BEGIN_TOP, slot, fold)]
-        attribute = attribute_only(inner, var) if where is None else None
-        if attribute is not None:
-            out.append((vm.EACH, slot, attribute))
-        else:
-            out += [start, (vm.NEXT, slot, var, end), inner, (vm.STEP, slot, var, start), end]
+        out += [before, (vm.BEGIN, slot, fold)]
+        out += [start, (vm.NEXT, slot, var, end), inner, (vm.STEP, slot, var, start), end]
         return slot
 
     def guarded(
@@ -302,10 +294,10 @@ class Compiler:
         mask = self.card_mask(body)
         if mask is not None:
             self.root.append((vm.KEPT, mask))
-        elif self.settable(body, ir.CARD_VAR):
+        elif self.card_set(body, ir.CARD_VAR, None):
             self.root.append((vm.SET, ALLOWED))
             self.card_set(body, ir.CARD_VAR, loops)
-            self.root.append((vm.OPERATE, MASK_OF["&~"], 2))
+            self.root.append((vm.OPERATE, ON_SET["&~"], 2))
         else:
             slot = self.fold(vm.KEEP, ir.CARD_VAR, ALLOWED, body, frozenset(), loops)
             self.root.append((vm.SLOT, slot))
@@ -331,7 +323,7 @@ class Compiler:
         body = negation(node.body) if node.kind == Aggregate.ALL else node.body
         condition = body if node.where is None else both(node.where, body)
         mask = self.card_mask(condition, node.var)
-        if mask is None and not self.settable(condition, node.var):
+        if mask is None and not self.card_set(condition, node.var, None):
             return False
         out = loops[-1].body
         if node.base is None:
@@ -340,7 +332,7 @@ class Compiler:
             self.value(ir.Attr(Type.CARDS, node.pos, node.base, node.over.iterate), loops)
         if mask is None:
             self.card_set(condition, node.var, loops)
-            out.append((vm.OPERATE, MASK_OF["&"], 2))
+            out.append((vm.OPERATE, ON_SET["&"], 2))
         if mask is not None or node.kind == Aggregate.COUNT:  # else none is the same as 0
             out.append((vm.COUNT_IN, ALL_CARDS if mask is None else mask))
         if COUNTED[node.kind]:
@@ -359,52 +351,40 @@ class Compiler:
             mask |= (value != 0) << card
         return mask
 
-    def settable(self, condition: ir.Node, var: int) -> bool:
+    def card_set(self, condition: ir.Node, var: int, loops: list[Loop] | None) -> bool:
         """Whether the cards for which `condition` on the card `var` holds can be worked out
-        as a mask at once (`card_set`)."""
-        if self.card_mask(condition, var) is not None:
-            return True
-        if isinstance(condition, ir.Attr):
-            return condition.code in CARDS_OF and reads_only(condition.base, var)
-        if isinstance(condition, ir.Unary) and condition.op == "not":
-            return self.settable(condition.operand, var)
-        if isinstance(condition, ir.Binary) and condition.op in BOTH:
-            return self.settable(condition.left, var) and self.settable(condition.right, var)
-        return equality(condition, var) is not None
-
-    def card_set(self, condition: ir.Node, var: int, loops: list[Loop]) -> None:
-        """Code that pushes the cards for which `condition` on the card `var` holds, as a mask
-        (`settable`): of those a yes-or-no attribute holds for (CARDS_WITH), or whose attribute is
-        a value the card does not decide (`card.suit == led`), or `not`, `and` and `or` of
-        them; a part that reads nothing but the card, worked out for every card as the
-        program is made."""
-        out = loops[-1].body
+        at once, as a mask: those a yes-or-no attribute holds for (CARDS_WITH), those whose
+        attribute is a value the card does not decide (`card.suit == led`), and `not`,
+        `and` and `or` of them; a part that reads nothing but the card is worked out for
+        every card as the program is made. With `loops`, the code that pushes it too."""
+        emit: Callable[[Item], None] = loops[-1].body.append if loops else lambda _: None
         mask = self.card_mask(condition, var)
         sides = equality(condition, var)
         if mask is not None:
-            out.append((vm.PUSH, mask))
+            emit((vm.PUSH, mask))
         elif isinstance(condition, ir.Attr):
-            out.append((vm.CARDS_WITH, CARDS_OF[condition.code]))
-        elif isinstance(condition, ir.Unary):
-            out.append((vm.PUSH, ALL_CARDS))
-            self.card_set(condition.operand, var, loops)
-            out.append((vm.OPERATE, MASK_OF["&~"], 2))
-        elif sides is None:  # `and` or `or`; `a and not b` as the cards of a but b's
-            assert isinstance(condition, ir.Binary)
-            right, operation = condition.right, BOTH[condition.op]
-            if condition.op == "and" and isinstance(right, ir.Unary) and self.settable(right, var):
-                right, operation = right.operand, MASK_OF["&~"]
-            self.card_set(condition.left, var, loops)
-            self.card_set(right, var, loops)
-            out.append((vm.OPERATE, operation, 2))
+            if condition.code not in CARDS_OF or not reads_only(condition.base, var):
+                return False
+            emit((vm.CARDS_WITH, CARDS_OF[condition.code]))
+        elif isinstance(condition, ir.Unary) and condition.op == "not":
+            if not self.card_set(condition.operand, var, loops):
+                return False
+            emit((vm.OPERATE, ON_SET["~"], 1))
+        elif isinstance(condition, ir.Binary) and condition.op in BOTH:
+            if not all(
+                self.card_set(side, var, loops) for side in (condition.left, condition.right)
+            ):
+                return False
+            emit((vm.OPERATE, BOTH[condition.op], 2))
+        elif sides is not None:
+            if loops:
+                self.value(sides[1], loops)
+            emit((vm.OPERATE, EQUAL_OF[sides[0].code], 1))
+            if condition.op == "!=":
+                emit((vm.OPERATE, ON_SET["~"], 1))
         else:
-            attribute, value = sides
-            if condition.op == "!=":
-                out.append((vm.PUSH, ALL_CARDS))
-            self.value(value, loops)
-            out.append((vm.OPERATE, EQUAL_OF[attribute.code], 1))
-            if condition.op == "!=":
-                out.append((vm.OPERATE, MASK_OF["&~"], 2))
+            return False
+        return True
 
     def of_card(self, node: ir.Node, card: int, var: int = ir.CARD_VAR) -> int | None:
         """The value of `node` for `card` as variable `var`, where it reads nothing but
@@ -446,14 +426,6 @@ class Compiler:
             self.value(tree, loops)
             self.root.append((vm.OPERATE_WITH, OPERATIONS.index((2, "max")), 0))
         self.root.append((vm.RETURN,))
-
-
-def attribute_only(body: list[Item], var: int) -> int | None:
-    """The attribute of `var` a loop's body pushes, where that is all the body does."""
-    if len(body) == 1 and isinstance(body[0], tuple) and body[0][:2] == (vm.VAR_ATTR, var):
-        attribute = body[0][2]
-        return attribute if isinstance(attribute, int) else None
-    return None
 
 
 def equality(condition: ir.Node, var: int) -> tuple[ir.Attr, ir.Node] | None:
@@ -529,8 +501,8 @@ def program(rule: HouseRule, start: int, strength: Mapping[int, int]) -> list[tu
 PUSHES = frozenset(
     {vm.PUSH, vm.LEAF, vm.VAR, vm.SLOT, vm.VAR_ATTR, vm.LEAF_ATTR, vm.KEPT, vm.SET, vm.CARDS_WITH}
 )
-"""The instructions that push one value and pop none; ATTR, BEGIN, EACH, OPERATE_WITH and
-COUNT_IN leave as many as they found."""
+"""The instructions that push one value and pop none; ATTR, OPERATE_WITH and COUNT_IN leave
+as many as they found."""
 
 
 def depth(code: list[tuple[int, ...]], start: int) -> int:
@@ -545,8 +517,6 @@ def depth(code: list[tuple[int, ...]], start: int) -> int:
             continue
         if op == vm.OPERATE:
             after = [(pc + 1, height - b + 1)]
-        elif op == vm.SHORT:
-            after = [(a, height), (pc + 1, height - 1)]
         elif op == vm.STEP:
             after = [(code[pc - start][3], height - 1)]
         elif op == vm.NEXT:
@@ -555,7 +525,7 @@ def depth(code: list[tuple[int, ...]], start: int) -> int:
             after = [(a, height)]
         elif op == vm.UNLESS:
             after = [(a, height - 1), (pc + 1, height - 1)]
-        elif op in (vm.BEGIN_TOP, vm.ELSE_NONE):
+        elif op in (vm.BEGIN, vm.ELSE_NONE):
             after = [(pc + 1, height - 1)]
         else:
             after = [(pc + 1, height + (op in PUSHES))]
