@@ -6,6 +6,7 @@ interpreter's bounds is refused, saying so."""
 from __future__ import annotations
 
 import inspect
+import operator
 import random
 import re
 from pathlib import Path
@@ -102,9 +103,9 @@ def starts(code: list[tuple[int, ...]]) -> list[int]:
 
 
 def test_an_aggregate_a_filter_reads_for_no_card_is_worked_out_once_before_the_cards():
-    by_number = "card.strength > trick.number and count(c in held: c.strength > trick.number) > 2"
+    by_number = "card.strength * 2 > trick.number and count(c in held: c.strength * 2 > 9) > 2"
     assert starts(code_of(f"refuse card if {by_number}")) == [FOLDS.index(Aggregate.COUNT), KEEP]
-    reads_card = code_of("refuse card if count(c in held: c.strength > card.strength) > 2")
+    reads_card = code_of("refuse card if count(c in held: c.strength * 2 > card.strength) > 2")
     assert starts(reads_card) == [KEEP, FOLDS.index("count")]
 
 
@@ -276,10 +277,13 @@ def test_a_filter_reading_no_member_is_worked_out_before_its_aggregate_begins():
 
 
 def test_a_refusal_whose_condition_holds_a_filter_is_not_taken_for_one_on_the_card_alone():
-    """`c == card` reads the card, but the aggregate reads `held` too: card by card."""
+    """`c == card` reads the card, but the aggregate reads `held` too: card by card, each
+    card's `any` worked out on sets of cards (the cards of `held` that are the card and
+    trumps)."""
     code = code_of("refuse card if card.suit == hearts and any(c in held where c == card: c.trump)")
-    assert machine.KEPT not in [i[0] for i in code]
-    assert starts(code) == [KEEP, FOLDS.index(Aggregate.ANY)]
+    ops = [i[0] for i in code]
+    assert machine.KEPT not in ops and machine.CARDS_WITH in ops
+    assert starts(code) == [KEEP]
 
 
 def test_any_all_or_count_of_cards_by_the_card_alone_counts_the_set_against_a_mask():
@@ -382,9 +386,9 @@ def test_a_refusal_made_of_sets_of_cards_keeps_what_the_refusal_folded_keeps(con
 @settings(max_examples=examples(20, 200), deadline=None)
 @given(st.randoms(use_true_random=False))
 def test_the_cards_a_program_reads_at_once_are_those_the_vocabulary_says(rng):
-    """Of each yes-or-no attribute of a card, the cards it holds for (CARDS_WITH); of each
-    attribute a card equals a value for, the cards equal to each value (the operation
-    `cards of`, a value beyond its attribute's giving none): card by card as the
+    """Of each yes-or-no attribute of a card, the cards it holds for (CARDS_WITH); the cards
+    that are each value, or whose suit or rank is (the operation `cards of`), and whose rank
+    is above it (`ranks above`), a value beyond them giving none or all: card by card as the
     vocabulary's own code (the reference engine's) says, on random states of a trick."""
     s = random_state(rng)
     for k, name in enumerate(CARDS_WHERE):
@@ -392,13 +396,17 @@ def test_the_cards_a_program_reads_at_once_are_those_the_vocabulary_says(rng):
         code = ATTRIBUTES[Type.CARD, name].code
         for card in range(52):
             assert (cards >> card) & 1 == eval(code.format(x=card), {"s": s}), (name, card)
-    for name in CARDS_EQUAL:
-        operation = OPERATIONS.index((1, f"cards of {name}"))
-        code = ATTRIBUTES[Type.CARD, name].code
-        for value in range(-1, 70):
-            cards = operate(operation, s, value, 0)
+    of_card = {name: ATTRIBUTES[Type.CARD, name].code for name in ("suit", "rank")}
+    of_card["card"] = "{x}"
+    for word, term, holds in (
+        *((f"cards of {name}", name, operator.eq) for name in CARDS_EQUAL),
+        ("ranks above", "rank", operator.gt),
+    ):
+        for value in range(-3, 70):
+            cards = operate(OPERATIONS.index((1, word)), s, value, 0)
             for card in range(52):
-                assert (cards >> card) & 1 == (eval(code.format(x=card)) == value), (name, value)
+                want = holds(eval(of_card[term].format(x=card)), value)
+                assert (cards >> card) & 1 == want, (word, value, card)
 
 
 def flat(code: list[tuple[int, ...]]) -> list[int]:

@@ -71,21 +71,29 @@ CARDS_WHERE: dict[str, str] = {
 attribute is its bit of it."""
 STRENGTHS = len(RANKS_HIGH_TO_LOW)
 CARDS_EQUAL: dict[str, str] = {
+    "card": f"1 << {{a}} if 0 <= {{a}} < {len(SUITS) * STRENGTHS} else 0",
     "suit": f"suit_cards({{a}}) if {{a}} < {len(SUITS)} else 0",
     "rank": f"{(1 << len(SUITS)) - 1} << {len(SUITS)} * {{a}} if 0 <= {{a}} < {STRENGTHS} else 0",
 }
-"""The cards whose attribute is the value `{a}`, as a mask, for the attributes that have
-one (strength is rank)."""
-CARDS_EQUAL["strength"] = CARDS_EQUAL["rank"]
+"""The cards that are the value `{a}`, or whose suit or rank is."""
+RANKS_ABOVE = (
+    f"{ALL_CARDS} >> 4 * {{a}} + 4 << 4 * {{a}} + 4 if 0 <= {{a}} < {STRENGTHS}"
+    f" else ({ALL_CARDS} if {{a}} < 0 else 0)"
+)
+"""The cards of a rank above the value `{a}`."""
 HOLDS = "(({cards}) >> {{x}}) & 1 != 0"
 """A yes-or-no attribute of the card `{x}`: its bit of the cards that have it."""
 ON_SETS = {
-    1: {"~": f"{ALL_CARDS} & ~{{a}}", **{f"cards of {n}": c for n, c in CARDS_EQUAL.items()}},
+    1: {
+        "~": f"{ALL_CARDS} & ~{{a}}",
+        "ranks above": RANKS_ABOVE,
+        **{f"cards of {name}": cards for name, cards in CARDS_EQUAL.items()},
+    },
     2: {"&": "{a} & {b}", "|": "{a} | {b}", "&~": "{a} & ~{b}"},
 }
 """The operations a program makes sets of cards (masks) with, by how many values they take:
-every card but, the cards whose attribute is a value; both, either, the first but the
-second."""
+every card but, the cards of a rank above a value, the cards that are a value or whose
+suit or rank is; both, either, the first but the second."""
 
 ATTRIBUTES_MEANT: dict[tuple[Type, str], str] = {
     (Type.CARD, "suit"): "{x} & 3",
@@ -138,6 +146,8 @@ OPERATIONS: tuple[tuple[int, str], ...] = (
 )
 """Each operation by its number: (how many values it takes, its word): the language's, and
 those of sets of cards (ON_SETS)."""
+OPERATED = tuple((UNARY if n == 1 else BINARY)[word] for n, word in OPERATIONS)
+"""Each operation's meaning, by its number, of the values `{a}` and `{b}`."""
 
 
 def leaf_names() -> tuple[tuple[str, bool], ...]:
@@ -190,10 +200,7 @@ def source() -> str:
     )
     lines += _chain("def set_of(code, s, seat, allowed):", list(SETS.values()))
     lines += _chain("def cards_where(code, s):", list(CARDS_WHERE.values()))
-    table = {**{(1, op): m for op, m in UNARY.items()}, **{(2, op): m for op, m in BINARY.items()}}
-    lines += _chain(
-        "def operate(code, s, a, b):", [table[op].format(**operands) for op in OPERATIONS]
-    )
+    lines += _chain("def operate(code, s, a, b):", [m.format(**operands) for m in OPERATED])
     return "\n".join(lines)
 
 

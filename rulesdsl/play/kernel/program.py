@@ -40,10 +40,12 @@ and fused ones, each doing the work of a run of the above that rules often hold:
                       cards it holds: `count` of a set of cards (`any` and `all` read the set
                       itself), its body worked out for every card as the program is made
 
-A condition on a card made of yes-or-no attributes of it, of its suit or rank being a value
-that does not read it, and of `not`, `and` and `or`, is worked out for every card at once,
-as a mask (`card_set`), by the operations on masks of `meanings.OPERATIONS`: a refusal's
-cards kept, and `any`, `all` and `count` of a set of cards, without a loop.
+A condition on a card made of its yes-or-no attributes, of comparisons of it or its suit or
+rank with a value that does not read it, and of `not`, `and` and `or`, is worked out for
+every card at once, as a mask (`card_set`), by the operations on sets of cards of
+`meanings.ON_SETS`: a refusal's cards kept, and `any`, `all` and `count` of a set of cards,
+without a loop. A run of instructions that reads nothing is worked out as the program is
+made, by the interpreter itself (`folded`), so a condition on the card alone is one mask.
 
 Words are numbered by their place in `meanings`' tables, which are the vocabulary's; a rank
 or a card a rule names (`queen`, `QS`) is a number, its strength (or card) under the
@@ -69,6 +71,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from functools import reduce
+from types import SimpleNamespace
 from typing import NamedTuple
 
 from rulesdsl.model.language import tree as ir
@@ -80,24 +83,17 @@ from rulesdsl.play.engine.masks import ALL_CARDS
 from rulesdsl.play.kernel import machine as vm
 from rulesdsl.play.kernel.meanings import (
     ATTRIBUTE_CODES,
-    CARDS_EQUAL,
     CARDS_WHERE,
     LEAF_CODES,
     ON_SETS,
+    OPERATED,
     OPERATIONS,
     SET_CODES,
     SHORT,
     leaf_meaning,
     leaf_names,
 )
-from rulesdsl.play.kernel.state import CARDS
-
-CARD_ATTRIBUTES: dict[str, Callable[[int], int]] = {
-    ATTRIBUTES[Type.CARD, "suit"].code: lambda card: card & 3,
-    ATTRIBUTES[Type.CARD, "rank"].code: lambda card: card >> 2,
-    ATTRIBUTES[Type.CARD, "strength"].code: lambda card: card >> 2,
-}
-"""The attributes of a card that read nothing but the card."""
+from rulesdsl.play.kernel.state import State
 
 PROGRAM = MAX_CODE
 """The most instructions a profile's programs hold in all: as many as the characters of
@@ -108,8 +104,16 @@ CARDS_OF = {ATTRIBUTES[Type.CARD, name].code: k for k, name in enumerate(CARDS_W
 """The number of each yes-or-no attribute of a card whose cards a program reads as a mask
 (CARDS_WITH), by its vocabulary code."""
 ON_SET = {word: OPERATIONS.index((n, word)) for n, words in ON_SETS.items() for word in words}
-EQUAL_OF = {ATTRIBUTES[Type.CARD, name].code: ON_SET[f"cards of {name}"] for name in CARDS_EQUAL}
 BOTH = {"and": ON_SET["&"], "or": ON_SET["|"]}
+TERMS = {ATTRIBUTES[Type.CARD, name].code: name for name in ("suit", "rank")}
+TERMS[ATTRIBUTES[Type.CARD, "strength"].code] = "rank"
+"""The attributes of a card whose cards a value picks (`meanings.CARDS_EQUAL`), by
+code: a strength is a rank."""
+TURNED = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
+"""Each comparison with its sides the other way round: `5 > card.rank` is `card.rank < 5`."""
+PURE = frozenset(k for k, meaning in enumerate(OPERATED) if "s." not in meaning)
+"""The operations that read nothing but their values: a run of them on numbers a program
+holds is worked out as it is made (`folded`)."""
 
 COUNTED = {Aggregate.ANY: "!=", Aggregate.ALL: "==", Aggregate.COUNT: ""}
 """The aggregates a count of cards against a mask gives (`Compiler.counted`), each with the
@@ -291,13 +295,13 @@ class Compiler:
             self.root.append((vm.PUSH, 0))
             return
         body = reduce(both, per_card)
-        mask = self.card_mask(body)
-        if mask is not None:
-            self.root.append((vm.KEPT, mask))
-        elif self.card_set(body, ir.CARD_VAR, None):
+        if self.card_set(body, ir.CARD_VAR, None):
             self.root.append((vm.SET, ALLOWED))
             self.card_set(body, ir.CARD_VAR, loops)
-            self.root.append((vm.OPERATE, ON_SET["&~"], 2))
+            if self.root[-1][0] == vm.PUSH:  # known as the program is made
+                self.root[-2:] = [(vm.KEPT, self.root[-1][1])]
+            else:
+                self.root.append((vm.OPERATE, ON_SET["&~"], 2))
         else:
             slot = self.fold(vm.KEEP, ir.CARD_VAR, ALLOWED, body, frozenset(), loops)
             self.root.append((vm.SLOT, slot))
@@ -311,101 +315,73 @@ class Compiler:
         self.root.append((vm.SLOT, slot))
 
     def counted(self, node: ir.Node, loops: list[Loop]) -> bool:
-        """Code for `any`, `all` or `count` of a set of cards whose filter and body read
-        nothing but the member and constants (`count(c in p.won: c.rank == ace)`): the
-        cards it counts (for `all`, those it fails on) are a mask, worked out for every
-        card as the program is made, which the set's value is counted against
-        (COUNT_IN). False, with no code, for another aggregate."""
+        """Code for `any`, `all` or `count` of a set of cards whose filter and body are a
+        condition on the member that `card_set` works out (`count(c in p.won: c.rank ==
+        ace)`): the set's value and the cards it counts (for `all`, those it fails on), a
+        mask, both; a mask known as the program is made is counted against (COUNT_IN).
+        False, with no code, for another aggregate."""
         if not (
             isinstance(node, ir.Over) and node.kind in COUNTED and node.over in CARD_SETS.values()
         ):
             return False
         body = negation(node.body) if node.kind == Aggregate.ALL else node.body
         condition = body if node.where is None else both(node.where, body)
-        mask = self.card_mask(condition, node.var)
-        if mask is None and not self.card_set(condition, node.var, None):
+        if not self.card_set(condition, node.var, None):
             return False
         out = loops[-1].body
         if node.base is None:
             out.append((vm.SET, SET_CODES[node.over]))
         else:
             self.value(ir.Attr(Type.CARDS, node.pos, node.base, node.over.iterate), loops)
-        if mask is None:
-            self.card_set(condition, node.var, loops)
+        self.card_set(condition, node.var, loops)
+        if out[-1][0] == vm.PUSH:  # known as the program is made
+            out[-1] = (vm.COUNT_IN, out[-1][1])
+        else:
             out.append((vm.OPERATE, ON_SET["&"], 2))
-        if mask is not None or node.kind == Aggregate.COUNT:  # else none is the same as 0
-            out.append((vm.COUNT_IN, ALL_CARDS if mask is None else mask))
+            if node.kind == Aggregate.COUNT:  # `any` and `all` read the set itself
+                out.append((vm.COUNT_IN, ALL_CARDS))
         if COUNTED[node.kind]:
             out.append((vm.OPERATE_WITH, OPERATIONS.index((2, COUNTED[node.kind])), 0))
         return True
 
-    def card_mask(self, condition: ir.Node, var: int = ir.CARD_VAR) -> int | None:
-        """The cards for which a condition that reads nothing but the card `var` and
-        constants (`card.suit == hearts`, `card == QS`) holds, as a mask, worked out here
-        for every card; None for a condition that reads more."""
-        mask = 0
-        for card in range(CARDS):
-            value = self.of_card(condition, card, var)
-            if value is None:
-                return None
-            mask |= (value != 0) << card
-        return mask
-
     def card_set(self, condition: ir.Node, var: int, loops: list[Loop] | None) -> bool:
         """Whether the cards for which `condition` on the card `var` holds can be worked out
-        at once, as a mask: those a yes-or-no attribute holds for (CARDS_WITH), those whose
-        attribute is a value the card does not decide (`card.suit == led`), and `not`,
-        `and` and `or` of them; a part that reads nothing but the card is worked out for
-        every card as the program is made. With `loops`, the code that pushes it too."""
-        emit: Callable[[Item], None] = loops[-1].body.append if loops else lambda _: None
-        mask = self.card_mask(condition, var)
-        sides = equality(condition, var)
-        if mask is not None:
-            emit((vm.PUSH, mask))
-        elif isinstance(condition, ir.Attr):
-            if condition.code not in CARDS_OF or not reads_only(condition.base, var):
+        at once, as a mask: those a yes-or-no attribute holds for (CARDS_WITH), those that
+        are a value or whose suit or rank is, or is above or below it, the value not read
+        of the card (`card.suit == led`, `card.rank > ten`), and `not`, `and` and `or` of
+        them. With `loops`, the code that pushes it too, a part that reads nothing as the
+        program runs worked out as it is made (`folded`)."""
+        out = loops[-1].body if loops else []
+        start = len(out)
+        compared = comparison(condition, var)
+        if isinstance(condition, ir.Attr) and is_var(condition.base, var):
+            if condition.code not in CARDS_OF:
                 return False
-            emit((vm.CARDS_WITH, CARDS_OF[condition.code]))
+            out.append((vm.CARDS_WITH, CARDS_OF[condition.code]))
         elif isinstance(condition, ir.Unary) and condition.op == "not":
             if not self.card_set(condition.operand, var, loops):
                 return False
-            emit((vm.OPERATE, ON_SET["~"], 1))
+            out.append((vm.OPERATE, ON_SET["~"], 1))
         elif isinstance(condition, ir.Binary) and condition.op in BOTH:
-            if not all(
-                self.card_set(side, var, loops) for side in (condition.left, condition.right)
-            ):
+            parts = (condition.left, condition.right)
+            if not all(self.card_set(part, var, loops) for part in parts):
                 return False
-            emit((vm.OPERATE, BOTH[condition.op], 2))
-        elif sides is not None:
+            out.append((vm.OPERATE, BOTH[condition.op], 2))
+        elif compared is not None:  # `x <= v` is the cards but those above v, `x < v` v - 1
+            term, op, value = compared
             if loops:
-                self.value(sides[1], loops)
-            emit((vm.OPERATE, EQUAL_OF[sides[0].code], 1))
-            if condition.op == "!=":
-                emit((vm.OPERATE, ON_SET["~"], 1))
+                self.value(value, loops)
+            if op in (">=", "<"):
+                out.append((vm.OPERATE_WITH, OPERATIONS.index((2, "-")), 1))
+            picked = f"cards of {term}" if op in ("==", "!=") else "ranks above"
+            out.append((vm.OPERATE, ON_SET[picked], 1))
+            if op in ("!=", "<", "<="):
+                out.append((vm.OPERATE, ON_SET["~"], 1))
         else:
             return False
+        if loops:
+            out[start:] = folded(out[start:])
         return True
-
-    def of_card(self, node: ir.Node, card: int, var: int = ir.CARD_VAR) -> int | None:
-        """The value of `node` for `card` as variable `var`, where it reads nothing but
-        that card and constants; None where it reads more."""
-        number = self.constant(node)
-        if number is not None:
-            return number
-        if isinstance(node, ir.Var) and node.index == var:
-            return card
-        if isinstance(node, ir.Attr) and node.code in CARD_ATTRIBUTES:
-            base = self.of_card(node.base, card, var)
-            return None if base is None else int(CARD_ATTRIBUTES[node.code](base))
-        if isinstance(node, ir.Unary):
-            inner = self.of_card(node.operand, card, var)
-            return None if inner is None else int(not inner) if node.op == "not" else -inner
-        if isinstance(node, ir.Binary) and node.op in ir.OPERATORS:
-            left, right = self.of_card(node.left, card, var), self.of_card(node.right, card, var)
-            if left is None or right is None:
-                return None
-            return int(ir.OPERATORS[node.op](left, right))
-        return None
 
     def rule(self, rule: HouseRule) -> None:
         """The code of a stated rule's program (see the module's docstring)."""
@@ -428,25 +404,43 @@ class Compiler:
         self.root.append((vm.RETURN,))
 
 
-def equality(condition: ir.Node, var: int) -> tuple[ir.Attr, ir.Node] | None:
-    """Of `card.suit == v` or `v != card.rank` (`var` the card, `v` not reading it), the
-    attribute and `v`; None for another condition."""
-    if not (isinstance(condition, ir.Binary) and condition.op in ("==", "!=")):
+def comparison(condition: ir.Node, var: int) -> tuple[str, str, ir.Node] | None:
+    """Of a comparison of the card `var` or its suit or rank with a value that does not read
+    it (`card.rank > ten`, `led == card.suit`): what of the card it compares (`card` or one
+    of TERMS), the comparison with the card's side on the left, and the value; None for
+    another condition, or one that orders what is not a rank."""
+    if not (isinstance(condition, ir.Binary) and condition.op in TURNED):
         return None
-    for attribute, value in ((condition.left, condition.right), (condition.right, condition.left)):
-        if (
-            isinstance(attribute, ir.Attr)
-            and attribute.code in EQUAL_OF
-            and reads_only(attribute.base, var)
-            and var not in value.free
-        ):
-            return attribute, value
+    for side, value, op in (
+        (condition.left, condition.right, condition.op),
+        (condition.right, condition.left, TURNED[condition.op]),
+    ):
+        term = "card" if is_var(side, var) else None
+        if isinstance(side, ir.Attr) and is_var(side.base, var):
+            term = TERMS.get(side.code)
+        if term is not None and var not in value.free and (term == "rank" or op in ("==", "!=")):
+            return term, op, value
     return None
 
 
-def reads_only(node: ir.Node, var: int) -> bool:
-    """Whether `node` is the variable `var`."""
+def is_var(node: ir.Node, var: int) -> bool:
     return isinstance(node, ir.Var) and node.index == var
+
+
+def folded(run: list[Item]) -> list[Item]:
+    """`run`, or where it is numbers and operations that read nothing else (PURE), the one
+    PUSH of its value, worked out by the interpreter as the program is made."""
+    operations = (vm.OPERATE, vm.OPERATE_WITH)
+    pure = (i[0] == vm.PUSH or (i[0] in operations and i[1] in PURE) for i in run)
+    if len(run) < 2 or not all(isinstance(i, tuple) for i in run) or not all(pure):
+        return run
+    plan = SimpleNamespace(program=[n for i in (*run, (vm.RETURN,)) for n in padded(i)])
+    return [(vm.PUSH, vm.run_program(plan, 0, State(), 0, 0, -1))]
+
+
+def padded(instruction: tuple[int, ...]) -> tuple[int, ...]:
+    """An instruction's numbers, as many as `machine.WIDTH`."""
+    return instruction + (0,) * (vm.WIDTH - len(instruction))
 
 
 def conjuncts(node: ir.Node) -> list[ir.Node]:
@@ -486,7 +480,7 @@ def program(rule: HouseRule, start: int, strength: Mapping[int, int]) -> list[tu
         else:
             at += 1
     code = [
-        tuple(o.at if isinstance(o, Label) else o for o in item) + (0,) * (vm.WIDTH - len(item))
+        padded(tuple(o.at if isinstance(o, Label) else o for o in item))
         for item in items
         if not isinstance(item, Label)
     ]
