@@ -199,7 +199,8 @@ def module_name(text: str) -> str:
 
 
 SOURCE_LOCK = threading.Lock()
-"""Held while the kernel's text is made: Python 3.11 cannot parse in two threads at once."""
+"""Held while the kernel's text is made, and compiled (`store.executed`): Python 3.11 cannot
+parse in two threads at once."""
 
 
 @cache

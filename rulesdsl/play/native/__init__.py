@@ -16,9 +16,7 @@ ENV = "RULESDSL_NATIVE"
 
 def available() -> bool:
     """Whether simulations may play on the native path."""
-    if os.environ.get(ENV) == "0":
-        return False
-    return importlib.util.find_spec("numba") is not None
+    return os.environ.get(ENV) != "0" and importlib.util.find_spec("numba") is not None
 
 
 def forced() -> bool:

@@ -42,6 +42,7 @@ from numba.core import caching, compiler
 from numba.core.dispatcher import Dispatcher
 from numba.core.serialize import dumps
 
+from rulesdsl.play.kernel.build import SOURCE_LOCK
 from rulesdsl.play.native.trust import (
     TEMP_PREFIX,
     TEMP_SUFFIX,
@@ -80,9 +81,8 @@ class CacheEntry:
     def read(self, name: str) -> bytes | None:
         """The contents of the entry's file `name`, if it is there and was written with the
         key; else None, and a file of the wrong kind or contents is thrown away."""
-        path = self.folder / name
         try:
-            data = read_file(path)
+            data = read_file(self.folder / name)
         except FileNotFoundError:
             return None
         except Distrusted as refusal:
@@ -98,10 +98,7 @@ class CacheEntry:
 
     def write(self, name: str, body: bytes) -> None:
         """Keep `body` as the entry's file `name`, sealed; said once if it cannot be."""
-        try:
-            write_file(self.folder / name, sealed(self.key, self.label(name), body))
-        except OSError as error:
-            unwritable(self.folder, error)
+        kept(self.folder / name, sealed(self.key, self.label(name), body))
 
     def thrown(self, name: str, reason: str) -> None:
         """Say why the file `name` is not used, and remove it if the cache may."""
@@ -245,20 +242,19 @@ def expected(file: str, name: str) -> bool:
 def kept_source(path: Path, text: str) -> None:
     """Keep the module's text at `path` for people to read (said if it cannot be)."""
     data = text.encode("utf-8")
-    try:
+    with contextlib.suppress(Distrusted, OSError):  # missing, or changed since it was checked
         if read_file(path) == data:
             return
         say(f"{shown(path)} differs from its kernel's text: written again")
-    except (Distrusted, OSError):
-        pass  # missing, or changed since the entry was checked: written anew
+    kept(path, data)
+
+
+def kept(path: Path, data: bytes) -> None:
+    """Write `path` whole; said once if it cannot be."""
     try:
         write_file(path, data)
     except OSError as error:
-        unwritable(path.parent, error)
-
-
-def unwritable(folder: Path, error: OSError) -> None:
-    say(f"cannot write in {shown(folder)} ({problem(error)}): compiled code is not kept")
+        say(f"cannot write in {shown(path.parent)} ({problem(error)}): compiled code is not kept")
 
 
 class EntryCache(getattr(caching, "_Cache", object)):  # type: ignore[misc]
@@ -321,8 +317,7 @@ def data_name(py_func: Any, sig: Any, codegen: Any) -> str:
 
 def cacheable(cres: Any) -> bool:
     """Whether numba can keep this compiled code (as numba's own cache decides)."""
-    lifted = any(not part.can_cache for part in cres.lifted)
-    return not lifted and not cres.library.has_dynamic_globals
+    return all(part.can_cache for part in cres.lifted) and not cres.library.has_dynamic_globals
 
 
 _locks: dict[str, threading.Lock] = {}
@@ -338,24 +333,18 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_locks_anew)
 
 
-def lock_for(name: str) -> threading.Lock:
-    """The lock held while the kernel module `name` is made."""
-    with _locks_lock:
-        return _locks.setdefault(name, threading.Lock())
-
-
 def loaded(text: str, name: str, cache: Path) -> ModuleType:
     """The kernel module `name`, made from its `text` once in this process whatever number
     of threads ask, put in `sys.modules` once made; its functions keep their compiled code
     in its entry of the cache folder `cache`, or in memory where the entry cannot be used."""
-    with lock_for(name):
+    with _locks_lock:
+        lock = _locks.setdefault(name, threading.Lock())  # held while the module is made
+    with lock:
         module = sys.modules.get(name)
-        if module is not None:
-            return module
-        opened = opened_cache(cache)
-        entry = None if opened is None else opened_entry(opened, name, text)
-        module = executed(text, name, entry)
-        sys.modules[name] = module
+        if module is None:
+            opened = opened_cache(cache)
+            entry = None if opened is None else opened_entry(opened, name, text)
+            module = sys.modules[name] = executed(text, name, entry)
         return module
 
 
@@ -366,11 +355,12 @@ def executed(text: str, name: str, entry: CacheEntry | None) -> ModuleType:
     linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
     module = ModuleType(name)
     module.__file__ = filename
-    exec(compile(text, filename, "exec"), module.__dict__)
-    if entry is not None:
-        for value in vars(module).values():
-            if own_function(value, name):
-                value._cache = EntryCache(entry, value.py_func)
+    with SOURCE_LOCK:  # Python 3.11 cannot parse in two threads at once
+        code = compile(text, filename, "exec")
+    exec(code, module.__dict__)
+    for value in vars(module).values():
+        if entry and own_function(value, name):
+            value._cache = EntryCache(entry, value.py_func)
     return module
 
 

@@ -51,15 +51,13 @@ class Distrusted(Exception):
 
     def __init__(self, path: Path, reason: str) -> None:
         super().__init__(f"{shown(path)} {reason}")
-        self.path = path
         self.reason = reason
 
 
 def shown(path: str | Path) -> str:
     """`path` fit for one line of a message: bytes that are not UTF-8 as `\\xff`, control
     and bidirectional characters as escapes."""
-    text = os.fsencode(path).decode("utf-8", "backslashreplace")
-    return safe_text(text)
+    return safe_text(os.fsencode(path).decode("utf-8", "backslashreplace"))
 
 
 _said: set[str] = set()
