@@ -185,8 +185,7 @@ def new_key(path: Path, replace: bool = False) -> bytes:
     except OSError:  # no hard links here: the last process to make a key keeps it
         os.replace(temp, path)
     finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temp)
+        remove(temp)
     return key
 
 
@@ -209,9 +208,8 @@ def opened_entry(cache: CacheEntry, name: str, text: str) -> CacheEntry | None:
 
 def entry_folder(folder: Path) -> None:
     """Make the entry's folder; a stray file of ours in its place is removed first."""
-    if removable(folder):
+    if remove(folder):
         say(f"{shown(folder)} is a file where a kernel's folder belongs: removed")
-        remove(folder)
     make_folders(folder)
     check_file(folder, os.lstat(folder), folder=True)
 
@@ -224,10 +222,9 @@ def checked_contents(folder: Path, name: str) -> None:
         try:
             check_file(path, item.stat(follow_symlinks=False))
         except Distrusted as refusal:
-            if not removable(path):
+            if not remove(path):
                 raise
             say(f"{refusal}: removed")
-            remove(path)
             continue
         if not expected(item.name, name):
             say(f"{shown(path)} is not a file of the kernel cache: removed")
