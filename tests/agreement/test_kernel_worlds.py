@@ -119,7 +119,8 @@ ALSO_DRAWS = (
 OUT = ("out if trick.number == 2 and player.tricks == 0",)
 SIXTEEN = {"deck": "A K Q J", "hand_size": "3"}
 STATED_CASES = [
-    (LEAD_QS, {}, 0, 2),  # QS in the stock: no world may deal it to a player
+    (LEAD_QS, {}, 0, 0),  # QS in the stock: no world may deal it to a player, at the lead
+    (LEAD_QS, {}, 0, 2),  # or after it
     (LEAD_QS, {}, 8, 4),  # QS dealt, led by who held it
     (ALSO_DRAWS, {}, 0, 4),
     (ALSO_DRAWS, {}, 1, 6),

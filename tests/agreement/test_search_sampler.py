@@ -89,7 +89,7 @@ def every_world(truth: Hand, seat: int, read: bool = False) -> set[tuple]:
             if info.place is Place.STOCK_BOTTOM:
                 order.append(info.shown)
             hand = replay(rules, 3, order + stock + rest, plays, frozenset(others if read else ()))
-            if hand is not None:
+            if hand is not None and hand.to_move == truth.to_move:  # the same seat to lead
                 found.add(key(hand, seat))
     return found
 

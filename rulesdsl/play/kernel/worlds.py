@@ -447,7 +447,7 @@ def led_first_as_dealt(g: Any, w: Any, p: Any, s: Any, states: Any, me: int) -> 
     leader, first_leader, fired = q.leader, q.first_leader, q.fired
     q.leader = left_of(g.dealer, s.players)
     lead_first(q, p)
-    agrees = q.leader == s.first_leader
+    agrees = q.leader == first_leader  # as it was led (`q` may be `s` itself)
     q.leader, q.first_leader, q.fired = leader, first_leader, fired
     for seat in range(s.players):
         q.hands[seat] = w.dealt[seat]
