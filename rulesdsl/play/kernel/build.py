@@ -16,7 +16,6 @@ from __future__ import annotations
 import ast
 import hashlib
 import inspect
-import threading
 from functools import cache, partial
 from pathlib import Path
 from types import FunctionType, ModuleType
@@ -198,16 +197,11 @@ def module_name(text: str) -> str:
     return f"rulesdsl_kernel_{digest.hexdigest()}"
 
 
-SOURCE_LOCK = threading.Lock()
-"""Held while the kernel's text is made, and compiled (`store.executed`): Python 3.11 cannot
-parse in two threads at once."""
-
-
 @cache
 def kernel() -> ModuleType:
     """The compiled kernel module (its functions compile as first called, or load from the
     cache)."""
-    from rulesdsl.play.native.store import cache_dir, loaded
+    from rulesdsl.play.native.store import SOURCE_LOCK, cache_dir, loaded
 
     with SOURCE_LOCK:
         text = source()

@@ -14,7 +14,7 @@ The tree is rows of numbers (`tree_*` of the Work record).
 
 `solver:N`: PIMC whose card is scored in each world by the open-game solver (`solve.py`):
 whether some line of the seat's own play wins after it, the others playing the heuristic
-bot's card (`solver_card`). It reads the others so in drawing its worlds too: they are the
+bot's card (`pimc_card`). It reads the others so in drawing its worlds too: they are the
 deals in which the heuristic bot plays as the others played (`read_sample`).
 `sees-hands:N` and `sees-all:N` are yardsticks that read what their seat cannot know: the
 same, in worlds that keep every hand and shuffle the stock alone, or on the hand itself.
@@ -99,35 +99,6 @@ def clear_wins(w: Any, allowed: int) -> None:
     while allowed != 0:
         w.wins[lowest(allowed)] = 0
         allowed &= allowed - 1
-
-
-def pimc_card(
-    s: Any, p: Any, g: Any, w: Any, states: Any, me: int, allowed: int, worlds: int, rng: Any
-) -> int:
-    """The card `me` plays of `allowed` (more than one) by PIMC over `worlds` worlds."""
-    prepare(g, w, s, me, False)
-    clear_wins(w, allowed)
-    world, played = states[WORLD], states[PLAYED]
-    usual = heuristic_card(allowed, s.trump, s.led, s.best, last_to_play(s))
-    for _ in range(worlds):
-        copy_state(s, world)
-        if not sample(g, w, p, s, states, me, rng, MAX_PROPOSALS):
-            w.gave_up += 1
-            return usual
-        seed = next_seed(rng)
-        cards = allowed
-        while cards != 0:
-            card = lowest(cards)
-            cards &= cards - 1
-            out = world  # the last card plays out on the world itself
-            if cards != 0:
-                copy_state(world, played)
-                out = played
-            play_now(out, p, card)
-            play_out(out, p, PLAYOUT, restart(w.playout, seed))
-            if out.hand_winner == me:
-                w.wins[card] += 1
-    return choice(w, allowed, usual, True)
 
 
 # -- ismcts ------------------------------------------------------------------------------
@@ -217,8 +188,7 @@ def ismcts_card(
             w.gave_up += 1
             return heuristic_card(allowed, s.trump, s.led, s.best, last_to_play(s))
         depth = descend(w, p, world, rng)
-        if world.over == 0:
-            play_out(world, p, PLAYOUT, rng)
+        play_out(world, p, PLAYOUT, rng)  # nothing where the walk ended the hand
         for d in range(depth):
             k = w.tree_path[d]
             w.tree_visits[k] += 1
@@ -271,58 +241,58 @@ def read_sample(g: Any, w: Any, p: Any, s: Any, states: Any, me: int, rng: Any) 
 def solved(w: Any, p: Any, out: Any, states: Any, me: int) -> int:
     """1 where `me` wins from `out` against the others playing the heuristic, whatever the
     playout's luck, 0 where it cannot, UNSOLVED past SOLVE_BUDGET positions."""
-    if out.over != 0:
-        return 1 if out.hand_winner == me else 0
     w.visited[0] = 0
     return solve(out, p, states, SOLVE_FROM, w.todo, me, SOLVE_BUDGET, w.visited, True)
 
 
-def played_out(w: Any, p: Any, out: Any, me: int, seed: int) -> int:
-    """1 where `me` wins `out` played out by the playout policy from `seed`, else 0."""
-    play_out(out, p, PLAYOUT, restart(w.playout, seed))
-    return 1 if out.hand_winner == me else 0
-
-
-def solver_card(
+def pimc_card(
     s: Any, p: Any, g: Any, w: Any, states: Any, me: int, allowed: int, worlds: int, view: int,
     rng: Any,
 ) -> int:  # fmt: skip
     """The card `me` plays of `allowed` (more than one) by PIMC over `worlds` worlds, a
-    card's outcome in a world the solver's (`solved`), a playout's where the solver runs
-    past its budget; the card that won in most worlds is chosen where it won in more than
-    the heuristic's (`choice`, not careful: the outcomes are the solver's). The worlds are
-    drawn from what the seat knows (`view` SOLVER), from every hand with the stock shuffled
-    (SEES_HANDS), or are the hand itself (SEES_ALL: the solver is asked in the first world
-    alone, and a card that wins is played at once)."""
-    if view == SOLVER:
-        prepare(g, w, s, me, (g.unread >> me) & 1 == 0)
+    card's outcome in a world a playout's (`view` PIMC), or the open-game solver's
+    (`solved`, a playout's where the solver runs past its budget); the card that won in most
+    worlds is chosen where it won in more than the heuristic's (`choice`, careful where the
+    outcomes are playouts'). The worlds are drawn from what the seat knows (PIMC, SOLVER),
+    from every hand with the stock shuffled (SEES_HANDS), or are the hand itself (SEES_ALL:
+    the solver is asked in the first world alone, and a card that wins is played at once).
+    Every card of a world plays on its own copy of it, the last on the world itself, with the
+    same random numbers."""
+    drawn = view in (PIMC, SOLVER)
+    if drawn:
+        prepare(g, w, s, me, view == SOLVER and (g.unread >> me) & 1 == 0)
     clear_wins(w, allowed)
     world, played = states[WORLD], states[PLAYED]
     usual = heuristic_card(allowed, s.trump, s.led, s.best, last_to_play(s))
     known = 0  # under SEES_ALL, the cards the solver found lose
     for i in range(worlds):
         copy_state(s, world)
-        if view == SOLVER and not read_sample(g, w, p, s, states, me, rng):
+        if drawn and not read_sample(g, w, p, s, states, me, rng):
             w.gave_up += 1
             return usual
         if view == SEES_HANDS:
             restock(w, world, rng)
         seed = next_seed(rng)
+        solving = view != PIMC and (view != SEES_ALL or i == 0)
         cards = allowed & ~known
         while cards != 0:
             card = lowest(cards)
             cards &= cards - 1
-            copy_state(world, played)
-            play_now(played, p, card)
-            value = solved(w, p, played, states, me) if view != SEES_ALL or i == 0 else UNSOLVED
+            out = world
+            if cards != 0:
+                copy_state(world, played)
+                out = played
+            play_now(out, p, card)
+            value = solved(w, p, out, states, me) if solving else UNSOLVED
             if value == UNSOLVED:
-                value = played_out(w, p, played, me, seed)
+                play_out(out, p, PLAYOUT, restart(w.playout, seed))
+                value = 1 if out.hand_winner == me else 0
             elif view == SEES_ALL:
                 if value == 1:
                     return card
                 known |= 1 << card
             w.wins[card] += value
-    return choice(w, allowed, usual, False)
+    return choice(w, allowed, usual, view == PIMC)
 
 
 # -- the hand ----------------------------------------------------------------------------
@@ -339,11 +309,9 @@ def decide(
     if popcount(allowed) == 1:
         return lowest(allowed)
     seat = s.trick_seats[s.trick_len]
-    if bot == PIMC:
-        return pimc_card(s, p, g, w, states, seat, allowed, budget, stream)
     if bot == ISMCTS:
         return ismcts_card(s, p, g, w, states, seat, allowed, budget, stream)
-    return solver_card(s, p, g, w, states, seat, allowed, budget, bot, stream)
+    return pimc_card(s, p, g, w, states, seat, allowed, budget, bot, stream)
 
 
 def play_logged(s: Any, p: Any, g: Any, states: Any, card: int, reading: bool) -> None:

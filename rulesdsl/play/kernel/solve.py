@@ -8,7 +8,7 @@ likeliest first (`ordered`), and the search stops at the first card that settles
 
 With the others `modelled` as the heuristic bot, each of them plays the heuristic's card
 alone, and the search asks whether some line of the seat's own play wins against them:
-what the solver's bots (`search.solver_card`) ask of each world.
+what the solver's bots (`search.pimc_card`) ask of each world.
 """
 
 from __future__ import annotations

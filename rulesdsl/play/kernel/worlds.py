@@ -120,11 +120,9 @@ def log_deal(g: Any, s: Any, deck: Any, dealer: int) -> None:
     g.aside = 0
     g.fewest = 0
     g.unread = 0
-    whole = 0
+    g.pool[0] = 0  # its time is never read: `epoch_of` reads a refill's alone
     for k in range(len(deck)):
-        whole |= 1 << deck[k]
-    g.pool[0] = whole
-    g.pool_time[0] = 0
+        g.pool[0] |= 1 << deck[k]
     for seat in range(s.players):
         cards = s.hands[seat]
         while cards != 0:
@@ -188,11 +186,6 @@ def shown_slot(g: Any, s: Any, k: int) -> bool:
     return g.slot_epoch[k] == 0 and g.slot_card[k] == s.shown
 
 
-def known(g: Any, s: Any, k: int, me: int) -> bool:
-    """Whether `me` sees the card of slot `k`: its own, or the card that named trump."""
-    return g.slot_seat[k] == me or shown_slot(g, s, k)
-
-
 def prepare(g: Any, w: Any, s: Any, me: int, modelled: bool) -> None:
     """Once a decision: each seat's slots, plays and plays of a card to place (another
     seat's, of a card `me` cannot place), in order; the cards of each pool `me` cannot
@@ -204,12 +197,12 @@ def prepare(g: Any, w: Any, s: Any, me: int, modelled: bool) -> None:
     if s.shown >= 0:
         w.unseen[0] &= ~(1 << s.shown)
     for k in range(g.slots_len):
-        if known(g, s, k, me):
+        if g.slot_seat[k] == me:  # its own (the card that named trump is out already)
             w.unseen[g.slot_epoch[k]] &= ~(1 << g.slot_card[k])
     slots = 0
     plays = 0
     places = 0
-    for seat in range(s.players):
+    for seat in range(s.players + 1):  # the last round writes where the seats' rows end
         w.slots_from[seat] = slots
         w.plays_from[seat] = plays
         w.place_from[seat] = places
@@ -228,9 +221,6 @@ def prepare(g: Any, w: Any, s: Any, me: int, modelled: bool) -> None:
                     w.place_epoch[places] = e
                     w.unseen[e] &= ~(1 << card)
                     places += 1
-    w.slots_from[s.players] = slots
-    w.plays_from[s.players] = plays
-    w.place_from[s.players] = places
     w.first = 0
     for seat in range(s.players):
         if seat != me:
@@ -380,12 +370,9 @@ def exclusions(q: Any, p: Any, seat: int, card: int, modelled: bool) -> int:
         if x != card and not may_play(q, p, seat, (1 << card) | (1 << x), card, modelled):
             out |= 1 << x
     others = ALL_CARDS & ~out
-    cards = out
-    while cards != 0:
-        x = lowest(cards)
-        if may_play(q, p, seat, others | (1 << x), card, modelled):
+    for x in range(CARDS):
+        if (out >> x) & 1 != 0 and may_play(q, p, seat, others | (1 << x), card, modelled):
             out &= ~(1 << x)
-        cards &= cards - 1
     return out
 
 

@@ -42,7 +42,6 @@ from numba.core import caching, compiler
 from numba.core.dispatcher import Dispatcher
 from numba.core.serialize import dumps
 
-from rulesdsl.play.kernel.build import SOURCE_LOCK
 from rulesdsl.play.native.trust import (
     TEMP_PREFIX,
     TEMP_SUFFIX,
@@ -60,6 +59,9 @@ from rulesdsl.play.native.trust import (
     write_file,
 )
 
+SOURCE_LOCK = threading.Lock()
+"""Held while the kernel's text is made (`build.kernel`) and compiled (`executed`): Python
+3.11 cannot parse in two threads at once."""
 KEY = "key"
 KEY_SIZE = 32
 MAGIC = b"rulesdsl kernel cache 1\n"
