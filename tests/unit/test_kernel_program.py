@@ -137,7 +137,7 @@ def test_a_program_is_laid_out_from_its_start_and_ends_in_return():
     jumps = [i[3] for i in code if i[0] in (machine.NEXT, machine.STEP)]
     assert all(40 <= there < 40 + len(code) for there in jumps)
     assert code[-1][0] == RETURN
-    assert program.depth(code, 40) == 2
+    assert max(program.heights(code, 40).values()) == 2
 
 
 def test_a_rule_beyond_the_interpreters_bounds_is_not_the_kernels(monkeypatch):
@@ -212,7 +212,7 @@ def test_an_aggregate_begins_with_its_sets_value_a_named_set_or_an_attribute(rul
     begin = ops.index(BEGIN)
     assert ops[begin - 1] == pushed
     assert ops.count(BEGIN) == 1
-    assert program.depth(code, 0) == 1  # the set's value is taken off as it begins
+    assert max(program.heights(code, 0).values()) == 1  # the set's value is taken off as it begins
 
 
 def test_the_set_of_tricks_gives_the_tricks_won_so_far_last_first():
@@ -264,7 +264,7 @@ def test_an_aggregate_with_a_filter_skips_the_body_of_a_member_the_filter_is_fal
     assert code[at + 1] == (machine.VAR_ATTR, code[at][2], trump, 0)
     assert code[unless][1] == code[step][3] == 10 + at  # both go back to the NEXT
     assert code[at][3] == 10 + step + 1  # with no member left, on after the STEP
-    assert program.depth(code, 10) == 1
+    assert max(program.heights(code, 10).values()) == 1
 
 
 def test_a_filter_reading_no_member_is_worked_out_before_its_aggregate_begins():

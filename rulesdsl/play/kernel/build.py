@@ -39,9 +39,12 @@ from rulesdsl.play.kernel.rules import AT
 MODULES = (native_primitives, rules, machine, steps, worlds, search, solve, deals)
 """The modules whose functions the kernel is made of, `native_primitives` for CPython's."""
 BUILTINS = frozenset({"range", "len", "int", "float", "bool", "min", "max", "abs"})
+IMPORTED = {"call_native": "rulesdsl.play.native.programs"}
+"""What the kernel's text imports besides math, numba and np, by name: numba's own code."""
 HEADER = (
     '"""The rulesdsl kernel, generated: do not edit."""\n\n'
-    "import math\n\nimport numba\nimport numpy as np\n"
+    "import math\n\nimport numba\nimport numpy as np\n\n"
+    + "".join(f"from {module} import {name}\n" for name, module in IMPORTED.items())
 )
 SKIPPED = frozenset({"table_of"})
 """Functions of those modules that run in CPython alone."""
@@ -133,7 +136,7 @@ def kernel_functions(calls: list[Definition]) -> dict[str, tuple[FunctionType, D
     function they call (a name `native_primitives` defines is its function, a name of
     the generated `calls` is theirs), each once."""
     given = {f.__name__ for f in functions(native_primitives)}
-    given |= {call.node.name for call in calls}
+    given |= {call.node.name for call in calls} | set(IMPORTED)
     found: dict[str, tuple[FunctionType, Definition]] = {}
     trees: dict[str, dict[str, ast.FunctionDef]] = {}
     waiting = [f for m in MODULES for f in functions(m)]
@@ -182,19 +185,19 @@ def check(made: Definition, names: set[str]) -> None:
     """Every name the function `made` reads is its own, the kernel's, a builtin of BUILTINS
     or np."""
     node = made.node
-    known = names | BUILTINS | {"math", "np", "numba"} | {a.arg for a in node.args.args}
+    known = names | BUILTINS | {"math", "np", "numba", *IMPORTED} | {a.arg for a in node.args.args}
     known |= {n.id for n in made.names if isinstance(n.ctx, ast.Store)}
     for n in made.names:
         if n.id not in known:
             raise BuildError(f"the kernel's {node.name} reads {n.id}, which is not the kernel's")
 
 
-def module_name(text: str) -> str:
-    """The name of the kernel module of `text`: a digest of it and of numba's version."""
+def module_name(text: str, kind: str = "kernel") -> str:
+    """The name of the module of `text`: a digest of it and of numba's version."""
     import numba
 
     digest = hashlib.blake2b(f"{numba.__version__}\0{text}".encode(), digest_size=10)
-    return f"rulesdsl_kernel_{digest.hexdigest()}"
+    return f"rulesdsl_{kind}_{digest.hexdigest()}"
 
 
 @cache

@@ -32,9 +32,12 @@ PLAN = record_type(PLAN_FIELDS)
 
 def plan_record(plan: Any) -> Any:
     """The plan as a numpy record, for numba."""
+    from rulesdsl.play.native.programs import native_code
+
     record = np.zeros(1, PLAN)
     for field in PLAN_FIELDS:
         record[0][field.name] = getattr(plan, field.name)
+    record[0]["native"] = native_code(plan)
     return record
 
 
@@ -134,7 +137,8 @@ class CompiledProfile(NamedTuple):
         if isinstance(rng, Stream):
             rng.skip(int(stream[1]) - rng.drawn)
         searched(int(self.rows.work["gave_up"]))
-        plan = self.record.reshape(1).view(np.recarray)[0]
+        plan = self.record.copy().reshape(1).view(np.recarray)[0]
+        plan.native = 0  # CPython runs the programs themselves
         result = hand_result(state, plan, self.plan.fired_names)
         return result, comeback(result, int(g["fewest"]))
 

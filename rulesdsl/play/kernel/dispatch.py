@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 from rulesdsl.model.state import NO_END
 from rulesdsl.model.units import Step
 from rulesdsl.play.engine.steps import winner_leads
-from rulesdsl.play.kernel.machine import run_program
+from rulesdsl.play.kernel.machine import run_rule
 from rulesdsl.play.kernel.rules import AT
 
 
@@ -27,8 +27,8 @@ class Call(NamedTuple):
     stated: str = ""  # where a profile may state a rule: the run of its program
 
 
-RULE = "run_program(p, arg, s, -1, 0, -1)"
-FILTER = "run_program(p, arg, s, seat, allowed, -1)"
+RULE = "run_rule(p, arg, s, -1, 0, -1)"
+FILTER = "run_rule(p, arg, s, seat, allowed, -1)"
 """The run of a stated rule's program: of a rule that reads no seat, of a play filter."""
 
 CALLS: dict[Step, Call] = {
@@ -38,14 +38,14 @@ CALLS: dict[Step, Call] = {
     Step.TRUMP: Call("deal_trump", "s, deck, dealt", "None"),
     Step.DRAWERS: Call("drawers_at", "s", "0"),
     Step.EXTRA_DRAW: Call("also_draws_at", "s", "-1", RULE),
-    Step.DRAW_COUNT: Call("count_at", "s, seat", "0", "run_program(p, arg, s, seat, 0, -1)"),
+    Step.DRAW_COUNT: Call("count_at", "s, seat", "0", "run_rule(p, arg, s, seat, 0, -1)"),
     Step.REFILL: Call("refill_at", "s", "0"),
     Step.DRAW_END: Call("draw_end_at", "s, seat", "NO_END"),
     Step.ALL_OUT: Call("all_out_at", "s", "s.winner"),
     Step.OUT: Call("out_at", "s", "0", RULE),
     Step.END_CHECK: Call("end_at", "s", "NO_END", RULE),
     Step.NEXT_LEAD: Call("next_lead_at", "s", "winner_leads(s)"),
-    Step.SCORE: Call("score_at", "s, winner", "1", "run_program(p, arg, s, -1, 0, winner)"),
+    Step.SCORE: Call("score_at", "s, winner", "1", "run_rule(p, arg, s, -1, 0, winner)"),
 }
 
 
@@ -83,7 +83,7 @@ def _made() -> dict[str, object]:
         **names,
         "NO_END": NO_END,
         "winner_leads": winner_leads,
-        "run_program": run_program,
+        "run_rule": run_rule,
     }
     exec(compile(source(), "<rulesdsl kernel calls>", "exec"), space)
     return {call.name: space[call.name] for call in CALLS.values()}

@@ -13,6 +13,7 @@ from typing import Any
 from rulesdsl.model.language.vocab import Aggregate
 from rulesdsl.play.engine.masks import lowest, popcount
 from rulesdsl.play.kernel.meanings import attr_value, cards_where, leaf_value, operate, set_of
+from rulesdsl.play.kernel.primitives import call_native
 
 WIDTH = 4
 """The numbers of an instruction: its operation and three operands."""
@@ -108,6 +109,13 @@ def next_member(s: Any, slot: int, var: int, body: int, end: int) -> int:
         return end
     s.bound[var] = take_member(s, slot)
     return body
+
+
+def run_rule(p: Any, pc: int, s: Any, seat: int, allowed: int, winner: int) -> int:
+    """The program's value, by the plan's native code where it has some (`native.programs`)."""
+    if p.native != 0:
+        return call_native(p.native, s, pc, seat, allowed, winner)
+    return run_program(p, pc, s, seat, allowed, winner)
 
 
 def run_program(p: Any, pc: int, s: Any, seat: int, allowed: int, winner: int) -> int:

@@ -76,6 +76,8 @@ PLAN_FIELDS = (
     *_decided("next_lead"),
     *_replaceable("score"),
     Field("program", PROGRAM * WIDTH, meaning="the programs of the stated rules, in order"),
+    Field("program_len", meaning="the instructions of `program`, each program ending at RETURN"),
+    Field("native", meaning="the address of the programs' native code (`native.programs`), or 0"),
     Field("remembers", meaning="1: the stated rules read the hand's memory, which is kept"),
 )
 """Every field of a plan."""
@@ -175,6 +177,7 @@ def _put_programs(plan: Any, rules: Rules) -> Programs:
         for function in functions:
             programs[function] = start
         start += len(code)
+    plan.program_len = start
     return programs
 
 

@@ -50,3 +50,8 @@ shuffle_deck = shuffle
 
 def new_deck(size: int) -> list[int]:
     return [0] * size
+
+
+def call_native(address: int, s: object, pc: int, seat: int, allowed: int, winner: int) -> int:
+    """Native code runs in the compiled kernel alone: a plan for CPython has none."""
+    raise NotImplementedError("native code is called by the compiled kernel alone")

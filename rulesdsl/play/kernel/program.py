@@ -487,7 +487,7 @@ def program(rule: HouseRule, start: int, strength: Mapping[int, int]) -> list[tu
     bound = max((i[2] for i in code if i[0] == vm.NEXT), default=0)
     if compiler.slots > vm.AGGREGATES or bound >= vm.BOUND:
         raise ProgramError(f"it holds more than {vm.AGGREGATES} aggregates or {vm.BOUND} variables")
-    if depth(code, start) > vm.STACK:
+    if max(heights(code, start).values()) > vm.STACK:
         raise ProgramError(f"it holds more than {vm.STACK} values at once")
     return code
 
@@ -499,33 +499,36 @@ PUSHES = frozenset(
 as many as they found."""
 
 
-def depth(code: list[tuple[int, ...]], start: int) -> int:
-    """The most values the program holds at once, on any way through it."""
+def heights(code: list[tuple[int, ...]], start: int) -> dict[int, int]:
+    """The values the program holds at each instruction it reaches, from `start`."""
     heights = {start: 0}
     waiting = [start]
     while waiting:
         pc = waiting.pop()
-        op, a, b, _ = code[pc - start]
-        height = heights[pc]
-        if op == vm.RETURN:
-            continue
-        if op == vm.OPERATE:
-            after = [(pc + 1, height - b + 1)]
-        elif op == vm.STEP:
-            after = [(code[pc - start][3], height - 1)]
-        elif op == vm.NEXT:
-            after = [(code[pc - start][3], height), (pc + 1, height)]
-        elif op == vm.JUMP:
-            after = [(a, height)]
-        elif op == vm.UNLESS:
-            after = [(a, height - 1), (pc + 1, height - 1)]
-        elif op in (vm.BEGIN, vm.ELSE_NONE):
-            after = [(pc + 1, height - 1)]
-        else:
-            after = [(pc + 1, height + (op in PUSHES))]
-        for there, h in after:
+        for there, h in after(code[pc - start], pc, heights[pc]):
             assert heights.get(there, h) == h, "a program's ways meet at different heights"
             if there not in heights:
                 heights[there] = h
                 waiting.append(there)
-    return max(heights.values())
+    return heights
+
+
+def after(instruction: tuple[int, ...], pc: int, height: int) -> list[tuple[int, int]]:
+    """Where the program may go on after `instruction` at `pc`, holding `height` values
+    there, each with the values it then holds (after STEP: its NEXT)."""
+    op, a, b, c = instruction
+    if op == vm.RETURN:
+        return []
+    if op == vm.OPERATE:
+        return [(pc + 1, height - b + 1)]
+    if op == vm.STEP:
+        return [(c, height - 1)]
+    if op == vm.NEXT:
+        return [(c, height), (pc + 1, height)]
+    if op == vm.JUMP:
+        return [(a, height)]
+    if op == vm.UNLESS:
+        return [(a, height - 1), (pc + 1, height - 1)]
+    if op in (vm.BEGIN, vm.ELSE_NONE):
+        return [(pc + 1, height - 1)]
+    return [(pc + 1, height + (op in PUSHES))]

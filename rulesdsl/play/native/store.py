@@ -39,6 +39,7 @@ from types import ModuleType
 from typing import Any
 
 from numba.core import caching, compiler
+from numba.core.ccallback import CFunc
 from numba.core.dispatcher import Dispatcher
 from numba.core.serialize import dumps
 
@@ -359,16 +360,18 @@ def executed(text: str, name: str, entry: CacheEntry | None) -> ModuleType:
     exec(code, module.__dict__)
     for value in vars(module).values():
         if entry and own_function(value, name):
-            value._cache = EntryCache(entry, value.py_func)
+            value._cache = EntryCache(entry, value.__wrapped__)
     return module
 
 
 def own_function(value: object, name: str) -> bool:
-    """Whether `value` is a function of the module `name` compiled by numba."""
+    """Whether `value` is a function of the module `name` compiled by numba (or a C function
+    numba compiles from it)."""
+    if not isinstance(value, Dispatcher | CFunc) or not hasattr(value, "_cache"):
+        return False
+    function = value.__wrapped__
     return (
-        isinstance(value, Dispatcher)
-        and value.py_func.__module__ == name
-        and value.py_func.__closure__ is None
-        and value.py_func.__qualname__.isidentifier()
-        and hasattr(value, "_cache")
+        function.__module__ == name
+        and function.__closure__ is None
+        and function.__qualname__.isidentifier()
     )
