@@ -505,7 +505,7 @@ def heights(code: list[tuple[int, ...]], start: int) -> dict[int, int]:
     waiting = [start]
     while waiting:
         pc = waiting.pop()
-        for there, h in after(code[pc - start], pc, heights[pc]):
+        for there, h in after(code, pc, start, heights[pc]):
             assert heights.get(there, h) == h, "a program's ways meet at different heights"
             if there not in heights:
                 heights[there] = h
@@ -513,16 +513,16 @@ def heights(code: list[tuple[int, ...]], start: int) -> dict[int, int]:
     return heights
 
 
-def after(instruction: tuple[int, ...], pc: int, height: int) -> list[tuple[int, int]]:
-    """Where the program may go on after `instruction` at `pc`, holding `height` values
-    there, each with the values it then holds (after STEP: its NEXT)."""
-    op, a, b, c = instruction
+def after(code: list[tuple[int, ...]], pc: int, start: int, height: int) -> list[tuple[int, int]]:
+    """Where the program laid out from `start` may go on after instruction `pc`, holding
+    `height` values there, each with the values it then holds."""
+    op, a, b, c = code[pc - start]
     if op == vm.RETURN:
         return []
     if op == vm.OPERATE:
         return [(pc + 1, height - b + 1)]
-    if op == vm.STEP:
-        return [(c, height - 1)]
+    if op == vm.STEP:  # on at its NEXT's body or end
+        return [(c + 1, height - 1), (code[c - start][3], height - 1)]
     if op == vm.NEXT:
         return [(c, height), (pc + 1, height)]
     if op == vm.JUMP:

@@ -19,6 +19,7 @@ import copy
 import inspect
 import textwrap
 import threading
+from collections import Counter
 from functools import cache
 from typing import Any
 
@@ -193,34 +194,39 @@ def written(body: list[ast.stmt], values: dict[str, int], program: list[int]) ->
 
 
 def function_text(program: list[int]) -> str:
-    """The text of `rules`, the programs' code: a branch for each run of instructions that
-    the programs enter at its first alone (from a start, the first instruction or one after
-    a RETURN, or a jump), from instructions reached from a start."""
+    """The text of `rules`, the programs' code from each start (the first instruction, and
+    each after a RETURN): a branch for each instruction entered otherwise than from the one
+    before it alone, running on through the instructions entered from it alone (a way that
+    leaves one goes round the loop)."""
     code = [tuple(program[k : k + machine.WIDTH]) for k in range(0, len(program), machine.WIDTH)]
     starts = [0] + [pc + 1 for pc, item in enumerate(code[:-1]) if item[0] == machine.RETURN]
     height: dict[int, int] = {}
     for start in starts:
         height |= heights(code[start:], start)
-    entered = set(starts)
-    for pc in height:
-        goes = [there for there, _ in after(code[pc], pc, height[pc])]
-        if goes != [pc + 1]:
-            entered.update(goes)
+    goes = {pc: [there for there, _ in after(code, pc, 0, height[pc])] for pc in height}
+    comes = Counter(there for ways in goes.values() for there in ways)
+    entered = set(starts) | {
+        there for pc, ways in goes.items() for there in ways if there != pc + 1 or comes[there] > 1
+    }
     by_operation, last = branches()
     lines = ["def rules(sp, pc, seat, allowed, winner):", "    s = state_at(sp)"]
     lines += [f"    t{k} = 0" for k in range(max(height.values()) + 1)]
     lines.append("    while True:")
-    for first in sorted(entered & set(height)):
-        lines.append(f"        {'if' if first == min(height) else 'elif'} pc == {first}:")
-        run = [first]
-        while run[-1] + 1 in height and run[-1] + 1 not in entered:
-            run.append(run[-1] + 1)
-        for pc in run:
+    for pc in sorted(entered):
+        lines.append(f"        {'if' if pc == 0 else 'elif'} pc == {pc}:")
+        while True:
             op, a, b, c = code[pc]
             values = {**NUMBERS, "a": a, "b": b, "c": c, "pc": pc + 1, "top": height[pc]}
+            ends, jumps = not goes[pc] or pc + 1 in entered, goes[pc] != [pc + 1]
+            lines += [f"            pc = {pc + 1}"] if ends or jumps else []
             body = written(by_operation.get(op, last), values, program)
-            lines += [f"            pc = {pc + 1}"] if pc == run[-1] else []
             lines += [textwrap.indent(ast.unparse(s), " " * 12) for s in body]
+            if ends:
+                break
+            lines += (
+                [f"            if pc != {pc + 1}:", "                continue"] if jumps else []
+            )
+            pc += 1
     lines += ["        else:", "            return 0"]
     return "\n".join(lines) + "\n"
 
