@@ -26,7 +26,10 @@ seed), so its rounds play the same hands. The rows:
    `compare` proves) in a folder of its own, and plays it with the user's kernel cache, as
    a profile just edited in the page or an editor is played. It plays on the one compiled
    kernel (`rulesdsl/play/kernel/`), compiled once per installation by the warm-up, which
-   reads a profile's plan at run time: nothing of the profile is compiled.
+   reads a profile's plan at run time: nothing of the profile is compiled. Beside it (at
+   100,000 and 1,000,000 hands), a profile written afresh that states a rule never seen
+   before (`previous-suit-barred`'s, with a new number): its rules' native code
+   (`rulesdsl/play/native/programs.py`) is compiled in that run.
 4. Start-up: `simulate equal-hands --hands 1 --no-skill --workers 1`, as users run it
    (RULESDSL_NATIVE unset: so small a run plays on the pure-Python path, see
    `rulesdsl.reason.sim.NATIVE_FROM`). The other rows of rulesdsl name their path.
@@ -182,18 +185,33 @@ def fresh_profile(
     scratch: str,
     timeout: float,
     more: tuple[str, ...] = ("--no-skill", "--workers", "1"),
+    stated: bool = False,
 ) -> Work:
-    """`simulate` of a profile written afresh, with the user's kernel cache."""
+    """`simulate` of a profile written afresh, with the user's kernel cache; with `stated`,
+    one that states a rule never compiled before."""
 
     def work() -> Timing:
         folder = tempfile.mkdtemp(dir=scratch)
         name = f"fresh-{secrets.token_hex(4)}"
-        text = f'profile "{name}" extends "equal-hands" {{\n    all_out no_winner\n}}\n'
+        body = "    all_out no_winner\n"
+        if stated:  # a rule never compiled before: its number is new
+            number = secrets.randbelow(10**9) + 100
+            body = STATED.format(number=number)
+        text = f'profile "{name}" extends "equal-hands" {{\n{body}}}\n'
         Path(folder, f"{name}.rules").write_text(text)
         argv = simulate(f"{name}.rules", hands, *more)
         return timed(argv, {"RULESDSL_NATIVE": "1"}, timeout, cwd=folder)
 
     return work
+
+
+STATED = (
+    "    rule fresh {{\n"
+    "        refuse lead if card.suit == previous.led and trick.number != {number}\n"
+    "    }}\n"
+)
+"""A rule of `previous-suit-barred`'s, with a number no hand reaches: the same games, a new
+program."""
 
 
 def good_play(scratch: str, timeout: float) -> dict[str, Work]:
@@ -298,6 +316,9 @@ def main() -> None:
             works = {sim(n, "native"): command(plain, out)}
             if n != 100_000:
                 works[sim(n, "unseen profile")] = fresh_profile(n, scratch, out)
+            if n != 1_000:
+                stated = fresh_profile(n, scratch, out, stated=True)
+                works[sim(n, "unseen profile, a stated rule")] = stated
             if n <= 100_000:
                 works[sim(n, "pure Python")] = command(plain, out, native=False)
             add({**works, stick(n): yardstick(n, out)}, n, stick(n))
