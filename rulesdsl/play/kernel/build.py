@@ -53,7 +53,7 @@ INLINED = frozenset(
     pick allowed_now play_now start_trick clockwise_active eliminate draw draw_for count_for
     random_card uniform play_dealt deal_logged deal deal_trump stock_from allowed_for
     lead_filter follow_filter play_card after_draw count_at draw_cards draw_end_at next_lead_at
-    propose propose_seat walk fill_bound sample copy_state clear_hand may_play put_out
+    propose propose_seat walk fill_bound sample copy_state clear_hand may_play put_out next_seed
     """.split()  # noqa: SIM905 (names, as a table of words)
 )
 """Functions numba inlines where they are called (`inline='always'`): small ones called for

@@ -85,19 +85,18 @@ def play_deals(
         for unit in range(starts[piece], starts[piece] + counts[piece]):
             dealer = unit % players
             turn = dealer if rotate else 0
-            deck = shuffled
             if turn == 0:
                 for k in range(size):  # shuffled ranked, as ranking the shuffled canonical order
                     shuffled[k] = ranked[k]
                 shuffle_deck(shuffled, deals)
                 seed = next_seed(deals)
-            else:
+            deck = shuffled
+            if turn != 0:
                 rotate_deck(turned, shuffled, dealt, size, turn)
                 deck = turned
             if skill:
                 for seat in range(players):
-                    bots[seat] = RANDOM
-                bots[skill_seat(unit, players)] = HEURISTIC
+                    bots[seat] = HEURISTIC if seat == skill_seat(unit, players) else RANDOM
             play_dealt(
                 s, p, g, w, states, deck, players, dealt, dealer, seed, bots, budgets, rng, streams
             )

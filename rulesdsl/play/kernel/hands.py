@@ -29,14 +29,10 @@ def seat_kinds(bots: tuple[str, ...]) -> tuple[list[int], list[int]]:
     kinds, budgets = [], []
     for name in bots:
         size = search_size(name)
-        if size is not None:
-            kinds.append(kernel_kind(size[0]))
-            budgets.append(size[1])
-        elif name in BOTS:
-            kinds.append(BOTS.index(name))
-            budgets.append(0)
-        else:
+        if size is None and name not in BOTS:
             raise NotNative(f"the bot {name} is not the kernel's")
+        kinds.append(BOTS.index(name) if size is None else kernel_kind(size[0]))
+        budgets.append(0 if size is None else size[1])
     return kinds, budgets
 
 
@@ -62,8 +58,7 @@ def hand_result(s: Any, p: Any, fired_names: Any) -> HandResult:
 
 def comeback(result: HandResult, fewest: int) -> int:
     """Whether the winner came back: `fewest` has its bit (`state.SEEN`), 1 or 0."""
-    won = result.winner
-    return int(won is not None and (fewest >> won) & 1)
+    return int(result.winner is not None and (fewest >> result.winner) & 1)
 
 
 def kernel_player(

@@ -140,10 +140,7 @@ BINARY = {
     **ON_SETS[2],
 }
 
-OPERATIONS: tuple[tuple[int, str], ...] = (
-    *((1, op) for op in UNARY),
-    *((2, op) for op in BINARY),
-)
+OPERATIONS: tuple[tuple[int, str], ...] = (*((1, op) for op in UNARY), *((2, op) for op in BINARY))
 """Each operation by its number: (how many values it takes, its word): the language's, and
 those of sets of cards (ON_SETS)."""
 OPERATED = tuple((UNARY if n == 1 else BINARY)[word] for n, word in OPERATIONS)
@@ -164,8 +161,7 @@ def leaf_meaning(leaf: tuple[str, bool]) -> str:
 def _vocabulary_codes() -> dict[str, int]:
     codes: dict[str, int] = {}
     for number, (name, resolved) in enumerate(leaf_names()):
-        word = NAMES[name]
-        codes.setdefault(word.resolved if resolved else word.code, number)
+        codes.setdefault(NAMES[name].resolved if resolved else NAMES[name].code, number)
     return codes
 
 
@@ -189,33 +185,21 @@ def _chain(header: str, meanings: list[str]) -> list[str]:
 
 def source() -> str:
     """The text of the functions that give each word's value by its number."""
-    x = {"x": "x"}
-    operands = {"a": "a", "b": "b"}
-    lines = _chain(
-        "def leaf_value(code, s, seat, allowed, winner):",
-        [leaf_meaning(leaf) for leaf in leaf_names()],
+    chains = (
+        ("leaf_value(code, s, seat, allowed, winner)", list(map(leaf_meaning, leaf_names()))),
+        ("attr_value(code, s, x)", [m.format(x="x") for m in ATTRIBUTES_MEANT.values()]),
+        ("set_of(code, s, seat, allowed)", list(SETS.values())),
+        ("cards_where(code, s)", list(CARDS_WHERE.values())),
+        ("operate(code, s, a, b)", [m.format(a="a", b="b") for m in OPERATED]),
     )
-    lines += _chain(
-        "def attr_value(code, s, x):", [m.format(**x) for m in ATTRIBUTES_MEANT.values()]
-    )
-    lines += _chain("def set_of(code, s, seat, allowed):", list(SETS.values()))
-    lines += _chain("def cards_where(code, s):", list(CARDS_WHERE.values()))
-    lines += _chain("def operate(code, s, a, b):", [m.format(**operands) for m in OPERATED])
-    return "\n".join(lines)
+    return "\n".join(line for head, meanings in chains for line in _chain(f"def {head}:", meanings))
 
 
-def _made() -> dict[str, object]:
-    space: dict[str, object] = {
-        "popcount": popcount,
-        "played_cards": played_cards,
-        "played_by": played_by,
-        "active_seats": active_seats,
-        "suit_cards": suit_cards,
-        "beating": beating,
-    }
+def _made() -> list[object]:
+    called = (popcount, played_cards, played_by, active_seats, suit_cards, beating)
+    space: dict[str, object] = {f.__name__: f for f in called}
     exec(compile(source(), "<rulesdsl kernel words>", "exec"), space)
-    names = ("leaf_value", "attr_value", "set_of", "cards_where", "operate")
-    return {name: space[name] for name in names}
+    return [space[f] for f in ("leaf_value", "attr_value", "set_of", "cards_where", "operate")]
 
 
-globals().update(_made())
+leaf_value, attr_value, set_of, cards_where, operate = _made()

@@ -51,15 +51,11 @@ def stream_number(seed, k):
 
 
 def uniform(stream):
-    k = stream[1] + np.uint64(1)
-    stream[1] = k
-    return float(stream_number(stream[0], k) >> np.uint64(11)) * UNIT
+    return float(next_seed(stream) >> np.uint64(11)) * UNIT
 
 
 def new_stream(seed):
-    stream = np.zeros(2, np.uint64)
-    stream[0] = np.uint64(seed)
-    return stream
+    return restart(np.zeros(2, np.uint64), seed)
 
 
 def restart(stream, seed):

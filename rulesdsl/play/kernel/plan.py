@@ -17,7 +17,7 @@ from rulesdsl.model.language.rule import MAX_RULES
 from rulesdsl.model.rules import PROFILES_KEPT, Rules
 from rulesdsl.model.units import BUILT_IN_UNITS, Step
 from rulesdsl.model.units.base import ORDERED_STEPS
-from rulesdsl.play.engine import steps
+from rulesdsl.play.engine.plan import DEFAULTS as SKELETON
 from rulesdsl.play.engine.plan import plan_for
 from rulesdsl.play.engine.steps import Decision, EndRule, OutRule, PlayRule, SeatRule
 from rulesdsl.play.kernel.dispatch import stated_code
@@ -33,17 +33,12 @@ RULES_AT = MAX_RULES + max(
 rule a profile may state."""
 
 
+def _decided(prefix: str, rules: int = 0) -> tuple[Field, ...]:
+    return tuple(Field(f"{prefix}_{part}", rules) for part in ("code", "arg", "bit"))
+
+
 def _ordered(prefix: str) -> tuple[Field, ...]:
-    return (
-        Field(f"{prefix}_len"),
-        Field(f"{prefix}_code", RULES_AT),
-        Field(f"{prefix}_arg", RULES_AT),
-        Field(f"{prefix}_bit", RULES_AT),
-    )
-
-
-def _decided(prefix: str) -> tuple[Field, ...]:
-    return (Field(f"{prefix}_code"), Field(f"{prefix}_arg"), Field(f"{prefix}_bit"))
+    return (Field(f"{prefix}_len"), *_decided(prefix, RULES_AT))
 
 
 def _replaceable(prefix: str) -> tuple[Field, ...]:
@@ -85,16 +80,8 @@ PLAN_FIELDS = (
 KernelPlan = record_class("KernelPlan", PLAN_FIELDS)
 """A plan for CPython."""
 
-DEFAULTS = frozenset(
-    {
-        steps.winner_draws,
-        steps.no_refill,
-        steps.no_draw_end,
-        steps.trick_winner_wins,
-        steps.winner_leads,
-    }
-)
-"""The order of a trick's own functions: code 0."""
+DEFAULTS = frozenset(getattr(act, "refill", act) for act in SKELETON.values()) - {False}
+"""The order of a trick's own functions (a refill's, unpacked): code 0."""
 
 
 class NotNative(Exception):

@@ -26,8 +26,7 @@ class States(dict[int, Any]):
     for."""
 
     def __missing__(self, k: int) -> Any:
-        self[k] = State()
-        return self[k]
+        return self.setdefault(k, State())
 
 
 def search_rows() -> tuple[Any, Any, States, list[Any]]:

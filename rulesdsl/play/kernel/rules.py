@@ -27,17 +27,11 @@ def follow_suit(s: Any, seat: int, allowed: int, arg: int) -> int:
 
 
 def suit_or_trump(s: Any, seat: int, allowed: int, arg: int) -> int:
-    kept = 0
-    if s.holding != 0:
-        kept = allowed & (suit_cards(s.led) | suit_cards(s.trump))
-    return kept
+    return allowed & (suit_cards(s.led) | suit_cards(s.trump)) if s.holding != 0 else 0
 
 
 def trump_when_void(s: Any, seat: int, allowed: int, arg: int) -> int:
-    kept = allowed
-    if s.holding == 0:
-        kept = allowed & suit_cards(s.trump)
-    return kept
+    return allowed & suit_cards(s.trump) if s.holding == 0 else allowed
 
 
 def head_the_trick(s: Any, seat: int, allowed: int, arg: int) -> int:
@@ -45,23 +39,18 @@ def head_the_trick(s: Any, seat: int, allowed: int, arg: int) -> int:
 
 
 def trump_on_opening(s: Any, seat: int, allowed: int, arg: int) -> int:
-    kept = allowed
-    if s.opening != 0:
-        kept = allowed & suit_cards(s.trump)
-    return kept
+    return allowed & suit_cards(s.trump) if s.opening != 0 else allowed
 
 
 def beating(best: int, led: int, trump: int) -> int:
     """Every card that beats `best` in a trick led in `led` (steps.beats, as a set)."""
-    trumps = suit_cards(trump)
     if best < 0:
         return 0
     if best & 3 == trump:
-        return trumps & cards_above(best)
-    beats = trumps
+        return suit_cards(trump) & cards_above(best)
     if best & 3 == led:
-        beats |= suit_cards(led) & cards_above(best)
-    return beats
+        return suit_cards(trump) | (suit_cards(led) & cards_above(best))
+    return suit_cards(trump)
 
 
 def played_cards(s: Any) -> int:
@@ -112,12 +101,8 @@ def active_seats(s: Any) -> int:
 # -- the deal: the trump suit and the stock --------------------------------------------
 
 
-def stock_from(s: Any, deck: Any, start: int, stop: int, bottom: int) -> None:
-    """The stock is deck[start:stop], top first, then `bottom` (-1: none) under it."""
-    n = 0
-    if bottom >= 0:
-        s.stock[0] = bottom
-        n = 1
+def stock_from(s: Any, deck: Any, start: int, stop: int, n: int) -> None:
+    """The stock is deck[start:stop], top first, on the `n` cards at its bottom already."""
     for k in range(stop - 1, start - 1, -1):
         s.stock[n] = deck[k]
         n += 1
@@ -126,30 +111,28 @@ def stock_from(s: Any, deck: Any, start: int, stop: int, bottom: int) -> None:
 
 def fixed_suit(s: Any, deck: Any, dealt: int, arg: int) -> None:
     s.trump = arg
-    stock_from(s, deck, dealt, len(deck), -1)
+    stock_from(s, deck, dealt, len(deck), 0)
 
 
 def dealer_last_card(s: Any, deck: Any, dealt: int, arg: int) -> None:
     s.trump = deck[dealt - 1] & 3
     s.shown = deck[dealt - 1]
-    stock_from(s, deck, dealt, len(deck), -1)
+    stock_from(s, deck, dealt, len(deck), 0)
 
 
 def stock_turnup(s: Any, deck: Any, dealt: int, arg: int) -> None:
-    s.trump = deck[dealt] & 3
-    s.shown = deck[dealt]
-    stock_from(s, deck, dealt + 1, len(deck), -1)
+    dealer_last_card(s, deck, dealt + 1, arg)  # the card after the deal, as the dealer's last
 
 
 def stock_bottom(s: Any, deck: Any, dealt: int, arg: int) -> None:
     s.trump = deck[dealt] & 3
     s.shown = deck[dealt]
-    stock_from(s, deck, dealt + 1, len(deck), deck[dealt])
+    s.stock[0] = deck[dealt]
+    stock_from(s, deck, dealt + 1, len(deck), 1)
 
 
 def no_trump(s: Any, deck: Any, dealt: int, arg: int) -> None:
-    s.trump = -1
-    stock_from(s, deck, dealt, len(deck), -1)
+    fixed_suit(s, deck, dealt, -1)
 
 
 # -- step 4: who draws, how many, and an empty stock -------------------------------------
@@ -169,9 +152,7 @@ def reshuffle(s: Any, arg: int) -> int:
     n = s.set_aside_len
     if n > 0:
         shuffle_cards(s, s.set_aside, n)
-        for k in range(n):
-            s.stock[k] = s.set_aside[n - 1 - k]
-        s.stock_len = n
+        stock_from(s, s.set_aside, 0, n, 0)
         s.set_aside_len = 0
     return 1 if n > 0 else 0
 
@@ -202,28 +183,6 @@ def cards_in_hand(s: Any, winner: int, arg: int) -> int:
     return popcount(s.hands[winner])
 
 
-TWINS: dict[Callable[..., Any], Callable[..., Any]] = {
-    units.follow.follow_suit: follow_suit,
-    units.follow.suit_or_trump: suit_or_trump,
-    units.when_void.trump_when_void: trump_when_void,
-    units.must_head.head_the_trick: head_the_trick,
-    units.opening_lead.trump_on_opening: trump_on_opening,
-    units.trump.fixed_suit: fixed_suit,
-    units.trump.dealer_last_card: dealer_last_card,
-    units.trump.stock_turnup: stock_turnup,
-    units.trump.stock_bottom: stock_bottom,
-    units.trump.no_trump: no_trump,
-    units.draw_by.everyone_draws: everyone_draws,
-    units.draw.per_card_in_trick: per_card_in_trick,
-    units.exhaustion.reshuffle: reshuffle,
-    units.exhaustion.play_on: play_on,
-    units.exhaustion.last_draw_wins: last_draw_wins,
-    units.exhaustion.most_tricks: most_tricks,
-    units.scoring.cards_in_hand: cards_in_hand,
-}
-"""Each unit's step function that reads lists, and the kernel's twin of it on masks; a
-unit's function that reads only what the kernel's state holds alike is the kernel's own."""
-
 AT: dict[Step, tuple[Callable[..., Any], ...]] = {
     Step.FIRST_LEAD: (),
     Step.LEAD_FILTER: (trump_on_opening,),
@@ -241,3 +200,15 @@ AT: dict[Step, tuple[Callable[..., Any], ...]] = {
     Step.SCORE: (units.scoring.one_point, cards_in_hand),
 }
 """The functions the kernel may call at each step; a function's code is its place + 1."""
+
+TWINS: dict[Callable[..., Any], Callable[..., Any]] = {
+    getattr(unit, twin.__name__): twin
+    for functions in AT.values()
+    for twin in functions
+    if twin.__module__ == __name__
+    for unit in units.BUILT_IN
+    if hasattr(unit, twin.__name__)
+}
+"""Each unit's step function that reads lists, and the kernel's twin of it on masks: the
+function of `AT` defined here that bears its name. A unit's function that reads only what
+the kernel's state holds alike is the kernel's own."""

@@ -28,11 +28,10 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from rulesdsl.play.engine.heuristic import heuristic_card
 from rulesdsl.play.engine.masks import lowest, popcount
 from rulesdsl.play.kernel.primitives import new_stream, next_seed, restart, stream_number, uniform
-from rulesdsl.play.kernel.solve import UNSOLVED, solve
-from rulesdsl.play.kernel.state import PLAYS, copy_state
+from rulesdsl.play.kernel.solve import UNSOLVED, heuristic_play, solve
+from rulesdsl.play.kernel.state import CARDS, PLAYS, copy_state
 from rulesdsl.play.kernel.steps import (
     PLAYOUT,
     allowed_now,
@@ -53,7 +52,6 @@ from rulesdsl.play.kernel.worlds import (
     WORLD,
     exclusions,
     log_deal,
-    log_play,
     log_trick_finished,
     log_trick_played,
     prepare,
@@ -81,24 +79,13 @@ def choice(w: Any, allowed: int, usual: int, careful: bool) -> int:
     playout's) clearly more often: by more than the square root of their wins together (one
     standard deviation of the difference of two counts drawn by chance); else `usual`. So a
     card that won in a few playouts more by luck does not displace a sound default."""
-    top = -1
-    cards = allowed
-    while cards != 0:
-        card = lowest(cards)
-        if top < 0 or w.wins[card] > w.wins[top]:
+    top = usual  # the lowest card that won most where it won more than `usual`, else `usual`
+    for card in range(CARDS):
+        if (allowed >> card) & 1 != 0 and w.wins[card] > w.wins[top]:
             top = card
-        cards &= cards - 1
     ahead = w.wins[top] - w.wins[usual]
-    if not careful:
-        return top if ahead > 0 else usual
-    return top if ahead * ahead > w.wins[top] + w.wins[usual] else usual
-
-
-def clear_wins(w: Any, allowed: int) -> None:
-    """No world won yet by any card of `allowed`."""
-    while allowed != 0:
-        w.wins[lowest(allowed)] = 0
-        allowed &= allowed - 1
+    clearly = not careful or ahead * ahead > w.wins[top] + w.wins[usual]
+    return top if clearly else usual
 
 
 # -- ismcts ------------------------------------------------------------------------------
@@ -136,15 +123,15 @@ def score(w: Any, k: int) -> float:
 
 
 def descend(w: Any, p: Any, world: Any, rng: Any) -> int:
-    """Walk from the root while every legal card has a child, by UCB, adding one child;
-    the path's nodes in `tree_path`, how many."""
+    """Walk from the root while every legal card has a child, by UCB, adding one child
+    (for a legal card drawn among those that have none); the path's nodes in `tree_path`,
+    how many."""
     node = 0
     depth = 0
-    while world.over == 0:
-        seat = world.trick_seats[world.trick_len]
-        allowed = allowed_now(world, p)
-        fresh = 0
-        cards = allowed
+    fresh = 0  # the legal cards without a child
+    while world.over == 0 and fresh == 0:
+        best = -1
+        cards = allowed_now(world, p)
         while cards != 0:
             card = lowest(cards)
             k = child(w, node, card)
@@ -152,22 +139,14 @@ def descend(w: Any, p: Any, world: Any, rng: Any) -> int:
                 fresh |= 1 << card
             else:
                 w.tree_available[k] += 1
+                if best < 0 or score(w, k) > score(w, best):
+                    best = k
             cards &= cards - 1
         if fresh != 0:
-            card = random_card(fresh, rng)
-            node = add_child(w, node, card, seat)
+            node = add_child(w, node, random_card(fresh, rng), world.trick_seats[world.trick_len])
             w.tree_available[node] += 1
-            play_now(world, p, card)
-            w.tree_path[depth] = node
-            return depth + 1
-        best = -1
-        cards = allowed
-        while cards != 0:
-            k = child(w, node, lowest(cards))
-            if best < 0 or score(w, k) > score(w, best):
-                best = k
-            cards &= cards - 1
-        node = best
+        else:
+            node = best
         play_now(world, p, w.tree_card[node])
         w.tree_path[depth] = node
         depth += 1
@@ -186,7 +165,7 @@ def ismcts_card(
         copy_state(s, world)
         if not sample(g, w, p, s, states, me, rng, MAX_PROPOSALS):
             w.gave_up += 1
-            return heuristic_card(allowed, s.trump, s.led, s.best, last_to_play(s))
+            return heuristic_play(s, allowed)
         depth = descend(w, p, world, rng)
         play_out(world, p, PLAYOUT, rng)  # nothing where the walk ended the hand
         for d in range(depth):
@@ -195,13 +174,10 @@ def ismcts_card(
             if w.tree_seat[k] == world.hand_winner:
                 w.tree_wins[k] += 1
     top = -1
-    cards = allowed
-    while cards != 0:
-        card = lowest(cards)
-        k = child(w, 0, card)
+    for card in range(CARDS):
+        k = child(w, 0, card) if (allowed >> card) & 1 != 0 else -1
         if k >= 0 and (top < 0 or w.tree_visits[k] > w.tree_visits[top]):
             top = k
-        cards &= cards - 1
     return w.tree_card[top]
 
 
@@ -219,9 +195,7 @@ def restock(w: Any, world: Any, rng: Any) -> None:
             movable += 1
     for i in range(movable - 1, 0, -1):
         a, b = w.left[i], w.left[int(uniform(rng) * (i + 1))]
-        card = world.stock[a]
-        world.stock[a] = world.stock[b]
-        world.stock[b] = card
+        world.stock[a], world.stock[b] = world.stock[b], world.stock[a]
     world.shuffle_seed = next_seed(rng)
     world.shuffle_drawn = 0
 
@@ -261,9 +235,10 @@ def pimc_card(
     drawn = view in (PIMC, SOLVER)
     if drawn:
         prepare(g, w, s, me, view == SOLVER and (g.unread >> me) & 1 == 0)
-    clear_wins(w, allowed)
+    for card in range(CARDS):
+        w.wins[card] = 0
     world, played = states[WORLD], states[PLAYED]
-    usual = heuristic_card(allowed, s.trump, s.led, s.best, last_to_play(s))
+    usual = heuristic_play(s, allowed)
     known = 0  # under SEES_ALL, the cards the solver found lose
     for i in range(worlds):
         copy_state(s, world)
@@ -278,10 +253,9 @@ def pimc_card(
         while cards != 0:
             card = lowest(cards)
             cards &= cards - 1
-            out = world
+            out = played if cards != 0 else world
             if cards != 0:
                 copy_state(world, played)
-                out = played
             play_now(out, p, card)
             value = solved(w, p, out, states, me) if solving else UNSOLVED
             if value == UNSOLVED:
@@ -308,10 +282,9 @@ def decide(
         return pick(bot, s, allowed, rng, last_to_play(s))
     if popcount(allowed) == 1:
         return lowest(allowed)
-    seat = s.trick_seats[s.trick_len]
     if bot == ISMCTS:
-        return ismcts_card(s, p, g, w, states, seat, allowed, budget, stream)
-    return pimc_card(s, p, g, w, states, seat, allowed, budget, bot, stream)
+        return ismcts_card(s, p, g, w, states, s.trick_seats[s.trick_len], allowed, budget, stream)
+    return pimc_card(s, p, g, w, states, s.trick_seats[s.trick_len], allowed, budget, bot, stream)
 
 
 def play_logged(s: Any, p: Any, g: Any, states: Any, card: int, reading: bool) -> None:
@@ -324,7 +297,9 @@ def play_logged(s: Any, p: Any, g: Any, states: Any, card: int, reading: bool) -
     g.excluded[g.plays_len] = exclusions(probe, p, seat, card, False)
     if reading:
         g.read[g.plays_len] = exclusions(probe, p, seat, card, True)
-    log_play(g, seat, card)
+    g.play_seat[g.plays_len] = seat
+    g.play_card[g.plays_len] = card
+    g.plays_len += 1
     play_card(s, seat, card)
     if s.trick_len == s.seats_len:
         log_trick_played(g, s)
@@ -372,9 +347,8 @@ def play_dealt(
     deal_logged(s, p, g, searching, deck, players, dealt, dealer, seed)
     while s.over == 0:
         seat = s.trick_seats[s.trick_len]
-        bot = bots[seat]
         if searching:
-            card = decide(s, p, g, w, states, bot, budgets[seat], rng, streams[seat])
+            card = decide(s, p, g, w, states, bots[seat], budgets[seat], rng, streams[seat])
             play_logged(s, p, g, states, card, reading)
         else:
-            play_now(s, p, pick(bot, s, allowed_now(s, p), rng, last_to_play(s)))
+            play_now(s, p, pick(bots[seat], s, allowed_now(s, p), rng, last_to_play(s)))

@@ -4,7 +4,7 @@ it. The hand is then a game of two sides, the seat and the rest, with nothing hi
 chance (a reshuffle is drawn from the hand's seed, known too), so plain depth-first search
 decides it: a position is won where the seat to move is the solver's seat and one card
 wins, or another seat's and every card does. Each position's cards are tried the mover's
-likeliest first (`ordered`), and the search stops at the first card that settles it.
+likeliest first (`heuristic_play`), and the search stops at the first card that settles it.
 
 With the others `modelled` as the heuristic bot, each of them plays the heuristic's card
 alone, and the search asks whether some line of the seat's own play wins against them:
@@ -24,8 +24,8 @@ UNSOLVED = -1
 """What `solve` gives when its budget of positions ran out first."""
 
 
-def ordered(s: Any, allowed: int) -> int:
-    """The card of `allowed` to try first: the one the heuristic bot would play."""
+def heuristic_play(s: Any, allowed: int) -> int:
+    """The card of `allowed` the heuristic bot plays at `s`: the one the search tries first."""
     return heuristic_card(allowed, s.trump, s.led, s.best, last_to_play(s))
 
 
@@ -34,7 +34,7 @@ def choices(s: Any, p: Any, me: int, modelled: bool) -> int:
     `modelled` as the heuristic bot and one of them is to move, the heuristic's card."""
     allowed = allowed_now(s, p)
     if modelled and s.trick_seats[s.trick_len] != me:
-        return 1 << ordered(s, allowed)
+        return 1 << heuristic_play(s, allowed)
     return allowed
 
 
@@ -56,13 +56,12 @@ def solve(
         node = states[base + depth]
         goal = 1 if node.trick_seats[node.trick_len] == me else 0
         if found == goal or todo[depth] == 0:
-            value = goal if found == goal else 1 - goal
+            found = goal if found == goal else 1 - goal
             if depth == 0:
-                return value
+                return found
             depth -= 1
-            found = value
             continue
-        card = ordered(node, todo[depth]) if found < 0 else lowest(todo[depth])
+        card = heuristic_play(node, todo[depth]) if found < 0 else lowest(todo[depth])
         todo[depth] &= ~(1 << card)
         if visited[0] >= budget or depth + 2 > len(todo):
             return UNSOLVED

@@ -163,22 +163,17 @@ def record_type(fields: tuple[Field, ...]) -> Any:
     """The numpy type of a record of `fields` (for numba: CPython plays without numpy)."""
     import numpy as np
 
-    return np.dtype(
-        [(f.name, f.dtype, (f.size,)) if f.size else (f.name, f.dtype) for f in fields],
-        align=True,
-    )
+    return np.dtype([(f.name, f.dtype, (f.size,) if f.size else ()) for f in fields], align=True)
 
 
 def record_class(name: str, fields: tuple[Field, ...]) -> type:
     """A class for CPython with a slot for each of `fields`, each zero (rows as lists)."""
-    names = tuple(f.name for f in fields)
-    sizes = tuple(f.size for f in fields)
 
     def __init__(self: Any) -> None:
-        for field, size in zip(names, sizes, strict=True):
-            setattr(self, field, [0] * size if size else 0)
+        for f in fields:
+            setattr(self, f.name, [0] * f.size if f.size else 0)
 
-    return type(name, (), {"__slots__": names, "__init__": __init__})
+    return type(name, (), {"__slots__": tuple(f.name for f in fields), "__init__": __init__})
 
 
 def copy_source(native: bool = False) -> str:
@@ -210,13 +205,9 @@ def clear_source() -> str:
     return "\n".join(lines) + "\n"
 
 
-def _made() -> tuple[Any, Any]:
-    space: dict[str, Any] = {}
-    exec(compile(copy_source() + clear_source(), "<rulesdsl kernel state>", "exec"), space)
-    return space["copy_state"], space["clear_hand"]
-
-
-copy_state, clear_hand = _made()
+_defined: dict[str, Any] = {}
+exec(compile(copy_source() + clear_source(), "<rulesdsl kernel state>", "exec"), _defined)
+copy_state, clear_hand = _defined["copy_state"], _defined["clear_hand"]
 """Make the state `b` a copy of `a`; give the fields of `s` their values at the deal (CPython
 runs both; the native build compiles their text)."""
 

@@ -39,7 +39,7 @@ from rulesdsl.play.kernel.dispatch import (
     score_at,
 )
 from rulesdsl.play.kernel.primitives import stream_number, uniform
-from rulesdsl.play.kernel.rules import clockwise_active, left_of, played_cards
+from rulesdsl.play.kernel.rules import active_seats, clockwise_active, left_of, played_cards
 from rulesdsl.play.kernel.state import SEATS, clear_hand
 
 RANDOM, LOWEST, HIGHEST, HEURISTIC, PLAYOUT = range(5)
@@ -136,9 +136,7 @@ def play_card(s: Any, seat: int, card: int) -> None:
     s.trick_len += 1
     if s.best < 0:
         s.led = card & 3
-        s.best = card
-        s.winner = seat
-    elif beats(card, s.best, s.led, s.trump):
+    if s.best < 0 or beats(card, s.best, s.led, s.trump):
         s.best = card
         s.winner = seat
 
@@ -169,21 +167,20 @@ def eliminate_ruled(s: Any, p: Any, number: int) -> None:
     trick. Each rule fires where it puts out a player no earlier rule or empty hand did;
     the cards of a player a rule puts out leave play."""
     in_trick = 0
-    empty = 0
+    out = 0  # the empty hands that go out at step 6, then the players the rules put out
     for k in range(s.seats_len):
         seat = s.trick_seats[k]
         in_trick |= 1 << seat
         if p.eliminate == 0 and s.hands[seat] == 0:
-            empty |= 1 << seat
-    ruled = 0
+            out |= 1 << seat
     for k in range(p.out_len):
-        gone = out_at(p.out_code[k], p, s, p.out_arg[k]) & in_trick & ~ruled
-        if gone & ~empty != 0:
+        gone = out_at(p.out_code[k], p, s, p.out_arg[k]) & in_trick & ~out
+        if gone != 0:
             s.fired |= p.out_bit[k]
-        ruled |= gone
+        out |= gone
     for k in range(s.seats_len):
         seat = s.trick_seats[k]
-        if s.active[seat] != 0 and (empty | ruled) & (1 << seat) != 0:
+        if s.active[seat] != 0 and out & (1 << seat) != 0:
             s.hands[seat] = 0
             put_out(s, seat, number)
 
@@ -252,57 +249,52 @@ def draw_too(s: Any, p: Any) -> int:
 
 
 def draw(s: Any, p: Any) -> int:
-    """Step 4 and 5: who draws, in order; a draw may end the hand (its winner, or NO_END)."""
-    ended = NO_END
-    if p.drawers_code == 0:
-        if s.active[s.winner] != 0 and draw_for(s, p, s.winner) > 0:
-            ended = draw_end_at(p.draw_end_code, s, s.winner, p.draw_end_arg)
-        if ended == NO_END and p.also_len != 0:
-            ended = draw_too(s, p)
+    """Step 4 and 5: who draws, in order (where the profile's rules do not say, the trick
+    winner if still in), who draws too right after the winner (`draw_too`); a draw may end
+    the hand (its winner, or NO_END)."""
+    alone = p.drawers_code == 0
+    if alone:
+        drawers = 1 if s.active[s.winner] != 0 else 0
     else:
         drawers = drawers_at(p.drawers_code, s, p.drawers_arg)
-        after = 1 if drawers > 0 and s.drawers[0] == s.winner else 0
-        for k in range(drawers):
-            if k == after and ended == NO_END and p.also_len != 0:
-                ended = draw_too(s, p)
-            seat = s.drawers[k]
-            if ended == NO_END and draw_for(s, p, seat) > 0:
-                ended = draw_end_at(p.draw_end_code, s, seat, p.draw_end_arg)
-        if drawers == after and ended == NO_END and p.also_len != 0:
+    after = 1 if drawers > 0 and (alone or s.drawers[0] == s.winner) else 0
+    ended = NO_END
+    for k in range(drawers):
+        if k == after and ended == NO_END and p.also_len != 0:
             ended = draw_too(s, p)
+        seat = s.winner if alone else s.drawers[k]
+        if ended == NO_END and draw_for(s, p, seat) > 0:
+            ended = draw_end_at(p.draw_end_code, s, seat, p.draw_end_arg)
+    if drawers == after and ended == NO_END and p.also_len != 0:
+        ended = draw_too(s, p)
     return ended
 
 
 def after_draw(s: Any, p: Any, number: int, last_card: bool) -> None:
     """Steps 6 to 10, when the draw has not ended the hand."""
-    winner = s.winner
     if p.out_len != 0:
         eliminate_ruled(s, p, number)
     elif p.eliminate == 0:
         eliminate(s, number)
-    if p.eliminate == 0 and last_card and s.active[winner] != 0:
+    if p.eliminate == 0 and last_card and s.active[s.winner] != 0:
         s.fired |= p.eliminate_bit
         s.saves += 1
     if s.remaining == 1:
-        seat = 0
-        while s.active[seat] == 0:
-            seat += 1
-        end_hand(s, seat, LAST_PLAYER, 0)
+        end_hand(s, lowest(active_seats(s)), LAST_PLAYER, 0)
     elif s.remaining == 0:
         end_hand(s, all_out_at(p.all_out_code, s, p.all_out_arg), ALL_OUT, p.all_out_bit)
     else:
-        for k in range(p.end_len):
-            if s.over == 0:
-                ended = end_at(p.end_code[k], p, s, p.end_arg[k])
-                if ended != NO_END:
-                    end_hand(s, ended, p.end_reason[k], p.end_bit[k])
-        if s.over == 0:
-            if number >= TRICK_LIMIT_TRICKS:
-                end_hand(s, -1, TRICK_LIMIT, 0)
-            else:
-                s.leader = next_lead_at(p.next_lead_code, s, p.next_lead_arg)
-                if p.next_lead_code != 0 and s.leader != winner_leads(s):
-                    s.fired |= p.next_lead_bit
+        for k in range(p.end_len):  # the first end check that ends the hand ends it
+            ended = end_at(p.end_code[k], p, s, p.end_arg[k])
+            if ended != NO_END:
+                end_hand(s, ended, p.end_reason[k], p.end_bit[k])
+                return
+        if number >= TRICK_LIMIT_TRICKS:
+            end_hand(s, -1, TRICK_LIMIT, 0)
+        else:
+            s.leader = next_lead_at(p.next_lead_code, s, p.next_lead_arg)
+            if p.next_lead_code != 0 and s.leader != winner_leads(s):
+                s.fired |= p.next_lead_bit
 
 
 def remember_trick(s: Any, number: int, winner: int) -> None:
@@ -320,11 +312,8 @@ def remember_trick(s: Any, number: int, winner: int) -> None:
     s.remembered = number + 1
     s.hand_played |= cards
     s.won[winner] |= cards
-    if s.streak_seat == winner:
-        s.streak += 1
-    else:
-        s.streak_seat = winner
-        s.streak = 1
+    s.streak = s.streak + 1 if s.streak_seat == winner else 1
+    s.streak_seat = winner
 
 
 def finish_trick(s: Any, p: Any) -> None:
@@ -332,8 +321,7 @@ def finish_trick(s: Any, p: Any) -> None:
     number = s.trick_number + 1
     winner = s.winner
     s.plays += s.seats_len
-    trump_won = s.best & 3 == s.trump
-    if trump_won:
+    if s.best & 3 == s.trump:  # a trump played to a trick wins it
         s.trumps_broken = 1
         if s.led != s.trump:
             s.fired |= p.trump_bit
@@ -367,11 +355,10 @@ def hand_points(s: Any, p: Any) -> int:
     an option's place fires where it differs from the option's."""
     won = s.hand_winner
     points = score_at(p.score_code, p, s, won, p.score_arg)
-    instead = points
     if p.score_replaces != 0:
         instead = score_at(p.score_instead_code, p, s, won, p.score_instead_arg)
-    if points != instead:
-        s.fired |= p.score_bit
+        if instead != points:
+            s.fired |= p.score_bit
     return points
 
 

@@ -39,12 +39,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulesdsl.play.engine.heuristic import heuristic_card
-from rulesdsl.play.engine.masks import ALL_CARDS, lowest, nth, popcount
+from rulesdsl.play.engine.masks import ALL_CARDS, nth, popcount
 from rulesdsl.play.kernel.primitives import next_seed, uniform
 from rulesdsl.play.kernel.rules import left_of
+from rulesdsl.play.kernel.solve import heuristic_play
 from rulesdsl.play.kernel.state import CARDS, EPOCHS, PLAYS, SEATS, SLOTS, Field, record_class
-from rulesdsl.play.kernel.steps import allowed_for, last_to_play, lead_first
+from rulesdsl.play.kernel.steps import allowed_for, lead_first
 
 WORLD, PLAYED, FIRST_PROBE = range(3)
 """The states a search works on: the world drawn, the world played out, then the probes."""
@@ -73,9 +73,8 @@ WORK_FIELDS = (
     Field("banned", SLOTS, meaning="the cards a slot's card cannot be if never played"),
     Field("room", SLOTS, meaning="how many cards of its pool a slot's card can be"),
     Field("count", EPOCHS, meaning="(scratch) slots of each pool"),
-    Field("drawn", EPOCHS, meaning="the cards of each pool a proposal dealt so far"),
     Field("held", SEATS, meaning="each seat's cards now in the proposal"),
-    Field("dealt", SEATS, meaning="(scratch) each seat's dealt cards in the proposal"),
+    Field("dealt", SEATS, meaning="(scratch) the hands a proposal's deal is checked beside"),
     Field("first", meaning="the seat whose cards a proposal checks first"),
     Field("model", meaning="1 where the others' plays are read as the heuristic bot's"),
     Field("left", CARDS, meaning="the cards of the stock's pool left to put in it"),
@@ -124,16 +123,9 @@ def log_deal(g: Any, s: Any, deck: Any, dealer: int) -> None:
     for k in range(len(deck)):
         g.pool[0] |= 1 << deck[k]
     for seat in range(s.players):
-        cards = s.hands[seat]
-        while cards != 0:
-            take(g, seat, lowest(cards), 0)
-            cards &= cards - 1
-
-
-def log_play(g: Any, seat: int, card: int) -> None:
-    g.play_seat[g.plays_len] = seat
-    g.play_card[g.plays_len] = card
-    g.plays_len += 1
+        for card in range(CARDS):
+            if (s.hands[seat] >> card) & 1 != 0:
+                take(g, seat, card, 0)
 
 
 def log_trick_played(g: Any, s: Any) -> None:
@@ -147,25 +139,21 @@ def log_trick_played(g: Any, s: Any) -> None:
 def log_trick_finished(g: Any, s: Any) -> None:
     """After it: a refill of the stock, the cards drawn, who holds the fewest cards."""
     if s.refills > g.epochs:
-        e = g.epochs + 1
-        g.epochs = e
-        g.pool[e] = g.aside
-        g.pool_time[e] = g.plays_len
+        g.epochs += 1
+        g.pool[g.epochs] = g.aside
+        g.pool_time[g.epochs] = g.plays_len
         g.aside = 0
     for seat in range(s.players):
         drawn = s.hands[seat] & ~g.held[seat]
-        while drawn != 0:
-            card = lowest(drawn)
-            take(g, seat, card, epoch_of(g, card, g.plays_len))
-            drawn &= drawn - 1
-    if s.over == 0:
-        for seat in range(s.players):
-            fewest = s.active[seat] != 0
-            for other in range(s.players):
-                if other != seat and s.active[other] != 0:
-                    fewest = fewest and popcount(s.hands[seat]) < popcount(s.hands[other])
-            if fewest and s.remaining > 1:
-                g.fewest |= 1 << seat
+        for card in range(CARDS):
+            if (drawn >> card) & 1 != 0:
+                take(g, seat, card, epoch_of(g, card, g.plays_len))
+        fewest = s.over == 0 and s.remaining > 1 and s.active[seat] != 0
+        for other in range(s.players):
+            if other != seat and s.active[other] != 0:
+                fewest = fewest and popcount(s.hands[seat]) < popcount(s.hands[other])
+        if fewest:
+            g.fewest |= 1 << seat
 
 
 def epoch_of(g: Any, card: int, time: int) -> int:
@@ -241,16 +229,15 @@ def windows(g: Any, w: Any, s: Any, seat: int) -> None:
             if w.seat_plays[b] < i and (ruled_out(g, w, w.seat_plays[b]) >> card) & 1 != 0:
                 lo = w.seat_plays[b] + 1
         w.place_lo[j] = lo
-        room = 0
+        w.place_room[j] = 0
         for a in range(w.slots_from[seat], w.slots_from[seat + 1]):
             k = w.seat_slots[a]
             time = g.slot_time[k]
             if g.slot_epoch[k] == w.place_epoch[j] and lo <= time <= i and not shown_slot(g, s, k):
-                room += 1
+                w.place_room[j] += 1
         for earlier in range(w.place_from[seat], j):
             if w.place_epoch[earlier] == w.place_epoch[j] and w.place_lo[earlier] >= lo:
-                room -= 1
-        w.place_room[j] = room
+                w.place_room[j] -= 1
 
 
 def ruled_out(g: Any, w: Any, i: int) -> int:
@@ -290,15 +277,12 @@ def propose_seat(g: Any, w: Any, s: Any, seat: int, rng: Any) -> bool:
     for j in range(w.place_from[seat], w.place_from[seat + 1]):
         i = w.place[j]
         e = w.place_epoch[j]
-        lo = w.place_lo[j]
         count = 0
-        a = first
-        while a < stop and g.slot_time[w.seat_slots[a]] <= i:
+        for a in range(first, stop):
             k = w.seat_slots[a]
-            if g.slot_epoch[k] == e and w.fill[k] < 0 and g.slot_time[k] >= lo:
+            if g.slot_epoch[k] == e and w.fill[k] < 0 and w.place_lo[j] <= g.slot_time[k] <= i:
                 w.choices[count] = k
                 count += 1
-            a += 1
         if count == 0:
             return False
         w.fill[w.choices[int(uniform(rng) * count)]] = g.play_card[i]
@@ -313,10 +297,8 @@ def propose_seat(g: Any, w: Any, s: Any, seat: int, rng: Any) -> bool:
             count = popcount(allowed)
             if count == 0:
                 return False
-            card = nth(allowed, int(uniform(rng) * count))
-            w.fill[k] = card
-            w.free[e] &= ~(1 << card)
-            w.drawn[e] += 1
+            w.fill[k] = nth(allowed, int(uniform(rng) * count))
+            w.free[e] &= ~(1 << w.fill[k])
             made *= count
     return made >= most or uniform(rng) * most < made
 
@@ -327,7 +309,7 @@ def fill_bound(g: Any, w: Any, s: Any, seat: int) -> float:
     A free slot's allowed cards grow with its time (fewer plays after it), so drawing the
     free slots in time order, the j-th of a pool has `room - j` choices less those the
     seats before took from its room: never more than `min(room, left) - j`, `left` the
-    pool's cards the seats before left, and no more than that of the latest slots of the
+    pool's cards the seats before left free, and no more than that of the latest slots of the
     pool. Keeping a proposal with the chance (its choices) / (this bound) makes each
     filling as likely, whichever slots the placements left free."""
     most = 1.0
@@ -343,8 +325,7 @@ def fill_bound(g: Any, w: Any, s: Any, seat: int) -> float:
         e = g.slot_epoch[k]
         if w.count[e] > 0 and not shown_slot(g, s, k):
             w.count[e] -= 1
-            left = popcount(w.unseen[e]) - w.drawn[e]
-            most *= min(w.room[k], left) - w.count[e]
+            most *= min(w.room[k], popcount(w.free[e])) - w.count[e]
     return most
 
 
@@ -355,9 +336,7 @@ def may_play(q: Any, p: Any, seat: int, held: int, card: int, modelled: bool) ->
     q.hands[seat] = held
     allowed = allowed_for(q, p, seat)
     q.hands[seat] = own
-    if modelled and (allowed >> card) & 1 != 0:
-        return heuristic_card(allowed, q.trump, q.led, q.best, last_to_play(q)) == card
-    return (allowed >> card) & 1 != 0
+    return (allowed >> card) & 1 != 0 and (not modelled or heuristic_play(q, allowed) == card)
 
 
 def exclusions(q: Any, p: Any, seat: int, card: int, modelled: bool) -> int:
@@ -380,8 +359,7 @@ def walk(g: Any, w: Any, p: Any, states: Any, seat: int) -> int:
     """The cards the proposal gives `seat` now, its slots and plays walked in order; -1 as
     soon as one of its plays is illegal with the cards it held then."""
     held = 0
-    a = w.slots_from[seat]
-    stop = w.slots_from[seat + 1]
+    a, stop = w.slots_from[seat], w.slots_from[seat + 1]
     for b in range(w.plays_from[seat], w.plays_from[seat + 1]):
         i = w.seat_plays[b]
         while a < stop and g.slot_time[w.seat_slots[a]] <= i:
@@ -391,9 +369,8 @@ def walk(g: Any, w: Any, p: Any, states: Any, seat: int) -> int:
         if not may_play(states[FIRST_PROBE + i], p, seat, held, card, w.model != 0):
             return -1
         held &= ~(1 << card)
-    while a < stop:
-        held |= 1 << w.fill[w.seat_slots[a]]
-        a += 1
+    for rest in range(a, stop):
+        held |= 1 << w.fill[w.seat_slots[rest]]
     return held
 
 
@@ -403,7 +380,6 @@ def propose(g: Any, w: Any, p: Any, s: Any, states: Any, me: int, rng: Any) -> b
     each seat's cards now in `w.held`."""
     for e in range(g.epochs + 1):
         w.free[e] = w.unseen[e]
-        w.drawn[e] = 0
     for k in range(s.players):
         seat = (w.first + k) % s.players
         if seat != me:
@@ -422,15 +398,11 @@ def led_first_as_dealt(g: Any, w: Any, p: Any, s: Any, states: Any, me: int) -> 
     position before the first play with the proposal's hands, then put back)."""
     q = states[FIRST_PROBE] if g.plays_len > 0 else s
     for seat in range(s.players):
-        w.dealt[seat] = 0
+        w.dealt[seat] = q.hands[seat]
+        q.hands[seat] = 0
     for k in range(g.slots_len):
         if g.slot_time[k] == 0:
-            card = g.slot_card[k] if g.slot_seat[k] == me else w.fill[k]
-            w.dealt[g.slot_seat[k]] |= 1 << card
-    for seat in range(s.players):
-        held = q.hands[seat]
-        q.hands[seat] = w.dealt[seat]
-        w.dealt[seat] = held
+            q.hands[g.slot_seat[k]] |= 1 << (g.slot_card[k] if g.slot_seat[k] == me else w.fill[k])
     leader, first_leader, fired = q.leader, q.first_leader, q.fired
     q.leader = left_of(g.dealer, s.players)
     lead_first(q, p)
@@ -445,31 +417,27 @@ def sample(g: Any, w: Any, p: Any, s: Any, states: Any, me: int, rng: Any, tries
     """Draw a consistent world into `states[WORLD]`, a copy of the position now `s`: the
     other hands and the stock's unseen cards as the world has them, its reshuffles seeded
     anew; False if none was found in `tries` proposals."""
-    found = False
     for _ in range(tries):
         w.proposals += 1
-        if propose(g, w, p, s, states, me, rng):
-            found = True
-            break
-    if not found:
-        return False
-    w.worlds += 1
-    ws = states[WORLD]
-    for seat in range(s.players):
-        if seat != me:
-            ws.hands[seat] = w.held[seat] if s.active[seat] != 0 else 0
-    left = 0
-    cards = w.free[g.epochs]
-    while cards != 0:
-        w.left[left] = lowest(cards)
-        left += 1
-        cards &= cards - 1
-    for k in range(s.stock_len):
-        if g.epochs > 0 or s.stock[k] != s.shown:
-            j = int(uniform(rng) * left)
-            ws.stock[k] = w.left[j]
-            left -= 1
-            w.left[j] = w.left[left]
-    ws.shuffle_seed = next_seed(rng)
-    ws.shuffle_drawn = 0
-    return True
+        if not propose(g, w, p, s, states, me, rng):
+            continue
+        w.worlds += 1
+        ws = states[WORLD]
+        for seat in range(s.players):
+            if seat != me:
+                ws.hands[seat] = w.held[seat] if s.active[seat] != 0 else 0
+        left = 0
+        for card in range(CARDS):
+            if (w.free[g.epochs] >> card) & 1 != 0:
+                w.left[left] = card
+                left += 1
+        for k in range(s.stock_len):
+            if g.epochs > 0 or s.stock[k] != s.shown:
+                j = int(uniform(rng) * left)
+                ws.stock[k] = w.left[j]
+                left -= 1
+                w.left[j] = w.left[left]
+        ws.shuffle_seed = next_seed(rng)
+        ws.shuffle_drawn = 0
+        return True
+    return False

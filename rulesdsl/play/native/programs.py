@@ -30,6 +30,7 @@ from numba.extending import intrinsic
 
 from rulesdsl.play.kernel import build, machine, meanings
 from rulesdsl.play.kernel.program import after, heights
+from rulesdsl.play.kernel.state import FIELDS, record_type
 
 SIGNATURE = "int64(voidptr, int64, int64, int64, int64)"
 """The C function's: the state record, the instruction it starts at, the seat, the cards
@@ -61,9 +62,7 @@ def call_native(
 @intrinsic
 def state_at(typing: Any, address: Any) -> tuple[Any, Any]:
     """The state record at `address`."""
-    from rulesdsl.play.kernel.compiled import STATE
-
-    record = numba.from_dtype(STATE)
+    record = numba.from_dtype(record_type(FIELDS))
 
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
         return builder.bitcast(args[0], context.get_value_type(record))
@@ -83,8 +82,8 @@ def branches() -> tuple[dict[int, list[ast.stmt]], list[ast.stmt]]:
 
 
 def meanings_by_code() -> dict[str, tuple[list[str], dict[int, ast.expr]]]:
-    """Each function of `meanings.source()`, a chain of `if code == k: return meaning`: its
-    parameters, and the meaning of each code."""
+    """Each function of `meanings.source()`, `if code == k: return meaning` for each code:
+    its parameters, and the meaning of each code."""
     found = {}
     for function in ast.parse(meanings.source()).body:
         assert isinstance(function, ast.FunctionDef)
@@ -97,28 +96,19 @@ def meanings_by_code() -> dict[str, tuple[list[str], dict[int, ast.expr]]]:
 MEANINGS = meanings_by_code()
 
 
-class Given(ast.NodeTransformer):
-    """A meaning, its parameters replaced by the expressions given for them."""
-
-    def __init__(self, given: dict[str, ast.expr]) -> None:
-        self.given = given
-
-    def visit_Name(self, node: ast.Name) -> ast.expr:
-        return copy.deepcopy(self.given.get(node.id, node))
-
-
 class Written(ast.NodeTransformer):
     """An instruction's code: names of `values` as numbers, the stack's items as locals,
     the program's numbers read, and what then reads numbers alone worked out."""
 
-    def __init__(self, values: dict[str, int], program: list[int]) -> None:
+    def __init__(self, values: dict[str, int | ast.expr], program: list[int]) -> None:
         self.values = values
         self.program = program
 
     def visit_Name(self, node: ast.Name) -> ast.expr:
-        if isinstance(node.ctx, ast.Load) and node.id in self.values:
-            return ast.Constant(self.values[node.id])
-        return node
+        if not isinstance(node.ctx, ast.Load) or node.id not in self.values:
+            return node
+        value = self.values[node.id]
+        return ast.Constant(value) if isinstance(value, int) else copy.deepcopy(value)
 
     def visit_Subscript(self, node: ast.Subscript) -> ast.expr:
         self.generic_visit(node)
@@ -139,7 +129,7 @@ class Written(ast.NodeTransformer):
             params, meant = MEANINGS[name]
             given = dict(zip(params, node.args, strict=True))
             chosen = copy.deepcopy(meant.get(node.args[0].value, ast.Constant(0)))
-            return self.visit(Given(given).visit(chosen))
+            return Written(given, self.program).visit(chosen)
         return node
 
     def visit_IfExp(self, node: ast.IfExp) -> ast.expr:

@@ -29,12 +29,9 @@ TEMP_PREFIX = "."
 TEMP_SUFFIX = ".tmp"
 """A file being written is named `.<random>.tmp` until it is renamed over its target."""
 PRIVATE_FOLDER = 0o700
-OPEN_FLAGS = (
-    os.O_RDONLY
-    | getattr(os, "O_NOFOLLOW", 0)
-    | getattr(os, "O_NONBLOCK", 0)
-    | getattr(os, "O_CLOEXEC", 0)
-)
+OPEN_FLAGS = os.O_RDONLY
+for _flag in ("O_NOFOLLOW", "O_NONBLOCK", "O_CLOEXEC"):  # each where the system has it
+    OPEN_FLAGS |= getattr(os, _flag, 0)
 KINDS = (
     (stat.S_ISDIR, "a folder"),
     (stat.S_ISLNK, "a symbolic link"),
@@ -171,8 +168,7 @@ def existing(path: Path) -> Path:
 def make_folders(path: Path) -> None:
     """Make `path` and the folders above it that are missing, each private to this user
     (OSError if one cannot be made)."""
-    top = existing(path)
-    missing = [path, *path.parents][: len(path.parents) - len(top.parents)]
+    missing = [path, *path.parents][: len(path.parents) - len(existing(path).parents)]
     for folder in reversed(missing):
         with contextlib.suppress(FileExistsError):  # another process made it meanwhile
             os.mkdir(folder, PRIVATE_FOLDER)
