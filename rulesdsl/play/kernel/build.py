@@ -71,11 +71,8 @@ class BuildError(Exception):
 
 
 def functions(module: ModuleType) -> list[FunctionType]:
-    return [
-        f
-        for f in vars(module).values()
-        if inspect.isfunction(f) and f.__module__ == module.__name__ and f.__name__ not in SKIPPED
-    ]
+    found = [f for f in vars(module).values() if inspect.isfunction(f)]
+    return [f for f in found if f.__module__ == module.__name__ and f.__name__ not in SKIPPED]
 
 
 def parsed(function: FunctionType, trees: dict[str, dict[str, ast.FunctionDef]]) -> ast.FunctionDef:
@@ -89,16 +86,13 @@ def parsed(function: FunctionType, trees: dict[str, dict[str, ast.FunctionDef]])
 
 
 class Definition(NamedTuple):
-    """A function of the kernel: its definition, the names of its module, and every name
-    its text holds (walked once)."""
+    """A function of the kernel: its definition, the names of its module, every name its
+    text holds (walked once), and those it reads."""
 
     node: ast.FunctionDef
     space: dict[str, Any]
     names: list[ast.Name]
-
-    @property
-    def reads(self) -> set[str]:
-        return {n.id for n in self.names if isinstance(n.ctx, ast.Load)}
+    reads: set[str]
 
 
 def definition(node: ast.FunctionDef, space: dict[str, Any]) -> Definition:
@@ -109,7 +103,8 @@ def definition(node: ast.FunctionDef, space: dict[str, Any]) -> Definition:
     node.returns = None
     for arg in node.args.args:
         arg.annotation = None
-    return Definition(node, space, [n for n in ast.walk(node) if isinstance(n, ast.Name)])
+    names = [n for n in ast.walk(node) if isinstance(n, ast.Name)]
+    return Definition(node, space, names, {n.id for n in names if isinstance(n.ctx, ast.Load)})
 
 
 GENERATED = (
@@ -119,16 +114,6 @@ GENERATED = (
     (state, state.clear_source),
 )
 """The modules that write functions of the kernel, each with the function writing them."""
-
-
-def generated() -> list[Definition]:
-    """The functions GENERATED write."""
-    return [
-        definition(node, vars(module))
-        for module, text in GENERATED
-        for node in ast.parse(text()).body
-        if isinstance(node, ast.FunctionDef)
-    ]
 
 
 def kernel_functions(calls: list[Definition]) -> dict[str, tuple[FunctionType, Definition]]:
@@ -150,22 +135,24 @@ def kernel_functions(calls: list[Definition]) -> dict[str, tuple[FunctionType, D
             continue
         made = definition(parsed(function, trees), function.__globals__)
         found[name] = function, made
-        for read in made.reads - given:
-            value = function.__globals__.get(read)
-            if inspect.isfunction(value):
-                waiting.append(value)
+        called = (function.__globals__.get(read) for read in made.reads - given)
+        waiting += [value for value in called if inspect.isfunction(value)]
     return found
 
 
 def constants(made: Definition) -> dict[str, object]:
     """The module constants (ints and floats) the function `made` reads."""
-    space = made.space
-    return {n: space[n] for n in made.reads if type(space.get(n)) in (int, float)}
+    return {n: made.space[n] for n in made.reads if type(made.space.get(n)) in (int, float)}
 
 
 def source() -> str:
     """The kernel module's text."""
-    calls = generated()
+    calls = [  # the functions GENERATED write
+        definition(node, vars(module))
+        for module, text in GENERATED
+        for node in ast.parse(text()).body
+        if isinstance(node, ast.FunctionDef)
+    ]
     found = kernel_functions(calls)
     made = [function for _, function in found.values()] + calls
     values: dict[str, object] = {}

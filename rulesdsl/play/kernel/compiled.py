@@ -128,11 +128,9 @@ class CompiledProfile(NamedTuple):
         stream = np.zeros(2, np.uint64)
         if isinstance(rng, Stream):
             stream[:] = rng.seed, rng.drawn
-        g, w, states, streams = self.rows
-        seed = np.uint64(hand_seed)
         self.module.play_dealt(
-            state, self.record, g, w, states, ranked, players, dealt, dealer, seed, self.bots,
-            self.budgets, stream, streams,
+            state, self.record, *self.rows[:3], ranked, players, dealt, dealer,
+            np.uint64(hand_seed), self.bots, self.budgets, stream, self.rows.streams,
         )  # fmt: skip
         if isinstance(rng, Stream):
             rng.skip(int(stream[1]) - rng.drawn)
@@ -140,7 +138,7 @@ class CompiledProfile(NamedTuple):
         plan = self.record.copy().reshape(1).view(np.recarray)[0]
         plan.native = 0  # CPython runs the programs themselves
         result = hand_result(state, plan, self.plan.fired_names)
-        return result, comeback(result, int(g["fewest"]))
+        return result, comeback(result, int(self.rows.seen["fewest"]))
 
 
 def compiled_profile(rules: Rules, players: int, bots: tuple[str, ...]) -> CompiledProfile:
@@ -149,9 +147,8 @@ def compiled_profile(rules: Rules, players: int, bots: tuple[str, ...]) -> Compi
     plan = kernel_plan(rules)
     kinds, budgets = seat_kinds(bots)
     seats = np.zeros(SEATS, np.int64)
-    seats[:players] = kinds
     sizes = np.zeros(SEATS, np.int64)
-    sizes[:players] = budgets
+    seats[:players], sizes[:players] = kinds, budgets
     table = np.array(table_of(rules, players), np.int64)
     rows = search_rows(max(kinds) >= PIMC)
     return CompiledProfile(

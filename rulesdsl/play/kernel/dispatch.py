@@ -62,29 +62,24 @@ def source() -> str:
     for step, call in CALLS.items():
         plan = "p, " if call.stated else ""
         lines.append(f"def {call.name}(code, {plan}{call.params}, arg):")
-        for code, function in enumerate(AT[step], 1):
-            args = call.params + (", arg" if takes_arg(function, call) else "")
-            lines.append(f"    if code == {code}:")
-            lines.append(f"        return {function.__name__}({args})")
-        if call.stated:
-            lines += [f"    if code == {stated_code(step)}:", f"        return {call.stated}"]
+        returns = [f"{function.__name__}({arguments(function, call)})" for function in AT[step]]
+        # a stated rule's, where a profile may state one: the next code, `stated_code(step)`
+        for code, value in enumerate([*returns, call.stated] if call.stated else returns, 1):
+            lines += [f"    if code == {code}:", f"        return {value}"]
         lines += [f"    return {call.default}", "", ""]
     return "\n".join(lines)
 
 
-def takes_arg(function: Callable[..., Any], call: Call) -> bool:
-    """Whether `function` takes the rule's value after the step's parameters."""
-    return len(inspect.signature(function).parameters) > len(call.params.split(", "))
+def arguments(function: Callable[..., Any], call: Call) -> str:
+    """What `function` is called with: the step's parameters, and the rule's value where it
+    takes it after them."""
+    takes_arg = len(inspect.signature(function).parameters) > len(call.params.split(", "))
+    return call.params + (", arg" if takes_arg else "")
 
 
 def _made() -> dict[str, object]:
-    names = {f.__name__: f for functions in AT.values() for f in functions}
-    space: dict[str, object] = {
-        **names,
-        "NO_END": NO_END,
-        "winner_leads": winner_leads,
-        "run_rule": run_rule,
-    }
+    space: dict[str, object] = {f.__name__: f for functions in AT.values() for f in functions}
+    space.update(NO_END=NO_END, winner_leads=winner_leads, run_rule=run_rule)
     exec(compile(source(), "<rulesdsl kernel calls>", "exec"), space)
     return {call.name: space[call.name] for call in CALLS.values()}
 

@@ -69,7 +69,7 @@ them is a ProgramError.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from functools import reduce
 from types import SimpleNamespace
 from typing import NamedTuple
@@ -119,7 +119,6 @@ COUNTED = {Aggregate.ANY: "!=", Aggregate.ALL: "==", Aggregate.COUNT: ""}
 """The aggregates a count of cards against a mask gives (`Compiler.counted`), each with the
 comparison of the count with 0 that gives it."""
 ALLOWED = SET_CODES[CARD_SETS[NAMES["allowed"].code]]
-ACTIVE = SET_CODES[NAMED_SETS["active"]]
 
 
 class ProgramError(Exception):
@@ -194,15 +193,11 @@ class Compiler:
             self.value(node.args[0], loops)
             for arg in node.args[1:]:
                 self.operand(OPERATIONS.index((2, node.fn)), arg, loops)
-        elif not self.counted(node, loops):
+        else:
             assert isinstance(node, ir.Over)
-            fold = vm.FOLDS.index(node.kind)
-            if node.base is None:
-                members: int | ir.Node = SET_CODES[node.over]
-            else:  # a set that is an attribute (`p.won`): its value, a mask
-                members = ir.Attr(Type.CARDS, node.pos, node.base, node.over.iterate)
-            slot = self.fold(fold, node.var, members, node.body, node.free, loops, node.where)
-            out.append((vm.SLOT, slot))
+            if not self.counted(node, loops):
+                fold = vm.FOLDS.index(node.kind)
+                self.fold(fold, node.var, members(node), node.body, node.free, loops, node.where)
 
     def attribute(self, node: ir.Attr, loops: list[Loop]) -> None:
         """Code that pushes an attribute's value: of a variable or a name, in one
@@ -227,16 +222,14 @@ class Compiler:
         else:
             loops[-1].body.append((vm.OPERATE_WITH, operation, number))
 
-    def choice(
-        self, condition: ir.Node, then: ir.Node, otherwise: ir.Node, loops: list[Loop]
-    ) -> None:
+    def choice(self, condition: ir.Node, then: ir.Node, orelse: ir.Node, loops: list[Loop]) -> None:
         out = loops[-1].body
         other, end = Label(), Label()
         self.value(condition, loops)
         out.append((vm.UNLESS, other))
         self.value(then, loops)
         out += [(vm.JUMP, end), other]
-        self.value(otherwise, loops)
+        self.value(orelse, loops)
         out.append(end)
 
     def fold(
@@ -248,45 +241,48 @@ class Compiler:
         free: frozenset[int],
         loops: list[Loop],
         where: ir.Node | None = None,
-    ) -> int:
+    ) -> None:
         """Code for an aggregate of the set `members` (its number, or the node whose value
-        it is), where it is worked out (see the module's docstring); its slot. With a
+        it is), where it is worked out (see the module's docstring), and its SLOT. With a
         filter (`where`), its body is skipped for a member the filter is false for: the
         filter's value, then UNLESS back to the NEXT, whose stack is as it left it."""
         level = max((i for i, loop in enumerate(loops) if loop.binds & free), default=0)
         out = loops[level].body if level == len(loops) - 1 else loops[level + 1].before
         slot = self.slots
         self.slots += 1
-        before: list[Item] = []
-        inner: list[Item] = []
+        inner = Loop(frozenset({var}), [], [])  # the aggregate's own
         start, end = Label(), Label()
-        within = [*loops[: level + 1], Loop(frozenset({var}), inner, before)]
+        within = [*loops[: level + 1], inner]
         for part in conjuncts(where) if where is not None else []:
             self.value(part, within)
-            inner.append((vm.UNLESS, start))
+            inner.body.append((vm.UNLESS, start))
         self.value(body, within)
-        if isinstance(members, int):
-            out.append((vm.SET, members))
-        else:  # the set's value (`p.won`), pushed in `out` (as a loop's body that binds
-            # nothing, any aggregate in it goes to `out` first)
-            self.value(members, [*loops[: level + 1], Loop(frozenset(), out, out)])
-        out += [before, (vm.BEGIN, slot, fold)]
-        out += [start, (vm.NEXT, slot, var, end), inner, (vm.STEP, slot, var, start), end]
-        return slot
+        # the set, pushed in `out` (as a loop's body that binds nothing, any aggregate in
+        # its value goes to `out` first)
+        self.members(members, [*loops[: level + 1], Loop(frozenset(), out, out)])
+        out += [inner.before, (vm.BEGIN, slot, fold)]
+        out += [start, (vm.NEXT, slot, var, end), inner.body, (vm.STEP, slot, var, start), end]
+        loops[-1].body.append((vm.SLOT, slot))
 
-    def guarded(
-        self, condition: ir.Node, loops: list[Loop], members: Callable[[list[ir.Node]], None]
-    ) -> None:
+    def members(self, members: int | ir.Node, loops: list[Loop]) -> None:
+        """Code that pushes a set of `members` (an aggregate's): its number, or the node
+        whose value it is (`p.won`, a mask)."""
+        if isinstance(members, int):
+            loops[-1].body.append((vm.SET, members))
+        else:
+            self.value(members, loops)
+
+    def guarded(self, condition: ir.Node, loops: list[Loop]) -> list[ir.Node]:
         """A refuse or out rule's code: the parts of its condition (`and`ed) that do not
         read its variable (`card`, `player`) are worked out once, before the members, and
-        where one is false the rule gives 0 (no card refused, no player out); where all
-        hold, `members` lays out the code of the parts that read it."""
+        where one is false the rule gives 0 (no card refused, no player out); the parts
+        that read it, whose code the caller lays out where all hold."""
         parts = conjuncts(condition)
         for part in parts:
             if ir.CARD_VAR not in part.free:
                 self.value(part, loops)
                 self.root.append((vm.ELSE_NONE,))
-        members([part for part in parts if ir.CARD_VAR in part.free])
+        return [part for part in parts if ir.CARD_VAR in part.free]
 
     def refused(self, per_card: list[ir.Node], loops: list[Loop]) -> None:
         """The cards the parts of a refusal that read `card` keep; 0 where there are none
@@ -303,36 +299,29 @@ class Compiler:
             else:
                 self.root.append((vm.OPERATE, ON_SET["&~"], 2))
         else:
-            slot = self.fold(vm.KEEP, ir.CARD_VAR, ALLOWED, body, frozenset(), loops)
-            self.root.append((vm.SLOT, slot))
+            self.fold(vm.KEEP, ir.CARD_VAR, ALLOWED, body, frozenset(), loops)
 
     def put_out(self, per_player: list[ir.Node], condition: ir.Node, loops: list[Loop]) -> None:
         """The players still in for whom the parts of an out rule's condition that read
         `player` hold (all of them, where there are none), as the players their negation
         does not keep."""
         stays = negation(reduce(both, per_player) if per_player else condition)
-        slot = self.fold(vm.KEEP, ir.CARD_VAR, ACTIVE, stays, frozenset(), loops)
-        self.root.append((vm.SLOT, slot))
+        self.fold(vm.KEEP, ir.CARD_VAR, SET_CODES[NAMED_SETS["active"]], stays, frozenset(), loops)
 
-    def counted(self, node: ir.Node, loops: list[Loop]) -> bool:
+    def counted(self, node: ir.Over, loops: list[Loop]) -> bool:
         """Code for `any`, `all` or `count` of a set of cards whose filter and body are a
         condition on the member that `card_set` works out (`count(c in p.won: c.rank ==
         ace)`): the set's value and the cards it counts (for `all`, those it fails on), a
         mask, both; a mask known as the program is made is counted against (COUNT_IN).
         False, with no code, for another aggregate."""
-        if not (
-            isinstance(node, ir.Over) and node.kind in COUNTED and node.over in CARD_SETS.values()
-        ):
+        if node.kind not in COUNTED or node.over not in CARD_SETS.values():
             return False
         body = negation(node.body) if node.kind == Aggregate.ALL else node.body
         condition = body if node.where is None else both(node.where, body)
         if not self.card_set(condition, node.var, None):
             return False
         out = loops[-1].body
-        if node.base is None:
-            out.append((vm.SET, SET_CODES[node.over]))
-        else:
-            self.value(ir.Attr(Type.CARDS, node.pos, node.base, node.over.iterate), loops)
+        self.members(members(node), loops)
         self.card_set(condition, node.var, loops)
         if out[-1][0] == vm.PUSH:  # known as the program is made
             out[-1] = (vm.COUNT_IN, out[-1][1])
@@ -390,17 +379,16 @@ class Compiler:
             raise ProgramError("its checked tree is not kept")
         loops = [Loop(frozenset(), self.root, [])]
         if rule.kind == RuleKind.REFUSE:
-            self.guarded(tree, loops, lambda parts: self.refused(parts, loops))
+            self.refused(self.guarded(tree, loops), loops)
+        elif rule.kind == RuleKind.OUT:
+            self.put_out(self.guarded(tree, loops), tree, loops)
         elif rule.kind == RuleKind.END:
             assert rule.winner is not None
             self.choice(tree, rule.winner, ir.Number(Type.INT, tree.pos, NO_END), loops)
-        elif rule.kind in SEAT_KINDS:
-            self.value(tree, loops)
-        elif rule.kind == RuleKind.OUT:
-            self.guarded(tree, loops, lambda parts: self.put_out(parts, tree, loops))
         else:
             self.value(tree, loops)
-            self.root.append((vm.OPERATE_WITH, OPERATIONS.index((2, "max")), 0))
+            if rule.kind not in SEAT_KINDS:  # draw and score: max(0, its count)
+                self.root.append((vm.OPERATE_WITH, OPERATIONS.index((2, "max")), 0))
         self.root.append((vm.RETURN,))
 
 
@@ -421,6 +409,14 @@ def comparison(condition: ir.Node, var: int) -> tuple[str, str, ir.Node] | None:
         if term is not None and var not in value.free and (term == "rank" or op in ("==", "!=")):
             return term, op, value
     return None
+
+
+def members(node: ir.Over) -> int | ir.Node:
+    """The set an aggregate ranges over: its number, or where it is an attribute (`p.won`)
+    the node whose value it is, a mask."""
+    if node.base is None:
+        return SET_CODES[node.over]
+    return ir.Attr(Type.CARDS, node.pos, node.base, node.over.iterate)
 
 
 def is_var(node: ir.Node, var: int) -> bool:
@@ -472,18 +468,13 @@ def program(rule: HouseRule, start: int, strength: Mapping[int, int]) -> list[tu
     names)."""
     compiler = Compiler(strength)
     compiler.rule(rule)
-    items = list(_walk(compiler.root))
-    at = start
-    for item in items:
+    laid: list[tuple[int | Label, ...]] = []
+    for item in _walk(compiler.root):
         if isinstance(item, Label):
-            item.at = at
+            item.at = start + len(laid)
         else:
-            at += 1
-    code = [
-        padded(tuple(o.at if isinstance(o, Label) else o for o in item))
-        for item in items
-        if not isinstance(item, Label)
-    ]
+            laid.append(item)
+    code = [padded(tuple(o.at if isinstance(o, Label) else o for o in item)) for item in laid]
     bound = max((i[2] for i in code if i[0] == vm.NEXT), default=0)
     if compiler.slots > vm.AGGREGATES or bound >= vm.BOUND:
         raise ProgramError(f"it holds more than {vm.AGGREGATES} aggregates or {vm.BOUND} variables")
@@ -495,8 +486,10 @@ def program(rule: HouseRule, start: int, strength: Mapping[int, int]) -> list[tu
 PUSHES = frozenset(
     {vm.PUSH, vm.LEAF, vm.VAR, vm.SLOT, vm.VAR_ATTR, vm.LEAF_ATTR, vm.KEPT, vm.SET, vm.CARDS_WITH}
 )
-"""The instructions that push one value and pop none; ATTR, OPERATE_WITH and COUNT_IN leave
-as many as they found."""
+POPS = frozenset({vm.UNLESS, vm.BEGIN, vm.ELSE_NONE})
+"""The instructions that push one value and pop none, and those that pop one and push none;
+OPERATE replaces its values by one, STEP pops one, and ATTR, OPERATE_WITH, COUNT_IN, NEXT
+and JUMP leave as many as they found."""
 
 
 def heights(code: list[tuple[int, ...]], start: int) -> dict[int, int]:
@@ -517,18 +510,10 @@ def after(code: list[tuple[int, ...]], pc: int, start: int, height: int) -> list
     """Where the program laid out from `start` may go on after instruction `pc`, holding
     `height` values there, each with the values it then holds."""
     op, a, b, c = code[pc - start]
-    if op == vm.RETURN:
-        return []
-    if op == vm.OPERATE:
-        return [(pc + 1, height - b + 1)]
     if op == vm.STEP:  # on at its NEXT's body or end
         return [(c + 1, height - 1), (code[c - start][3], height - 1)]
-    if op == vm.NEXT:
-        return [(c, height), (pc + 1, height)]
-    if op == vm.JUMP:
-        return [(a, height)]
-    if op == vm.UNLESS:
-        return [(a, height - 1), (pc + 1, height - 1)]
-    if op in (vm.BEGIN, vm.ELSE_NONE):
-        return [(pc + 1, height - 1)]
-    return [(pc + 1, height + (op in PUSHES))]
+    if op == vm.OPERATE:
+        height += 1 - b
+    height += (op in PUSHES) - (op in POPS)
+    ways = {vm.RETURN: [], vm.JUMP: [a], vm.UNLESS: [a, pc + 1], vm.NEXT: [c, pc + 1]}
+    return [(there, height) for there in ways.get(op, [pc + 1])]

@@ -66,7 +66,6 @@ SOURCE_LOCK = threading.Lock()
 KEY = "key"
 KEY_SIZE = 32
 MAGIC = b"rulesdsl kernel cache 1\n"
-TAG_SIZE = hashlib.sha256().digest_size
 DATA = re.compile(r"[A-Za-z_][A-Za-z0-9_]*-[0-9a-f]{20}\.nbc")
 TEMP = re.compile(re.escape(TEMP_PREFIX) + r"[A-Za-z0-9_]+" + re.escape(TEMP_SUFFIX))
 IN_MEMORY = "this kernel is compiled in memory"
@@ -85,18 +84,16 @@ class CacheEntry:
         """The contents of the entry's file `name`, if it is there and was written with the
         key; else None, and a file of the wrong kind or contents is thrown away."""
         try:
-            data = read_file(self.folder / name)
+            body = unsealed(self.key, self.label(name), read_file(self.folder / name))
+            reason = "is damaged or was not written by rulesdsl"
         except FileNotFoundError:
             return None
         except Distrusted as refusal:
-            self.thrown(name, refusal.reason)
-            return None
+            body, reason = None, refusal.reason
         except OSError as error:
-            self.thrown(name, f"cannot be read ({problem(error)})")
-            return None
-        body = unsealed(self.key, self.label(name), data)
+            body, reason = None, f"cannot be read ({problem(error)})"
         if body is None:
-            self.thrown(name, "is damaged or was not written by rulesdsl")
+            self.thrown(name, reason)
         return body
 
     def write(self, name: str, body: bytes) -> None:
@@ -121,7 +118,7 @@ def sealed(key: bytes, label: bytes, body: bytes) -> bytes:
 def unsealed(key: bytes, label: bytes, data: bytes) -> bytes | None:
     """The body of `data` if it is a file of the cache named `label` sealed with `key`: the
     file as it would be sealed, compared whole in constant time."""
-    body = data[len(MAGIC) + TAG_SIZE :]
+    body = data[len(MAGIC) + hashlib.sha256().digest_size :]
     return body if hmac.compare_digest(data, sealed(key, label, body)) else None
 
 
@@ -130,8 +127,7 @@ CACHE_ENV = "RULESDSL_CACHE"
 
 def cache_dir() -> Path:
     """Where kernels are kept: $RULESDSL_CACHE, else the user's cache folder."""
-    given = os.environ.get(CACHE_ENV)
-    if given:
+    if given := os.environ.get(CACHE_ENV):
         return Path(given)
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "rulesdsl" / "native"
@@ -197,7 +193,10 @@ def opened_entry(cache: CacheEntry, name: str, text: str) -> CacheEntry | None:
     (said) if the entry holds what the cache does not use or cannot be made."""
     folder = cache.folder / name
     try:
-        entry_folder(folder)
+        if remove(folder):  # a stray file of ours where the entry's folder belongs
+            say(f"{shown(folder)} is a file where a kernel's folder belongs: removed")
+        make_folders(folder)
+        check_file(folder, os.lstat(folder), folder=True)
         checked_contents(folder, name)
     except Distrusted as refusal:
         say(f"{refusal}: {IN_MEMORY}")
@@ -207,14 +206,6 @@ def opened_entry(cache: CacheEntry, name: str, text: str) -> CacheEntry | None:
         return None
     kept_source(folder / f"{name}.py", text)
     return CacheEntry(folder, cache.key)
-
-
-def entry_folder(folder: Path) -> None:
-    """Make the entry's folder; a stray file of ours in its place is removed first."""
-    if remove(folder):
-        say(f"{shown(folder)} is a file where a kernel's folder belongs: removed")
-    make_folders(folder)
-    check_file(folder, os.lstat(folder), folder=True)
 
 
 def checked_contents(folder: Path, name: str) -> None:
