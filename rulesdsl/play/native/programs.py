@@ -240,7 +240,7 @@ def module_text(program: list[int]) -> str:
 
 def native_code(plan: Any) -> int:
     """The address of the C function of `plan`'s programs (`plan.native`); 0 for none."""
-    program = tuple(plan.program[: plan.program_len * machine.WIDTH])
+    program = tuple(int(n) for n in plan.program[: plan.program_len * machine.WIDTH])
     return native_rules(program) if program else 0
 
 
@@ -250,7 +250,7 @@ def native_rules(program: tuple[int, ...]) -> int:
     from rulesdsl.play.native.store import cache_dir, loaded
 
     text = module_text(list(program))
-    module = loaded(text, build.module_name(text).replace("kernel", "rules"), cache_dir())
+    module = loaded(text, build.module_name(text, "rules"), cache_dir())
     with COMPILE_LOCK:
         if module.rules.address is None:
             module.rules.compile()
