@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -17,12 +18,14 @@ from sizing import examples
 pytest.importorskip("numba", reason="numba is not installed: pip install 'rulesdsl[fast]'")
 
 import numba
+from numba.core.ccallback import CFunc
+from numba.core.errors import NumbaError
 
 from rulesdsl.play.kernel.compiled import chunks, compiled_profile
 from rulesdsl.play.kernel.machine import WIDTH
 from rulesdsl.play.kernel.plan import kernel_plan
 from rulesdsl.play.native import ENV, programs
-from rulesdsl.read.profile import load, shipped_names
+from rulesdsl.read.profile import load, load_text, shipped_names
 
 STATING = [name for name in shipped_names() if load(name).rules.house_rules]
 
@@ -130,3 +133,17 @@ def test_the_c_function_of_a_profiles_rules_is_read_back_from_the_cache_in_anoth
         done = subprocess.run([sys.executable, "-c", run], capture_output=True, text=True)
         assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "1"
+
+
+def test_rules_numba_cannot_compile_are_interpreted_and_said_once(monkeypatch, capsys):
+    def refused(self: CFunc) -> None:
+        raise NumbaError("refused")
+
+    monkeypatch.setattr(CFunc, "compile", refused)
+    rule = "rule barred { refuse lead if card.suit == previous.led and trick.number != 4321 }"
+    read = load_text(Path("/refused.rules"), f'profile "refused" {{\n    {rule}\n}}\n')
+    profiles = [compiled_profile(read.rules, 4, ("random",) * 4) for _ in range(2)]
+    assert [int(p.record["native"]) for p in profiles] == [0, 0]
+    said = capsys.readouterr().err.splitlines()
+    assert said == ["rulesdsl: a profile's rules run on the kernel's interpreter: NumbaError"]
+    assert len(profiles[0].chunks(chunks([3], [4], [0], [50]))) == 50

@@ -26,11 +26,13 @@ from typing import Any
 import numba
 from llvmlite import ir
 from numba import types
+from numba.core.errors import NumbaError
 from numba.extending import intrinsic
 
 from rulesdsl.play.kernel import build, machine, meanings
 from rulesdsl.play.kernel.program import after, heights
 from rulesdsl.play.kernel.state import FIELDS, record_type
+from rulesdsl.play.native.trust import say
 
 SIGNATURE = "int64(voidptr, int64, int64, int64, int64)"
 """The C function's: the state record, the instruction it starts at, the seat, the cards
@@ -213,9 +215,8 @@ def function_text(program: list[int]) -> str:
             lines += [textwrap.indent(ast.unparse(s), " " * 12) for s in body]
             if ends:
                 break
-            lines += (
-                [f"            if pc != {pc + 1}:", "                continue"] if jumps else []
-            )
+            if jumps:
+                lines += [f"            if pc != {pc + 1}:", "                continue"]
             pc += 1
     lines += ["        else:", "            return 0"]
     return "\n".join(lines) + "\n"
@@ -246,12 +247,17 @@ def native_code(plan: Any) -> int:
 
 @cache
 def native_rules(program: tuple[int, ...]) -> int:
-    """The address of the programs' C function, compiled or loaded from the cache."""
+    """The address of the programs' C function, compiled or loaded from the cache; 0 (said
+    once) where numba cannot compile it: the kernel interprets them."""
     from rulesdsl.play.native.store import cache_dir, loaded
 
     text = module_text(list(program))
     module = loaded(text, build.module_name(text, "rules"), cache_dir())
     with COMPILE_LOCK:
-        if module.rules.address is None:
-            module.rules.compile()
+        try:
+            if module.rules.address is None:
+                module.rules.compile()
+        except NumbaError as error:
+            say(f"a profile's rules run on the kernel's interpreter: {type(error).__name__}")
+            return 0
     return module.rules.address
