@@ -2,8 +2,9 @@
 function the skeleton calls there, its parameters, and what it gives where no rule acts.
 
 `source()` writes each as an `if` over the plan's code, calling the functions of
-`rules.AT` by name, and at a step where a profile may state a rule, the interpreter of its
-program (`machine.run_program`); CPython runs that text (the functions below are made from
+`rules.AT` by name, and at a step where a profile may state a rule, the run of its program
+(`machine.run_rule`: its native code where the plan has some, else the interpreter); CPython
+runs that text (the functions below are made from
 it as this module is imported) and the native build compiles the very same text.
 """
 

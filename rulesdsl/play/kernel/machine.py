@@ -3,7 +3,9 @@
 
 It is written in the kernel's dialect (ints, `s.field[i]`, loops, `if`, calls of kernel
 functions), so CPython runs it as it is and the native build compiles it. Its working
-values are fields of the state (`state.FIELDS`), so a run allocates nothing.
+values are fields of the state (`state.FIELDS`), so a run allocates nothing. On the native
+path a plan's programs also run as native code written from `run_program`'s own branches
+(`rulesdsl.play.native.programs`); `run_rule` calls that where the plan has it.
 """
 
 from __future__ import annotations
