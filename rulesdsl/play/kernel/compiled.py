@@ -93,6 +93,7 @@ class CompiledProfile(NamedTuple):
 
     module: ModuleType
     plan: Plan
+    numbers: Any  # the plan as CPython reads it (`kernel_plan`): its programs interpreted
     record: Any
     table: Any
     bots: Any
@@ -135,9 +136,7 @@ class CompiledProfile(NamedTuple):
         if isinstance(rng, Stream):
             rng.skip(int(stream[1]) - rng.drawn)
         searched(int(self.rows.work["gave_up"]))
-        plan = self.record.copy().reshape(1).view(np.recarray)[0]
-        plan.native = 0  # CPython runs the programs themselves
-        result = hand_result(state, plan, self.plan.fired_names)
+        result = hand_result(state, self.numbers, self.plan.fired_names)
         return result, comeback(result, int(self.rows.seen["fewest"]))
 
 
@@ -152,5 +151,5 @@ def compiled_profile(rules: Rules, players: int, bots: tuple[str, ...]) -> Compi
     table = np.array(table_of(rules, players), np.int64)
     rows = search_rows(max(kinds) >= PIMC)
     return CompiledProfile(
-        build.kernel(), plan_for(rules), plan_record(plan)[0], table, seats, sizes, rows
+        build.kernel(), plan_for(rules), plan, plan_record(plan)[0], table, seats, sizes, rows
     )
