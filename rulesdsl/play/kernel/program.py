@@ -259,12 +259,12 @@ class Compiler:
         self.value(body, within)
         # the set, pushed in `out` (as a loop's body that binds nothing, any aggregate in
         # its value goes to `out` first)
-        self.members(members, [*loops[: level + 1], Loop(frozenset(), out, out)])
+        self.set_value(members, [*loops[: level + 1], Loop(frozenset(), out, out)])
         out += [inner.before, (vm.BEGIN, slot, fold)]
         out += [start, (vm.NEXT, slot, var, end), inner.body, (vm.STEP, slot, var, start), end]
         loops[-1].body.append((vm.SLOT, slot))
 
-    def members(self, members: int | ir.Node, loops: list[Loop]) -> None:
+    def set_value(self, members: int | ir.Node, loops: list[Loop]) -> None:
         """Code that pushes a set of `members` (an aggregate's): its number, or the node
         whose value it is (`p.won`, a mask)."""
         if isinstance(members, int):
@@ -321,7 +321,7 @@ class Compiler:
         if not self.card_set(condition, node.var, None):
             return False
         out = loops[-1].body
-        self.members(members(node), loops)
+        self.set_value(members(node), loops)
         self.card_set(condition, node.var, loops)
         if out[-1][0] == vm.PUSH:  # known as the program is made
             out[-1] = (vm.COUNT_IN, out[-1][1])
