@@ -8,10 +8,11 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 
 from rulesdsl.reason.executors import LOCAL, Workers
 from rulesdsl.reason.sequence import Stopping
-from rulesdsl.reason.sim import CHUNK, Result, Spec, run
+from rulesdsl.reason.sim import CHUNK, Result, Spec, kernels_for_workers, run
 
 ALPHA = 0.05
 MAX_HANDS = 1_000_000
@@ -67,13 +68,35 @@ def run_until(
     """Play the deals of `spec` round by round until `decided` says yes of the merged
     result, `stopping.max_units` are played, or the run is interrupted (`stop` and `kept`
     as `sim.run` takes them); the result carries where it stopped. Rounds end on whole
-    chunks, so where it stops does not depend on the workers."""
+    chunks, so where it stops does not depend on the workers. Local workers are started
+    once for every round."""
+    played = partial(_rounds, spec, stopping, decided, workers, progress, executor, stop)
+    if kept is not None or executor != LOCAL or workers <= 1:
+        return played(kept)
+    kernels_for_workers(spec)  # forked workers inherit them
+    own = Workers(workers)
+    try:
+        return played(own)
+    finally:
+        own.close()
+
+
+def _rounds(
+    spec: Spec,
+    stopping: Stopping,
+    decided: Callable[[Result], bool],
+    workers: int,
+    progress: Callable[[int], None] | None,
+    executor: str,
+    stop: Callable[[], bool] | None,
+    kept: Workers | None,
+) -> Result:
     result: Result | None = None
     start = rounds = 0
     done = False
     try:
         for end in round_ends(stopping.first, stopping.max_units, spec.chunk):
-            deals = replace(spec, first=start, units=end)
+            deals = replace(spec, first=start, units=end, planned=stopping.max_units)
             part = run(deals, workers, _shifted(progress, start), executor, stop, kept)
             result = part if result is None else _merged(result, part)
             rounds, start = rounds + 1, end

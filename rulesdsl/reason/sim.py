@@ -73,6 +73,7 @@ class Spec:
     all_pairs: bool = False  # pair every profile with every other instead
     first: int = 0  # the first deal played: deals first to units - 1 are played
     rotate: bool = False  # each deck played from every seat in turn (`deals.rotate_deck`)
+    planned: int = 0  # the deals of the whole run, when more than units (a round's end)
 
     def seat_bots(self) -> tuple[str, ...]:
         return self.bots * self.players if len(self.bots) == 1 else self.bots
@@ -661,7 +662,7 @@ def native_kernels(spec: Spec) -> list[Any] | None:
     large enough to gain from it and the kernel plays every profile (where it does not, it
     says why, once, and the run plays on the pure-Python path; with search bots, a
     SearchError says why)."""
-    small = spec.units * len(spec.profiles) < NATIVE_FROM
+    small = max(spec.units, spec.planned) * len(spec.profiles) < NATIVE_FROM
     bots = spec.seat_bots()
     if not native.available() or (small and not native.forced()):
         return None
@@ -883,7 +884,7 @@ def run(
     gathered = 0
     try:
         if kept is None and executor == LOCAL and min(workers, len(tasks)) > 1:
-            _kernels_for_workers(spec)  # forked workers inherit them
+            kernels_for_workers(spec)  # forked workers inherit them
         with closing(results(_run_task_args, tasks, workers, executor, stop, kept)) as parts:
             for part in parts:
                 result.merge(part)
@@ -898,7 +899,7 @@ def run(
     return result
 
 
-def _kernels_for_workers(spec: Spec) -> None:
+def kernels_for_workers(spec: Spec) -> None:
     """The native kernels the tasks play on, made here before the local workers start, so
     that they inherit them: made or read from the cache once, anything the cache refuses
     said once."""

@@ -77,6 +77,8 @@ def test_unless_forced_a_run_too_small_to_pay_for_the_kernel_plays_on_the_pure_p
     fewest = sim.NATIVE_FROM // len(profiles)
     assert sim.native_kernels(sim.Spec(profiles=profiles, units=fewest - 1)) is None
     assert sim.native_kernels(sim.Spec(profiles=profiles, units=fewest)) is not None
+    planned = sim.Spec(profiles=profiles, units=fewest - 1, planned=fewest)  # a round of more
+    assert sim.native_kernels(planned) is not None
     monkeypatch.setenv(ENV, "1")
     assert sim.native_kernels(sim.Spec(profiles=profiles, units=1)) is not None
 

@@ -63,6 +63,26 @@ def test_where_it_stops_and_what_it_says_do_not_depend_on_the_workers():
     assert one == two
 
 
+def test_every_round_plays_on_one_set_of_workers_sized_by_the_whole_run(monkeypatch):
+    """Workers start once for the run, and each round, however small, is played as part of
+    a run of the cap's size (the native path chooses by it)."""
+    from rulesdsl.reason import executors, sequential
+
+    real, rounds = sequential.run, []
+
+    def recorded(spec, workers, progress, executor, stop, kept):
+        rounds.append((spec.planned, kept))
+        return real(spec, workers, progress, executor, stop, kept)
+
+    monkeypatch.setattr(sequential, "run", recorded)
+    played(("win_seat_2",), workers=2, margins={"win_seat_2": 0.0})
+    (planned,) = {p for p, _ in rounds}
+    (kept,) = {id(k): k for _, k in rounds}.values()
+    assert len(rounds) == 3 and planned == 750 and kept is not None
+    with pytest.raises(executors.WorkersClosed):
+        kept.imap(len, [])
+
+
 def test_the_json_is_the_same_for_one_worker_or_two(capsys):
     args = ("--no-skill", "--max-hands", "500", "--metrics", "tricks,win_seat_0")
     code, one, _ = run_cli(capsys, "compare", *PAIR, "--until-decided", "--json", "-j", 1, *args)
