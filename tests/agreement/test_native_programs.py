@@ -46,8 +46,9 @@ def test_a_profiles_rules_as_native_code_play_the_hands_of_the_interpreter(name,
     played = chunks([7, 8], [9, 10], [0, 300], [300, 300])
     assert profile.record["native"] != 0
     native = profile.chunks(played)
-    profile.record["native"] = 0  # the kernel's interpreter
-    assert (native == profile.chunks(played)).all()
+    interpreted = profile.record.copy()
+    interpreted["native"] = 0  # the kernel's interpreter
+    assert (native == profile._replace(record=interpreted).chunks(played)).all()
 
 
 @pytest.mark.parametrize("name", STATING)
