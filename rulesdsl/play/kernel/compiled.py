@@ -27,7 +27,6 @@ from rulesdsl.play.kernel.worlds import FIRST_PROBE, SOLVE_DEPTH, WORK_FIELDS
 STATE = record_type(FIELDS)
 """The numpy type of a state record: numba plays on `np.zeros(1, STATE)[0]`."""
 SEEN = record_type(SEEN_FIELDS)
-WORK = record_type(WORK_FIELDS)
 PLAN = record_type(PLAN_FIELDS)
 
 
@@ -85,7 +84,7 @@ def search_rows(searching: bool) -> SearchRows:
     """The rows for numba; the states kept before each play only where a seat searches."""
     return SearchRows(
         np.zeros(1, SEEN)[0],
-        np.zeros(1, WORK)[0],
+        np.zeros(1, record_type(WORK_FIELDS))[0],
         np.empty(SOLVE_FROM + SOLVE_DEPTH if searching else FIRST_PROBE, STATE),
         np.zeros((SEATS, 2), np.uint64),
     )
@@ -148,8 +147,7 @@ def compiled_profile(rules: Rules, players: int, bots: tuple[str, ...]) -> Compi
     rules.check_players(players)
     plan = kernel_plan(rules)
     kinds, budgets = seat_kinds(bots)
-    seats = np.zeros(SEATS, np.int64)
-    sizes = np.zeros(SEATS, np.int64)
+    seats, sizes = np.zeros((2, SEATS), np.int64)
     seats[:players], sizes[:players] = kinds, budgets
     table = np.array(table_of(rules, players), np.int64)
     rows = search_rows(max(kinds) >= PIMC)
