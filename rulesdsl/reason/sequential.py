@@ -69,7 +69,9 @@ def run_until(
     result, `stopping.max_units` are played, or the run is interrupted (`stop` and `kept`
     as `sim.run` takes them); the result carries where it stopped. Rounds end on whole
     chunks, so where it stops does not depend on the workers. Local workers are started
-    once for every round."""
+    once for every round, and every round, however small, is sized by the cap (`sim.Spec`'s
+    `planned`)."""
+    spec = replace(spec, planned=stopping.max_units)
     played = partial(_rounds, spec, stopping, decided, workers, progress, executor, stop)
     if kept is not None or executor != LOCAL or workers <= 1:
         return played(kept)
@@ -96,7 +98,7 @@ def _rounds(
     done = False
     try:
         for end in round_ends(stopping.first, stopping.max_units, spec.chunk):
-            deals = replace(spec, first=start, units=end, planned=stopping.max_units)
+            deals = replace(spec, first=start, units=end)
             part = run(deals, workers, _shifted(progress, start), executor, stop, kept)
             result = part if result is None else _merged(result, part)
             rounds, start = rounds + 1, end
