@@ -6,8 +6,9 @@ interpreter.
 Each instruction becomes the interpreter's own branch for its operation, with its operands,
 the instruction after it and the stack's height there written in as numbers: a value of the
 stack is a local variable (`t0`, `t1`, ...), and a word's meaning picked by a constant
-operand (`meanings.source()`) is written in its place, so what reads numbers alone is worked
-out as the text is made. A run of instructions entered at its first alone is one branch
+operand (`meanings.source()`) is written in its place, as is an aggregate's step
+(`machine.fold_value`) for the kind of fold its BEGIN names, so what reads numbers alone is
+worked out as the text is made. A run of instructions entered at its first alone is one branch
 of the function. Its text holds numbers the plan's programs hold and the kernel's own code,
 nothing else a profile states.
 """
@@ -166,10 +167,28 @@ def worked_out(node: ast.expr) -> ast.expr:
     return ast.Constant(value) if value in INT64 else node
 
 
-def written(body: list[ast.stmt], values: dict[str, int], program: list[int]) -> list[ast.stmt]:
+FOLD_VALUE = ast.parse(textwrap.dedent(inspect.getsource(machine.fold_value))).body[0].body[2:]
+"""`machine.fold_value` after its docstring and its reading of the aggregate's kind."""
+
+
+def fold_written(call: ast.Expr, values: dict[str, Any], program: list[int]) -> list[ast.stmt]:
+    """STEP's `fold_value` for the aggregate the BEGIN before its NEXT (at `c`) starts: the
+    branch of that BEGIN's kind alone (else the call)."""
+    begin = (values["c"] - 1) * machine.WIDTH
+    if program[begin : begin + 2] != [machine.BEGIN, values["a"]]:
+        return [Written(values, program).visit(call)]
+    x, member = (Written(values, program).visit(arg) for arg in call.value.args[2:])
+    given = {**values, "slot": values["a"], "fold": program[begin + 2], "x": x, "member": member}
+    return written(FOLD_VALUE, given, program)
+
+
+def written(body: list[ast.stmt], values: dict[str, Any], program: list[int]) -> list[ast.stmt]:
     """`body` for the values of `values`, the stack's height `top` kept as it moves."""
     out: list[ast.stmt] = []
     for statement in copy.deepcopy(body):
+        if ast.unparse(statement).startswith("fold_value("):
+            out += fold_written(statement, values, program)
+            continue
         if isinstance(statement, ast.AugAssign) and ast.unparse(statement.target) == "top":
             sign = 1 if isinstance(statement.op, ast.Add) else -1
             values["top"] += sign * statement.value.value
