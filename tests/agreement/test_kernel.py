@@ -44,6 +44,7 @@ from rulesdsl.play.engine.hand import Hand
 from rulesdsl.play.kernel import build, deals, rules, state
 from rulesdsl.play.kernel.compiled import STATE, plan_record, search_rows
 from rulesdsl.play.kernel.hands import hand_player
+from rulesdsl.play.kernel.machine import RETURN
 from rulesdsl.play.kernel.plan import kernel_plan
 from rulesdsl.play.kernel.rows import search_rows as cpython_rows
 from rulesdsl.play.kernel.state import State
@@ -423,6 +424,32 @@ def test_rules_with_filters_play_the_same_hands_in_the_kernel(players):
     assert_same_hands(rules, players, MIXED[:players], 30)
     if importlib.util.find_spec("numba") is not None and players == 4:
         assert (play_chunk(rules, True, True, 40) == play_chunk(rules, True, False, 40)).all()
+
+
+def profile_rules(text: str) -> Rules:
+    read = load_text(Path("/stated.rules"), f'profile "stated" {{\n{text}\n}}\n')
+    assert read.ok, [d.text() for d in read.diagnostics]
+    return read.rules
+
+
+@pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="numba is not installed")
+@settings(
+    max_examples=examples(100, 1000),
+    deadline=None,
+    suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
+)
+@given(st.one_of(stating(), st.sampled_from([FILTERING, REMEMBERING]).map(profile_rules)))
+def test_every_program_the_compiler_lays_out_is_written_as_nested_python(rules):
+    """The native code of random rules is structured (`native.programs.structured`): not
+    one program is left to the interpreter for ways the text cannot follow."""
+    from rulesdsl.play.kernel.machine import WIDTH
+    from rulesdsl.play.native.programs import function_text
+
+    plan = kernel_plan(rules)
+    text = function_text(plan.program[: plan.program_len * WIDTH])
+    assert text.count("    if pc == ") == plan.program[: plan.program_len * WIDTH : WIDTH].count(
+        RETURN
+    )
 
 
 def remembering(deck: str = "standard") -> Rules:

@@ -137,6 +137,17 @@ def test_the_c_function_of_a_profiles_rules_is_read_back_from_the_cache_in_anoth
     assert done.stdout.strip() == "1"
 
 
+def test_a_program_laid_out_otherwise_than_the_compiler_does_is_interpreted_and_said(capsys):
+    from rulesdsl.play.kernel import machine
+
+    stray = [machine.PUSH, 1, 0, 0, machine.JUMP, 2, 0, 0, machine.RETURN, 0, 0, 0]
+    with pytest.raises(programs.Unstructured, match="instruction 1"):
+        programs.function_text(stray)
+    assert programs.native_rules(tuple(stray)) == 0
+    said = capsys.readouterr().err.splitlines()
+    assert said == ["rulesdsl: a profile's rules run on the kernel's interpreter: Unstructured"]
+
+
 def test_rules_numba_cannot_compile_are_interpreted_and_said_once(monkeypatch, capsys):
     def refused(self: CFunc) -> None:
         raise NumbaError("refused")

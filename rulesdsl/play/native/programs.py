@@ -3,14 +3,16 @@ out for the programs of one plan, compiled by numba into a C function kept in th
 cache, which the kernel calls by its address (`plan.native`, `call_native`) in place of the
 interpreter.
 
-Each instruction becomes the interpreter's own branch for its operation, with its operands,
-the instruction after it and the stack's height there written in as numbers: a value of the
-stack is a local variable (`t0`, `t1`, ...), and a word's meaning picked by a constant
-operand (`meanings.source()`) is written in its place, as is an aggregate's step
-(`machine.fold_value`) for the kind of fold its BEGIN names, so what reads numbers alone is
-worked out as the text is made. A run of instructions entered at its first alone is one branch
-of the function. Its text holds numbers the plan's programs hold and the kernel's own code,
-nothing else a profile states.
+Each instruction becomes the interpreter's own branch for its operation, with its operands
+and the stack's height there written in as numbers: a value of the stack is a local variable
+(`t0`, `t1`, ...), and a word's meaning picked by a constant operand (`meanings.source()`) is
+written in its place, as is an aggregate's step (`machine.fold_value`) for the kind of fold
+its BEGIN names, so what reads numbers alone is worked out as the text is made. Where the
+program goes on is written as the compiler laid it out (`program.Compiler`): an aggregate's
+members a `while` loop, a filter that skips one a `continue`, a choice an `if`; so numba
+compiles loops and branches, not a loop that dispatches on the next instruction. A program
+laid out otherwise is left to the interpreter, and said. The text holds numbers the plan's
+programs hold and the kernel's own code, nothing else a profile states.
 """
 
 from __future__ import annotations
@@ -20,7 +22,6 @@ import copy
 import inspect
 import textwrap
 import threading
-from collections import Counter
 from functools import cache
 from typing import Any
 
@@ -31,7 +32,7 @@ from numba.core.errors import NumbaError
 from numba.extending import intrinsic
 
 from rulesdsl.play.kernel import build, machine, meanings
-from rulesdsl.play.kernel.program import after, heights
+from rulesdsl.play.kernel.program import heights
 from rulesdsl.play.kernel.state import FIELDS, record_type
 from rulesdsl.play.native.trust import say
 
@@ -97,6 +98,7 @@ def meanings_by_code() -> dict[str, tuple[list[str], dict[int, ast.expr]]]:
 
 
 MEANINGS = meanings_by_code()
+BRANCHES, LAST = branches()
 
 
 class Written(ast.NodeTransformer):
@@ -204,41 +206,80 @@ def written(body: list[ast.stmt], values: dict[str, Any], program: list[int]) ->
     return out
 
 
+class Unstructured(Exception):
+    """A program whose ways are not those `program.Compiler` lays out (the kernel interprets
+    it): the instruction where they part."""
+
+
 def function_text(program: list[int]) -> str:
-    """The text of `rules`, the programs' code from each start (the first instruction, and
-    each after a RETURN): a branch for each instruction entered otherwise than from the one
-    before it alone, running on through the instructions entered from it alone (a way that
-    leaves one goes round the loop)."""
+    """The text of `rules`: each program's code (from the first instruction, and from each
+    after a RETURN) as nested Python, `structured`."""
     code = [tuple(program[k : k + machine.WIDTH]) for k in range(0, len(program), machine.WIDTH)]
-    starts = [0] + [pc + 1 for pc, item in enumerate(code[:-1]) if item[0] == machine.RETURN]
-    height: dict[int, int] = {}
-    for start in starts:
+    returns = [pc for pc, item in enumerate(code) if item[0] == machine.RETURN]
+    lines, height = ["def rules(sp, pc, seat, allowed, winner):", "    s = state_at(sp)"], {}
+    for start, end in zip([0] + [pc + 1 for pc in returns[:-1]], returns, strict=True):
         height |= heights(code[start:], start)
-    goes = {pc: [there for there, _ in after(code, pc, 0, height[pc])] for pc in height}
-    comes = Counter(there for ways in goes.values() for there in ways)
-    entered = set(starts) | {
-        there for pc, ways in goes.items() for there in ways if there != pc + 1 or comes[there] > 1
-    }
-    by_operation, last = branches()
-    lines = ["def rules(sp, pc, seat, allowed, winner):", "    s = state_at(sp)"]
-    lines += [f"    t{k} = 0" for k in range(max(height.values()) + 1)]
-    lines.append("    while True:")
-    for pc in sorted(entered):
-        lines.append(f"        {'if' if pc == 0 else 'elif'} pc == {pc}:")
-        while True:
-            op, a, b, c = code[pc]
-            values = {**NUMBERS, "a": a, "b": b, "c": c, "pc": pc + 1, "top": height[pc]}
-            ends, jumps = not goes[pc] or pc + 1 in entered, goes[pc] != [pc + 1]
-            lines += [f"            pc = {pc + 1}"] if ends or jumps else []
-            body = written(by_operation.get(op, last), values, program)
-            lines += [textwrap.indent(ast.unparse(s), " " * 12) for s in body]
-            if ends:
-                break
-            if jumps:
-                lines += [f"            if pc != {pc + 1}:", "                continue"]
+        body = structured(code, height, program, start, end + 1, -1)
+        lines += [
+            f"    if pc == {start}:",
+            *(textwrap.indent(ast.unparse(s), " " * 8) for s in body),
+        ]
+    lines[2:2] = [f"    t{k} = 0" for k in range(max(height.values()) + 1)]
+    return "\n".join([*lines, "    return 0"]) + "\n"
+
+
+def structured(
+    code: list[tuple[int, ...]],
+    height: dict[int, int],
+    program: list[int],
+    pc: int,
+    end: int,
+    head: int,
+) -> list[ast.stmt]:
+    """Instructions `pc` to `end` - 1 as nested Python, within the aggregate whose NEXT is at
+    `head`: an aggregate's members a `while` loop (NEXT, then its body to its STEP), a
+    filter's UNLESS back to its NEXT a `continue`, a choice (UNLESS to its other side, after
+    a JUMP past it) an `if`; each other instruction the interpreter's branch for it."""
+    out: list[ast.stmt] = []
+    while pc < end:
+        op, a, b, c = code[pc]
+        top, then = f"t{height[pc] - 1}", code[a - 1] if op == machine.UNLESS else None
+        if op == machine.NEXT and pc < c - 1 and c <= end and code[c - 1][:2] == (machine.STEP, a):
+            member = ast.parse(f"if next_member(s, {a}, {b}, 1, 0) == 0:\n    break").body
+            body = structured(code, height, program, pc + 1, c - 1, pc)
+            out.append(
+                ast.While(
+                    ast.Constant(True), member + body + step(code, height, program, c - 1), []
+                )
+            )
+            pc = c
+        elif op == machine.UNLESS and a == head:
+            out += ast.parse(f"if {top} == 0:\n    continue").body
             pc += 1
-    lines += ["        else:", "            return 0"]
-    return "\n".join(lines) + "\n"
+        elif then is not None and then[0] == machine.JUMP and pc < a - 1 and a <= then[1] <= end:
+            sides = [
+                structured(code, height, program, *ends, head)
+                for ends in ((pc + 1, a - 1), (a, then[1]))
+            ]
+            out.append(ast.If(ast.parse(f"{top} != 0", mode="eval").body, *sides))
+            pc = then[1]
+        elif op in (machine.NEXT, machine.UNLESS, machine.JUMP, machine.STEP):
+            raise Unstructured(f"instruction {pc}")
+        else:
+            out += step(code, height, program, pc)
+            pc += 1
+    return out
+
+
+def step(
+    code: list[tuple[int, ...]], height: dict[int, int], program: list[int], pc: int
+) -> list[ast.stmt]:
+    """Instruction `pc`'s work: the interpreter's branch for its operation, but where it
+    goes on (the structure says)."""
+    op, a, b, c = code[pc]
+    values = {**NUMBERS, "a": a, "b": b, "c": c, "pc": pc + 1, "top": height[pc]}
+    body = [s for s in BRANCHES.get(op, LAST) if not ast.unparse(s).startswith("pc = ")]
+    return written(body, values, program)
 
 
 def module_text(program: list[int]) -> str:
@@ -267,16 +308,17 @@ def native_code(plan: Any) -> int:
 @cache
 def native_rules(program: tuple[int, ...]) -> int:
     """The address of the programs' C function, compiled or loaded from the cache; 0 (said
-    once) where numba cannot compile it: the kernel interprets them."""
+    once) where they are not structured as the compiler lays them out or numba cannot
+    compile them: the kernel interprets them."""
     from rulesdsl.play.native.store import cache_dir, loaded
 
-    text = module_text(list(program))
-    module = loaded(text, build.module_name(text, "rules"), cache_dir())
-    with COMPILE_LOCK:
-        try:
+    try:
+        text = module_text(list(program))
+        module = loaded(text, build.module_name(text, "rules"), cache_dir())
+        with COMPILE_LOCK:
             if module.rules.address is None:
                 module.rules.compile()
-        except NumbaError as error:
-            say(f"a profile's rules run on the kernel's interpreter: {type(error).__name__}")
-            return 0
+    except (NumbaError, Unstructured) as error:
+        say(f"a profile's rules run on the kernel's interpreter: {type(error).__name__}")
+        return 0
     return module.rules.address
