@@ -104,7 +104,7 @@ def compiled(op: int, a: int, b: int) -> int:
 @given(st.sampled_from(range(len(OPERATORS))), SIDES, SIDES)
 def test_numbers_are_worked_out_as_the_compiled_code_computes_them(op, a, b):
     node = ast.parse(f"a {OPERATORS[op]} b", mode="eval").body
-    worked = programs.Written({"a": a, "b": b}, []).visit(node)
+    worked = programs.Written({"a": a, "b": b}).visit(node)
     if isinstance(worked, ast.Constant):
         assert worked.value == compiled(op, a, b)
     shift = OPERATORS[op] in ("<<", ">>")
@@ -119,7 +119,7 @@ def test_numbers_are_worked_out_as_the_compiled_code_computes_them(op, a, b):
 
 def test_a_choice_worked_out_reads_only_the_side_it_picks():
     node = ast.parse("1 << 200 if 3 < 2 else 7 >> 1", mode="eval").body
-    assert ast.unparse(programs.Written({}, []).visit(node)) == "3"
+    assert ast.unparse(programs.Written({}).visit(node)) == "3"
 
 
 def test_the_c_function_of_a_profiles_rules_is_read_back_from_the_cache_in_another_run():

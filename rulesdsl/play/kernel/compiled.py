@@ -62,13 +62,8 @@ def chunks(
     deal_seeds: Ints, bot_seeds: Ints, starts: Ints, counts: Ints, rotate: bool = False
 ) -> Chunks:
     """Chunks from lists of ints, one item per chunk."""
-    return Chunks(
-        np.array(deal_seeds, np.uint64),
-        np.array(bot_seeds, np.uint64),
-        np.array(starts, np.int64),
-        np.array(counts, np.int64),
-        rotate,
-    )
+    seeds = (np.array(s, np.uint64) for s in (deal_seeds, bot_seeds))
+    return Chunks(*seeds, np.array(starts, np.int64), np.array(counts, np.int64), rotate)
 
 
 class SearchRows(NamedTuple):

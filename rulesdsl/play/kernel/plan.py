@@ -120,11 +120,10 @@ def _put_ordered(
         raise NotNative(f"more than {RULES_AT} rules at one step")
     setattr(plan, f"{prefix}_len", len(rules))
     for k, rule in enumerate(rules):
-        function = rule[0]  # its function: what it keeps, checks or names
-        code, arg = code_of(step, function, rule.rule, programs)
-        getattr(plan, f"{prefix}_code")[k] = code
-        getattr(plan, f"{prefix}_arg")[k] = arg
-        getattr(plan, f"{prefix}_bit")[k] = rule.bit
+        # rule[0], its function: what it keeps, checks or names
+        code, arg = code_of(step, rule[0], rule.rule, programs)
+        for part, number in (("code", code), ("arg", arg), ("bit", rule.bit)):
+            getattr(plan, f"{prefix}_{part}")[k] = number
         if isinstance(rule, EndRule):
             plan.end_reason[k] = rule.reason
 
@@ -134,35 +133,30 @@ def _put(
 ) -> None:
     function = decision.check if isinstance(decision, EndRule) else decision.act
     code, arg = code_of(step, function, decision.rule, programs)
-    setattr(plan, f"{prefix}_code", code)
-    setattr(plan, f"{prefix}_arg", arg)
-    setattr(plan, f"{prefix}_bit", decision.bit)
+    numbers = {"code": code, "arg": arg, "bit": decision.bit}
     if isinstance(decision, Decision) and decision.replaced is not None:
         instead, value = code_of(step, decision.replaced, decision.rule, programs)
-        setattr(plan, f"{prefix}_replaces", 1)
-        setattr(plan, f"{prefix}_instead_code", instead)
-        setattr(plan, f"{prefix}_instead_arg", value)
+        numbers |= {"replaces": 1, "instead_code": instead, "instead_arg": value}
+    for part, number in numbers.items():
+        setattr(plan, f"{prefix}_{part}", number)
 
 
 def _put_programs(plan: Any, rules: Rules) -> Programs:
     """Each stated rule's program, one after another in `plan.program`; where each starts."""
     programs: Programs = {}
     start = 0
-    strength = rules.rank_strength
     for rule in rules.house_rules:
-        functions = rule.steps_for(strength).values()
+        functions = rule.steps_for(rules.rank_strength).values()
         if not functions:
             continue  # it names a rank the deck does not hold: it never acts
         try:
-            code = program(rule, start, strength)
+            code = program(rule, start, rules.rank_strength)
         except ProgramError as error:
             raise NotNative(f"the rule {rule.name} cannot be the kernel's: {error}") from None
         if start + len(code) > PROGRAM:
             raise NotNative(f"the profile's rules compile to more than {PROGRAM} instructions")
-        for k, instruction in enumerate(code):
-            plan.program[(start + k) * WIDTH : (start + k + 1) * WIDTH] = instruction
-        for function in functions:
-            programs[function] = start
+        plan.program[start * WIDTH : (start + len(code)) * WIDTH] = [n for i in code for n in i]
+        programs.update(dict.fromkeys(functions, start))
         start += len(code)
     plan.program_len = start
     return programs
@@ -185,9 +179,8 @@ def kernel_plan(rules: Rules) -> Any:
     _put(plan, "drawers", Step.DRAWERS, p.drawers, programs)
     _put_ordered(plan, "also", Step.EXTRA_DRAW, p.also_draws, programs)
     _put(plan, "count", Step.DRAW_COUNT, p.draw_count, programs)
-    refill = p.refill.act
-    _put(plan, "refill", Step.REFILL, p.refill._replace(act=refill.refill), programs)
-    plan.reshuffles = int(refill.reshuffles)
+    _put(plan, "refill", Step.REFILL, p.refill._replace(act=p.refill.act.refill), programs)
+    plan.reshuffles = int(p.refill.act.reshuffles)
     _put(plan, "draw_end", Step.DRAW_END, p.draw_end, programs)
     plan.draw_end_reason = p.draw_end.reason
     _put(plan, "all_out", Step.ALL_OUT, p.all_out, programs)

@@ -103,11 +103,10 @@ BRANCHES, LAST = branches()
 
 class Written(ast.NodeTransformer):
     """An instruction's code: names of `values` as numbers, the stack's items as locals,
-    the program's numbers read, and what then reads numbers alone worked out."""
+    and what then reads numbers alone worked out."""
 
-    def __init__(self, values: dict[str, int | ast.expr], program: list[int]) -> None:
+    def __init__(self, values: dict[str, int | ast.expr]) -> None:
         self.values = values
-        self.program = program
 
     def visit_Name(self, node: ast.Name) -> ast.expr:
         if not isinstance(node.ctx, ast.Load) or node.id not in self.values:
@@ -117,14 +116,8 @@ class Written(ast.NodeTransformer):
 
     def visit_Subscript(self, node: ast.Subscript) -> ast.expr:
         self.generic_visit(node)
-        read = ast.unparse(node.value)
-        if read in ("s.stack", "p.program") and isinstance(node.slice, ast.Constant):
-            at = node.slice.value
-            return (
-                ast.Name(f"t{at}", node.ctx)
-                if read == "s.stack"
-                else ast.Constant(self.program[at])
-            )
+        if ast.unparse(node.value) == "s.stack" and isinstance(node.slice, ast.Constant):
+            return ast.Name(f"t{node.slice.value}", node.ctx)
         return node
 
     def visit_Call(self, node: ast.Call) -> ast.expr:
@@ -134,7 +127,7 @@ class Written(ast.NodeTransformer):
             params, meant = MEANINGS[name]
             given = dict(zip(params, node.args, strict=True))
             chosen = copy.deepcopy(meant.get(node.args[0].value, ast.Constant(0)))
-            return Written(given, self.program).visit(chosen)
+            return Written(given).visit(chosen)
         return node
 
     def visit_IfExp(self, node: ast.IfExp) -> ast.expr:
@@ -171,38 +164,39 @@ def worked_out(node: ast.expr) -> ast.expr:
 
 FOLD_VALUE = ast.parse(textwrap.dedent(inspect.getsource(machine.fold_value))).body[0].body[2:]
 """`machine.fold_value` after its docstring and its reading of the aggregate's kind."""
+Code = list[tuple[int, ...]]
 
 
-def fold_written(call: ast.Expr, values: dict[str, Any], program: list[int]) -> list[ast.stmt]:
+def fold_written(call: ast.Expr, values: dict[str, Any], code: Code) -> list[ast.stmt]:
     """STEP's `fold_value` for the aggregate the BEGIN before its NEXT (at `c`) starts: the
     branch of that BEGIN's kind alone (else the call)."""
-    begin = (values["c"] - 1) * machine.WIDTH
-    if program[begin : begin + 2] != [machine.BEGIN, values["a"]]:
-        return [Written(values, program).visit(call)]
-    x, member = (Written(values, program).visit(arg) for arg in call.value.args[2:])
-    given = {**values, "slot": values["a"], "fold": program[begin + 2], "x": x, "member": member}
-    return written(FOLD_VALUE, given, program)
+    begin = code[values["c"] - 1]
+    if begin[:2] != (machine.BEGIN, values["a"]):
+        return [Written(values).visit(call)]
+    x, member = (Written(values).visit(arg) for arg in call.value.args[2:])
+    given = {**values, "slot": values["a"], "fold": begin[2], "x": x, "member": member}
+    return written(FOLD_VALUE, given, code)
 
 
-def written(body: list[ast.stmt], values: dict[str, Any], program: list[int]) -> list[ast.stmt]:
+def written(body: list[ast.stmt], values: dict[str, Any], code: Code) -> list[ast.stmt]:
     """`body` for the values of `values`, the stack's height `top` kept as it moves."""
     out: list[ast.stmt] = []
     for statement in copy.deepcopy(body):
         if ast.unparse(statement).startswith("fold_value("):
-            out += fold_written(statement, values, program)
+            out += fold_written(statement, values, code)
             continue
         if isinstance(statement, ast.AugAssign) and ast.unparse(statement.target) == "top":
             sign = 1 if isinstance(statement.op, ast.Add) else -1
             values["top"] += sign * statement.value.value
             continue
         if isinstance(statement, ast.If):
-            test = Written(values, program).visit(statement.test)
+            test = Written(values).visit(statement.test)
             if isinstance(test, ast.Constant):
-                out += written(statement.body if test.value else statement.orelse, values, program)
+                out += written(statement.body if test.value else statement.orelse, values, code)
                 continue
-            statement.body = written(statement.body, dict(values), program)
-            statement.orelse = written(statement.orelse, dict(values), program)
-        out.append(Written(values, program).visit(statement))
+            statement.body = written(statement.body, dict(values), code)
+            statement.orelse = written(statement.orelse, dict(values), code)
+        out.append(Written(values).visit(statement))
     return out
 
 
@@ -211,75 +205,78 @@ class Unstructured(Exception):
     it): the instruction where they part."""
 
 
+class Structured:
+    """The programs' code as nested Python, the stack's height at each instruction known."""
+
+    def __init__(self, code: Code) -> None:
+        self.code = code
+        self.height: dict[int, int] = {}
+
+    def block(self, pc: int, end: int, head: int = -1) -> list[ast.stmt]:
+        """Instructions `pc` to `end` - 1, within the aggregate whose NEXT is at `head`: an
+        aggregate's members a loop, a filter or a choice an `if`, each other instruction
+        the interpreter's branch for it."""
+        out: list[ast.stmt] = []
+        while pc < end:
+            op = self.code[pc][0]
+            if op == machine.NEXT:
+                out.append(self.members(pc, end))
+                pc = self.code[pc][3]
+            elif op == machine.UNLESS:
+                found, pc = self.unless(pc, end, head)
+                out += found
+            elif op in (machine.JUMP, machine.STEP):
+                raise Unstructured(f"instruction {pc}")
+            else:
+                out += self.step(pc)
+                pc += 1
+        return out
+
+    def members(self, pc: int, end: int) -> ast.While:
+        """The aggregate whose NEXT is at `pc`: a loop over its members, its body then its
+        STEP, which ends where the NEXT goes on once none is left."""
+        _, slot, var, after = self.code[pc]
+        if not pc < after - 1 < end or self.code[after - 1][:2] != (machine.STEP, slot):
+            raise Unstructured(f"instruction {pc}")
+        member = ast.parse(f"if next_member(s, {slot}, {var}, 1, 0) == 0:\n    break").body
+        body = self.block(pc + 1, after - 1, pc) + self.step(after - 1)
+        return ast.While(ast.Constant(True), member + body, [])
+
+    def unless(self, pc: int, end: int, head: int) -> tuple[list[ast.stmt], int]:
+        """The UNLESS at `pc`, and where the code goes on: a filter's, back to its NEXT, a
+        `continue`; a choice's, to its other side after a JUMP past that, an `if`."""
+        top, other = f"t{self.height[pc] - 1}", self.code[pc][1]
+        if other == head:
+            return ast.parse(f"if {top} == 0:\n    continue").body, pc + 1
+        jump, joined = self.code[other - 1][:2] if pc + 2 < other <= end else (-1, -1)
+        if jump != machine.JUMP or not other <= joined <= end:
+            raise Unstructured(f"instruction {pc}")
+        sides = self.block(pc + 1, other - 1, head), self.block(other, joined, head)
+        return [ast.If(ast.parse(f"{top} != 0", mode="eval").body, *sides)], joined
+
+    def step(self, pc: int) -> list[ast.stmt]:
+        """Instruction `pc`'s work: the interpreter's branch for it, but where it goes on."""
+        op, a, b, c = self.code[pc]
+        values = {**NUMBERS, "a": a, "b": b, "c": c, "pc": pc + 1, "top": self.height[pc]}
+        body = [s for s in BRANCHES.get(op, LAST) if not ast.unparse(s).startswith("pc = ")]
+        return written(body, values, self.code)
+
+
 def function_text(program: list[int]) -> str:
     """The text of `rules`: each program's code (from the first instruction, and from each
-    after a RETURN) as nested Python, `structured`."""
+    after a RETURN) as nested Python (`Structured`)."""
     code = [tuple(program[k : k + machine.WIDTH]) for k in range(0, len(program), machine.WIDTH)]
     returns = [pc for pc, item in enumerate(code) if item[0] == machine.RETURN]
-    lines, height = ["def rules(sp, pc, seat, allowed, winner):", "    s = state_at(sp)"], {}
+    made, lines = Structured(code), ["def rules(sp, pc, seat, allowed, winner):"]
     for start, end in zip([0] + [pc + 1 for pc in returns[:-1]], returns, strict=True):
-        height |= heights(code[start:], start)
-        body = structured(code, height, program, start, end + 1, -1)
-        lines += [
-            f"    if pc == {start}:",
-            *(textwrap.indent(ast.unparse(s), " " * 8) for s in body),
-        ]
-    lines[2:2] = [f"    t{k} = 0" for k in range(max(height.values()) + 1)]
+        made.height |= heights(code[start:], start)
+        body = (textwrap.indent(ast.unparse(s), " " * 8) for s in made.block(start, end + 1))
+        lines += [f"    if pc == {start}:", *body]
+    lines[1:1] = [
+        "    s = state_at(sp)",
+        *(f"    t{k} = 0" for k in range(max(made.height.values()) + 1)),
+    ]
     return "\n".join([*lines, "    return 0"]) + "\n"
-
-
-def structured(
-    code: list[tuple[int, ...]],
-    height: dict[int, int],
-    program: list[int],
-    pc: int,
-    end: int,
-    head: int,
-) -> list[ast.stmt]:
-    """Instructions `pc` to `end` - 1 as nested Python, within the aggregate whose NEXT is at
-    `head`: an aggregate's members a `while` loop (NEXT, then its body to its STEP), a
-    filter's UNLESS back to its NEXT a `continue`, a choice (UNLESS to its other side, after
-    a JUMP past it) an `if`; each other instruction the interpreter's branch for it."""
-    out: list[ast.stmt] = []
-    while pc < end:
-        op, a, b, c = code[pc]
-        top, then = f"t{height[pc] - 1}", code[a - 1] if op == machine.UNLESS else None
-        if op == machine.NEXT and pc < c - 1 and c <= end and code[c - 1][:2] == (machine.STEP, a):
-            member = ast.parse(f"if next_member(s, {a}, {b}, 1, 0) == 0:\n    break").body
-            body = structured(code, height, program, pc + 1, c - 1, pc)
-            out.append(
-                ast.While(
-                    ast.Constant(True), member + body + step(code, height, program, c - 1), []
-                )
-            )
-            pc = c
-        elif op == machine.UNLESS and a == head:
-            out += ast.parse(f"if {top} == 0:\n    continue").body
-            pc += 1
-        elif then is not None and then[0] == machine.JUMP and pc < a - 1 and a <= then[1] <= end:
-            sides = [
-                structured(code, height, program, *ends, head)
-                for ends in ((pc + 1, a - 1), (a, then[1]))
-            ]
-            out.append(ast.If(ast.parse(f"{top} != 0", mode="eval").body, *sides))
-            pc = then[1]
-        elif op in (machine.NEXT, machine.UNLESS, machine.JUMP, machine.STEP):
-            raise Unstructured(f"instruction {pc}")
-        else:
-            out += step(code, height, program, pc)
-            pc += 1
-    return out
-
-
-def step(
-    code: list[tuple[int, ...]], height: dict[int, int], program: list[int], pc: int
-) -> list[ast.stmt]:
-    """Instruction `pc`'s work: the interpreter's branch for its operation, but where it
-    goes on (the structure says)."""
-    op, a, b, c = code[pc]
-    values = {**NUMBERS, "a": a, "b": b, "c": c, "pc": pc + 1, "top": height[pc]}
-    body = [s for s in BRANCHES.get(op, LAST) if not ast.unparse(s).startswith("pc = ")]
-    return written(body, values, program)
 
 
 def module_text(program: list[int]) -> str:

@@ -277,8 +277,7 @@ class EntryCache(getattr(caching, "_Cache", object)):  # type: ignore[misc]
             return None
         target_context.refresh()
         name = data_name(self._py_func, sig, target_context.codegen())
-        body = self._entry.read(name)
-        if body is None:
+        if (body := self._entry.read(name)) is None:
             return None
         try:
             return compiler.CompileResult._rebuild(target_context, *pickle.loads(body))
