@@ -123,9 +123,7 @@ class CompiledProfile(NamedTuple):
         players, dealt, size = (int(v) for v in self.table[:3])
         ranked = self.table[3 + size + np.asarray(deck, np.int64)]
         state = np.zeros(1, STATE).view(np.recarray)[0]
-        stream = np.zeros(2, np.uint64)
-        if isinstance(rng, Stream):
-            stream[:] = rng.seed, rng.drawn
+        stream = np.array([rng.seed, rng.drawn] if isinstance(rng, Stream) else [0, 0], np.uint64)
         self.module.play_dealt(
             state, self.record, *self.rows[:3], ranked, players, dealt, dealer,
             np.uint64(hand_seed), self.bots, self.budgets, stream, self.rows.streams,

@@ -90,6 +90,8 @@ class NotNative(Exception):
 
 Programs = dict[Callable[..., Any], int]
 """Where each stated rule's program starts, by the rule's step function."""
+Ordered = tuple[PlayRule | EndRule | SeatRule | OutRule, ...]
+"""The rules of a step that composes, in order."""
 
 
 def code_of(step: Step, function: Any, rule: str, programs: Programs) -> tuple[int, int]:
@@ -109,13 +111,7 @@ def code_of(step: Step, function: Any, rule: str, programs: Programs) -> tuple[i
     return AT[step].index(twin) + 1, int(arg)
 
 
-def _put_ordered(
-    plan: Any,
-    prefix: str,
-    step: Step,
-    rules: tuple[PlayRule | EndRule | SeatRule | OutRule, ...],
-    programs: Programs,
-) -> None:
+def _put_ordered(plan: Any, prefix: str, step: Step, rules: Ordered, programs: Programs) -> None:
     if len(rules) > RULES_AT:
         raise NotNative(f"more than {RULES_AT} rules at one step")
     setattr(plan, f"{prefix}_len", len(rules))
@@ -128,14 +124,12 @@ def _put_ordered(
             plan.end_reason[k] = rule.reason
 
 
-def _put(
-    plan: Any, prefix: str, step: Step, decision: Decision | EndRule, programs: Programs
-) -> None:
-    function = decision.check if isinstance(decision, EndRule) else decision.act
-    code, arg = code_of(step, function, decision.rule, programs)
-    numbers = {"code": code, "arg": arg, "bit": decision.bit}
-    if isinstance(decision, Decision) and decision.replaced is not None:
-        instead, value = code_of(step, decision.replaced, decision.rule, programs)
+def _put(plan: Any, prefix: str, step: Step, rule: Decision | EndRule, programs: Programs) -> None:
+    function = rule.check if isinstance(rule, EndRule) else rule.act
+    code, arg = code_of(step, function, rule.rule, programs)
+    numbers = {"code": code, "arg": arg, "bit": rule.bit}
+    if isinstance(rule, Decision) and rule.replaced is not None:
+        instead, value = code_of(step, rule.replaced, rule.rule, programs)
         numbers |= {"replaces": 1, "instead_code": instead, "instead_arg": value}
     for part, number in numbers.items():
         setattr(plan, f"{prefix}_{part}", number)

@@ -53,9 +53,7 @@ def call_native(
 
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
         pointer = ir.IntType(8).as_pointer()
-        wide = [
-            context.cast(builder, v, t, types.int64) for v, t in zip(args[2:], numbers, strict=True)
-        ]
+        wide = [context.cast(builder, args[2 + k], t, types.int64) for k, t in enumerate(numbers)]
         function = ir.FunctionType(ir.IntType(64), [pointer] + [ir.IntType(64)] * 4)
         called = builder.inttoptr(args[0], function.as_pointer())
         return builder.call(called, [builder.bitcast(args[1], pointer), *wide])
@@ -125,9 +123,8 @@ class Written(ast.NodeTransformer):
         name = ast.unparse(node.func)
         if name in MEANINGS and isinstance(node.args[0], ast.Constant):
             params, meant = MEANINGS[name]
-            given = dict(zip(params, node.args, strict=True))
             chosen = copy.deepcopy(meant.get(node.args[0].value, ast.Constant(0)))
-            return Written(given).visit(chosen)
+            return Written(dict(zip(params, node.args, strict=True))).visit(chosen)
         return node
 
     def visit_IfExp(self, node: ast.IfExp) -> ast.expr:
@@ -151,9 +148,8 @@ def worked_out(node: ast.expr) -> ast.expr:
     compiled code's (64-bit ints, shifts by less than 64); else itself."""
     numbers = [n.value for n in ast.iter_child_nodes(node) if isinstance(n, ast.Constant)]
     shift = isinstance(node, ast.BinOp) and isinstance(node.op, ast.LShift | ast.RShift | ast.Pow)
-    if not all(type(n) in (int, bool) and n in INT64 for n in numbers) or (
-        shift and numbers[1] not in range(64)
-    ):
+    long_shift = shift and numbers[1] not in range(64)
+    if long_shift or not all(type(n) in (int, bool) and n in INT64 for n in numbers):
         return node
     try:
         value = eval(ast.unparse(node), {"__builtins__": {}})
@@ -220,27 +216,27 @@ class Structured:
         while pc < end:
             op = self.code[pc][0]
             if op == machine.NEXT:
-                out.append(self.members(pc, end))
-                pc = self.code[pc][3]
+                found, pc = self.members(pc, end)
             elif op == machine.UNLESS:
                 found, pc = self.unless(pc, end, head)
-                out += found
             elif op in (machine.JUMP, machine.STEP):
                 raise Unstructured(f"instruction {pc}")
             else:
-                out += self.step(pc)
+                found = self.step(pc)
                 pc += 1
+            out += found
         return out
 
-    def members(self, pc: int, end: int) -> ast.While:
-        """The aggregate whose NEXT is at `pc`: a loop over its members, its body then its
-        STEP, which ends where the NEXT goes on once none is left."""
+    def members(self, pc: int, end: int) -> tuple[list[ast.stmt], int]:
+        """The aggregate whose NEXT is at `pc`, and where the code goes on: a loop over its
+        members, its body then its STEP, which ends where the NEXT goes on once none is
+        left."""
         _, slot, var, after = self.code[pc]
         if not pc < after - 1 < end or self.code[after - 1][:2] != (machine.STEP, slot):
             raise Unstructured(f"instruction {pc}")
         member = ast.parse(f"if next_member(s, {slot}, {var}, 1, 0) == 0:\n    break").body
         body = self.block(pc + 1, after - 1, pc) + self.step(after - 1)
-        return ast.While(ast.Constant(True), member + body, [])
+        return [ast.While(ast.Constant(True), member + body, [])], after
 
     def unless(self, pc: int, end: int, head: int) -> tuple[list[ast.stmt], int]:
         """The UNLESS at `pc`, and where the code goes on: a filter's, back to its NEXT, a
@@ -267,33 +263,30 @@ def function_text(program: list[int]) -> str:
     after a RETURN) as nested Python (`Structured`)."""
     code = [tuple(program[k : k + machine.WIDTH]) for k in range(0, len(program), machine.WIDTH)]
     returns = [pc for pc, item in enumerate(code) if item[0] == machine.RETURN]
-    made, lines = Structured(code), ["def rules(sp, pc, seat, allowed, winner):"]
+    made, lines = Structured(code), []
     for start, end in zip([0] + [pc + 1 for pc in returns[:-1]], returns, strict=True):
         made.height |= heights(code[start:], start)
         body = (textwrap.indent(ast.unparse(s), " " * 8) for s in made.block(start, end + 1))
         lines += [f"    if pc == {start}:", *body]
-    lines[1:1] = [
-        "    s = state_at(sp)",
-        *(f"    t{k} = 0" for k in range(max(made.height.values()) + 1)),
-    ]
-    return "\n".join([*lines, "    return 0"]) + "\n"
+    stack = (f"    t{k} = 0" for k in range(max(made.height.values()) + 1))
+    head = ["def rules(sp, pc, seat, allowed, winner):", "    s = state_at(sp)", *stack]
+    return "\n".join([*head, *lines, "    return 0"]) + "\n"
 
 
 def module_text(program: list[int]) -> str:
     """The text of the programs' module: `rules` as a C function, calling the kernel's
     functions (numba links their code in)."""
-    return "\n".join(
-        (
-            '"""A profile\'s stated rules, generated: do not edit."""\n',
-            "import numpy as np",
-            "from numba.core.ccallback import CFunc",
-            "from numba.core.sigutils import normalize_signature\n",
-            f"from {build.kernel().__name__} import *",
-            "from rulesdsl.play.native.programs import state_at\n\n",
-            function_text(program),
-            f"rules = CFunc(rules, normalize_signature({SIGNATURE!r}), {{}}, {{}})\n",
-        )
+    lines = (
+        '"""A profile\'s stated rules, generated: do not edit."""\n',
+        "import numpy as np",
+        "from numba.core.ccallback import CFunc",
+        "from numba.core.sigutils import normalize_signature\n",
+        f"from {build.kernel().__name__} import *",
+        "from rulesdsl.play.native.programs import state_at\n\n",
+        function_text(program),
+        f"rules = CFunc(rules, normalize_signature({SIGNATURE!r}), {{}}, {{}})\n",
     )
+    return "\n".join(lines)
 
 
 def native_code(plan: Any) -> int:

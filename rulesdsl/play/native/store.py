@@ -198,14 +198,13 @@ def opened_entry(cache: CacheEntry, name: str, text: str) -> CacheEntry | None:
         make_folders(folder)
         check_file(folder, os.lstat(folder), folder=True)
         checked_contents(folder, name)
+        kept_source(folder / f"{name}.py", text)
+        return CacheEntry(folder, cache.key)
     except Distrusted as refusal:
         say(f"{refusal}: {IN_MEMORY}")
-        return None
     except OSError as error:
         say(f"kernel cache entry {shown(folder)} ({problem(error)}): {IN_MEMORY}")
-        return None
-    kept_source(folder / f"{name}.py", text)
-    return CacheEntry(folder, cache.key)
+    return None
 
 
 def checked_contents(folder: Path, name: str) -> None:
@@ -360,8 +359,5 @@ def own_function(value: object, name: str) -> bool:
     if not isinstance(value, Dispatcher | CFunc) or not hasattr(value, "_cache"):
         return False
     function = value.__wrapped__
-    return (
-        function.__module__ == name
-        and function.__closure__ is None
-        and function.__qualname__.isidentifier()
-    )
+    plain = function.__closure__ is None and function.__qualname__.isidentifier()
+    return function.__module__ == name and plain
