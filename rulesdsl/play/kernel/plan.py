@@ -116,7 +116,7 @@ def _put_ordered(plan: Any, prefix: str, step: Step, rules: Ordered, programs: P
         raise NotNative(f"more than {RULES_AT} rules at one step")
     setattr(plan, f"{prefix}_len", len(rules))
     for k, rule in enumerate(rules):
-        # rule[0], its function: what it keeps, checks or names
+        # rule[0] is the rule's function: what it keeps, checks or names
         code, arg = code_of(step, rule[0], rule.rule, programs)
         for part, number in (("code", code), ("arg", arg), ("bit", rule.bit)):
             getattr(plan, f"{prefix}_{part}")[k] = number
