@@ -177,9 +177,16 @@ def results(
 def _pool(
     work: Callable[[Task], Out], tasks: Sequence[Task], workers: int, stop: Stop | None
 ) -> Iterator[Out]:
-    own = Workers(workers)
-    try:
+    with own_workers(workers) as own:
         yield from _on(own, work, tasks, stop)
+
+
+@contextlib.contextmanager
+def own_workers(count: int) -> Iterator[Workers]:
+    """`count` local processes for one run (of one or many `results`), ended with it."""
+    own = Workers(count)
+    try:
+        yield own
     finally:
         own.close()
 

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 
-from rulesdsl.reason.executors import LOCAL, Workers
+from rulesdsl.reason.executors import LOCAL, Workers, own_workers
 from rulesdsl.reason.sequence import Stopping
 from rulesdsl.reason.sim import CHUNK, Result, Spec, kernels_for_workers, run
 
@@ -76,11 +76,8 @@ def run_until(
     if kept is not None or executor != LOCAL or workers <= 1:
         return played(kept)
     kernels_for_workers(spec)  # forked workers inherit them
-    own = Workers(workers)
-    try:
+    with own_workers(workers) as own:
         return played(own)
-    finally:
-        own.close()
 
 
 def _rounds(
