@@ -73,14 +73,23 @@ def state_at(typing: Any, address: Any) -> tuple[Any, Any]:
 
 
 def branches() -> tuple[dict[int, list[ast.stmt]], list[ast.stmt]]:
-    """The interpreter's code for each operation, and its last branch (RETURN's)."""
+    """The interpreter's work for each operation, and its last branch's (RETURN's): each
+    branch but where it goes on (an assignment to `pc`), which the structure of the code
+    says (`Structured`)."""
     tree = ast.parse(textwrap.dedent(inspect.getsource(machine.run_program)))
     chain = next(n for n in ast.walk(tree) if isinstance(n, ast.While)).body[-1]
     found = {}
     while isinstance(chain, ast.If):
-        found[NUMBERS[chain.test.comparators[0].id]] = chain.body
+        found[NUMBERS[chain.test.comparators[0].id]] = work(chain.body)
         chain = chain.orelse[0] if isinstance(chain.orelse[0], ast.If) else chain.orelse
-    return found, chain
+    return found, work(chain)
+
+
+def work(branch: list[ast.stmt]) -> list[ast.stmt]:
+    """`branch` but its assignments to `pc`."""
+    return [
+        s for s in branch if not (isinstance(s, ast.Assign) and ast.unparse(s.targets[0]) == "pc")
+    ]
 
 
 def meanings_by_code() -> dict[str, tuple[list[str], dict[int, ast.expr]]]:
@@ -160,6 +169,7 @@ def worked_out(node: ast.expr) -> ast.expr:
 
 FOLD_VALUE = ast.parse(textwrap.dedent(inspect.getsource(machine.fold_value))).body[0].body[2:]
 """`machine.fold_value` after its docstring and its reading of the aggregate's kind."""
+FOLD = f"{machine.fold_value.__name__}("
 Code = list[tuple[int, ...]]
 
 
@@ -178,7 +188,7 @@ def written(body: list[ast.stmt], values: dict[str, Any], code: Code) -> list[as
     """`body` for the values of `values`, the stack's height `top` kept as it moves."""
     out: list[ast.stmt] = []
     for statement in copy.deepcopy(body):
-        if ast.unparse(statement).startswith("fold_value("):
+        if isinstance(statement, ast.Expr) and ast.unparse(statement.value).startswith(FOLD):
             out += fold_written(statement, values, code)
             continue
         if isinstance(statement, ast.AugAssign) and ast.unparse(statement.target) == "top":
@@ -202,11 +212,12 @@ class Unstructured(Exception):
 
 
 class Structured:
-    """The programs' code as nested Python, the stack's height at each instruction known."""
+    """The code of the programs starting at `starts` as nested Python, the stack's height at
+    each instruction known."""
 
-    def __init__(self, code: Code) -> None:
+    def __init__(self, code: Code, starts: list[int]) -> None:
         self.code = code
-        self.height: dict[int, int] = {}
+        self.height = {pc: h for start in starts for pc, h in heights(code[start:], start).items()}
 
     def block(self, pc: int, end: int, head: int = -1) -> list[ast.stmt]:
         """Instructions `pc` to `end` - 1, within the aggregate whose NEXT is at `head`: an
@@ -254,8 +265,7 @@ class Structured:
         """Instruction `pc`'s work: the interpreter's branch for it, but where it goes on."""
         op, a, b, c = self.code[pc]
         values = {**NUMBERS, "a": a, "b": b, "c": c, "pc": pc + 1, "top": self.height[pc]}
-        body = [s for s in BRANCHES.get(op, LAST) if not ast.unparse(s).startswith("pc = ")]
-        return written(body, values, self.code)
+        return written(BRANCHES.get(op, LAST), values, self.code)
 
 
 def function_text(program: list[int]) -> str:
@@ -263,9 +273,9 @@ def function_text(program: list[int]) -> str:
     after a RETURN) as nested Python (`Structured`)."""
     code = [tuple(program[k : k + machine.WIDTH]) for k in range(0, len(program), machine.WIDTH)]
     returns = [pc for pc, item in enumerate(code) if item[0] == machine.RETURN]
-    made, lines = Structured(code), []
-    for start, end in zip([0] + [pc + 1 for pc in returns[:-1]], returns, strict=True):
-        made.height |= heights(code[start:], start)
+    starts = [0] + [pc + 1 for pc in returns[:-1]]
+    made, lines = Structured(code, starts), []
+    for start, end in zip(starts, returns, strict=True):
         body = (textwrap.indent(ast.unparse(s), " " * 8) for s in made.block(start, end + 1))
         lines += [f"    if pc == {start}:", *body]
     stack = (f"    t{k} = 0" for k in range(max(made.height.values()) + 1))
